@@ -1,0 +1,126 @@
+import Foundation
+
+// MARK: - Typed access
+
+extension Config {
+  /// The value of `key` as text.
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - defaultValue: Returned when no layer defines the key; nil makes a missing key an error.
+  /// - Returns: The value.
+  /// - Throws: ``ConfigError`` `.missingKey`.
+  public func string(_ key: Key, default defaultValue: String? = nil) throws -> String {
+    try typed(key, default: defaultValue, expected: "text") { $0 }
+  }
+
+  /// The value of `key` as an absolute URL with a scheme and a host.
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Returns: The URL.
+  /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
+  public func url(_ key: Key, default defaultValue: URL? = nil) throws -> URL {
+    try typed(key, default: defaultValue, expected: "a URL with a scheme and host (https://host)") {
+      guard let url = URL(string: $0), let scheme = url.scheme, !scheme.isEmpty,
+        let host = url.host, !host.isEmpty
+      else { return nil }
+      return url
+    }
+  }
+
+  /// The value of `key` as a whole number.
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Returns: The integer.
+  /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
+  public func int(_ key: Key, default defaultValue: Int? = nil) throws -> Int {
+    try typed(key, default: defaultValue, expected: "a whole number") { Int($0) }
+  }
+
+  /// The value of `key` as a finite decimal number.
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Returns: The number.
+  /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
+  public func double(_ key: Key, default defaultValue: Double? = nil) throws -> Double {
+    try typed(key, default: defaultValue, expected: "a number") {
+      Double($0).flatMap { $0.isFinite ? $0 : nil }
+    }
+  }
+
+  /// The value of `key` as a flag: `YES`/`NO`, `true`/`false`, `1`/`0` (any letter case).
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Returns: The flag.
+  /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
+  public func bool(_ key: Key, default defaultValue: Bool? = nil) throws -> Bool {
+    try typed(key, default: defaultValue, expected: "YES, NO, true, false, 1 or 0") {
+      switch $0.lowercased() {
+      case "yes", "true", "1": true
+      case "no", "false", "0": false
+      default: nil
+      }
+    }
+  }
+
+  /// The value of `key` as a duration: a non-negative number with a unit, `250ms`, `2s`,
+  /// `1.5s`, `5m` or `1h`.
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Returns: The duration.
+  /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
+  public func duration(_ key: Key, default defaultValue: Duration? = nil) throws -> Duration {
+    try typed(key, default: defaultValue, expected: "a duration such as 250ms, 2s, 1.5s or 5m") {
+      Self.parseDuration($0)
+    }
+  }
+
+  /// Parses `250ms`, `2s`, `1.5s`, `5m`, `1h`; nil for anything else.
+  static func parseDuration(_ text: String) -> Duration? {
+    let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+    for unit in units where text.hasSuffix(unit.suffix) {
+      let number = text.dropLast(unit.suffix.count)
+      guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+        let amount = Double(number), amount.isFinite
+      else { return nil }
+      return .milliseconds(Int64((amount * unit.seconds * 1000).rounded()))
+    }
+    return nil
+  }
+
+  private func typed<T>(
+    _ key: Key, default defaultValue: T?, expected: String, parse: (String) -> T?
+  ) throws -> T {
+    guard let entry = values[key.name] else {
+      if let defaultValue { return defaultValue }
+      throw missing(key)
+    }
+    if let parsed = parse(entry.value) { return parsed }
+    let shown = entry.isSecret || key.isSecret ? Redactor.placeholder : "'\(entry.value)'"
+    let location: SourceLocation?
+    let source: String
+    switch entry.origin {
+    case .file(let fileLocation):
+      location = fileLocation
+      source = ""
+    default:
+      location = nil
+      source = " (from \(entry.origin))"
+    }
+    throw ConfigError(
+      .invalidValue(key: key.name, expected: expected), at: location,
+      "\(key.name)\(source): expected \(expected), got \(shown)")
+  }
+
+  private func missing(_ key: Key) -> ConfigError {
+    let where_ = file.map { "define it in \($0)" } ?? "define it in a config file (--config)"
+    return ConfigError(
+      .missingKey(key: key.name), at: nil,
+      "missing configuration key '\(key.name)': \(where_), pass --set \(key.name)=…, "
+        + "or set \(environmentPrefix)\(key.name)")
+  }
+}

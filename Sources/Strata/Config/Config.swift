@@ -1,0 +1,158 @@
+import Foundation
+
+/// Layered, typed application configuration read from xcconfig-style files.
+///
+/// Layers, highest precedence first: explicit overrides (the CLI's `--set KEY=VALUE`),
+/// environment variables `STRATA_<KEY>`, the file and its includes, defaults in code.
+/// `$(KEY)` / `${KEY}` references are resolved across all layers, then against the process
+/// environment, when the configuration is loaded, so every error surfaces at start-up with a
+/// file, line and column. Every value remembers its origin for `config show`.
+public struct Config: Sendable, CustomStringConvertible {
+  /// Every resolved entry, by key.
+  public let values: [String: ConfigValue]
+  /// Keys defined more than once in the file(s); the later definition won.
+  public let duplicates: [ConfigDuplicate]
+  /// Optional includes that were not found (skipped, not an error).
+  public let skippedIncludes: [SourceLocation]
+  /// The top-level file, if one was read; named in "missing key" errors.
+  public let file: String?
+  /// The prefix of environment variables that override keys (`STRATA_`).
+  public let environmentPrefix: String
+
+  // MARK: Loading
+
+  /// Loads configuration from a file (optional) plus the other layers.
+  /// - Parameters:
+  ///   - file: Path of the xcconfig file to read, or nil for no file layer.
+  ///   - environment: The process environment: `STRATA_<KEY>` variables override keys, and
+  ///     every variable is available to `$(NAME)` substitution.
+  ///   - environmentPrefix: The prefix marking override variables.
+  ///   - overrides: Explicit overrides (highest precedence), e.g. from `--set`.
+  ///   - defaults: Values used when no other layer defines a key.
+  ///   - secretKeys: Further keys to treat as secrets, beyond the name rule.
+  /// - Throws: ``ConfigError`` with file, line and column for any syntax, include or
+  ///   substitution problem.
+  public init(
+    file: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    environmentPrefix: String = "STRATA_",
+    overrides: [String: String] = [:],
+    defaults: [Key: String] = [:],
+    secretKeys: Set<String> = []
+  ) throws {
+    var parser = ConfigParser()
+    let assignments = try file.map { try parser.parse(fileAt: $0) } ?? []
+    try self.init(
+      assignments: assignments, skippedIncludes: parser.skippedIncludes, file: file,
+      environment: environment, environmentPrefix: environmentPrefix, overrides: overrides,
+      defaults: defaults, secretKeys: secretKeys)
+  }
+
+  /// Parses configuration text held in memory (handy in tests and for embedded defaults).
+  /// - Parameters:
+  ///   - text: The xcconfig-style text.
+  ///   - name: The name used in locations; includes resolve relative to its directory.
+  ///   - environment: See ``init(file:environment:environmentPrefix:overrides:defaults:secretKeys:)``.
+  ///   - environmentPrefix: The prefix marking override variables.
+  ///   - overrides: Explicit overrides (highest precedence).
+  ///   - defaults: Values used when no other layer defines a key.
+  ///   - secretKeys: Further keys to treat as secrets.
+  /// - Throws: ``ConfigError``.
+  public init(
+    parsing text: String,
+    name: String = "<string>",
+    environment: [String: String] = [:],
+    environmentPrefix: String = "STRATA_",
+    overrides: [String: String] = [:],
+    defaults: [Key: String] = [:],
+    secretKeys: Set<String> = []
+  ) throws {
+    var parser = ConfigParser()
+    let assignments = try parser.parse(text: text, name: name)
+    try self.init(
+      assignments: assignments, skippedIncludes: parser.skippedIncludes, file: name,
+      environment: environment, environmentPrefix: environmentPrefix, overrides: overrides,
+      defaults: defaults, secretKeys: secretKeys)
+  }
+
+  private init(
+    assignments: [ConfigAssignment], skippedIncludes: [SourceLocation], file: String?,
+    environment: [String: String], environmentPrefix: String, overrides: [String: String],
+    defaults: [Key: String], secretKeys: Set<String>
+  ) throws {
+    var definitions: [String: SubstitutionResolver.Definition] = [:]
+    for (key, value) in defaults {
+      definitions[key.name] = .init(segments: [.literal(value)], origin: .defaults)
+    }
+    var fileLocations: [String: SourceLocation] = [:]
+    var duplicates: [ConfigDuplicate] = []
+    for assignment in assignments {
+      if let previous = fileLocations[assignment.key] {
+        duplicates.append(
+          ConfigDuplicate(key: assignment.key, previous: previous, winner: assignment.location))
+      }
+      fileLocations[assignment.key] = assignment.location
+      definitions[assignment.key] = .init(
+        segments: assignment.segments, origin: .file(assignment.location))
+    }
+    for (variable, value) in environment where variable.hasPrefix(environmentPrefix) {
+      let key = String(variable.dropFirst(environmentPrefix.count))
+      guard Self.isValidKey(key) else { continue }
+      definitions[key] = .init(segments: [.literal(value)], origin: .environment(variable: variable))
+    }
+    for (key, value) in overrides {
+      definitions[key] = .init(
+        segments: try Self.parseOverride(key: key, value: value), origin: .override)
+    }
+
+    let secrets = secretKeys.union(defaults.keys.filter(\.isMarkedSecret).map(\.name))
+    var resolver = SubstitutionResolver(definitions: definitions, environment: environment)
+    var values: [String: ConfigValue] = [:]
+    for key in definitions.keys.sorted() {
+      let value = try resolver.resolve(key)
+      values[key] = ConfigValue(
+        key: key, value: value, origin: definitions[key]?.origin ?? .defaults,
+        isSecret: secrets.contains(key) || Key.nameLooksSecret(key))
+    }
+    self.values = values
+    self.duplicates = duplicates
+    self.skippedIncludes = skippedIncludes
+    self.file = file
+    self.environmentPrefix = environmentPrefix
+  }
+
+  /// `--set` values accept the same syntax as a file value (quotes, `$(KEY)`).
+  private static func parseOverride(key: String, value: String) throws -> [ValueSegment] {
+    let label = "--set \(key)"
+    guard isValidKey(key) else {
+      throw ConfigError(
+        .invalidKey, at: SourceLocation(file: label, line: 1, column: 1),
+        "invalid key '\(key)' in --set: keys are letters, digits and '_', not starting with a digit")
+    }
+    let scalars = Array(value.unicodeScalars)
+    var scanner = LineScanner(scalars, file: label, line: 1)
+    return try scanner.scanValue()
+  }
+
+  static func isValidKey(_ name: String) -> Bool {
+    var scalars = name.unicodeScalars.makeIterator()
+    guard let first = scalars.next(), LineScanner.isIdentifierStart(first) else { return false }
+    while let scalar = scalars.next() {
+      guard LineScanner.isIdentifierBody(scalar) else { return false }
+    }
+    return true
+  }
+
+  // MARK: Inspection
+
+  /// The entry for `key`, if any layer defines it.
+  /// - Parameter key: The key to look up.
+  /// - Returns: The resolved value with its origin, or nil.
+  public func value(_ key: Key) -> ConfigValue? { values[key.name] }
+
+  /// Every entry, sorted by key (for `config show`).
+  public var entries: [ConfigValue] { values.values.sorted { $0.key < $1.key } }
+
+  /// One `KEY = value (origin)` line per entry, secrets shown as `<redacted>`.
+  public var description: String { entries.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,14 @@
+/// A piece of a value as written: literal text, or a `$(NAME)` / `${NAME}` reference whose
+/// name may itself contain references (`$(URL_$(ENV))`).
+indirect enum ValueSegment: Sendable, Hashable {
+  case literal(String)
+  case reference(name: [ValueSegment], location: SourceLocation)
+}
+
+/// One `KEY = value` definition as the parser found it, before layering and substitution.
+struct ConfigAssignment: Sendable, Hashable {
+  let key: String
+  let segments: [ValueSegment]
+  /// Where the key starts.
+  let location: SourceLocation
+}

@@ -1,0 +1,203 @@
+import Foundation
+
+/// Reads xcconfig-style files into an ordered list of assignments, following `#include`s.
+///
+/// Lines are split on LF, CRLF and CR at the byte level (those bytes never occur inside a
+/// multi-byte UTF-8 sequence), a leading UTF-8 BOM is skipped, and each line is decoded and
+/// scanned as Unicode scalars so columns are exact.
+struct ConfigParser {
+  /// How deep includes may nest before the parser gives up (guards against runaway chains).
+  var maxIncludeDepth = 32
+  /// Reads a file's bytes; injectable so tests can parse without touching disk.
+  var readFile: @Sendable (String) -> [UInt8]? = { path in
+    FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+  }
+
+  /// Optional includes that were absent (reported for diagnostics, not an error).
+  private(set) var skippedIncludes: [SourceLocation] = []
+
+  // MARK: Entry points
+
+  /// Parses the file at `path` and everything it includes.
+  mutating func parse(fileAt path: String) throws -> [ConfigAssignment] {
+    guard let bytes = readFile(path) else {
+      throw ConfigError(
+        .unreadableFile(path: path), at: nil,
+        "cannot read configuration file '\(path)': check the path (--config) and permissions")
+    }
+    var output: [ConfigAssignment] = []
+    try parse(bytes: bytes, name: path, chain: [Self.canonical(path)], names: [path], into: &output)
+    return output
+  }
+
+  /// Parses in-memory text; includes resolve relative to `name`'s directory.
+  mutating func parse(text: String, name: String) throws -> [ConfigAssignment] {
+    var output: [ConfigAssignment] = []
+    try parse(bytes: Array(text.utf8), name: name, chain: [], names: [], into: &output)
+    return output
+  }
+
+  // MARK: Files and lines
+
+  private mutating func parse(
+    bytes: [UInt8], name: String, chain: [String], names: [String],
+    into output: inout [ConfigAssignment]
+  ) throws {
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    var lineNumber = 0
+    while start <= bytes.count {
+      var end = start
+      while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+      lineNumber += 1
+      let scalars = try Self.decode(bytes[start..<end], file: name, line: lineNumber)
+      try parse(
+        line: LineScanner(scalars, file: name, line: lineNumber),
+        chain: chain, names: names, into: &output)
+      guard end < bytes.count else { break }
+      let isCRLF = bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A
+      start = end + (isCRLF ? 2 : 1)
+    }
+  }
+
+  private mutating func parse(
+    line: LineScanner, chain: [String], names: [String], into output: inout [ConfigAssignment]
+  ) throws {
+    var scanner = line
+    scanner.skipWhitespace()
+    if scanner.isAtEnd || scanner.hasPrefix("//") { return }
+    if scanner.hasPrefix("#include") {
+      if let include = try Self.scanInclude(&scanner) {
+        try self.include(include, from: scanner, chain: chain, names: names, into: &output)
+        return
+      }
+    }
+    if scanner.current == "#" { return }
+
+    let keyStart = scanner.index
+    guard let key = scanner.scanIdentifier() else {
+      throw scanner.error(
+        .invalidKey,
+        "expected a key (letters, digits and '_', not starting with a digit) or a comment")
+    }
+    scanner.skipWhitespace()
+    guard scanner.current == "=" else {
+      if let found = scanner.current {
+        throw scanner.error(
+          .expectedEquals,
+          "expected '=' after key '\(key)', found '\(found.escaped(asASCII: true))'")
+      }
+      throw scanner.error(.expectedEquals, "expected '=' after key '\(key)'")
+    }
+    scanner.index += 1
+    scanner.skipWhitespace()
+    let segments = try scanner.scanValue()
+    output.append(ConfigAssignment(key: key, segments: segments, location: scanner.location(keyStart)))
+  }
+
+  // MARK: Includes
+
+  private struct Include {
+    let path: String
+    let isOptional: Bool
+    let location: SourceLocation
+  }
+
+  /// Recognises `#include "path"` and `#include? "path"`. Returns nil when the line is merely
+  /// a comment that starts with the same letters (such as `#included by …`).
+  private static func scanInclude(_ scanner: inout LineScanner) throws -> Include? {
+    let directive = scanner.index
+    let afterWord = scanner.index + "#include".unicodeScalars.count
+    if let next = scanner.peek(afterWord - scanner.index), LineScanner.isIdentifierBody(next) {
+      return nil
+    }
+    scanner.index = afterWord
+    let isOptional = scanner.current == "?"
+    if isOptional { scanner.index += 1 }
+    scanner.skipWhitespace()
+    guard scanner.current == "\"" else {
+      throw scanner.error(
+        .malformedInclude, at: directive, "malformed include: write #include \"file.xcconfig\"")
+    }
+    let open = scanner.index
+    scanner.index += 1
+    var path = String.UnicodeScalarView()
+    while let scalar = scanner.current, scalar != "\"" {
+      path.append(scalar)
+      scanner.index += 1
+    }
+    guard scanner.current == "\"" else {
+      throw scanner.error(.unterminatedQuote, at: open, "unterminated include path: add a closing '\"'")
+    }
+    scanner.index += 1
+    try scanner.expectOnlyComment(after: "include path")
+    guard !path.isEmpty else {
+      throw scanner.error(.malformedInclude, at: directive, "empty include path")
+    }
+    return Include(path: String(path), isOptional: isOptional, location: scanner.location(directive))
+  }
+
+  private mutating func include(
+    _ include: Include, from scanner: LineScanner, chain: [String], names: [String],
+    into output: inout [ConfigAssignment]
+  ) throws {
+    let path = Self.resolve(include.path, relativeTo: scanner.file)
+    let canonical = Self.canonical(path)
+    if chain.contains(canonical) {
+      let cycle = names + [path]
+      throw ConfigError(
+        .includeCycle(chain: cycle), at: include.location,
+        "include cycle: \(cycle.joined(separator: " → "))")
+    }
+    guard chain.count < maxIncludeDepth else {
+      throw ConfigError(
+        .malformedInclude, at: include.location,
+        "includes nested more than \(maxIncludeDepth) deep")
+    }
+    guard let bytes = readFile(path) else {
+      if include.isOptional {
+        skippedIncludes.append(include.location)
+        return
+      }
+      throw ConfigError(
+        .includeNotFound(path: path), at: include.location,
+        "included file '\(path)' not found: fix the path or use #include? for an optional file")
+    }
+    try parse(
+      bytes: bytes, name: path, chain: chain + [canonical], names: names + [path], into: &output)
+  }
+
+  /// Include paths are relative to the including file's directory.
+  static func resolve(_ path: String, relativeTo file: String) -> String {
+    if path.hasPrefix("/") { return path }
+    guard let slash = file.lastIndex(of: "/") else { return path }
+    return String(file[...slash]) + path
+  }
+
+  static func canonical(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+  }
+
+  // MARK: Decoding
+
+  /// Decodes one line's bytes as UTF-8 scalars; an invalid sequence is an error at its column.
+  static func decode(_ bytes: ArraySlice<UInt8>, file: String, line: Int) throws -> [Unicode.Scalar] {
+    var scalars: [Unicode.Scalar] = []
+    scalars.reserveCapacity(bytes.count)
+    if bytes.allSatisfy({ $0 < 0x80 }) {
+      for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
+      return scalars
+    }
+    var iterator = bytes.makeIterator()
+    var codec = UTF8()
+    while true {
+      switch codec.decode(&iterator) {
+      case .scalarValue(let scalar): scalars.append(scalar)
+      case .emptyInput: return scalars
+      case .error:
+        throw ConfigError(
+          .invalidEncoding, at: SourceLocation(file: file, line: line, column: scalars.count + 1),
+          "invalid UTF-8: save the file as UTF-8")
+      }
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/// A position in a configuration source: a file (or a pseudo-file such as `--set`), a 1-based
+/// line and a 1-based column counted in Unicode scalars.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+  /// The file path as it was given, or a label such as `--set API` for non-file sources.
+  public let file: String
+  /// The 1-based line number.
+  public let line: Int
+  /// The 1-based column, counted in Unicode scalars.
+  public let column: Int
+
+  /// Creates a location.
+  /// - Parameters:
+  ///   - file: The file path or source label.
+  ///   - line: The 1-based line.
+  ///   - column: The 1-based column.
+  public init(file: String, line: Int, column: Int) {
+    self.file = file
+    self.line = line
+    self.column = column
+  }
+
+  /// `file:line:column`, the form compilers and editors understand.
+  public var description: String { "\(file):\(line):\(column)" }
+}

@@ -1,0 +1,71 @@
+/// Expands `$(NAME)` references across the merged layers, then the process environment,
+/// detecting undefined names and cycles (reported with the whole chain).
+struct SubstitutionResolver {
+  struct Definition: Sendable {
+    let segments: [ValueSegment]
+    let origin: ConfigOrigin
+  }
+
+  /// Chains longer than this are almost certainly generated nonsense; stop before the stack does.
+  static let maxDepth = 64
+
+  let definitions: [String: Definition]
+  let environment: [String: String]
+  private var resolved: [String: String] = [:]
+
+  init(definitions: [String: Definition], environment: [String: String]) {
+    self.definitions = definitions
+    self.environment = environment
+  }
+
+  /// The fully expanded value of a defined key.
+  mutating func resolve(_ key: String) throws -> String {
+    try resolve(key, stack: [key])
+  }
+
+  private mutating func resolve(_ key: String, stack: [String]) throws -> String {
+    if let done = resolved[key] { return done }
+    guard let definition = definitions[key] else { return "" }
+    let value = try expand(definition.segments, stack: stack)
+    resolved[key] = value
+    return value
+  }
+
+  private mutating func expand(_ segments: [ValueSegment], stack: [String]) throws -> String {
+    var output = ""
+    for segment in segments {
+      switch segment {
+      case .literal(let text):
+        output += text
+      case .reference(let nameSegments, let location):
+        let name = try expand(nameSegments, stack: stack)
+        output += try lookUp(name, at: location, stack: stack)
+      }
+    }
+    return output
+  }
+
+  private mutating func lookUp(
+    _ name: String, at location: SourceLocation, stack: [String]
+  ) throws -> String {
+    if let start = stack.firstIndex(of: name) {
+      let chain = Array(stack[start...]) + [name]
+      throw ConfigError(
+        .substitutionCycle(chain: chain), at: location,
+        "substitution cycle: \(chain.joined(separator: " → "))")
+    }
+    if definitions[name] != nil {
+      guard stack.count < Self.maxDepth else {
+        throw ConfigError(
+          .substitutionCycle(chain: stack + [name]), at: location,
+          "substitution nested more than \(Self.maxDepth) deep at '\(name)'")
+      }
+      return try resolve(name, stack: stack + [name])
+    }
+    if let value = environment[name] { return value }
+    throw ConfigError(
+      .undefinedVariable(name: name), at: location,
+      "undefined variable '\(name)': define it in the config or the environment, "
+        + "or write $$ for a literal '$'")
+  }
+}

@@ -1,0 +1,46 @@
+/// One JSON object per line, for log shippers:
+/// `{"timestamp":"…","level":"info","category":"networking","message":"…","file":"…","line":42}`.
+public struct JSONLogHandler: LogHandler {
+  /// Where lines go.
+  public let output: LogOutput
+
+  /// Creates a JSON-lines handler.
+  /// - Parameter output: Where lines go (standard error by default).
+  public init(output: LogOutput = .standardError) { self.output = output }
+
+  /// Encodes and writes one record.
+  /// - Parameter record: The record.
+  public func log(_ record: LogRecord) {
+    var line = "{\"timestamp\":"
+    Self.appendQuoted(record.isoTimestamp, to: &line)
+    line += ",\"level\":"
+    Self.appendQuoted(record.level.description, to: &line)
+    line += ",\"category\":"
+    Self.appendQuoted(record.category, to: &line)
+    line += ",\"message\":"
+    Self.appendQuoted(record.message, to: &line)
+    line += ",\"file\":"
+    Self.appendQuoted(record.file, to: &line)
+    line += ",\"line\":\(record.line)}\n"
+    output.write(line)
+  }
+
+  /// Appends `text` as a JSON string literal (RFC 8259 escaping).
+  static func appendQuoted(_ text: String, to output: inout String) {
+    output.unicodeScalars.append("\"")
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    output.unicodeScalars.append("\"")
+  }
+}

@@ -1,0 +1,6 @@
+/// Where log records go. Implementations must be thread-safe: records arrive from any task.
+public protocol LogHandler: Sendable {
+  /// Writes one record.
+  /// - Parameter record: The record, message already rendered and redacted.
+  func log(_ record: LogRecord)
+}

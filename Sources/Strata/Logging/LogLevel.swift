@@ -1,0 +1,51 @@
+/// Severity of a log record, lowest first.
+public enum LogLevel: UInt8, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible,
+  Codable
+{
+  /// Very fine-grained detail (every header, every byte count).
+  case trace
+  /// Information useful while debugging.
+  case debug
+  /// Normal operation worth recording (a retry, a refresh).
+  case info
+  /// Normal but significant (signed in, signed out).
+  case notice
+  /// Something unexpected that was handled.
+  case warning
+  /// An operation failed.
+  case error
+  /// The application cannot go on.
+  case critical
+
+  /// Orders levels by severity.
+  /// - Parameters:
+  ///   - lhs: A level.
+  ///   - rhs: Another level.
+  /// - Returns: Whether `lhs` is less severe.
+  public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  /// The lowercase name: `trace`, `debug`, … `critical`.
+  public var description: String {
+    switch self {
+    case .trace: "trace"
+    case .debug: "debug"
+    case .info: "info"
+    case .notice: "notice"
+    case .warning: "warning"
+    case .error: "error"
+    case .critical: "critical"
+    }
+  }
+
+  /// Parses a level name in any letter case (`warn` is accepted for `warning`).
+  /// - Parameter name: The name.
+  public init?(name: String) {
+    let lower = name.lowercased()
+    if lower == "warn" {
+      self = .warning
+      return
+    }
+    guard let level = Self.allCases.first(where: { $0.description == lower }) else { return nil }
+    self = level
+  }
+}

@@ -1,0 +1,46 @@
+/// Which levels are enabled: a global minimum and optional per-category minimums.
+public struct LogLevels: Sendable, Equatable {
+  /// The minimum level for categories without their own setting.
+  public var global: LogLevel
+  /// Minimum levels by category name (`networking`, `auth`, …).
+  public var categories: [String: LogLevel]
+
+  /// Creates level settings.
+  /// - Parameters:
+  ///   - global: The default minimum level.
+  ///   - categories: Per-category minimums.
+  public init(global: LogLevel = .info, categories: [String: LogLevel] = [:]) {
+    self.global = global
+    self.categories = categories
+  }
+
+  /// Everything enabled (what tests usually capture).
+  public static let all = LogLevels(global: .trace)
+
+  /// The minimum level for `category`.
+  /// - Parameter category: A category name.
+  /// - Returns: Its own level, or the global one.
+  public func level(for category: String) -> LogLevel { categories[category] ?? global }
+
+  /// Reads `LOG_LEVEL` and every `LOG_LEVEL_<CATEGORY>` key from configuration.
+  /// - Parameters:
+  ///   - config: The configuration.
+  ///   - fallback: The global level when `LOG_LEVEL` is not set.
+  /// - Throws: ``ConfigError`` `.invalidValue` naming the key for an unknown level name.
+  public init(config: Config, fallback: LogLevel = .info) throws {
+    let prefix = Config.Key.logLevel.name + "_"
+    func parse(_ entry: ConfigValue) throws -> LogLevel {
+      if let level = LogLevel(name: entry.value) { return level }
+      let names = LogLevel.allCases.map(\.description).joined(separator: ", ")
+      var location: SourceLocation?
+      if case .file(let fileLocation) = entry.origin { location = fileLocation }
+      throw ConfigError(
+        .invalidValue(key: entry.key, expected: "a log level"), at: location,
+        "\(entry.key): expected one of \(names), got '\(entry.value)'")
+    }
+    self.init(global: try config.value(.logLevel).map(parse) ?? fallback)
+    for entry in config.entries where entry.key.hasPrefix(prefix) {
+      categories[entry.key.dropFirst(prefix.count).lowercased()] = try parse(entry)
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import Synchronization
+
+/// The process-wide logging set-up: one handler and the enabled levels, bootstrapped once by
+/// the executable, plus scoped overrides for tests.
+///
+/// A disabled log call costs two relaxed atomic loads: each category keeps its threshold in an
+/// atomic that ``setLevels(_:)`` updates, and a counter says whether any scope is active.
+public enum LogSystem {
+  struct State: Sendable {
+    var handler: any LogHandler
+    var levels: LogLevels
+    var revealPrivate: Bool
+    var categories: [String: LogCategoryState]
+  }
+
+  /// A scoped override: handler, levels and privacy for one task tree.
+  struct Scope: Sendable {
+    let handler: any LogHandler
+    let levels: LogLevels
+    let revealPrivate: Bool
+  }
+
+  static let state = Mutex(
+    State(
+      handler: TextLogHandler(), levels: LogLevels(), revealPrivate: false, categories: [:]))
+  static let activeScopes = Atomic<Int>(0)
+  @TaskLocal static var scope: Scope?
+
+  // MARK: Set-up
+
+  /// Installs the handler and levels every logger uses. Call once, early, from the executable;
+  /// a later call replaces the set-up.
+  /// - Parameters:
+  ///   - handler: Where records go.
+  ///   - levels: Which levels are enabled.
+  ///   - revealPrivate: Print `privacy: .private` values (never ``Secret``s). Local debug only.
+  public static func bootstrap(
+    handler: any LogHandler, levels: LogLevels = LogLevels(), revealPrivate: Bool = false
+  ) {
+    state.withLock { state in
+      state.handler = handler
+      state.revealPrivate = revealPrivate
+      apply(levels, to: &state)
+    }
+  }
+
+  /// Bootstraps from configuration: `LOG_LEVEL`, `LOG_LEVEL_<CATEGORY>`, `LOG_FORMAT`
+  /// (`text` or `json`) and `LOG_REVEAL_PRIVATE`.
+  /// - Parameters:
+  ///   - config: The configuration.
+  ///   - output: Where the text or JSON lines go.
+  /// - Throws: ``ConfigError`` for an unknown level or format.
+  public static func bootstrap(config: Config, output: LogOutput = .standardError) throws {
+    let levels = try LogLevels(config: config)
+    let format = try config.string(.logFormat, default: "text")
+    let handler: any LogHandler
+    switch format.lowercased() {
+    case "text": handler = TextLogHandler(output: output)
+    case "json": handler = JSONLogHandler(output: output)
+    default:
+      var location: SourceLocation?
+      if case .file(let fileLocation) = config.value(.logFormat)?.origin { location = fileLocation }
+      throw ConfigError(
+        .invalidValue(key: Config.Key.logFormat.name, expected: "text or json"), at: location,
+        "\(Config.Key.logFormat.name): expected text or json, got '\(format)'")
+    }
+    bootstrap(
+      handler: handler, levels: levels,
+      revealPrivate: try config.bool(.logRevealPrivate, default: false))
+  }
+
+  /// The enabled levels (global set-up, not a scope's).
+  public static var levels: LogLevels { state.withLock { $0.levels } }
+
+  /// Changes the enabled levels at run time.
+  /// - Parameter levels: The new levels.
+  public static func setLevels(_ levels: LogLevels) {
+    state.withLock { apply(levels, to: &$0) }
+  }
+
+  // MARK: Scoped overrides (tests)
+
+  /// Runs `operation` with its own handler and levels; every log call made in this task and
+  /// its child tasks goes to `handler` instead of the global one. Used by tests with
+  /// `CapturingLogHandler`, so parallel tests never see each other's records.
+  /// - Parameters:
+  ///   - handler: Where records go during the operation.
+  ///   - levels: Levels enabled during the operation (default: everything).
+  ///   - revealPrivate: Print private values during the operation.
+  ///   - isolation: The caller's actor (inferred).
+  ///   - operation: The work.
+  /// - Returns: What `operation` returns.
+  /// - Throws: What `operation` throws.
+  public static func withScope<R>(
+    handler: any LogHandler, levels: LogLevels = .all, revealPrivate: Bool = false,
+    isolation: isolated (any Actor)? = #isolation,
+    _ operation: () async throws -> R
+  ) async rethrows -> R {
+    activeScopes.add(1, ordering: .relaxed)
+    defer { activeScopes.subtract(1, ordering: .relaxed) }
+    let scope = Scope(handler: handler, levels: levels, revealPrivate: revealPrivate)
+    return try await $scope.withValue(scope) { try await operation() }
+  }
+
+  /// The synchronous form of ``withScope(handler:levels:revealPrivate:isolation:_:)``.
+  /// - Parameters:
+  ///   - handler: Where records go during the operation.
+  ///   - levels: Levels enabled during the operation.
+  ///   - revealPrivate: Print private values during the operation.
+  ///   - operation: The work.
+  /// - Returns: What `operation` returns.
+  /// - Throws: What `operation` throws.
+  public static func withScope<R>(
+    handler: any LogHandler, levels: LogLevels = .all, revealPrivate: Bool = false,
+    _ operation: () throws -> R
+  ) rethrows -> R {
+    activeScopes.add(1, ordering: .relaxed)
+    defer { activeScopes.subtract(1, ordering: .relaxed) }
+    let scope = Scope(handler: handler, levels: levels, revealPrivate: revealPrivate)
+    return try $scope.withValue(scope) { try operation() }
+  }
+
+  // MARK: Internals
+
+  static func categoryState(_ category: String) -> LogCategoryState {
+    state.withLock { state in
+      if let existing = state.categories[category] { return existing }
+      let created = LogCategoryState(threshold: state.levels.level(for: category))
+      state.categories[category] = created
+      return created
+    }
+  }
+
+  static func current() -> (handler: any LogHandler, revealPrivate: Bool) {
+    state.withLock { ($0.handler, $0.revealPrivate) }
+  }
+
+  private static func apply(_ levels: LogLevels, to state: inout State) {
+    state.levels = levels
+    for (name, category) in state.categories {
+      category.threshold.store(levels.level(for: name).rawValue, ordering: .relaxed)
+    }
+  }
+}
+
+/// A category's current threshold, read without a lock on every log call.
+final class LogCategoryState: Sendable {
+  let threshold: Atomic<UInt8>
+
+  init(threshold: LogLevel) { self.threshold = Atomic(threshold.rawValue) }
+}

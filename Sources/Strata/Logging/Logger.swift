@@ -1,0 +1,115 @@
+/// A category logger. Cheap to copy; create once (`static let`) and reuse.
+///
+/// Messages are autoclosures: a disabled level never evaluates (or formats) its message.
+public struct Logger: Sendable {
+  /// The category name, e.g. `networking`.
+  public let category: String
+  private let state: LogCategoryState
+
+  /// Creates (or finds) the logger for a category.
+  /// - Parameter category: The category name; its level comes from `LOG_LEVEL_<CATEGORY>`.
+  public init(category: String) {
+    self.category = category
+    self.state = LogSystem.categoryState(category)
+  }
+
+  /// Whether `level` would be written right now (in this task).
+  /// - Parameter level: A level.
+  /// - Returns: True when a record at `level` would reach a handler.
+  public func isEnabled(_ level: LogLevel) -> Bool {
+    if LogSystem.activeScopes.load(ordering: .relaxed) > 0, let scope = LogSystem.scope {
+      return level >= scope.levels.level(for: category)
+    }
+    return level.rawValue >= state.threshold.load(ordering: .relaxed)
+  }
+
+  /// Logs `message` at `level` if that level is enabled.
+  /// - Parameters:
+  ///   - level: The severity.
+  ///   - message: The message; evaluated only when the level is enabled.
+  ///   - file: The source file (defaults to the caller's).
+  ///   - line: The source line (defaults to the caller's).
+  public func log(
+    _ level: LogLevel, _ message: @autoclosure () -> LogMessage, file: String = #fileID,
+    line: UInt = #line
+  ) {
+    let handler: any LogHandler
+    let reveal: Bool
+    if LogSystem.activeScopes.load(ordering: .relaxed) > 0, let scope = LogSystem.scope {
+      guard level >= scope.levels.level(for: category) else { return }
+      (handler, reveal) = (scope.handler, scope.revealPrivate)
+    } else {
+      guard level.rawValue >= state.threshold.load(ordering: .relaxed) else { return }
+      (handler, reveal) = LogSystem.current()
+    }
+    handler.log(
+      LogRecord(
+        level: level, category: category, message: message().rendered(revealingPrivate: reveal),
+        file: file, line: line))
+  }
+
+  // MARK: Levels
+
+  /// Logs at ``LogLevel/trace``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func trace(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.trace, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/debug``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func debug(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.debug, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/info``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func info(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.info, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/notice``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func notice(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.notice, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/warning``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func warning(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.warning, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/error``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func error(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.error, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/critical``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func critical(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.critical, message(), file: file, line: line) }
+}

@@ -1,0 +1,41 @@
+import Strata
+import Synchronization
+
+/// A ``LogHandler`` that keeps every record in memory, for assertions in tests.
+///
+/// ```swift
+/// let capture = CapturingLogHandler()
+/// await LogSystem.withScope(handler: capture) { try await service.send(endpoint) }
+/// #expect(!capture.text.contains(token))
+/// ```
+public final class CapturingLogHandler: LogHandler {
+  private let storage = Mutex<[LogRecord]>([])
+
+  /// Creates an empty capture.
+  public init() {}
+
+  /// Stores one record.
+  /// - Parameter record: The record.
+  public func log(_ record: LogRecord) { storage.withLock { $0.append(record) } }
+
+  /// Every record so far, in order.
+  public var records: [LogRecord] { storage.withLock { $0 } }
+
+  /// Every message so far, in order.
+  public var messages: [String] { records.map(\.message) }
+
+  /// All messages joined by newlines: convenient for "never contains" assertions.
+  public var text: String { messages.joined(separator: "\n") }
+
+  /// Records of one category and/or at one level.
+  /// - Parameters:
+  ///   - category: Keep only this category (nil: any).
+  ///   - level: Keep only this level (nil: any).
+  /// - Returns: The matching records.
+  public func records(category: String? = nil, level: LogLevel? = nil) -> [LogRecord] {
+    records.filter { (category == nil || $0.category == category) && (level == nil || $0.level == level) }
+  }
+
+  /// Forgets every record.
+  public func reset() { storage.withLock { $0.removeAll() } }
+}

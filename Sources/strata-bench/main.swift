@@ -1,0 +1,4 @@
+import Strata
+import StrataTesting
+
+print("strata-bench: benchmarks arrive with the benchmarks issue")

@@ -1,0 +1,182 @@
+import Foundation
+import Strata
+import Testing
+
+@Suite("Config typed access")
+struct ConfigAccessorTests {
+  static func config(_ value: String) throws -> Config {
+    try Config(parsing: "V = \(value)", name: "a.xcconfig")
+  }
+
+  @Test(arguments: [
+    ("https://dummyjson.com", "https://dummyjson.com"),
+    ("http://127.0.0.1:8080/api", "http://127.0.0.1:8080/api"),
+  ])
+  func validURL(_ text: String, _ expected: String) throws {
+    #expect(try Self.config(text).url("V").absoluteString == expected)
+  }
+
+  @Test(arguments: ["dummyjson.com", "/relative/path", "https://", "not a url", ""])
+  func invalidURL(_ text: String) throws {
+    let error = try #require(throws: ConfigError.self) { try Self.config("'\(text)'").url("V") }
+    #expect(error.kind == .invalidValue(key: "V", expected: "a URL with a scheme and host (https://host)"))
+    #expect(error.location == SourceLocation(file: "a.xcconfig", line: 1, column: 1))
+  }
+
+  @Test(arguments: [("42", 42), ("-7", -7), ("0", 0)])
+  func validInt(_ text: String, _ expected: Int) throws {
+    #expect(try Self.config(text).int("V") == expected)
+  }
+
+  @Test(arguments: ["4.2", "x", "1e3", "", "9999999999999999999999"])
+  func invalidInt(_ text: String) throws {
+    #expect(throws: ConfigError.self) { try Self.config("'\(text)'").int("V") }
+  }
+
+  @Test(arguments: [("1.5", 1.5), ("-2", -2.0), ("1e3", 1000.0)])
+  func validDouble(_ text: String, _ expected: Double) throws {
+    #expect(try Self.config(text).double("V") == expected)
+  }
+
+  @Test(arguments: ["abc", "inf", "nan", ""])
+  func invalidDouble(_ text: String) throws {
+    #expect(throws: ConfigError.self) { try Self.config("'\(text)'").double("V") }
+  }
+
+  @Test(arguments: [
+    ("YES", true), ("yes", true), ("true", true), ("TRUE", true), ("1", true),
+    ("NO", false), ("no", false), ("false", false), ("0", false),
+  ])
+  func validBool(_ text: String, _ expected: Bool) throws {
+    #expect(try Self.config(text).bool("V") == expected)
+  }
+
+  @Test(arguments: ["maybe", "2", "on", ""])
+  func invalidBool(_ text: String) throws {
+    let error = try #require(throws: ConfigError.self) { try Self.config("'\(text)'").bool("V") }
+    #expect(error.message.contains("YES, NO, true, false, 1 or 0"))
+  }
+
+  @Test(arguments: [
+    ("250ms", Duration.milliseconds(250)), ("2s", .seconds(2)), ("1.5s", .milliseconds(1500)),
+    ("5m", .seconds(300)), ("1h", .seconds(3600)), ("0s", .zero),
+  ])
+  func validDuration(_ text: String, _ expected: Duration) throws {
+    #expect(try Self.config(text).duration("V") == expected)
+  }
+
+  @Test(arguments: ["2", "s", "-1s", "2 s", "1.5.1s", "2d", "fast", "1e3s"])
+  func invalidDuration(_ text: String) throws {
+    let error = try #require(throws: ConfigError.self) { try Self.config("'\(text)'").duration("V") }
+    #expect(error.description == "a.xcconfig:1:1: V: expected a duration such as 250ms, 2s, 1.5s or 5m, got '\(text)'")
+  }
+
+  @Test func missingKeyNamesKeyAndFile() throws {
+    let config = try Config(parsing: "A = 1", name: "Config/Debug.xcconfig")
+    let error = try #require(throws: ConfigError.self) { try config.string(.api) }
+    #expect(error.kind == .missingKey(key: "API"))
+    #expect(error.message.contains("'API'"))
+    #expect(error.message.contains("Config/Debug.xcconfig"))
+    #expect(error.message.contains("STRATA_API"))
+  }
+
+  @Test func defaultsApplyOnlyWhenMissing() throws {
+    let config = try Config(parsing: "A = 5", name: "a.xcconfig")
+    #expect(try config.int("A", default: 1) == 5)
+    #expect(try config.int("B", default: 1) == 1)
+    #expect(try config.duration("B", default: .seconds(3)) == .seconds(3))
+  }
+
+  @Test func invalidValueFromEnvironmentNamesTheVariable() throws {
+    let config = try Config(parsing: "", environment: ["STRATA_RETRIES": "many"])
+    let error = try #require(throws: ConfigError.self) { try config.int("RETRIES") }
+    #expect(error.location == nil)
+    #expect(error.message == "RETRIES (from env STRATA_RETRIES): expected a whole number, got 'many'")
+  }
+}
+
+@Suite("Config layers")
+struct ConfigLayerTests {
+  static let file = "API = https://file.example\nOTHER = $(API)/v1"
+
+  @Test func setBeatsEnvironmentBeatsFileBeatsDefaults() throws {
+    let defaults: [Config.Key: String] = [.api: "https://default.example", "ONLY_DEFAULT": "d"]
+    let environment = ["STRATA_API": "https://env.example"]
+
+    let all = try Config(
+      parsing: Self.file, environment: environment, overrides: ["API": "https://set.example"],
+      defaults: defaults)
+    #expect(try all.string(.api) == "https://set.example")
+    #expect(all.value(.api)?.origin == .override)
+
+    let noSet = try Config(parsing: Self.file, environment: environment, defaults: defaults)
+    #expect(try noSet.string(.api) == "https://env.example")
+    #expect(noSet.value(.api)?.origin == .environment(variable: "STRATA_API"))
+
+    let fileOnly = try Config(parsing: Self.file, name: "f.xcconfig", defaults: defaults)
+    #expect(try fileOnly.string(.api) == "https://file.example")
+    #expect(fileOnly.value(.api)?.origin.description == "f.xcconfig:1")
+
+    let nothing = try Config(parsing: "", defaults: defaults)
+    #expect(try nothing.string(.api) == "https://default.example")
+    #expect(nothing.value(.api)?.origin == .defaults)
+    #expect(try nothing.string("ONLY_DEFAULT") == "d")
+  }
+
+  @Test func substitutionUsesTheWinningLayer() throws {
+    let config = try Config(parsing: Self.file, overrides: ["API": "https://set.example"])
+    #expect(try config.string("OTHER") == "https://set.example/v1")
+  }
+
+  @Test func overridesAcceptQuotesAndReferences() throws {
+    let config = try Config(
+      parsing: "HOST = h", overrides: ["URL": "\"https://$(HOST) // x\""])
+    #expect(try config.string("URL") == "https://h // x")
+  }
+
+  @Test func badOverrideKeyIsRejected() throws {
+    let error = try #require(throws: ConfigError.self) {
+      try Config(parsing: "", overrides: ["1BAD": "x"])
+    }
+    #expect(error.kind == .invalidKey)
+    #expect(error.location?.file == "--set 1BAD")
+  }
+
+  @Test func environmentWithoutPrefixIsIgnoredAsAKey() throws {
+    let config = try Config(parsing: "", environment: ["API": "x", "STRATA_": "y", "STRATA_A-B": "z"])
+    #expect(config.values.isEmpty)
+  }
+}
+
+@Suite("Config secrets")
+struct ConfigSecretTests {
+  static let token = "tok-9f8e7d6c5b4a"
+
+  @Test(arguments: ["ACCESS_TOKEN", "CLIENT_SECRET", "DB_PASSWORD", "API_KEY", "refresh_token"])
+  func secretNamesAreRedactedInDescriptions(_ key: String) throws {
+    let config = try Config(parsing: "\(key) = \(Self.token)\nAPI = https://x.example")
+    #expect(config.values[key]?.isSecret == true)
+    #expect(config.values[key]?.displayValue == "<redacted>")
+    #expect(!config.description.contains(Self.token))
+    #expect(config.description.contains("\(key) = <redacted>"))
+    #expect(config.description.contains("API = https://x.example"))
+  }
+
+  @Test func secretNeverAppearsInAnErrorMessage() throws {
+    let config = try Config(parsing: "API_TOKEN = \(Self.token)", name: "s.xcconfig")
+    let error = try #require(throws: ConfigError.self) { try config.int("API_TOKEN") }
+    #expect(!error.description.contains(Self.token))
+    #expect(!String(describing: error).contains(Self.token))
+    #expect(error.description.contains("<redacted>"))
+  }
+
+  @Test func keysMarkedSecretAreRedacted() throws {
+    let config = try Config(parsing: "SESSION = \(Self.token)", secretKeys: ["SESSION"])
+    #expect(!config.description.contains(Self.token))
+    let marked = Config.Key("PIN", secret: true)
+    let other = try Config(parsing: "PIN = 1234x", defaults: [marked: "0"])
+    #expect(other.value(marked)?.isSecret == true)
+    let error = try #require(throws: ConfigError.self) { try other.int(marked) }
+    #expect(!error.description.contains("1234x"))
+  }
+}
