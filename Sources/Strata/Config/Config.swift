@@ -153,6 +153,15 @@ public struct Config: Sendable, CustomStringConvertible {
   /// Every entry, sorted by key (for `config show`).
   public var entries: [ConfigValue] { values.values.sorted { $0.key < $1.key } }
 
+  /// Logs what loading noticed but did not reject, at debug level: each duplicate definition
+  /// with both locations, and each optional include that was absent. The executable calls
+  /// this once logging is bootstrapped (logging itself is configured from this config).
+  /// - Parameter logger: Where to log (``Log/general`` by default).
+  public func logDiagnostics(to logger: Logger = Log.general) {
+    for duplicate in duplicates { logger.debug("config: \(duplicate)") }
+    for skipped in skippedIncludes { logger.debug("config: optional include at \(skipped) not found") }
+  }
+
   /// One `KEY = value (origin)` line per entry, secrets shown as `<redacted>`.
   public var description: String { entries.map(\.description).joined(separator: "\n") }
 }

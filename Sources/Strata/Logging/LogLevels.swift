@@ -2,8 +2,10 @@
 public struct LogLevels: Sendable, Equatable {
   /// The minimum level for categories without their own setting.
   public var global: LogLevel
-  /// Minimum levels by category name (`networking`, `auth`, …).
-  public var categories: [String: LogLevel]
+  /// Minimum levels by category name (`networking`, `auth`, …), matched case-insensitively.
+  public var categories: [String: LogLevel] {
+    didSet { categories = Self.lowercasedKeys(categories) }
+  }
 
   /// Creates level settings.
   /// - Parameters:
@@ -11,7 +13,12 @@ public struct LogLevels: Sendable, Equatable {
   ///   - categories: Per-category minimums.
   public init(global: LogLevel = .info, categories: [String: LogLevel] = [:]) {
     self.global = global
-    self.categories = categories
+    self.categories = Self.lowercasedKeys(categories)
+  }
+
+  private static func lowercasedKeys(_ levels: [String: LogLevel]) -> [String: LogLevel] {
+    guard levels.keys.contains(where: { $0 != $0.lowercased() }) else { return levels }
+    return Dictionary(levels.map { ($0.key.lowercased(), $0.value) }) { _, last in last }
   }
 
   /// Everything enabled (what tests usually capture).
@@ -20,7 +27,9 @@ public struct LogLevels: Sendable, Equatable {
   /// The minimum level for `category`.
   /// - Parameter category: A category name.
   /// - Returns: Its own level, or the global one.
-  public func level(for category: String) -> LogLevel { categories[category] ?? global }
+  public func level(for category: String) -> LogLevel {
+    categories[category] ?? categories[category.lowercased()] ?? global
+  }
 
   /// Reads `LOG_LEVEL` and every `LOG_LEVEL_<CATEGORY>` key from configuration.
   /// - Parameters:

@@ -1,0 +1,191 @@
+import Foundation
+import Strata
+import StrataTesting
+import Testing
+
+/// Counts how often a message closure ran.
+final class EvaluationCounter: @unchecked Sendable {
+  // Only touched from the test's own task.
+  var count = 0
+  func next() -> String {
+    count += 1
+    return "evaluated \(count)"
+  }
+}
+
+@Suite("Logger levels and privacy")
+struct LoggerTests {
+  @Test func perCategoryLevelsFilter() async {
+    let capture = CapturingLogHandler()
+    let levels = LogLevels(global: .warning, categories: ["networking": .debug])
+    await LogSystem.withScope(handler: capture, levels: levels) {
+      await Task.yield()
+      Log.networking.trace("net trace")
+      Log.networking.debug("net debug")
+      Log.auth.info("auth info")
+      Log.auth.warning("auth warning")
+      Log.general.error("general error")
+      Log.navigation.notice("nav notice")
+    }
+    #expect(capture.messages == ["net debug", "auth warning", "general error"])
+    #expect(capture.records(category: "auth").map(\.level) == [.warning])
+  }
+
+  @Test func isEnabledFollowsTheLevels() {
+    LogSystem.withScope(handler: CapturingLogHandler(), levels: LogLevels(global: .notice)) {
+      #expect(!Log.general.isEnabled(.info))
+      #expect(Log.general.isEnabled(.notice))
+      #expect(Log.general.isEnabled(.critical))
+    }
+  }
+
+  @Test func disabledMessagesAreNeverEvaluated() {
+    let counter = EvaluationCounter()
+    let capture = CapturingLogHandler()
+    LogSystem.withScope(handler: capture, levels: LogLevels(global: .info)) {
+      Log.general.debug("\(counter.next())")
+      Log.general.trace("\(counter.next())")
+      #expect(counter.count == 0)
+      Log.general.info("\(counter.next())")
+    }
+    #expect(counter.count == 1)
+    #expect(capture.messages == ["evaluated 1"])
+  }
+
+  @Test func privateValuesAreHiddenUnlessRevealed() {
+    let capture = CapturingLogHandler()
+    LogSystem.withScope(handler: capture) {
+      Log.auth.info("user \("emilys", privacy: .private) from \("cli", privacy: .public)")
+    }
+    #expect(capture.messages == ["user <private> from cli"])
+
+    let revealed = CapturingLogHandler()
+    LogSystem.withScope(handler: revealed, revealPrivate: true) {
+      Log.auth.info("user \("emilys", privacy: .private)")
+    }
+    #expect(revealed.messages == ["user emilys"])
+  }
+
+  @Test func secretsAreRedactedEvenWhenRevealing() {
+    let token = Secret("tok-123456")
+    let capture = CapturingLogHandler()
+    LogSystem.withScope(handler: capture, revealPrivate: true) {
+      Log.auth.info("token \(token) / \(token, privacy: .private) / \(String(describing: token))")
+    }
+    #expect(capture.messages == ["token <redacted> / <redacted> / <redacted>"])
+    #expect("\(token)" == "<redacted>")
+    #expect(String(reflecting: token) == "<redacted>")
+    var dumped = ""
+    dump(token, to: &dumped)
+    #expect(!dumped.contains("tok-123456"))
+    #expect(token.value == "tok-123456")
+  }
+
+  @Test func recordsCarrySourceAndCategory() throws {
+    let capture = CapturingLogHandler()
+    LogSystem.withScope(handler: capture) { Log.navigation.notice("push users") }
+    let record = try #require(capture.records.first)
+    #expect(record.category == "navigation")
+    #expect(record.level == .notice)
+    #expect(record.file.hasSuffix("LoggerTests.swift"))
+    #expect(record.line > 0)
+  }
+
+  @Test func scopesDoNotLeakBetweenConcurrentTasks() async {
+    let first = CapturingLogHandler()
+    let second = CapturingLogHandler()
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        await LogSystem.withScope(handler: first) {
+          for index in 0..<50 {
+            Log.general.info("first \(index)")
+            await Task.yield()
+          }
+        }
+      }
+      group.addTask {
+        await LogSystem.withScope(handler: second) {
+          for index in 0..<50 {
+            Log.general.info("second \(index)")
+            await Task.yield()
+          }
+        }
+      }
+    }
+    #expect(first.messages.count == 50 && first.messages.allSatisfy { $0.hasPrefix("first") })
+    #expect(second.messages.count == 50 && second.messages.allSatisfy { $0.hasPrefix("second") })
+  }
+
+  @Test(arguments: [("trace", LogLevel.trace), ("DEBUG", .debug), ("Warn", .warning), ("critical", .critical)])
+  func levelNamesParse(_ name: String, _ level: LogLevel) {
+    #expect(LogLevel(name: name) == level)
+  }
+
+  @Test func levelsComeFromConfig() throws {
+    let config = try Config(
+      parsing: "LOG_LEVEL = warning\nLOG_LEVEL_NETWORKING = trace\nLOG_LEVEL_AUTH = error")
+    let levels = try LogLevels(config: config)
+    #expect(levels.global == .warning)
+    #expect(levels.level(for: "networking") == .trace)
+    #expect(levels.level(for: "auth") == .error)
+    #expect(levels.level(for: "general") == .warning)
+  }
+
+  @Test func unknownLevelInConfigIsAnError() throws {
+    let config = try Config(parsing: "A = 1\nLOG_LEVEL_AUTH = loud", name: "l.xcconfig")
+    let error = try #require(throws: ConfigError.self) { try LogLevels(config: config) }
+    #expect(error.location == SourceLocation(file: "l.xcconfig", line: 2, column: 1))
+    #expect(error.message.contains("LOG_LEVEL_AUTH"))
+  }
+
+  @Test func configDiagnosticsAreLoggedAtDebug() throws {
+    let config = try Config(parsing: "A = 1\nA = 2", name: "d.xcconfig")
+    let capture = CapturingLogHandler()
+    LogSystem.withScope(handler: capture) { config.logDiagnostics() }
+    #expect(capture.records.map(\.level) == [.debug])
+    #expect(capture.text.contains("d.xcconfig:1:1") && capture.text.contains("d.xcconfig:2:1"))
+  }
+}
+
+/// Exercises the global (non-scoped) path: bootstrap, atomic thresholds, setLevels.
+/// Uses its own category so concurrent suites are unaffected.
+@Suite("Log bootstrap", .serialized)
+struct LogBootstrapTests {
+  @Test func bootstrapAndSetLevelsDriveTheGlobalPath() throws {
+    let category = "bootstrap-\(UUID().uuidString)"
+    let logger = Logger(category: category)
+    let capture = CapturingLogHandler()
+    let previous = LogSystem.levels
+    defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
+
+    LogSystem.bootstrap(handler: capture, levels: LogLevels(global: .critical, categories: [category: .info]))
+    let counter = EvaluationCounter()
+    logger.debug("\(counter.next())")
+    logger.info("kept")
+    #expect(counter.count == 0)
+
+    LogSystem.setLevels(LogLevels(global: .critical, categories: [category: .error]))
+    logger.warning("dropped")
+    logger.error("kept too")
+    #expect(capture.records(category: category).map(\.message) == ["kept", "kept too"])
+  }
+
+  @Test func bootstrapFromConfigWritesJSONLines() throws {
+    let category = "json\(UUID().uuidString.filter(\.isLetter))"
+    let lines = CapturingOutput()
+    let previous = LogSystem.levels
+    defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
+    let config = try Config(parsing: "LOG_LEVEL = critical\nLOG_FORMAT = json\nLOG_LEVEL_\(category.uppercased()) = info")
+    try LogSystem.bootstrap(config: config, output: lines.output)
+    Logger(category: category).info("hello \("x", privacy: .private)")
+    let line = try #require(lines.lines.first { $0.contains(category) })
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect(object["message"] as? String == "hello <private>")
+  }
+
+  @Test func unknownLogFormatIsAConfigError() throws {
+    let config = try Config(parsing: "LOG_FORMAT = xml", name: "f.xcconfig")
+    let error = try #require(throws: ConfigError.self) { try LogSystem.bootstrap(config: config) }
+    #expect(error.description == "f.xcconfig:1:1: LOG_FORMAT: expected text or json, got 'xml'")
+  }
+}
