@@ -1,4 +1,42 @@
-import Strata
-import StrataTesting
+import Foundation
 
-print("strata-bench: benchmarks arrive with the benchmarks issue")
+// strata-bench: prints a table of figures; `--json FILE` also writes them as JSON.
+// Run with `make bench` (release build). Every row says what it compares.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+var jsonPath: String?
+var index = 0
+while index < arguments.count {
+  switch arguments[index] {
+  case "--json" where index + 1 < arguments.count:
+    jsonPath = arguments[index + 1]
+    index += 2
+  case "--help", "-h":
+    print("usage: strata-bench [--json FILE]")
+    exit(0)
+  default:
+    FileHandle.standardError.write(Data("usage: strata-bench [--json FILE]\n".utf8))
+    exit(2)
+  }
+}
+
+do {
+  let results = try CoreBenchmarks.run()
+  let nameWidth = max(4, results.map(\.name.count).max() ?? 0)
+  func pad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
+  }
+  print(pad("benchmark", nameWidth) + "  " + pad("value", 14) + "  " + pad("target", 10) + "  compares")
+  for result in results {
+    let value = String(format: result.value < 10 ? "%.2f" : "%.1f", result.value) + " " + result.unit
+    print(pad(result.name, nameWidth) + "  " + pad(value, 14) + "  " + pad(result.target, 10) + "  " + result.compares)
+  }
+  if let jsonPath {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(results).write(to: URL(fileURLWithPath: jsonPath))
+  }
+} catch {
+  FileHandle.standardError.write(Data("strata-bench: \(error)\n".utf8))
+  exit(1)
+}

@@ -1,0 +1,30 @@
+/// Why a resolution failed. Container errors raised while building a dependency pass through
+/// unchanged, so the outermost caller sees the real cause (the missing service, the cycle).
+public enum ContainerError: Error, CustomStringConvertible {
+  /// Nothing is registered for the service; `registered` lists what is (this container and
+  /// its parents), so a typo or a missing registration is obvious.
+  case notRegistered(service: String, registered: [String])
+  /// Services depend on each other; `path` is the whole chain, first service repeated last:
+  /// `["A", "B", "C", "A"]`.
+  case circularDependency(path: [String])
+  /// A factory or post-init hook threw; `underlying` is its error.
+  case factoryFailed(service: String, underlying: any Error)
+  /// ``Container/validate()`` found these failures (all of them, not just the first).
+  case validationFailed([ContainerError])
+
+  /// A message naming the service(s) involved.
+  public var description: String {
+    switch self {
+    case .notRegistered(let service, let registered):
+      let list = registered.isEmpty ? "nothing" : registered.joined(separator: ", ")
+      return "no registration for \(service); registered: \(list)"
+    case .circularDependency(let path):
+      return "circular dependency: \(path.joined(separator: " → "))"
+    case .factoryFailed(let service, let underlying):
+      return "factory for \(service) failed: \(underlying)"
+    case .validationFailed(let failures):
+      return "container validation found \(failures.count) problem(s):\n"
+        + failures.map { "  - \($0)" }.joined(separator: "\n")
+    }
+  }
+}

@@ -1,0 +1,56 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The chain of services the current thread is building, used to detect cycles before they
+/// recurse forever. Resolution is synchronous (a factory cannot suspend), so a per-thread
+/// stack is exact, and it follows nested `resolve` calls whether a factory uses the container
+/// it was handed or one it captured. A push and a pop cost nanoseconds.
+enum ResolutionPath {
+  /// A resolution deeper than this is treated as a cycle (guards hook-driven transient loops).
+  static let maxDepth = 200
+
+  /// One thread's stack; only ever touched by that thread.
+  final class Stack {
+    var entries: [(key: ServiceKey, label: String)] = []
+  }
+
+  private static let threadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+      pthread_key_create(&key) { Unmanaged<Stack>.fromOpaque($0).release() }
+    #else
+      pthread_key_create(&key) { pointer in
+        if let pointer { Unmanaged<Stack>.fromOpaque(pointer).release() }
+      }
+    #endif
+    return key
+  }()
+
+  private static var stack: Stack {
+    if let pointer = pthread_getspecific(threadKey) {
+      return Unmanaged<Stack>.fromOpaque(pointer).takeUnretainedValue()
+    }
+    let stack = Stack()
+    pthread_setspecific(threadKey, Unmanaged.passRetained(stack).toOpaque())
+    return stack
+  }
+
+  /// Runs `body` with `key` on the path; throws if `key` is already on it.
+  static func enter<R>(_ key: ServiceKey, label: String, _ body: () throws -> R) throws -> R {
+    let stack = stack
+    if let start = stack.entries.firstIndex(where: { $0.key == key }) {
+      throw ContainerError.circularDependency(path: stack.entries[start...].map(\.label) + [label])
+    }
+    guard stack.entries.count < maxDepth else {
+      throw ContainerError.circularDependency(path: stack.entries.map(\.label) + [label])
+    }
+    stack.entries.append((key, label))
+    defer { stack.entries.removeLast() }
+    return try body()
+  }
+}

@@ -1,0 +1,28 @@
+/// Identifies a registration: the service type, an optional name and, for one-argument
+/// registrations, the argument type. Cheap to build and hash (no strings but the name), since
+/// every resolve builds one; the readable label is made only for registrations and errors.
+struct ServiceKey: Hashable, Sendable {
+  let type: ObjectIdentifier
+  let name: String?
+  let argument: ObjectIdentifier?
+
+  init<T>(_ type: T.Type, name: String?) {
+    self.type = ObjectIdentifier(type)
+    self.name = name
+    self.argument = nil
+  }
+
+  init<T, Argument>(_ type: T.Type, name: String?, argument: Argument.Type) {
+    self.type = ObjectIdentifier(type)
+    self.name = name
+    self.argument = ObjectIdentifier(argument)
+  }
+
+  /// `UsersRepo`, `Networking (name: "mock")`, `UserViewModel (argument: Int)`.
+  static func label<T>(_ type: T.Type, name: String?, argument: Any.Type? = nil) -> String {
+    var label = String(describing: type)
+    if let name { label += " (name: \"\(name)\")" }
+    if let argument { label += " (argument: \(String(describing: argument)))" }
+    return label
+  }
+}

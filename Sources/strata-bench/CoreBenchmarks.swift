@@ -1,0 +1,108 @@
+import Foundation
+import Strata
+import StrataTesting
+
+/// Benchmarks of the core pieces that need no network: DI, Config, Log.
+enum CoreBenchmarks {
+  static func run() throws -> [BenchmarkResult] {
+    try containerResults() + [configParse(), disabledLog(), enabledLogToCapture()]
+  }
+
+  // MARK: DI
+
+  private final class Leaf: Sendable {}
+  private final class Middle: Sendable {
+    let leaf: Leaf
+    init(leaf: Leaf) { self.leaf = leaf }
+  }
+  private final class Top: Sendable {
+    let middle: Middle
+    let leaf: Leaf
+    init(middle: Middle, leaf: Leaf) {
+      self.middle = middle
+      self.leaf = leaf
+    }
+  }
+
+  static func containerResults() throws -> [BenchmarkResult] {
+    let container = Container()
+    container.register(Leaf.self, scope: .singleton) { _ in Leaf() }
+    container.register(Leaf.self, name: "transient") { _ in Leaf() }
+    container.register(Middle.self) { c in Middle(leaf: try c.resolve(Leaf.self, name: "transient")) }
+    container.register(Top.self) { c in
+      Top(middle: try c.resolve(), leaf: try c.resolve(Leaf.self, name: "transient"))
+    }
+    let singleton = try Measure.nanosecondsPerOperation(iterations: 200_000) {
+      blackHole(try container.resolve(Leaf.self))
+    }
+    let transient = try Measure.nanosecondsPerOperation(iterations: 200_000) {
+      blackHole(try container.resolve(Leaf.self, name: "transient"))
+    }
+    let graph = try Measure.nanosecondsPerOperation(iterations: 50_000) {
+      blackHole(try container.resolve(Top.self))
+    }
+    return [
+      BenchmarkResult(
+        name: "DI resolve singleton", compares: "Container.resolve of a cached singleton",
+        value: singleton, unit: "ns/op", target: "~100 ns"),
+      BenchmarkResult(
+        name: "DI resolve transient", compares: "Container.resolve building a new class instance",
+        value: transient, unit: "ns/op", target: "-"),
+      BenchmarkResult(
+        name: "DI resolve 3-level graph", compares: "Top → Middle → Leaf, all transient (4 resolves)",
+        value: graph, unit: "ns/op", target: "~1 µs"),
+    ]
+  }
+
+  // MARK: Config
+
+  static func configParse() throws -> BenchmarkResult {
+    var lines: [String] = []
+    for index in 0..<10_000 {
+      switch index % 5 {
+      case 0: lines.append("KEY_\(index) = value \(index) // comment")
+      case 1: lines.append("URL_\(index) = https://example.com/path/\(index)")
+      case 2: lines.append("QUOTED_\(index) = \"text with \\\"escapes\\\" and // not a comment\"")
+      case 3: lines.append("REF_\(index) = $(KEY_\(index - 3))/suffix")
+      default: lines.append("# comment line \(index)")
+      }
+    }
+    let text = lines.joined(separator: "\n")
+    let milliseconds = try Measure.milliseconds { blackHole(try Config(parsing: text)) }
+    return BenchmarkResult(
+      name: "Config parse 10,000 lines",
+      compares: "parse + substitution of a generated 10,000-line file", value: milliseconds,
+      unit: "ms", target: "< 50 ms")
+  }
+
+  // MARK: Logging
+
+  static func disabledLog() -> BenchmarkResult {
+    LogSystem.setLevels(LogLevels(global: .error))
+    let logger = Logger(category: "bench")
+    var value = 0
+    let nanoseconds = Measure.nanosecondsPerOperation(iterations: 5_000_000) {
+      value &+= 1
+      logger.debug("value is \(value) and \(String(repeating: "x", count: value % 7))")
+    }
+    blackHole(value)
+    return BenchmarkResult(
+      name: "Log call, level disabled", compares: "Logger.debug with interpolation below threshold",
+      value: nanoseconds, unit: "ns/op", target: "a few ns")
+  }
+
+  static func enabledLogToCapture() -> BenchmarkResult {
+    let capture = CapturingLogHandler()
+    let logger = Logger(category: "bench")
+    var value = 0
+    let nanoseconds = LogSystem.withScope(handler: capture, levels: .all) {
+      Measure.nanosecondsPerOperation(iterations: 20_000) {
+        value &+= 1
+        logger.debug("value is \(value)")
+      }
+    }
+    return BenchmarkResult(
+      name: "Log call, level enabled", compares: "Logger.debug rendered into an in-memory handler",
+      value: nanoseconds, unit: "ns/op", target: "-")
+  }
+}

@@ -1,0 +1,279 @@
+import Strata
+import Synchronization
+import Testing
+
+private protocol Greeter: Sendable { var greeting: String { get } }
+private final class EnglishGreeter: Greeter { let greeting = "hello" }
+private final class MockGreeter: Greeter { let greeting = "mock" }
+private final class Service: Sendable {}
+private struct ValueService: Sendable { let id: Int }
+private struct ServiceA: Sendable {}
+private struct ServiceB: Sendable {}
+private struct ServiceC: Sendable {}
+private struct Broken: Error, Equatable { let reason: String }
+
+/// Counts factory runs across threads.
+private final class Counter: Sendable {
+  private let value = Atomic<Int>(0)
+  func increment() { value.add(1, ordering: .relaxed) }
+  var count: Int { value.load(ordering: .relaxed) }
+}
+
+@Suite("Container scopes")
+struct ContainerScopeTests {
+  @Test func transientIsNewEachTime() throws {
+    let container = Container()
+    container.register(Service.self) { _ in Service() }
+    let first: Service = try container.resolve()
+    let second: Service = try container.resolve()
+    #expect(first !== second)
+  }
+
+  @Test func singletonIsTheSameInstance() throws {
+    let container = Container()
+    let counter = Counter()
+    container.register(Service.self, scope: .singleton) { _ in
+      counter.increment()
+      return Service()
+    }
+    let first = try container.resolve(Service.self)
+    let second = try container.resolve(Service.self)
+    #expect(first === second)
+    #expect(counter.count == 1)
+  }
+
+  @Test func weakIsSharedWhileHeldAndRebuiltAfterRelease() throws {
+    let container = Container()
+    let counter = Counter()
+    container.register(Service.self, scope: .weak) { _ in
+      counter.increment()
+      return Service()
+    }
+    var held: Service? = try container.resolve(Service.self)
+    let identity = held.map(ObjectIdentifier.init)
+    #expect(try ObjectIdentifier(container.resolve(Service.self)) == identity)
+    #expect(counter.count == 1)
+    held = nil
+    _ = held
+    _ = try container.resolve(Service.self)
+    #expect(counter.count == 2)
+  }
+
+  @Test func protocolRegistrationAndNames() throws {
+    let container = Container()
+    container.register((any Greeter).self) { _ in EnglishGreeter() }
+    container.register((any Greeter).self, name: "mock") { _ in MockGreeter() }
+    #expect(try container.resolve((any Greeter).self).greeting == "hello")
+    #expect(try container.resolve((any Greeter).self, name: "mock").greeting == "mock")
+  }
+
+  @Test func oneArgumentResolution() throws {
+    let container = Container()
+    container.register(ValueService.self, argument: Int.self) { _, id in ValueService(id: id) }
+    #expect(try container.resolve(ValueService.self, argument: 7).id == 7)
+    #expect(throws: ContainerError.self) { try container.resolve(ValueService.self) }
+  }
+
+  @Test func reRegisteringReplacesAndDropsTheCachedInstance() throws {
+    let container = Container()
+    container.register((any Greeter).self, scope: .singleton) { _ in EnglishGreeter() }
+    #expect(try container.resolve((any Greeter).self).greeting == "hello")
+    container.register((any Greeter).self, scope: .singleton) { _ in MockGreeter() }
+    #expect(try container.resolve((any Greeter).self).greeting == "mock")
+  }
+}
+
+@Suite("Container errors")
+struct ContainerErrorTests {
+  @Test func missingRegistrationNamesTypeNameAndWhatIsRegistered() throws {
+    let container = Container()
+    container.register(ServiceA.self) { _ in ServiceA() }
+    container.register(ServiceB.self, name: "fast") { _ in ServiceB() }
+    let error = try #require(throws: ContainerError.self) {
+      try container.resolve(ServiceC.self, name: "primary")
+    }
+    guard case .notRegistered(let service, let registered) = error else {
+      Issue.record("wrong error \(error)")
+      return
+    }
+    #expect(service == "ServiceC (name: \"primary\")")
+    #expect(registered == ["ServiceA", "ServiceB (name: \"fast\")"])
+    #expect(
+      error.description
+        == "no registration for ServiceC (name: \"primary\"); registered: ServiceA, ServiceB (name: \"fast\")"
+    )
+  }
+
+  @Test func threeNodeCycleIsDetectedWithTheWholePath() throws {
+    let container = Container()
+    container.register(ServiceA.self) { c in _ = try c.resolve(ServiceB.self); return ServiceA() }
+    container.register(ServiceB.self) { c in _ = try c.resolve(ServiceC.self); return ServiceB() }
+    container.register(ServiceC.self) { c in _ = try c.resolve(ServiceA.self); return ServiceC() }
+    let error = try #require(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
+    #expect(error.description == "circular dependency: ServiceA → ServiceB → ServiceC → ServiceA")
+    guard case .circularDependency(let path) = error else {
+      Issue.record("wrong error \(error)")
+      return
+    }
+    #expect(path == ["ServiceA", "ServiceB", "ServiceC", "ServiceA"])
+  }
+
+  @Test func singletonSelfCycleThrowsInsteadOfDeadlocking() throws {
+    let container = Container()
+    container.register(Service.self, scope: .singleton) { c in
+      _ = try c.resolve(Service.self)
+      return Service()
+    }
+    let error = try #require(throws: ContainerError.self) { try container.resolve(Service.self) }
+    #expect(error.description == "circular dependency: Service → Service")
+  }
+
+  @Test func cycleThroughACapturedContainerIsStillDetected() throws {
+    let container = Container()
+    container.register(ServiceA.self) { _ in _ = try container.resolve(ServiceB.self); return ServiceA() }
+    container.register(ServiceB.self) { _ in _ = try container.resolve(ServiceA.self); return ServiceB() }
+    #expect(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
+  }
+
+  @Test func factoryFailureWrapsTheUnderlyingError() throws {
+    let container = Container()
+    container.register(ServiceA.self) { _ in throw Broken(reason: "disk full") }
+    let error = try #require(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
+    guard case .factoryFailed(let service, let underlying) = error else {
+      Issue.record("wrong error \(error)")
+      return
+    }
+    #expect(service == "ServiceA")
+    #expect(underlying as? Broken == Broken(reason: "disk full"))
+  }
+
+  @Test func missingDependencyPassesThroughUnwrapped() throws {
+    let container = Container()
+    container.register(ServiceA.self) { c in _ = try c.resolve(ServiceB.self); return ServiceA() }
+    let error = try #require(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
+    guard case .notRegistered(let service, _) = error else {
+      Issue.record("wrong error \(error)")
+      return
+    }
+    #expect(service == "ServiceB")
+  }
+
+  @Test func validateReportsEveryFailureTogether() throws {
+    let container = Container()
+    container.register(ServiceA.self) { c in _ = try c.resolve(Service.self); return ServiceA() }
+    container.register(ServiceB.self) { _ in throw Broken(reason: "no config") }
+    container.register(ServiceC.self) { _ in ServiceC() }
+    let error = try #require(throws: ContainerError.self) { try container.validate() }
+    guard case .validationFailed(let failures) = error else {
+      Issue.record("wrong error \(error)")
+      return
+    }
+    #expect(failures.count == 2)
+    #expect(error.description.contains("no registration for Service;"))
+    #expect(error.description.contains("factory for ServiceB failed"))
+  }
+
+  @Test func validatePassesForAHealthyGraph() throws {
+    let container = Container()
+    container.register(ServiceA.self) { _ in ServiceA() }
+    container.register(ServiceB.self) { c in _ = try c.resolve(ServiceA.self); return ServiceB() }
+    try container.validate()
+  }
+}
+
+@Suite("Container children and hooks")
+struct ContainerChildTests {
+  @Test func childOverridesDoNotLeakIntoTheParent() throws {
+    let parent = Container()
+    parent.register((any Greeter).self, scope: .singleton) { _ in EnglishGreeter() }
+    let child = Container(parent: parent)
+    try child.override((any Greeter).self) { _ in MockGreeter() }
+    #expect(try child.resolve((any Greeter).self).greeting == "mock")
+    #expect(try parent.resolve((any Greeter).self).greeting == "hello")
+  }
+
+  @Test func parentRegistrationsResolvedThroughAChildUseTheChildsOverrides() throws {
+    struct Consumer: Sendable { let greeter: any Greeter }
+    let parent = Container()
+    parent.register((any Greeter).self) { _ in EnglishGreeter() }
+    parent.register(Consumer.self, scope: .singleton) { c in Consumer(greeter: try c.resolve()) }
+    let child = Container(parent: parent)
+    try child.override((any Greeter).self) { _ in MockGreeter() }
+    #expect(try child.resolve(Consumer.self).greeter.greeting == "mock")
+    #expect(try parent.resolve(Consumer.self).greeter.greeting == "hello")
+  }
+
+  @Test func overrideOfNothingIsAnError() throws {
+    let container = Container()
+    #expect(throws: ContainerError.self) { try container.override(ServiceA.self) { _ in ServiceA() } }
+  }
+
+  @Test func initCompletedWiresARealCycle() throws {
+    final class Parent: Sendable {
+      let child = Mutex<Child?>(nil)
+    }
+    final class Child: Sendable {
+      let parent: Parent
+      init(parent: Parent) { self.parent = parent }
+    }
+    let container = Container()
+    container.register(Parent.self, scope: .singleton) { _ in Parent() }
+      .initCompleted { c, parent in parent.child.withLock { $0 = try? c.resolve(Child.self) } }
+    container.register(Child.self, scope: .singleton) { c in Child(parent: try c.resolve()) }
+    let parent = try container.resolve(Parent.self)
+    let child = try #require(parent.child.withLock { $0 })
+    #expect(child.parent === parent)
+  }
+
+  @Test func transientHookLoopIsStopped() throws {
+    final class Loop: Sendable {}
+    let container = Container()
+    container.register(Loop.self) { _ in Loop() }
+      .initCompleted { c, _ in _ = try c.resolve(Loop.self) }
+    #expect(throws: ContainerError.self) { try container.resolve(Loop.self) }
+  }
+}
+
+@Suite("Container concurrency")
+struct ContainerConcurrencyTests {
+  @Test func thousandConcurrentResolvesRunASingletonFactoryOnce() async throws {
+    let container = Container()
+    let counter = Counter()
+    container.register(Service.self, scope: .singleton) { _ in
+      counter.increment()
+      return Service()
+    }
+    let ids = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+      for _ in 0..<1000 {
+        group.addTask { ObjectIdentifier(try container.resolve(Service.self)) }
+      }
+      return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+    }
+    #expect(counter.count == 1)
+    #expect(ids.count == 1)
+  }
+
+  @Test func nestedResolutionFromConcurrentTasksDoesNotDeadlock() async throws {
+    struct Root: Sendable {}
+    let container = Container()
+    container.register(ServiceA.self, scope: .singleton) { _ in ServiceA() }
+    container.register(ServiceB.self, scope: .singleton) { c in _ = try c.resolve(ServiceA.self); return ServiceB() }
+    container.register(ServiceC.self) { c in _ = try c.resolve(ServiceB.self); return ServiceC() }
+    container.register(Root.self) { c in
+      _ = try c.resolve(ServiceA.self)
+      _ = try c.resolve(ServiceB.self)
+      _ = try c.resolve(ServiceC.self)
+      return Root()
+    }
+    let resolved = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          for _ in 0..<200 { _ = try container.resolve(Root.self) }
+          return 200
+        }
+      }
+      return try await group.reduce(0, +)
+    }
+    #expect(resolved == 1600)
+  }
+}
