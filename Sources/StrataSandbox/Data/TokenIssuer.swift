@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+/// Mints and checks the sandbox's opaque, expiring access and refresh tokens. Time comes from
+/// an injected clock so tests can expire a token without sleeping.
+final class TokenIssuer: Sendable {
+  enum Verdict: Equatable {
+    case valid(userID: Int)
+    case expired
+    case invalid
+  }
+
+  private struct Grant {
+    let userID: Int
+    let expires: Date
+  }
+
+  private struct Grants {
+    var access: [String: Grant] = [:]
+    var refresh: [String: Grant] = [:]
+  }
+
+  private let grants = Mutex(Grants())
+  let now: @Sendable () -> Date
+
+  init(now: @escaping @Sendable () -> Date) { self.now = now }
+
+  /// Issues a new pair for a user.
+  func issue(userID: Int, accessLifetime: TimeInterval, refreshLifetime: TimeInterval) -> (
+    access: String, refresh: String
+  ) {
+    let access = Self.randomToken(prefix: "sbx_at_")
+    let refresh = Self.randomToken(prefix: "sbx_rt_")
+    let issuedAt = now()
+    grants.withLock {
+      $0.access[access] = Grant(userID: userID, expires: issuedAt + accessLifetime)
+      $0.refresh[refresh] = Grant(userID: userID, expires: issuedAt + refreshLifetime)
+    }
+    return (access, refresh)
+  }
+
+  func checkAccess(_ token: String) -> Verdict { check(token, \.access) }
+
+  func checkRefresh(_ token: String) -> Verdict { check(token, \.refresh) }
+
+  private func check(_ token: String, _ table: KeyPath<Grants, [String: Grant]>) -> Verdict {
+    guard let grant = grants.withLock({ $0[keyPath: table][token] }) else { return .invalid }
+    return grant.expires > now() ? .valid(userID: grant.userID) : .expired
+  }
+
+  private static func randomToken(prefix: String) -> String {
+    var generator = SystemRandomNumberGenerator()
+    return prefix
+      + (0..<3).map { _ in
+        let value = generator.next() as UInt64
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+      }.joined()
+  }
+}

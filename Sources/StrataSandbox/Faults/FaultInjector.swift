@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+/// Scripted misbehaviour: "the next N requests matching METHOD PATH get status S / are
+/// delayed D / have the connection dropped". Faults are consumed in the order they were added.
+public final class FaultInjector: Sendable {
+  /// What happens to a matching request.
+  public enum Action: Sendable {
+    /// Answer with this status (and optional headers such as `Retry-After`, and body) instead
+    /// of the real route.
+    case respond(status: Int, headers: [String: String] = [:], body: String? = nil)
+    /// Wait this long, then serve the request normally.
+    case delay(Duration)
+    /// Close the connection without answering.
+    case dropConnection
+    /// Send the real response's head and half its body, then close.
+    case truncateBody
+  }
+
+  /// One scripted fault.
+  public struct Fault: Sendable {
+    /// The method to match, or nil for any.
+    public var method: String?
+    /// The path to match: exact, or a prefix when it ends in `*`.
+    public var path: String
+    /// How many more requests it applies to.
+    public var remaining: Int
+    /// What happens.
+    public var action: Action
+
+    /// Creates a fault.
+    /// - Parameters:
+    ///   - method: Method to match (nil: any).
+    ///   - path: Exact path, or prefix ending in `*`.
+    ///   - count: How many matching requests it applies to.
+    ///   - action: What happens to them.
+    public init(method: String? = nil, path: String, count: Int = 1, action: Action) {
+      self.method = method?.uppercased()
+      self.path = path
+      self.remaining = count
+      self.action = action
+    }
+
+    func matches(_ request: SandboxRequest) -> Bool {
+      if let method, method != request.method { return false }
+      if path.hasSuffix("*") { return request.path.hasPrefix(String(path.dropLast())) }
+      return path == request.path
+    }
+  }
+
+  private let faults = Mutex<[Fault]>([])
+
+  /// Creates an injector with no faults.
+  public init() {}
+
+  /// Adds a fault.
+  /// - Parameter fault: The fault.
+  public func add(_ fault: Fault) { faults.withLock { $0.append(fault) } }
+
+  /// Shorthand: the next `count` requests matching `method` `path` get `status`.
+  /// - Parameters:
+  ///   - status: The status to answer.
+  ///   - method: Method to match (nil: any).
+  ///   - path: Path to match.
+  ///   - count: How many requests.
+  ///   - headers: Extra response headers, e.g. `["Retry-After": "3"]`.
+  public func fail(
+    _ status: Int, method: String? = nil, path: String, count: Int = 1, headers: [String: String] = [:]
+  ) {
+    add(Fault(method: method, path: path, count: count, action: .respond(status: status, headers: headers)))
+  }
+
+  /// Removes every pending fault.
+  public func reset() { faults.withLock { $0.removeAll() } }
+
+  /// How many faulted requests are still scripted.
+  public var pending: Int { faults.withLock { $0.reduce(0) { $0 + $1.remaining } } }
+
+  /// Takes the actions that apply to `request` (at most one per fault), consuming them.
+  func take(for request: SandboxRequest) -> [Action] {
+    faults.withLock { faults in
+      var actions: [Action] = []
+      for index in faults.indices where faults[index].remaining > 0 && faults[index].matches(request) {
+        actions.append(faults[index].action)
+        faults[index].remaining -= 1
+        if case .delay = faults[index].action { continue }
+        break  // one terminal action per request
+      }
+      faults.removeAll { $0.remaining <= 0 }
+      return actions
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Synchronization
+
+/// Every request the sandbox received, in order, so tests can assert how many attempts and
+/// refreshes happened.
+public final class RequestJournal: Sendable {
+  /// One received request.
+  public struct Entry: Sendable {
+    /// The method (`GET`, …).
+    public let method: String
+    /// The path without the query.
+    public let path: String
+    /// Query parameters.
+    public let query: [(name: String, value: String)]
+    /// Header fields as received (including `Authorization`: this is a test aid).
+    public let headers: [(name: String, value: String)]
+    /// When it arrived.
+    public let timestamp: Date
+
+    /// The first header with this name, case-insensitively.
+    /// - Parameter name: The header name.
+    /// - Returns: Its value, or nil.
+    public func header(_ name: String) -> String? {
+      headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+  }
+
+  private let storage = Mutex<[Entry]>([])
+
+  /// Creates an empty journal.
+  public init() {}
+
+  func record(_ request: SandboxRequest) {
+    let entry = Entry(
+      method: request.method, path: request.path, query: request.query, headers: request.headers,
+      timestamp: request.receivedAt)
+    storage.withLock { $0.append(entry) }
+  }
+
+  /// Every entry so far.
+  public var entries: [Entry] { storage.withLock { $0 } }
+
+  /// How many requests matched.
+  /// - Parameters:
+  ///   - method: The method, or nil for any.
+  ///   - path: The exact path, or nil for any.
+  /// - Returns: The count.
+  public func count(method: String? = nil, path: String? = nil) -> Int {
+    storage.withLock { entries in
+      entries.count { (method == nil || $0.method == method) && (path == nil || $0.path == path) }
+    }
+  }
+
+  /// Forgets every entry.
+  public func reset() { storage.withLock { $0.removeAll() } }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Serves one client connection: reads requests (keep-alive), applies faults and `?delay`,
+/// routes, writes responses; answers malformed input with 4xx and closes.
+struct Connection {
+  let fd: Int32
+  let server: SandboxServer
+
+  func serve() {
+    let limits = server.limits
+    let idleMilliseconds = Int(limits.idleTimeout.components.seconds * 1000)
+      + Int(limits.idleTimeout.components.attoseconds / 1_000_000_000_000_000)
+    Socket.setReceiveTimeout(fd, milliseconds: max(1, idleMilliseconds))
+    let parser = HTTPRequestParser(limits: limits)
+    var buffer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    var served = 0
+    var requestStarted: ContinuousClock.Instant?
+
+    while server.isRunning {
+      switch parser.parse(&buffer, now: server.configuration.now()) {
+      case .request(let request, let keepAlive):
+        served += 1
+        requestStarted = buffer.isEmpty ? nil : .now
+        guard respond(to: request, keepAlive: keepAlive), keepAlive else { return }
+        continue
+      case .reject(let status, let message):
+        send(.message(status, message), keepAlive: false, includeBody: true)
+        return
+      case .incomplete:
+        break
+      }
+      // A request trickling in byte by byte still has to finish within the idle timeout.
+      if let requestStarted, ContinuousClock.now - requestStarted > limits.idleTimeout {
+        send(.message(408, "Request timed out"), keepAlive: false, includeBody: true)
+        return
+      }
+      let result = chunk.withUnsafeMutableBytes { Socket.receive(fd, into: $0) }
+      switch result {
+      case .data(let count):
+        if buffer.isEmpty { requestStarted = .now }
+        buffer.append(contentsOf: chunk[0..<count])
+      case .closed, .failed:
+        return
+      case .timedOut:
+        // A half-sent request, or a client that never sent anything, is told why; an idle
+        // keep-alive connection is closed quietly (a pooled client could mistake a 408 for
+        // the answer to its next request).
+        if !buffer.isEmpty || served == 0 {
+          send(.message(408, "Request timed out"), keepAlive: false, includeBody: true)
+        }
+        return
+      }
+    }
+  }
+
+  /// Returns false when the connection must close.
+  private func respond(to request: SandboxRequest, keepAlive: Bool) -> Bool {
+    let (actions, response) = server.handle(request)
+    var truncate = false
+    for action in actions {
+      switch action {
+      case .delay(let duration):
+        server.pause(duration)
+      case .dropConnection:
+        return false
+      case .respond(let status, let headers, let body):
+        // A scripted body is sent verbatim (malformed JSON, HTML…); headers replace defaults.
+        var fault = body.map { SandboxResponse.json(status, Data($0.utf8)) }
+          ?? .message(status, "Injected fault: \(status)")
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+          fault.headers.removeAll { $0.name.lowercased() == name.lowercased() }
+          fault.headers.append((name, value))
+        }
+        return send(fault, keepAlive: keepAlive, includeBody: request.method != "HEAD")
+      case .truncateBody:
+        truncate = true
+      }
+    }
+    if let delay = request.queryValue("delay").flatMap({ Int($0) }), delay > 0 {
+      server.pause(min(.milliseconds(delay), server.configuration.maxDelay))
+    }
+    let answer = response()
+    if truncate {
+      var bytes = answer.serialized(keepAlive: false, includeBody: true)
+      bytes.removeLast(max(1, answer.body.count / 2))
+      Socket.send(fd, bytes)
+      return false
+    }
+    return send(answer, keepAlive: keepAlive, includeBody: request.method != "HEAD")
+  }
+
+  @discardableResult
+  private func send(_ response: SandboxResponse, keepAlive: Bool, includeBody: Bool) -> Bool {
+    Socket.send(fd, response.serialized(keepAlive: keepAlive, includeBody: includeBody))
+  }
+}

@@ -1,0 +1,207 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The embedded DummyJSON-compatible HTTP/1.1 server on 127.0.0.1.
+///
+/// ```swift
+/// let sandbox = SandboxServer()
+/// try sandbox.start()                 // port 0: a free port
+/// sandbox.faults.fail(503, method: "GET", path: "/users", count: 2)
+/// let url = sandbox.baseURL.appending(path: "users")
+/// ...
+/// await sandbox.stop()
+/// ```
+///
+/// One thread accepts; each connection is served by its own thread with blocking sockets
+/// (keep-alive, Content-Length bodies, limits). Malformed input is answered 4xx and the
+/// connection closed; the server keeps serving.
+public final class SandboxServer: Sendable {
+  /// Settings for one server.
+  public struct Configuration: Sendable {
+    /// The port to bind on 127.0.0.1; 0 picks a free one.
+    public var port: UInt16
+    /// Size and time limits.
+    public var limits: SandboxLimits
+    /// The clock tokens expire by (inject one to expire tokens without sleeping).
+    public var now: @Sendable () -> Date
+    /// Largest `?delay=` honoured, as DummyJSON caps it.
+    public var maxDelay: Duration
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - port: Port on 127.0.0.1 (0: any free port).
+    ///   - limits: Size and time limits.
+    ///   - maxDelay: Cap on `?delay=ms`.
+    ///   - now: The token clock.
+    public init(
+      port: UInt16 = 0, limits: SandboxLimits = SandboxLimits(), maxDelay: Duration = .seconds(5),
+      now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+      self.port = port
+      self.limits = limits
+      self.maxDelay = maxDelay
+      self.now = now
+    }
+  }
+
+  /// Errors from starting the server.
+  public enum StartError: Error, CustomStringConvertible {
+    /// The server is already running.
+    case alreadyStarted
+    /// Binding or listening failed (port in use, …).
+    case socket(String)
+
+    /// A readable explanation.
+    public var description: String {
+      switch self {
+      case .alreadyStarted: "sandbox already started"
+      case .socket(let message): "sandbox could not listen: \(message)"
+      }
+    }
+  }
+
+  private struct State {
+    var listener: Int32?
+    var port: UInt16 = 0
+    var running = false
+    var connections: Set<Int32> = []
+  }
+
+  /// Every request received, for assertions.
+  public let journal = RequestJournal()
+  /// Scripted faults.
+  public let faults = FaultInjector()
+  /// The configuration it was created with.
+  public let configuration: Configuration
+
+  private let api: SandboxAPI
+  private let state = Mutex(State())
+  private let threads = DispatchGroup()
+
+  /// Creates a stopped server.
+  /// - Parameter configuration: Port, limits and clock.
+  public init(configuration: Configuration = Configuration()) {
+    self.configuration = configuration
+    self.api = SandboxAPI(now: configuration.now)
+  }
+
+  // MARK: Lifecycle
+
+  /// Binds 127.0.0.1 and starts serving.
+  /// - Returns: The port it listens on.
+  /// - Throws: ``StartError``.
+  @discardableResult
+  public func start() throws -> Int {
+    let listener: (fd: Int32, port: UInt16)
+    do {
+      listener = try Socket.listen(port: configuration.port)
+    } catch {
+      throw StartError.socket(String(describing: error))
+    }
+    let started = state.withLock { state -> Bool in
+      guard !state.running else { return false }
+      state.listener = listener.fd
+      state.port = listener.port
+      state.running = true
+      return true
+    }
+    guard started else {
+      Socket.close(listener.fd)
+      throw StartError.alreadyStarted
+    }
+    threads.enter()
+    let thread = Thread { [self] in
+      acceptLoop(listener.fd)
+      threads.leave()
+    }
+    thread.name = "sandbox-accept"
+    thread.start()
+    return Int(listener.port)
+  }
+
+  /// The port it listens on (0 before ``start()``).
+  public var port: Int { Int(state.withLock { $0.port }) }
+
+  /// `http://127.0.0.1:<port>`.
+  public var baseURL: URL {
+    URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+  }
+
+  /// Whether it is serving.
+  public var isRunning: Bool { state.withLock { $0.running } }
+
+  /// Stops accepting, closes every connection and waits for the server's threads to finish.
+  public func stop() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async {
+        self.stopAndWait()
+        continuation.resume()
+      }
+    }
+  }
+
+  /// The blocking form of ``stop()``, for command-line tools.
+  public func stopAndWait() {
+    let (listener, connections) = state.withLock { state -> (Int32?, Set<Int32>) in
+      state.running = false
+      defer { state.listener = nil }
+      return (state.listener, state.connections)
+    }
+    if let listener { Socket.shutdown(listener) }
+    for connection in connections { Socket.shutdown(connection) }
+    _ = threads.wait(timeout: .now() + 10)
+    if let listener { Socket.close(listener) }
+  }
+
+  /// Blocks the calling thread until the server stops (for `sandbox serve`).
+  public func wait() { threads.wait() }
+
+  // MARK: Accepting
+
+  private func acceptLoop(_ listener: Int32) {
+    while let client = Socket.accept(listener) {
+      let admitted = state.withLock { state -> Bool in
+        guard state.running, state.connections.count < configuration.limits.maxConnections else {
+          return false
+        }
+        state.connections.insert(client)
+        return true
+      }
+      guard admitted else {
+        Socket.send(
+          client, SandboxResponse.message(503, "Too many connections").serialized(keepAlive: false, includeBody: true))
+        Socket.close(client)
+        if !isRunning { break }
+        continue
+      }
+      threads.enter()
+      let thread = Thread { [self] in
+        Connection(fd: client, server: self).serve()
+        state.withLock { _ = $0.connections.remove(client) }
+        Socket.close(client)
+        threads.leave()
+      }
+      thread.stackSize = 256 * 1024
+      thread.start()
+    }
+  }
+
+  // MARK: Serving (used by Connection)
+
+  var limits: SandboxLimits { configuration.limits }
+
+  func handle(_ request: SandboxRequest) -> (actions: [FaultInjector.Action], response: () -> SandboxResponse) {
+    journal.record(request)
+    return (faults.take(for: request), { self.api.handle(request) })
+  }
+
+  /// Sleeps in short slices so a stopping server is not held up by a long `?delay`.
+  func pause(_ duration: Duration) {
+    let deadline = ContinuousClock.now + min(duration, .seconds(60))
+    while isRunning, ContinuousClock.now < deadline {
+      let left = deadline - ContinuousClock.now
+      Thread.sleep(forTimeInterval: min(0.05, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
+    }
+  }
+}

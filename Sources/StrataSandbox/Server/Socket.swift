@@ -1,0 +1,173 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Thin, throwing wrappers over the POSIX socket calls the sandbox needs. Descriptors are
+/// plain `Int32`s owned by whoever holds them; every call retries on `EINTR`.
+enum Socket {
+  struct Failure: Error, CustomStringConvertible {
+    let call: String
+    let code: Int32
+    var description: String { "\(call) failed: \(String(cString: strerror(code))) (errno \(code))" }
+  }
+
+  #if canImport(Darwin)
+    private static let streamType = SOCK_STREAM
+    private static let sendFlags: Int32 = 0
+  #else
+    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    private static let sendFlags = Int32(MSG_NOSIGNAL)
+  #endif
+
+  /// Opens a listening TCP socket on 127.0.0.1 (`port` 0 picks a free one).
+  /// - Returns: The descriptor and the bound port.
+  static func listen(port: UInt16, backlog: Int32 = 128) throws -> (fd: Int32, port: UInt16) {
+    let fd = socket(AF_INET, streamType, 0)
+    guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
+    var yes: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    #if canImport(Darwin)
+      setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+    #endif
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      let code = errno
+      close(fd)
+      throw Failure(call: "bind 127.0.0.1:\(port)", code: code)
+    }
+    guard systemListen(fd, backlog) == 0 else {
+      let code = errno
+      close(fd)
+      throw Failure(call: "listen", code: code)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return (fd, UInt16(bigEndian: address.sin_port))
+  }
+
+  /// Waits for a connection; nil once the listening socket is shut down.
+  static func accept(_ fd: Int32) -> Int32? {
+    while true {
+      let client = systemAccept(fd, nil, nil)
+      if client >= 0 {
+        var yes: Int32 = 1
+        setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+          setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        return client
+      }
+      switch errno {
+      case EINTR, ECONNABORTED: continue
+      case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+        usleep(10_000)  // out of descriptors: back off rather than spin, keep serving
+        continue
+      default: return nil
+      }
+    }
+  }
+
+  /// Connects to 127.0.0.1:`port` (used by tests that speak raw bytes to the server).
+  static func connect(port: UInt16) throws -> Int32 {
+    let fd = socket(AF_INET, streamType, 0)
+    guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard result == 0 else {
+      let code = errno
+      close(fd)
+      throw Failure(call: "connect 127.0.0.1:\(port)", code: code)
+    }
+    #if canImport(Darwin)
+      var yes: Int32 = 1
+      setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+    #endif
+    return fd
+  }
+
+  /// Sets the receive timeout, after which `receive` reports `.timedOut`.
+  static func setReceiveTimeout(_ fd: Int32, milliseconds: Int) {
+    var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: .init((milliseconds % 1000) * 1000))
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  }
+
+  enum ReceiveResult {
+    case data(Int)
+    case closed
+    case timedOut
+    case failed
+  }
+
+  /// Reads up to `buffer.count` bytes.
+  static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReceiveResult {
+    while true {
+      let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+      if count > 0 { return .data(count) }
+      if count == 0 { return .closed }
+      switch errno {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: return .timedOut
+      default: return .failed
+      }
+    }
+  }
+
+  /// Writes all of `bytes`; false if the peer went away.
+  @discardableResult
+  static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return true }
+      var offset = 0
+      while offset < buffer.count {
+        let written = systemSend(fd, base + offset, buffer.count - offset, sendFlags)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return false }
+        offset += written
+      }
+      return true
+    }
+  }
+
+  /// Wakes any thread blocked on `fd` (accept or recv) without closing it yet.
+  static func shutdown(_ fd: Int32) { _ = systemShutdown(fd, Int32(SHUT_RDWR)) }
+
+  static func close(_ fd: Int32) { _ = systemClose(fd) }
+}
+
+// The module-level names collide with `Socket`'s own; bind the C functions once.
+#if canImport(Darwin)
+  private let systemAccept = Darwin.accept
+  private let systemConnect = Darwin.connect
+  private let systemSend = Darwin.send
+  private let systemShutdown = Darwin.shutdown
+  private let systemClose = Darwin.close
+  private let systemListen = Darwin.listen
+#else
+  private let systemAccept = Glibc.accept
+  private let systemConnect = Glibc.connect
+  private let systemSend = Glibc.send
+  private let systemShutdown = Glibc.shutdown
+  private let systemClose = Glibc.close
+  private let systemListen = Glibc.listen
+#endif

@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import StrataSandbox
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One long-lived session for the whole test process (per-request sessions crash on Linux).
+let testSession: URLSession = {
+  let configuration = URLSessionConfiguration.ephemeral
+  configuration.timeoutIntervalForRequest = 10
+  configuration.urlCache = nil
+  return URLSession(configuration: configuration)
+}()
+
+/// A clock a test moves by hand.
+final class ManualDate: Sendable {
+  private let value = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+  var now: Date { value.withLock { $0 } }
+  func advance(by seconds: TimeInterval) { value.withLock { $0 += seconds } }
+}
+
+/// A started sandbox plus helpers to talk to it.
+struct Sandbox {
+  let server: SandboxServer
+
+  init(configuration: SandboxServer.Configuration = .init()) throws {
+    server = SandboxServer(configuration: configuration)
+    try server.start()
+  }
+
+  struct Reply {
+    let status: Int
+    let headers: [AnyHashable: Any]
+    let data: Data
+    var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:] }
+    var message: String? { json["message"] as? String }
+    func header(_ name: String) -> String? {
+      headers.first { ($0.key as? String)?.lowercased() == name.lowercased() }?.value as? String
+    }
+  }
+
+  func send(
+    _ method: String, _ path: String, json: [String: Any]? = nil, headers: [String: String] = [:]
+  ) async throws -> Reply {
+    let url = try #require(URL(string: server.baseURL.absoluteString + path))
+    var request = URLRequest(url: url)
+    request.httpMethod = method
+    if let json {
+      request.httpBody = try JSONSerialization.data(withJSONObject: json)
+      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    }
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let (data, response) = try await testSession.data(for: request)
+    let http = try #require(response as? HTTPURLResponse)
+    return Reply(status: http.statusCode, headers: http.allHeaderFields, data: data)
+  }
+
+  func login(expiresInSeconds: Int? = nil) async throws -> (access: String, refresh: String) {
+    var body: [String: Any] = ["username": "emilys", "password": "emilyspass"]
+    if let expiresInSeconds { body["expiresInSeconds"] = expiresInSeconds }
+    let reply = try await send("POST", "/auth/login", json: body)
+    #expect(reply.status == 200)
+    return (
+      try #require(reply.json["accessToken"] as? String), try #require(reply.json["refreshToken"] as? String)
+    )
+  }
+
+  /// Sends raw bytes on a new connection and returns everything the server answers before it
+  /// closes (or `timeout` passes).
+  func raw(_ bytes: [UInt8], timeout: Int = 3000, closeWrite: Bool = false) throws -> String {
+    let fd = try Socket.connect(port: UInt16(server.port))
+    defer { Socket.close(fd) }
+    Socket.setReceiveTimeout(fd, milliseconds: timeout)
+    if !bytes.isEmpty { Socket.send(fd, bytes) }
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    reading: while true {
+      switch chunk.withUnsafeMutableBytes({ Socket.receive(fd, into: $0) }) {
+      case .data(let count): received.append(contentsOf: chunk[0..<count])
+      case .closed, .failed, .timedOut: break reading
+      }
+    }
+    return String(decoding: received, as: UTF8.self)
+  }
+
+  func stop() async { await server.stop() }
+}
+
+/// Sockets this process holds whose local port is `port` (Linux: /proc/net/tcp + /proc/self/fd).
+func openSockets(localPort port: Int) -> Int? {
+  #if os(Linux)
+    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8),
+      let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+    else { return nil }
+    var ownInodes = Set<String>()
+    for fd in fds {
+      if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
+        link.hasPrefix("socket:[")
+      {
+        ownInodes.insert(String(link.dropFirst(8).dropLast()))
+      }
+    }
+    let hexPort = String(format: "%04X", port)
+    return table.split(separator: "\n").dropFirst().count { line in
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard fields.count > 9 else { return false }
+      return fields[1].hasSuffix(":" + hexPort) && ownInodes.contains(String(fields[9]))
+    }
+  #else
+    return nil
+  #endif
+}
