@@ -76,6 +76,7 @@ struct Sandbox {
     defer { Socket.close(fd) }
     Socket.setReceiveTimeout(fd, milliseconds: timeout)
     if !bytes.isEmpty { Socket.send(fd, bytes) }
+    if closeWrite { Socket.shutdownWrite(fd) }
     var received: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     reading: while true {

@@ -152,6 +152,9 @@ enum Socket {
   /// Wakes any thread blocked on `fd` (accept or recv) without closing it yet.
   static func shutdown(_ fd: Int32) { _ = systemShutdown(fd, Int32(SHUT_RDWR)) }
 
+  /// Half-closes: the peer reads end-of-stream, replies can still arrive (test clients).
+  static func shutdownWrite(_ fd: Int32) { _ = systemShutdown(fd, Int32(SHUT_WR)) }
+
   static func close(_ fd: Int32) { _ = systemClose(fd) }
 }
 
