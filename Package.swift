@@ -20,7 +20,7 @@ let package = Package(
     .target(name: "DemoKit", dependencies: ["Strata"]),
     .executableTarget(name: "strata-demo", dependencies: ["Strata", "DemoKit", "StrataSandbox"]),
     .executableTarget(name: "strata-bench", dependencies: ["Strata", "StrataTesting"]),
-    .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting"]),
+    .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
     .testTarget(name: "StrataSandboxTests", dependencies: ["StrataSandbox"]),
     .testTarget(name: "DemoKitTests", dependencies: ["DemoKit", "StrataTesting"]),
     .testTarget(name: "StrataDemoTests"),

@@ -1,0 +1,18 @@
+/// Supplies bearer tokens to `NetworkService` and renews them on 401. `AuthSession` is the
+/// implementation; the service never sees refresh tokens.
+public protocol Authenticator: Sendable {
+  /// The access token to send now, refreshed first if it is about to expire.
+  /// - Returns: The token, or nil when signed out (the request is then not sent).
+  /// - Throws: Only for failures other than "signed out".
+  func accessToken() async throws -> String?
+
+  /// Called after a 401 for a request that carried `rejectedToken`. If the current token is
+  /// already different, returns it without refreshing; otherwise refreshes once for all
+  /// concurrent callers (single flight).
+  /// - Parameter rejectedToken: The token the failed request carried.
+  /// - Returns: A token to retry with.
+  /// - Throws: ``NetworkError/unauthorized`` when the session cannot be renewed (and is now
+  ///   signed out), or a retryable ``NetworkError`` when the refresh call itself failed in
+  ///   transit (the session stays signed in).
+  func refresh(rejectedToken: String) async throws -> String
+}

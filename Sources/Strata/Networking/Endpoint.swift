@@ -1,0 +1,56 @@
+import Foundation
+
+/// A request as a value, with the type its response decodes to, so
+/// `try await network.send(UsersEndpoints.Get(id: 1))` returns a `User` with no annotation.
+///
+/// Only ``path`` is required; everything else has a default (GET, no headers, no query,
+/// no body, no auth, the service's retry policy and deadline).
+public protocol Endpoint: Sendable {
+  /// What a successful response decodes to (``EmptyResponse`` for 204 or an empty body).
+  associatedtype Response: Decodable & Sendable
+
+  /// Path relative to the service's base URL (`users/1` or `/users/1`), or an absolute URL.
+  var path: String { get }
+  /// The method (default GET).
+  var method: HTTPMethod { get }
+  /// Header fields; they are applied last and replace defaults of the same name.
+  var headers: [String: String] { get }
+  /// Query parameters, in order; values are percent-encoded by the service.
+  var queryItems: [URLQueryItem] { get }
+  /// A JSON body, or nil for none.
+  var body: (any Encodable & Sendable)? { get }
+  /// Whether the request carries `Authorization: Bearer …` and takes part in 401 refresh.
+  var requiresAuth: Bool { get }
+  /// A retry policy for this endpoint only; nil uses the service's.
+  var retryPolicy: RetryPolicy? { get }
+  /// An overall deadline for this endpoint only (retries included); nil uses the service's.
+  var timeout: Duration? { get }
+}
+
+extension Endpoint {
+  /// GET.
+  public var method: HTTPMethod { .get }
+  /// No extra headers.
+  public var headers: [String: String] { [:] }
+  /// No query parameters.
+  public var queryItems: [URLQueryItem] { [] }
+  /// No body.
+  public var body: (any Encodable & Sendable)? { nil }
+  /// No authentication.
+  public var requiresAuth: Bool { false }
+  /// The service's retry policy.
+  public var retryPolicy: RetryPolicy? { nil }
+  /// The service's deadline.
+  public var timeout: Duration? { nil }
+}
+
+/// The response of an endpoint that returns nothing worth decoding (204, an empty body, or a
+/// body the caller ignores).
+public struct EmptyResponse: Decodable, Sendable, Equatable {
+  /// Creates an empty response.
+  public init() {}
+
+  /// Accepts any JSON value (or none): the body is ignored.
+  /// - Parameter decoder: Unused.
+  public init(from decoder: any Decoder) throws {}
+}

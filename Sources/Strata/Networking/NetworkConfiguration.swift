@@ -1,0 +1,66 @@
+import Foundation
+
+/// Settings of a ``NetworkService``: where, how long, how to retry, who it says it is.
+public struct NetworkConfiguration: Sendable {
+  /// The base URL endpoints' relative paths are resolved against.
+  public var baseURL: URL
+  /// Overall deadline of one call, retries included.
+  public var timeout: Duration
+  /// The retry policy for endpoints that do not bring their own.
+  public var retryPolicy: RetryPolicy
+  /// The `User-Agent` header.
+  public var userAgent: String
+
+  /// Creates a configuration.
+  /// - Parameters:
+  ///   - baseURL: Base URL of the API.
+  ///   - timeout: Overall deadline per call (default 60 s).
+  ///   - retryPolicy: Default retry policy.
+  ///   - userAgent: The `User-Agent` header.
+  public init(
+    baseURL: URL, timeout: Duration = .seconds(60), retryPolicy: RetryPolicy = .default,
+    userAgent: String = NetworkConfiguration.defaultUserAgent(app: "Strata")
+  ) {
+    self.baseURL = baseURL
+    self.timeout = timeout
+    self.retryPolicy = retryPolicy
+    self.userAgent = userAgent
+  }
+
+  /// Reads `RESOURCE_TIMEOUT`, `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY` and
+  /// `APP_NAME` (all optional, defaults as in ``RetryPolicy``).
+  /// - Parameters:
+  ///   - config: The configuration.
+  ///   - baseURL: The API's base URL (the caller resolves `API`, which may name a sandbox).
+  /// - Throws: ``ConfigError`` for a malformed value.
+  public init(config: Config, baseURL: URL) throws {
+    let defaults = RetryPolicy.default
+    self.init(
+      baseURL: baseURL,
+      timeout: try config.duration(.resourceTimeout, default: .seconds(60)),
+      retryPolicy: RetryPolicy(
+        maxRetries: try config.int(.retryMaxRetries, default: defaults.maxRetries),
+        baseDelay: try config.duration(.retryBaseDelay, default: defaults.baseDelay),
+        maxDelay: try config.duration(.retryMaxDelay, default: defaults.maxDelay)),
+      userAgent: Self.defaultUserAgent(app: try config.string(.appName, default: "Strata")))
+  }
+
+  /// `<app> Strata/<version> (<os>)`.
+  /// - Parameter app: The application name.
+  /// - Returns: The User-Agent value.
+  public static func defaultUserAgent(app: String) -> String {
+    #if os(Linux)
+      let system = "Linux"
+    #elseif os(macOS)
+      let system = "macOS"
+    #elseif os(iOS)
+      let system = "iOS"
+    #else
+      let system = "Apple"
+    #endif
+    return "\(app) Strata/\(strataVersion) (\(system))"
+  }
+}
+
+/// The Strata library version (sent in the default User-Agent).
+public let strataVersion = "0.1.0"

@@ -1,0 +1,250 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Sends ``Endpoint``s over an ``HTTPTransport``: builds the request, adds the bearer token,
+/// retries with backoff, renews the token once on 401, enforces one overall deadline, decodes
+/// the response off the caller's actor, and logs every step with secrets redacted.
+public final class NetworkService: Networking {
+  /// Settings (base URL, deadline, retry policy, User-Agent).
+  public let configuration: NetworkConfiguration
+  private let transport: any HTTPTransport
+  private let authenticator: (any Authenticator)?
+  private let clock: any NetworkClock
+  private let decoder: JSONDecoder
+  private let builder: RequestBuilder
+  private let logger: Logger
+  private let redactor: Redactor
+
+  /// Creates a service.
+  /// - Parameters:
+  ///   - configuration: Base URL, deadline, retry policy, User-Agent.
+  ///   - transport: The HTTP seam (default: a `URLSessionTransport`).
+  ///   - authenticator: Supplies and renews bearer tokens for `requiresAuth` endpoints.
+  ///   - clock: Backoff sleeps and deadline accounting (tests inject a manual clock).
+  ///   - decoder: Decodes responses.
+  ///   - encoder: Encodes bodies.
+  ///   - logger: Where to log (default ``Log/networking``).
+  ///   - redactor: What to hide in logs.
+  public init(
+    configuration: NetworkConfiguration, transport: any HTTPTransport = URLSessionTransport(),
+    authenticator: (any Authenticator)? = nil, clock: any NetworkClock = SystemNetworkClock(),
+    decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
+    logger: Logger = Log.networking, redactor: Redactor = .standard
+  ) {
+    self.configuration = configuration
+    self.transport = transport
+    self.authenticator = authenticator
+    self.clock = clock
+    self.decoder = decoder
+    self.builder = RequestBuilder(configuration: configuration, encoder: encoder)
+    self.logger = logger
+    self.redactor = redactor
+  }
+
+  // MARK: Sending
+
+  /// Sends `endpoint` and decodes its response.
+  ///
+  /// A nonisolated async function: it runs on the global executor, so decoding a large body
+  /// never happens on the caller's actor (the main actor, for a view model).
+  /// - Parameter endpoint: The request.
+  /// - Returns: The decoded response.
+  /// - Throws: ``NetworkError``; `CancellationError` when the task is cancelled (no further
+  ///   attempt is made).
+  public func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
+    let deadline = clock.now() + (endpoint.timeout ?? configuration.timeout)
+    let policy = endpoint.retryPolicy ?? configuration.retryPolicy
+    var request = try builder.build(endpoint)
+    let label = "\(endpoint.method) \(request.url?.path ?? endpoint.path)"
+
+    var token: String?
+    if endpoint.requiresAuth {
+      guard let authenticator, let current = try await authenticator.accessToken() else {
+        logger.info("\(label): not signed in; request not sent")
+        throw NetworkError.unauthorized
+      }
+      token = current
+      request.setValue("Bearer \(current)", forHTTPHeaderField: "Authorization")
+    }
+
+    var retries = 0
+    var refreshed = false
+    var attempt = 0
+    while true {
+      try Task.checkCancellation()
+      attempt += 1
+      let remaining = deadline - clock.now()
+      guard remaining > .zero else { throw Self.deadlineExceeded(label, logger) }
+
+      let failure: NetworkError
+      var retryAfter: Duration?
+      let outcome = await perform(request, within: remaining, label: label, attempt: attempt)
+      try Task.checkCancellation()
+      switch outcome {
+      case .success(let (data, response)):
+        let status = response.statusCode
+        if status == 401, let authenticator, let rejected = token {
+          guard !refreshed else {
+            logger.info("\(label) → 401 after a refresh; giving up")
+            throw NetworkError.unauthorized
+          }
+          refreshed = true
+          let renewed = try await renew(rejected, with: authenticator, label: label)
+          token = renewed
+          request.setValue("Bearer \(renewed)", forHTTPHeaderField: "Authorization")
+          continue
+        }
+        if (200..<300).contains(status) { return try decode(E.Response.self, data, status: status) }
+        if status == 401 { throw NetworkError.unauthorized }
+        failure = .server(status: status, body: data)
+        if status == 429 || status == 503, let value = response.value(forHTTPHeaderField: "Retry-After") {
+          retryAfter = RetryPolicy.parseRetryAfter(value)
+        }
+      case .failure(let error):
+        failure = error
+      }
+
+      guard retries < policy.maxRetries, policy.shouldRetry(failure, method: endpoint.method) else {
+        logger.debug("\(label) failed: \(failure)")
+        throw failure
+      }
+      retries += 1
+      let delay = policy.delay(forRetry: retries, retryAfter: retryAfter)
+      guard clock.now() + delay < deadline else {
+        logger.info("\(label): no time left for retry \(retries) before the deadline")
+        throw failure
+      }
+      logger.info("retry \(retries)/\(policy.maxRetries) in \(Self.format(delay)): \(label) → \(Self.reason(failure))")
+      try await clock.sleep(for: delay)
+    }
+  }
+
+  // MARK: Steps
+
+  /// One exchange, raced against the time left (FoundationNetworking has no overall timeout).
+  /// This race runs on real time even when a test injects a manual clock: it guards real I/O,
+  /// and a mock transport answers at once.
+  private func perform(
+    _ request: URLRequest, within remaining: Duration, label: String, attempt: Int
+  ) async -> Result<(Data, HTTPURLResponse), NetworkError> {
+    if logger.isEnabled(.debug) {
+      logger.debug("→ \(request.httpMethod ?? "GET") \(request.url.map(redactor.redact(url:)) ?? "?") (attempt \(attempt))")
+    }
+    if logger.isEnabled(.trace) {
+      logger.trace("  request headers: \(redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key })")
+      if let body = request.httpBody { logger.trace("  request body: \(redactor.redact(body: body))") }
+    }
+    let started = ContinuousClock.now
+    let transport = self.transport
+    do {
+      let (data, response) = try await withThrowingTaskGroup(of: (Data, HTTPURLResponse).self) { group in
+        group.addTask { try await transport.send(request) }
+        group.addTask {
+          try await Task.sleep(for: remaining)
+          throw URLError(.timedOut)
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw URLError(.unknown) }
+        return first
+      }
+      if logger.isEnabled(.debug) {
+        logger.debug("← \(response.statusCode) \(label) in \(Self.format(ContinuousClock.now - started)), \(data.count) bytes")
+      }
+      if logger.isEnabled(.trace) {
+        let headers = response.allHeaderFields.reduce(into: [String: String]()) {
+          $0[String(describing: $1.key)] = String(describing: $1.value)
+        }
+        logger.trace("  response headers: \(redactor.redact(headers: headers).sorted { $0.key < $1.key })")
+        logger.trace("  response body: \(redactor.redact(body: data))")
+      }
+      return .success((data, response))
+    } catch let error as NetworkError {
+      return .failure(error)
+    } catch let error as URLError {
+      if error.code == .cancelled, Task.isCancelled { return .failure(.transport(URLError(.cancelled))) }
+      return .failure(.transport(error))
+    } catch is CancellationError {
+      return .failure(.transport(URLError(.cancelled)))
+    } catch {
+      return .failure(.transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])))
+    }
+  }
+
+  /// Asks the authenticator for a token after a 401.
+  private func renew(_ rejected: String, with authenticator: any Authenticator, label: String) async throws -> String {
+    logger.info("\(label) → 401; renewing the access token")
+    do {
+      return try await authenticator.refresh(rejectedToken: rejected)
+    } catch let error as NetworkError where error.isRetryable {
+      throw error
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      throw NetworkError.unauthorized
+    }
+  }
+
+  private func decode<Response: Decodable>(_ type: Response.Type, _ data: Data, status: Int) throws -> Response {
+    if type == EmptyResponse.self, let empty = EmptyResponse() as? Response { return empty }
+    do {
+      return try decoder.decode(type, from: data)
+    } catch {
+      throw NetworkError.decoding(
+        .init(
+          status: status, codingPath: Self.codingPath(of: error), reason: Self.reason(of: error),
+          bodyExcerpt: redactor.redact(body: data, limit: 200), underlying: error))
+    }
+  }
+
+  // MARK: Formatting
+
+  private static func deadlineExceeded(_ label: String, _ logger: Logger) -> NetworkError {
+    logger.info("\(label): overall deadline exceeded")
+    return .transport(URLError(.timedOut))
+  }
+
+  static func format(_ duration: Duration) -> String {
+    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    return seconds >= 1 ? String(format: "%.1fs", seconds) : String(format: "%.0fms", seconds * 1000)
+  }
+
+  private static func reason(_ error: NetworkError) -> String {
+    switch error {
+    case .server(let status, _): String(status)
+    case .transport(let urlError): "URLError \(urlError.code.rawValue)"
+    default: error.description
+    }
+  }
+
+  static func codingPath(of error: any Error) -> String {
+    let path: [any CodingKey]
+    switch error as? DecodingError {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+      path = context.codingPath
+    case .keyNotFound(let key, let context):
+      path = context.codingPath + [key]
+    default:
+      return ""
+    }
+    return path.reduce(into: "") { text, key in
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += (text.isEmpty ? "" : ".") + key.stringValue
+      }
+    }
+  }
+
+  static func reason(of error: any Error) -> String {
+    switch error as? DecodingError {
+    case .typeMismatch(let type, _): "expected \(type)"
+    case .valueNotFound(let type, _): "missing \(type) value"
+    case .keyNotFound: "missing key"
+    case .dataCorrupted(let context): context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription
+    default: String(describing: error)
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Turns an ``Endpoint`` into a `URLRequest`: base URL + path (or an absolute URL), query items
+/// percent-encoded strictly (only RFC 3986 unreserved characters stay as they are, so `+`, `&`
+/// and `=` inside values survive), default headers, a JSON body, endpoint headers last.
+struct RequestBuilder: Sendable {
+  let configuration: NetworkConfiguration
+  let encoder: JSONEncoder
+
+  func build<E: Endpoint>(_ endpoint: E) throws -> URLRequest {
+    let url = try makeURL(endpoint)
+    var request = URLRequest(url: url)
+    request.httpMethod = endpoint.method.rawValue
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+    if let body = endpoint.body {
+      do {
+        request.httpBody = try encoder.encode(body)
+      } catch {
+        throw NetworkError.encoding(error)
+      }
+      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    }
+    for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) {
+      request.setValue(value, forHTTPHeaderField: name)
+    }
+    return request
+  }
+
+  private func makeURL<E: Endpoint>(_ endpoint: E) throws -> URL {
+    let path = endpoint.path
+    var components: URLComponents
+    if let absolute = URLComponents(string: path), absolute.scheme != nil {
+      guard absolute.host?.isEmpty == false else { throw NetworkError.invalidURL(path) }
+      components = absolute
+    } else {
+      guard var base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false),
+        base.host?.isEmpty == false
+      else { throw NetworkError.invalidURL(configuration.baseURL.absoluteString) }
+      let pieces = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+      let relative = String(pieces[0])
+      guard !relative.contains(where: { $0 == " " || $0 == "\n" || $0 == "#" }),
+        let encodedPath = relative.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed)
+      else { throw NetworkError.invalidURL(path) }
+      let basePath = base.percentEncodedPath.hasSuffix("/")
+        ? String(base.percentEncodedPath.dropLast()) : base.percentEncodedPath
+      base.percentEncodedPath = basePath + "/" + encodedPath.drop { $0 == "/" }
+      if pieces.count == 2 { base.percentEncodedQuery = String(pieces[1]) }
+      components = base
+    }
+    if !endpoint.queryItems.isEmpty {
+      let encoded = endpoint.queryItems.map { item in
+        Self.encode(item.name) + (item.value.map { "=" + Self.encode($0) } ?? "")
+      }.joined(separator: "&")
+      components.percentEncodedQuery = [components.percentEncodedQuery, encoded]
+        .compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "&")
+    }
+    guard let url = components.url else { throw NetworkError.invalidURL(path) }
+    return url
+  }
+
+  /// RFC 3986 unreserved characters; everything else in a query name or value is encoded.
+  static let queryAllowed = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+  /// Path characters (unreserved, sub-delims, ':', '@', '/'); existing `%XX` is kept.
+  static let pathAllowed = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/%")
+
+  static func encode(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
+  }
+}

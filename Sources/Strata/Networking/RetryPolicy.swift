@@ -1,0 +1,136 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// When and how long to wait before trying a request again.
+///
+/// Default: GET only, up to 3 retries, exponential backoff 1 s, 2 s, 4 s (capped by
+/// ``maxDelay``), on 408, 429, 5xx and transport errors that mean "try again". 4xx, decoding
+/// errors, invalid URLs and cancellation are never retried. `Retry-After` on 429/503 is
+/// honoured, capped by ``maxDelay``.
+public struct RetryPolicy: Sendable, Equatable {
+  /// Random spread added to backoff so a fleet of clients does not retry in lockstep.
+  public enum Jitter: Sendable, Equatable {
+    /// Exactly the exponential delay.
+    case none
+    /// Uniform in `0...delay`.
+    case full
+    /// `delay/2` plus uniform in `0...delay/2`.
+    case equal
+  }
+
+  /// Retries after the first attempt (0 disables retrying).
+  public var maxRetries: Int
+  /// Delay before the first retry; doubles each retry.
+  public var baseDelay: Duration
+  /// Upper bound of any single delay, `Retry-After` included.
+  public var maxDelay: Duration
+  /// Spread applied to exponential delays (not to `Retry-After`).
+  public var jitter: Jitter
+  /// Methods that may be retried. POST/PUT/PATCH/DELETE only if listed here.
+  public var retryableMethods: Set<HTTPMethod>
+  /// Response statuses that are retried.
+  public var retryableStatuses: Set<Int>
+  /// Transport errors that are retried.
+  public var retryableErrors: Set<URLError.Code>
+  /// Whether `Retry-After` on 429/503 sets the delay.
+  public var respectsRetryAfter: Bool
+
+  /// Transport errors that mean "try again".
+  public static let defaultRetryableErrors: Set<URLError.Code> = [
+    .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
+    .notConnectedToInternet,
+  ]
+
+  /// 408, 429 and every 5xx.
+  public static let defaultRetryableStatuses: Set<Int> = Set([408, 429]).union(500...599)
+
+  /// Creates a policy; every parameter has the default described on the type.
+  /// - Parameters:
+  ///   - maxRetries: Retries after the first attempt.
+  ///   - baseDelay: First delay.
+  ///   - maxDelay: Cap on any delay.
+  ///   - jitter: Spread.
+  ///   - retryableMethods: Methods that may be retried.
+  ///   - retryableStatuses: Statuses retried.
+  ///   - retryableErrors: Transport errors retried.
+  ///   - respectsRetryAfter: Honour `Retry-After`.
+  public init(
+    maxRetries: Int = 3, baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30),
+    jitter: Jitter = .none, retryableMethods: Set<HTTPMethod> = [.get],
+    retryableStatuses: Set<Int> = RetryPolicy.defaultRetryableStatuses,
+    retryableErrors: Set<URLError.Code> = RetryPolicy.defaultRetryableErrors,
+    respectsRetryAfter: Bool = true
+  ) {
+    self.maxRetries = max(0, maxRetries)
+    self.baseDelay = baseDelay
+    self.maxDelay = maxDelay
+    self.jitter = jitter
+    self.retryableMethods = retryableMethods
+    self.retryableStatuses = retryableStatuses
+    self.retryableErrors = retryableErrors
+    self.respectsRetryAfter = respectsRetryAfter
+  }
+
+  /// GET only, 3 retries, 1 s / 2 s / 4 s, capped at 30 s.
+  public static let `default` = RetryPolicy()
+  /// Never retry.
+  public static let none = RetryPolicy(maxRetries: 0)
+  /// Full jitter, for many clients hitting one server.
+  public static let fleet = RetryPolicy(jitter: .full)
+
+  // MARK: Decisions
+
+  /// Whether a failed attempt should be retried (ignoring how many retries are left).
+  /// - Parameters:
+  ///   - error: The attempt's error.
+  ///   - method: The request method.
+  /// - Returns: True when method and error are both retryable.
+  public func shouldRetry(_ error: NetworkError, method: HTTPMethod) -> Bool {
+    guard retryableMethods.contains(method) else { return false }
+    switch error {
+    case .transport(let urlError): return retryableErrors.contains(urlError.code)
+    case .server(let status, _): return retryableStatuses.contains(status)
+    default: return false
+    }
+  }
+
+  /// The wait before retry number `retry` (1-based).
+  /// - Parameters:
+  ///   - retry: 1 for the first retry, 2 for the second, …
+  ///   - retryAfter: The server's `Retry-After`, if it sent one on 429/503.
+  /// - Returns: The delay, never more than ``maxDelay``.
+  public func delay(forRetry retry: Int, retryAfter: Duration? = nil) -> Duration {
+    if respectsRetryAfter, let retryAfter { return min(max(retryAfter, .zero), maxDelay) }
+    let exponent = min(max(retry - 1, 0), 32)
+    let raw = baseDelay * Double(1 << exponent)
+    let capped = min(raw, maxDelay)
+    switch jitter {
+    case .none: return capped
+    case .full: return capped * Double.random(in: 0...1)
+    case .equal: return capped / 2 + (capped / 2) * Double.random(in: 0...1)
+    }
+  }
+
+  /// Parses `Retry-After`: delay-seconds or an HTTP date.
+  /// - Parameters:
+  ///   - value: The header value.
+  ///   - now: The current wall-clock time (for dates).
+  /// - Returns: The delay, or nil if the value is neither form.
+  public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
+    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
+    for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "GMT")
+      formatter.dateFormat = format
+      if let date = formatter.date(from: trimmed) {
+        return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
+      }
+    }
+    return nil
+  }
+}

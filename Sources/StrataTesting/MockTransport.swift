@@ -1,0 +1,99 @@
+import Foundation
+import Strata
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A closure-backed ``HTTPTransport`` that records every request, with presets for the usual
+/// cases:
+///
+/// ```swift
+/// let transport = MockTransport.statuses([503, 503, 200], body: #"{"id":1}"#)
+/// let transport = MockTransport.successful(json: #"{"id":1}"#)
+/// let transport = MockTransport.failing(URLError(.timedOut))
+/// ```
+public final class MockTransport: HTTPTransport {
+  /// Answers one request: the request and its 1-based index among all requests.
+  public typealias Handler = @Sendable (URLRequest, Int) async throws -> (Data, HTTPURLResponse)
+
+  private let handler: Handler
+  private let recorded = Mutex<[URLRequest]>([])
+
+  /// Creates a transport from a handler.
+  /// - Parameter handler: Produces each response (or throws a transport error).
+  public init(_ handler: @escaping Handler) { self.handler = handler }
+
+  /// Records the request and returns the handler's answer.
+  /// - Parameter request: The request.
+  /// - Returns: The handler's response.
+  /// - Throws: What the handler throws.
+  public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    let index = recorded.withLock { requests -> Int in
+      requests.append(request)
+      return requests.count
+    }
+    return try await handler(request, index)
+  }
+
+  /// Every request sent so far.
+  public var requests: [URLRequest] { recorded.withLock { $0 } }
+
+  /// How many requests were sent.
+  public var requestCount: Int { recorded.withLock { $0.count } }
+
+  // MARK: Presets
+
+  /// Always answers `status` with `json`.
+  /// - Parameters:
+  ///   - json: The body.
+  ///   - status: The status (default 200).
+  ///   - headers: Response headers.
+  /// - Returns: The transport.
+  public static func successful(
+    json: String, status: Int = 200, headers: [String: String] = [:]
+  ) -> MockTransport {
+    MockTransport { request, _ in try response(request, status: status, body: json, headers: headers) }
+  }
+
+  /// Answers with each status in turn (the last one repeats), every body `body`.
+  /// - Parameters:
+  ///   - statuses: Statuses in order.
+  ///   - body: The body of every response.
+  ///   - headers: Headers of every response.
+  /// - Returns: The transport.
+  public static func statuses(
+    _ statuses: [Int], body: String = "{}", headers: [String: String] = [:]
+  ) -> MockTransport {
+    MockTransport { request, index in
+      let status = statuses.isEmpty ? 200 : statuses[min(index, statuses.count) - 1]
+      return try response(request, status: status, body: body, headers: headers)
+    }
+  }
+
+  /// Always throws `error`.
+  /// - Parameter error: The transport error.
+  /// - Returns: The transport.
+  public static func failing(_ error: URLError) -> MockTransport {
+    MockTransport { _, _ in throw error }
+  }
+
+  /// Builds a response for `request`.
+  /// - Parameters:
+  ///   - request: The request answered.
+  ///   - status: The status.
+  ///   - body: The body text.
+  ///   - headers: Header fields.
+  /// - Returns: Body bytes and response.
+  /// - Throws: `URLError(.badServerResponse)` if Foundation rejects the status.
+  public static func response(
+    _ request: URLRequest, status: Int, body: String = "{}", headers: [String: String] = [:]
+  ) throws -> (Data, HTTPURLResponse) {
+    let url = request.url ?? URL(fileURLWithPath: "/")
+    let fields = ["Content-Type": "application/json"].merging(headers) { $1 }
+    guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+    else { throw URLError(.badServerResponse) }
+    return (Data(body.utf8), response)
+  }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Strata
+import StrataTesting
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A refresh function that hands out `tok-new-1`, `tok-new-2`, … and counts its calls.
+final class CountingRefresher: Sendable {
+  private let calls = Atomic<Int>(0)
+  let failure: (any Error & Sendable)?
+  let delay: Duration
+
+  init(failure: (any Error & Sendable)? = nil, delay: Duration = .zero) {
+    self.failure = failure
+    self.delay = delay
+  }
+
+  var count: Int { calls.load(ordering: .relaxed) }
+
+  var refresh: AuthSession.Refresh {
+    { [self] _ in
+      let number = calls.add(1, ordering: .relaxed).newValue
+      if delay > .zero { try await Task.sleep(for: delay) }
+      if let failure { throw failure }
+      return Credentials(accessToken: "tok-new-\(number)", refreshToken: "ref-new-\(number)")
+    }
+  }
+}
+
+/// A server that accepts only the listed bearer tokens (401 otherwise).
+func acceptingTokens(_ accepted: Set<String>) -> MockTransport {
+  MockTransport { request, _ in
+    let header = request.value(forHTTPHeaderField: "Authorization") ?? ""
+    let ok = accepted.contains(String(header.dropFirst("Bearer ".count)))
+    return try MockTransport.response(request, status: ok ? 200 : 401, body: ok ? userJSON : #"{"message":"Token Expired!"}"#)
+  }
+}
+
+let oldCredentials = Credentials(accessToken: "tok-old", refreshToken: "ref-old")
+
+@Suite("401 handling and AuthSession")
+struct AuthRefreshTests {
+  @Test func unauthorizedThenOneRefreshThenSuccess() async throws {
+    let refresher = CountingRefresher()
+    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let transport = acceptingTokens(["tok-new-1"])
+    let user = try await makeService(transport, authenticator: session).send(GetMe())
+    #expect(user.id == 1)
+    #expect(refresher.count == 1)
+    #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer tok-old", "Bearer tok-new-1"])
+  }
+
+  @Test func failedRefreshSignsOutAndThrowsUnauthorized() async throws {
+    let refresher = CountingRefresher(failure: NetworkError.server(status: 403, body: Data()))
+    let store = InMemoryTokenStore(oldCredentials)
+    let session = AuthSession(store: store, refresh: refresher.refresh)
+    let events = session.events()
+    let error = await networkError { _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe()) }
+    guard case .unauthorized = error else {
+      Issue.record("expected .unauthorized, got \(String(describing: error))")
+      return
+    }
+    #expect(await session.isSignedIn == false)
+    #expect(store.load() == nil)
+    var iterator = events.makeAsyncIterator()
+    #expect(await iterator.next() == .signedOut(.refreshRejected))
+  }
+
+  @Test func unauthorizedAfterTheRefreshIsFinal() async throws {
+    let refresher = CountingRefresher()
+    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let transport = acceptingTokens([])
+    let error = await networkError { _ = try await makeService(transport, authenticator: session).send(GetMe()) }
+    guard case .unauthorized = error else {
+      Issue.record("expected .unauthorized, got \(String(describing: error))")
+      return
+    }
+    #expect(refresher.count == 1)
+    #expect(transport.requestCount == 2)
+  }
+
+  @Test func staleTokenIsRetriedWithoutRefreshing() async throws {
+    let refresher = CountingRefresher()
+    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    try await session.signIn(Credentials(accessToken: "tok-current", refreshToken: "r"))
+    #expect(try await session.refresh(rejectedToken: "tok-old") == "tok-current")
+    #expect(refresher.count == 0)
+  }
+
+  @Test func hundredConcurrent401sShareOneRefresh() async throws {
+    let refresher = CountingRefresher(delay: .milliseconds(20))
+    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let transport = acceptingTokens(["tok-new-1"])
+    let service = makeService(transport, authenticator: session)
+    let successes = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<100 { group.addTask { try await service.send(GetMe()).id } }
+      return try await group.reduce(0) { $0 + $1 }
+    }
+    #expect(successes == 100)
+    #expect(refresher.count == 1)
+    #expect(await session.refreshCount == 1)
+  }
+
+  @Test func signedOutSendsNothing() async throws {
+    let session = AuthSession(store: InMemoryTokenStore())
+    let transport = MockTransport.successful(json: userJSON)
+    let error = await networkError { _ = try await makeService(transport, authenticator: session).send(GetMe()) }
+    guard case .unauthorized = error else {
+      Issue.record("expected .unauthorized, got \(String(describing: error))")
+      return
+    }
+    #expect(transport.requestCount == 0)
+  }
+
+  @Test func tokenNearExpiryIsRefreshedBeforeUse() async throws {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let refresher = CountingRefresher()
+    let credentials = Credentials(accessToken: "tok-old", refreshToken: "r", expiresAt: now.addingTimeInterval(10))
+    let session = AuthSession(store: InMemoryTokenStore(credentials), now: { now }, refresh: refresher.refresh)
+    let transport = acceptingTokens(["tok-new-1"])
+    _ = try await makeService(transport, authenticator: session).send(GetMe())
+    #expect(refresher.count == 1)
+    #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer tok-new-1"])
+  }
+
+  @Test func refreshLoopIsStopped() async throws {
+    let refresher = CountingRefresher()
+    let clock = ManualClock()
+    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), clock: clock, refresh: refresher.refresh)
+    let events = session.events()
+    let service = makeService(acceptingTokens([]), authenticator: session)
+    for _ in 0..<7 { _ = await networkError { _ = try await service.send(GetMe()) } }
+    #expect(refresher.count == 5)
+    #expect(await session.isSignedIn == false)
+    var iterator = events.makeAsyncIterator()
+    for _ in 0..<5 { #expect(await iterator.next() == .refreshed) }
+    #expect(await iterator.next() == .signedOut(.refreshLoop))
+  }
+
+  @Test func transientRefreshFailureKeepsTheSession() async throws {
+    let refresher = CountingRefresher(failure: NetworkError.transport(URLError(.timedOut)))
+    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let error = await networkError { _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe()) }
+    guard case .transport = error else {
+      Issue.record("expected .transport, got \(String(describing: error))")
+      return
+    }
+    #expect(await session.isSignedIn)
+  }
+
+  @Test func tokensNeverAppearInLogsAtAnyLevel() async throws {
+    let capture = CapturingLogHandler()
+    let refresher = CountingRefresher()
+    try await LogSystem.withScope(handler: capture, levels: .all) {
+      let store = InMemoryTokenStore()
+      let session = AuthSession(store: store, refresh: refresher.refresh)
+      try await session.signIn(oldCredentials)
+      let transport = MockTransport { request, index in
+        let ok = request.value(forHTTPHeaderField: "Authorization") == "Bearer tok-new-1"
+        let body = ok ? #"{"id":1,"firstName":"E","accessToken":"tok-new-1","refreshToken":"ref-new-1"}"# : "{}"
+        return try MockTransport.response(request, status: ok ? 200 : (index == 1 ? 503 : 401), body: body,
+          headers: ["Set-Cookie": "session=ref-old"])
+      }
+      _ = try await makeService(transport, authenticator: session).send(GetMe())
+      Log.auth.info("credentials now \(Credentials(accessToken: "tok-new-1", refreshToken: "ref-new-1"))")
+    }
+    #expect(capture.records.count > 5)
+    #expect(capture.text.contains("<redacted>"))
+    for secret in ["tok-old", "ref-old", "tok-new-1", "ref-new-1"] {
+      #expect(!capture.text.contains(secret), "\(secret) leaked")
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Strata
+import StrataTesting
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+struct TestUser: Decodable, Sendable, Equatable {
+  let id: Int
+  let firstName: String
+}
+
+struct GetUser: Endpoint {
+  typealias Response = TestUser
+  var id = 1
+  var path: String { "users/\(id)" }
+}
+
+struct GetMe: Endpoint {
+  typealias Response = TestUser
+  var path: String { "auth/me" }
+  var requiresAuth: Bool { true }
+}
+
+struct CreateThing: Endpoint {
+  typealias Response = EmptyResponse
+  struct Body: Encodable, Sendable { let title: String }
+  var path: String { "things" }
+  var method: HTTPMethod { .post }
+  var body: (any Encodable & Sendable)? { Body(title: "t") }
+}
+
+let userJSON = #"{"id":1,"firstName":"Emily"}"#
+
+func makeService(
+  _ transport: any HTTPTransport, clock: ManualClock = ManualClock(), policy: RetryPolicy = .default,
+  timeout: Duration = .seconds(60), authenticator: (any Authenticator)? = nil,
+  baseURL: String = "https://api.example"
+) -> NetworkService {
+  NetworkService(
+    configuration: NetworkConfiguration(
+      baseURL: URL(string: baseURL) ?? URL(fileURLWithPath: "/"), timeout: timeout, retryPolicy: policy,
+      userAgent: "StrataTests/1"),
+    transport: transport, authenticator: authenticator, clock: clock)
+}
+
+/// Unwraps a NetworkError from any thrown error.
+func networkError(_ body: () async throws -> Void) async -> NetworkError? {
+  do {
+    try await body()
+    return nil
+  } catch {
+    return error as? NetworkError
+  }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Strata
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Retry and backoff")
+struct RetryTests {
+  @Test func twoFailuresThenSuccessWaitsOneThenTwoSeconds() async throws {
+    let transport = MockTransport.statuses([503, 503, 200], body: userJSON)
+    let clock = ManualClock()
+    let user = try await makeService(transport, clock: clock).send(GetUser())
+    #expect(user == TestUser(id: 1, firstName: "Emily"))
+    #expect(transport.requestCount == 3)
+    #expect(clock.sleeps == [.seconds(1), .seconds(2)])
+  }
+
+  @Test func fourFailuresMeanFourAttemptsThenTheServerError() async throws {
+    let transport = MockTransport.statuses([503])
+    let clock = ManualClock()
+    let error = await networkError { _ = try await makeService(transport, clock: clock).send(GetUser()) }
+    guard case .server(let status, _) = error else {
+      Issue.record("expected .server, got \(String(describing: error))")
+      return
+    }
+    #expect(status == 503)
+    #expect(transport.requestCount == 4)
+    #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(4)])
+  }
+
+  @Test func postIsNotRetried() async throws {
+    let transport = MockTransport.statuses([503])
+    let error = await networkError { _ = try await makeService(transport).send(CreateThing()) }
+    #expect(error?.status == 503)
+    #expect(transport.requestCount == 1)
+  }
+
+  @Test func postIsRetriedWhenThePolicySaysSo() async throws {
+    let transport = MockTransport.statuses([503, 201])
+    let policy = RetryPolicy(retryableMethods: [.get, .post])
+    _ = try await makeService(transport, policy: policy).send(CreateThing())
+    #expect(transport.requestCount == 2)
+  }
+
+  @Test(arguments: [400, 403, 404, 409, 422])
+  func clientErrorsAreNotRetried(_ status: Int) async throws {
+    let transport = MockTransport.statuses([status], body: #"{"message":"nope"}"#)
+    let error = await networkError { _ = try await makeService(transport).send(GetUser()) }
+    #expect(error?.status == status)
+    #expect(error?.serverMessage == "nope")
+    #expect(transport.requestCount == 1)
+  }
+
+  @Test(arguments: [408, 429, 500, 502, 504])
+  func retryableStatusesAreRetried(_ status: Int) async throws {
+    let transport = MockTransport.statuses([status, 200], body: userJSON)
+    _ = try await makeService(transport).send(GetUser())
+    #expect(transport.requestCount == 2)
+  }
+
+  @Test func decodingErrorsAreNotRetried() async throws {
+    let transport = MockTransport.successful(json: #"{"id":"one"}"#)
+    let error = await networkError { _ = try await makeService(transport).send(GetUser()) }
+    guard case .decoding(let failure) = error else {
+      Issue.record("expected .decoding, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.codingPath == "id")
+    #expect(transport.requestCount == 1)
+  }
+
+  @Test func transportTimeoutIsRetried() async throws {
+    let transport = MockTransport { request, index in
+      if index == 1 { throw URLError(.timedOut) }
+      return try MockTransport.response(request, status: 200, body: userJSON)
+    }
+    let clock = ManualClock()
+    _ = try await makeService(transport, clock: clock).send(GetUser())
+    #expect(transport.requestCount == 2)
+    #expect(clock.sleeps == [.seconds(1)])
+  }
+
+  @Test func nonTransientTransportErrorsAreNotRetried() async throws {
+    let transport = MockTransport.failing(URLError(.secureConnectionFailed))
+    let error = await networkError { _ = try await makeService(transport).send(GetUser()) }
+    guard case .transport(let urlError) = error else {
+      Issue.record("expected .transport, got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .secureConnectionFailed)
+    #expect(transport.requestCount == 1)
+  }
+
+  @Test func retryAfterSecondsIsHonoured() async throws {
+    let transport = MockTransport.statuses([503, 200], body: userJSON, headers: ["Retry-After": "3"])
+    let clock = ManualClock()
+    _ = try await makeService(transport, clock: clock).send(GetUser())
+    #expect(clock.sleeps == [.seconds(3)])
+  }
+
+  @Test func retryAfterOverTheCapIsCapped() async throws {
+    let transport = MockTransport.statuses([429, 200], body: userJSON, headers: ["Retry-After": "120"])
+    let clock = ManualClock()
+    _ = try await makeService(transport, clock: clock, policy: RetryPolicy(maxDelay: .seconds(10))).send(GetUser())
+    #expect(clock.sleeps == [.seconds(10)])
+  }
+
+  @Test func retryAfterHTTPDate() throws {
+    let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
+    #expect(RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:13:27 GMT", now: now) == .seconds(7))
+    #expect(RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now) == .zero)
+    #expect(RetryPolicy.parseRetryAfter(" 42 ") == .seconds(42))
+    #expect(RetryPolicy.parseRetryAfter("soon") == nil)
+    #expect(RetryPolicy.parseRetryAfter("-1") == nil)
+  }
+
+  @Test func exponentialDelaysAreCapped() {
+    let policy = RetryPolicy(maxRetries: 5, baseDelay: .seconds(10), maxDelay: .seconds(15))
+    #expect((1...4).map { policy.delay(forRetry: $0) } == [.seconds(10), .seconds(15), .seconds(15), .seconds(15)])
+  }
+
+  @Test func jitterStaysWithinItsBounds() {
+    let full = RetryPolicy(baseDelay: .seconds(2), jitter: .full)
+    let equal = RetryPolicy(baseDelay: .seconds(2), jitter: .equal)
+    var fullValues = Set<Duration>()
+    for _ in 0..<500 {
+      let f = full.delay(forRetry: 2)
+      let e = equal.delay(forRetry: 2)
+      #expect(f >= .zero && f <= .seconds(4))
+      #expect(e >= .seconds(2) && e <= .seconds(4))
+      fullValues.insert(f)
+    }
+    #expect(fullValues.count > 100, "jitter actually varies")
+  }
+
+  @Test func deadlineSpanningRetriesStopsRetrying() async throws {
+    let transport = MockTransport.statuses([503])
+    let clock = ManualClock()
+    let error = await networkError {
+      _ = try await makeService(transport, clock: clock, timeout: .seconds(5)).send(GetUser())
+    }
+    #expect(error?.status == 503)
+    #expect(clock.sleeps == [.seconds(1), .seconds(2)])
+    #expect(transport.requestCount == 3)
+  }
+
+  @Test func deadlineAlreadyPassedSendsNothing() async throws {
+    let transport = MockTransport.successful(json: userJSON)
+    let error = await networkError { _ = try await makeService(transport, timeout: .zero).send(GetUser()) }
+    guard case .transport(let urlError) = error else {
+      Issue.record("expected timeout, got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .timedOut)
+    #expect(transport.requestCount == 0)
+  }
+
+  @Test func cancellingDuringBackoffEndsAtOnceWithCancellationError() async throws {
+    let transport = MockTransport.statuses([503])
+    let clock = ManualClock(suspendsSleeps: true)
+    let service = makeService(transport, clock: clock)
+    let task = Task { try await service.send(GetUser()) }
+    while clock.suspendedCount == 0 { await Task.yield() }
+    task.cancel()
+    let result = await task.result
+    #expect(throws: CancellationError.self) { try result.get() }
+    #expect(transport.requestCount == 1)
+    #expect(clock.sleeps == [.seconds(1)])
+  }
+
+  @Test func retriesAreLoggedAtInfo() async throws {
+    let capture = CapturingLogHandler()
+    let transport = MockTransport.statuses([503, 503, 200], body: userJSON)
+    try await LogSystem.withScope(handler: capture, levels: LogLevels(global: .info)) {
+      _ = try await makeService(transport).send(GetUser())
+    }
+    #expect(capture.messages == ["retry 1/3 in 1.0s: GET /users/1 → 503", "retry 2/3 in 2.0s: GET /users/1 → 503"])
+  }
+}
