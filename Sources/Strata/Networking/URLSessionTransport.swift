@@ -63,9 +63,25 @@ public final class URLSessionTransport: HTTPTransport {
       (data, response) = try await session.data(for: request)
     } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
       throw CancellationError()
+    } catch let error as URLError {
+      throw Self.normalised(error)
     }
     guard let http = response as? HTTPURLResponse else { throw NetworkError.invalidResponse }
     return (data, http)
+  }
+
+  /// Makes both platforms report a connection that closed before any response the same way:
+  /// FoundationNetworking (curl) says `badServerResponse` ("Empty reply from server") where
+  /// Darwin says `networkConnectionLost`. The original error is kept as the underlying one.
+  static func normalised(_ error: URLError) -> URLError {
+    #if canImport(FoundationNetworking)
+      if error.code == .badServerResponse {
+        var info = error.userInfo
+        info[NSUnderlyingErrorKey] = error
+        return URLError(.networkConnectionLost, userInfo: info)
+      }
+    #endif
+    return error
   }
 }
 

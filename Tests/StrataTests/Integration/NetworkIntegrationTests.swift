@@ -1,0 +1,184 @@
+import Foundation
+import Strata
+import StrataSandbox
+import StrataTesting
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One transport for the whole suite: a long-lived URLSession, as in production.
+let sharedTransport = URLSessionTransport(options: .init(requestTimeout: 10, resourceTimeout: 20))
+
+struct SandboxUserPage: Decodable, Sendable {
+  let users: [TestUser]
+  let total: Int
+}
+
+struct ListUsers: Endpoint {
+  typealias Response = SandboxUserPage
+  var path: String { "users" }
+  var queryItems: [URLQueryItem] { [URLQueryItem(name: "limit", value: "5"), URLQueryItem(name: "select", value: "firstName")] }
+}
+
+struct SlowUser: Endpoint {
+  typealias Response = TestUser
+  var path: String { "users/1" }
+  var queryItems: [URLQueryItem] { [URLQueryItem(name: "delay", value: "3000")] }
+  var timeout: Duration? { .milliseconds(300) }
+}
+
+struct LoginBody: Encodable, Sendable {
+  let username: String
+  let password: String
+  let expiresInSeconds: Int
+}
+
+struct SandboxLogin: Endpoint {
+  struct Response: Decodable, Sendable {
+    let accessToken: String
+    let refreshToken: String
+  }
+  var path: String { "auth/login" }
+  var method: HTTPMethod { .post }
+  var body: (any Encodable & Sendable)? { LoginBody(username: "emilys", password: "emilyspass", expiresInSeconds: 60) }
+}
+
+struct SandboxRefresh: Endpoint {
+  typealias Response = SandboxLogin.Response
+  struct Body: Encodable, Sendable { let refreshToken: String }
+  let refreshToken: String
+  var path: String { "auth/refresh" }
+  var method: HTTPMethod { .post }
+  var body: (any Encodable & Sendable)? { Body(refreshToken: refreshToken) }
+}
+
+func sandboxService(
+  _ server: SandboxServer, policy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10)),
+  authenticator: (any Authenticator)? = nil
+) -> NetworkService {
+  NetworkService(
+    configuration: NetworkConfiguration(baseURL: server.baseURL, retryPolicy: policy),
+    transport: sharedTransport, authenticator: authenticator)
+}
+
+@Suite("NetworkService against the sandbox (real URLSession)")
+struct NetworkIntegrationTests {
+  @Test func getAndDecode() async throws {
+    let server = SandboxServer()
+    try server.start()
+    let page = try await sandboxService(server).send(ListUsers())
+    #expect(page.users.count == 5 && page.total == 36)
+    #expect(page.users.first == TestUser(id: 1, firstName: "Emily"))
+    let entry = try #require(server.journal.entries.first)
+    #expect(entry.header("User-Agent")?.contains("Strata/") == true)
+    #expect(entry.header("Accept") == "application/json")
+    await server.stop()
+  }
+
+  @Test func serviceUnavailableTwiceThenSuccess() async throws {
+    let server = SandboxServer()
+    try server.start()
+    server.faults.fail(503, method: "GET", path: "/users/1", count: 2)
+    let user = try await sandboxService(server).send(GetUser())
+    #expect(user.firstName == "Emily")
+    #expect(server.journal.count(method: "GET", path: "/users/1") == 3)
+    await server.stop()
+  }
+
+  @Test func postOn503IsSentOnce() async throws {
+    let server = SandboxServer()
+    try server.start()
+    server.faults.fail(503, method: "POST", path: "/things")
+    let error = await networkError { _ = try await sandboxService(server).send(CreateThing()) }
+    #expect(error?.status == 503)
+    #expect(server.journal.count(method: "POST", path: "/things") == 1)
+    await server.stop()
+  }
+
+  @Test func deadlineExpiresWhileTheServerIsSlow() async throws {
+    let server = SandboxServer()
+    try server.start()
+    let started = ContinuousClock.now
+    let error = await networkError { _ = try await sandboxService(server, policy: .none).send(SlowUser()) }
+    guard case .transport(let urlError) = error else {
+      Issue.record("expected a timeout, got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .timedOut)
+    #expect(ContinuousClock.now - started < .seconds(2))
+    await server.stop()
+  }
+
+  @Test func connectionRefusedIsATransportErrorAfterRetries() async throws {
+    let server = SandboxServer()
+    try server.start()
+    let service = sandboxService(server, policy: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(5)))
+    await server.stop()
+    let error = await networkError { _ = try await service.send(GetUser()) }
+    guard case .transport(let urlError) = error else {
+      Issue.record("expected a transport error, got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .cannotConnectToHost)
+  }
+
+  @Test func droppedConnectionIsRetried() async throws {
+    let server = SandboxServer()
+    try server.start()
+    server.faults.add(.init(method: "GET", path: "/users/1", count: 1, action: .dropConnection))
+    _ = try await sandboxService(server).send(GetUser())
+    #expect(server.journal.count(path: "/users/1") == 2)
+    await server.stop()
+  }
+
+  @Test func crossOriginRedirectDropsAuthorizationSameOriginKeepsIt() async throws {
+    let origin = SandboxServer()
+    let other = SandboxServer()
+    try origin.start()
+    try other.start()
+    origin.faults.fail(302, path: "/hop-away", headers: ["Location": "\(other.baseURL.absoluteString)/users/1"])
+    origin.faults.fail(302, path: "/hop-home", headers: ["Location": "\(origin.baseURL.absoluteString)/users/2"])
+
+    for (path, server, target) in [("/hop-away", other, "/users/1"), ("/hop-home", origin, "/users/2")] {
+      var request = URLRequest(url: try #require(URL(string: origin.baseURL.absoluteString + path)))
+      request.setValue("Bearer tok-secret", forHTTPHeaderField: "Authorization")
+      request.setValue("session=abc", forHTTPHeaderField: "Cookie")
+      let (_, response) = try await sharedTransport.send(request)
+      #expect(response.statusCode == 200)
+      let arrived = try #require(server.journal.entries.last { $0.path == target })
+      if server === other {
+        #expect(arrived.header("Authorization") == nil, "Authorization forwarded to another origin")
+        #expect(arrived.header("Cookie") == nil)
+      } else {
+        #expect(arrived.header("Authorization") == "Bearer tok-secret")
+      }
+    }
+    await origin.stop()
+    await other.stop()
+  }
+
+  @Test func expiredTokenIsRefreshedTransparentlyAgainstTheSandbox() async throws {
+    let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    let server = SandboxServer(configuration: .init(now: { clock.withLock { $0 } }))
+    try server.start()
+    let plain = sandboxService(server)
+    let login = try await plain.send(SandboxLogin())
+    let store = InMemoryTokenStore(Credentials(accessToken: login.accessToken, refreshToken: login.refreshToken))
+    let session = AuthSession(
+      store: store,
+      refresh: { refreshToken in
+        let renewed = try await plain.send(SandboxRefresh(refreshToken: refreshToken))
+        return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
+      })
+    let service = sandboxService(server, authenticator: session)
+    #expect(try await service.send(GetMe()).firstName == "Emily")
+    clock.withLock { $0 += 120 }  // the access token (60 s) is now expired on the server
+    #expect(try await service.send(GetMe()).firstName == "Emily")
+    #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
+    #expect(server.journal.count(method: "GET", path: "/auth/me") == 3)
+    await server.stop()
+  }
+}
