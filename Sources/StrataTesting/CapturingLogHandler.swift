@@ -33,7 +33,9 @@ public final class CapturingLogHandler: LogHandler {
   ///   - level: Keep only this level (nil: any).
   /// - Returns: The matching records.
   public func records(category: String? = nil, level: LogLevel? = nil) -> [LogRecord] {
-    records.filter { (category == nil || $0.category == category) && (level == nil || $0.level == level) }
+    records.filter {
+      (category == nil || $0.category == category) && (level == nil || $0.level == level)
+    }
   }
 
   /// Forgets every record.

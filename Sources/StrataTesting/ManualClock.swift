@@ -57,7 +57,8 @@ public final class ManualClock: NetworkClock {
       return state.nextID
     }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let cancelledAlready = state.withLock { state -> Bool in
           if Task.isCancelled { return true }
           state.suspended[id] = continuation

@@ -54,7 +54,9 @@ public final class MockTransport: HTTPTransport {
   public static func successful(
     json: String, status: Int = 200, headers: [String: String] = [:]
   ) -> MockTransport {
-    MockTransport { request, _ in try response(request, status: status, body: json, headers: headers) }
+    MockTransport { request, _ in
+      try response(request, status: status, body: json, headers: headers)
+    }
   }
 
   /// Answers with each status in turn (the last one repeats), every body `body`.
@@ -92,7 +94,9 @@ public final class MockTransport: HTTPTransport {
   ) throws -> (Data, HTTPURLResponse) {
     let url = request.url ?? URL(fileURLWithPath: "/")
     let fields = ["Content-Type": "application/json"].merging(headers) { $1 }
-    guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+    guard
+      let response = HTTPURLResponse(
+        url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
     else { throw URLError(.badServerResponse) }
     return (Data(body.utf8), response)
   }

@@ -28,7 +28,8 @@ enum CoreBenchmarks {
     let container = Container()
     container.register(Leaf.self, scope: .singleton) { _ in Leaf() }
     container.register(Leaf.self, name: "transient") { _ in Leaf() }
-    container.register(Middle.self) { c in Middle(leaf: try c.resolve(Leaf.self, name: "transient")) }
+    container.register(Middle.self) { c in Middle(leaf: try c.resolve(Leaf.self, name: "transient"))
+    }
     container.register(Top.self) { c in
       Top(middle: try c.resolve(), leaf: try c.resolve(Leaf.self, name: "transient"))
     }
@@ -49,7 +50,8 @@ enum CoreBenchmarks {
         name: "DI resolve transient", compares: "Container.resolve building a new class instance",
         value: transient, unit: "ns/op", target: "-"),
       BenchmarkResult(
-        name: "DI resolve 3-level graph", compares: "Top → Middle → Leaf, all transient (4 resolves)",
+        name: "DI resolve 3-level graph",
+        compares: "Top → Middle → Leaf, all transient (4 resolves)",
         value: graph, unit: "ns/op", target: "~1 µs"),
     ]
   }

@@ -15,7 +15,8 @@ enum Measure {
   static let rounds = 7
 
   /// Median nanoseconds per operation of `body`, called `iterations` times per round.
-  static func nanosecondsPerOperation(iterations: Int, _ body: () throws -> Void) rethrows -> Double {
+  static func nanosecondsPerOperation(iterations: Int, _ body: () throws -> Void) rethrows -> Double
+  {
     var samples: [Double] = []
     for _ in 0..<rounds {
       let start = ContinuousClock.now

@@ -26,10 +26,14 @@ do {
   func pad(_ text: String, _ width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - text.count))
   }
-  print(pad("benchmark", nameWidth) + "  " + pad("value", 14) + "  " + pad("target", 10) + "  compares")
+  print(
+    pad("benchmark", nameWidth) + "  " + pad("value", 14) + "  " + pad("target", 10) + "  compares")
   for result in results {
-    let value = String(format: result.value < 10 ? "%.2f" : "%.1f", result.value) + " " + result.unit
-    print(pad(result.name, nameWidth) + "  " + pad(value, 14) + "  " + pad(result.target, 10) + "  " + result.compares)
+    let value =
+      String(format: result.value < 10 ? "%.2f" : "%.1f", result.value) + " " + result.unit
+    print(
+      pad(result.name, nameWidth) + "  " + pad(value, 14) + "  " + pad(result.target, 10) + "  "
+        + result.compares)
   }
   if let jsonPath {
     let encoder = JSONEncoder()

@@ -11,7 +11,8 @@ import Testing
 struct SandboxFaultTests {
   @Test func twoFailuresThenNormal() async throws {
     let sandbox = try Sandbox()
-    sandbox.server.faults.fail(503, method: "GET", path: "/users", count: 2, headers: ["Retry-After": "3"])
+    sandbox.server.faults.fail(
+      503, method: "GET", path: "/users", count: 2, headers: ["Retry-After": "3"])
     let first = try await sandbox.send("GET", "/users?limit=1")
     let second = try await sandbox.send("GET", "/users?limit=1")
     let third = try await sandbox.send("GET", "/users?limit=1")
@@ -27,8 +28,10 @@ struct SandboxFaultTests {
     sandbox.server.faults.fail(500, method: "POST", path: "/posts/add")
     sandbox.server.faults.fail(502, path: "/todos/*")
     #expect(try await sandbox.send("GET", "/posts/1").status == 200)
-    #expect(try await sandbox.send("POST", "/posts/add", json: ["title": "t", "userId": 1]).status == 500)
-    #expect(try await sandbox.send("POST", "/posts/add", json: ["title": "t", "userId": 1]).status == 201)
+    #expect(
+      try await sandbox.send("POST", "/posts/add", json: ["title": "t", "userId": 1]).status == 500)
+    #expect(
+      try await sandbox.send("POST", "/posts/add", json: ["title": "t", "userId": 1]).status == 201)
     #expect(try await sandbox.send("GET", "/todos/4").status == 502)
     #expect(try await sandbox.send("GET", "/todos/4").status == 200)
     await sandbox.stop()
@@ -36,7 +39,8 @@ struct SandboxFaultTests {
 
   @Test func droppedConnectionIsATransportError() async throws {
     let sandbox = try Sandbox()
-    sandbox.server.faults.add(.init(method: "GET", path: "/users/1", count: 1, action: .dropConnection))
+    sandbox.server.faults.add(
+      .init(method: "GET", path: "/users/1", count: 1, action: .dropConnection))
     await #expect(throws: URLError.self) { try await sandbox.send("GET", "/users/1") }
     #expect(try await sandbox.send("GET", "/users/1").status == 200)
     #expect(sandbox.server.journal.count(path: "/users/1") == 2)
@@ -53,7 +57,9 @@ struct SandboxFaultTests {
   @Test func scriptedBodyIsSentVerbatim() async throws {
     let sandbox = try Sandbox()
     sandbox.server.faults.add(
-      .init(path: "/users/1", action: .respond(status: 200, headers: ["Content-Type": "text/html"], body: "<html>")))
+      .init(
+        path: "/users/1",
+        action: .respond(status: 200, headers: ["Content-Type": "text/html"], body: "<html>")))
     let reply = try await sandbox.send("GET", "/users/1")
     #expect(reply.status == 200 && String(decoding: reply.data, as: UTF8.self) == "<html>")
     #expect(reply.header("Content-Type") == "text/html")

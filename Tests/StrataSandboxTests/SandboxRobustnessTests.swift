@@ -13,7 +13,10 @@ struct SandboxRobustnessTests {
     ("relative target", "GET users HTTP/1.1\r\n\r\n"),
     ("header without colon", "GET / HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n"),
     ("bad content length", "POST /posts/add HTTP/1.1\r\nContent-Length: ten\r\n\r\n"),
-    ("conflicting content lengths", "POST /posts/add HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"),
+    (
+      "conflicting content lengths",
+      "POST /posts/add HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"
+    ),
     ("negative content length", "POST /posts/add HTTP/1.1\r\nContent-Length: -1\r\n\r\n"),
   ]
 
@@ -28,7 +31,9 @@ struct SandboxRobustnessTests {
 
   @Test func limitsAreEnforced() async throws {
     let sandbox = try Sandbox(
-      configuration: .init(limits: SandboxLimits(maxHeaderBytes: 4096, maxBodyBytes: 1000, idleTimeout: .milliseconds(300))))
+      configuration: .init(
+        limits: SandboxLimits(
+          maxHeaderBytes: 4096, maxBodyBytes: 1000, idleTimeout: .milliseconds(300))))
     let hugeHeader = "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 8000) + "\r\n\r\n"
     #expect(try sandbox.raw(Self.bytes(hugeHeader)).hasPrefix("HTTP/1.1 431 "))
     let neverEnding = "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 8000)
@@ -43,10 +48,12 @@ struct SandboxRobustnessTests {
   }
 
   @Test func silentAndSlowClientsTimeOut() async throws {
-    let sandbox = try Sandbox(configuration: .init(limits: SandboxLimits(idleTimeout: .milliseconds(200))))
+    let sandbox = try Sandbox(
+      configuration: .init(limits: SandboxLimits(idleTimeout: .milliseconds(200))))
     let start = ContinuousClock.now
     #expect(try sandbox.raw([]).hasPrefix("HTTP/1.1 408 "))
-    #expect(try sandbox.raw(Self.bytes("GET /users HTTP/1.1\r\nHost: x\r\n")).hasPrefix("HTTP/1.1 408 "))
+    #expect(
+      try sandbox.raw(Self.bytes("GET /users HTTP/1.1\r\nHost: x\r\n")).hasPrefix("HTTP/1.1 408 "))
     #expect(ContinuousClock.now - start < .seconds(3))
     #expect(try await sandbox.send("GET", "/users/1").status == 200)
     await sandbox.stop()
@@ -54,7 +61,8 @@ struct SandboxRobustnessTests {
 
   @Test func bodyLongerThanDeclaredServesTheRequestThenRejectsTheRest() async throws {
     let sandbox = try Sandbox()
-    let request = "POST /posts/add HTTP/1.1\r\nContent-Length: 26\r\n\r\n{\"title\":\"t\",\"userId\":1}  EXTRA GARBAGE\r\n\r\n"
+    let request =
+      "POST /posts/add HTTP/1.1\r\nContent-Length: 26\r\n\r\n{\"title\":\"t\",\"userId\":1}  EXTRA GARBAGE\r\n\r\n"
     let answer = try sandbox.raw(Self.bytes(request))
     #expect(answer.hasPrefix("HTTP/1.1 201 "))
     #expect(answer.contains("HTTP/1.1 400 "))
@@ -64,7 +72,8 @@ struct SandboxRobustnessTests {
 
   @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
     let sandbox = try Sandbox()
-    let two = "GET /users/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /users/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    let two =
+      "GET /users/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /users/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     let answer = try sandbox.raw(Self.bytes(two))
     #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
     #expect(answer.contains("\"username\":\"emilys\""))
@@ -72,17 +81,22 @@ struct SandboxRobustnessTests {
   }
 
   @Test func randomBytesNeverBreakTheServerOrLeakSockets() async throws {
-    let sandbox = try Sandbox(configuration: .init(limits: SandboxLimits(idleTimeout: .milliseconds(100))))
+    let sandbox = try Sandbox(
+      configuration: .init(limits: SandboxLimits(idleTimeout: .milliseconds(100))))
     var generator = SeededGenerator(seed: 0x5EED)
     var answered = 0
     for index in 0..<200 {
-      var bytes = (0..<Int.random(in: 1...600, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      var bytes = (0..<Int.random(in: 1...600, using: &generator)).map { _ in
+        UInt8.random(in: 0...255, using: &generator)
+      }
       if index % 4 == 0 { bytes += Self.bytes("\r\n\r\n") }  // some requests end like a real head
       // Half-close after sending: an incomplete head then ends at once instead of idling out.
       let answer = try sandbox.raw(bytes, timeout: 2000, closeWrite: true)
       if answer.isEmpty { continue }
       answered += 1
-      #expect(answer.hasPrefix("HTTP/1.1 4") || answer.hasPrefix("HTTP/1.1 5"), "request \(index): \(answer.prefix(40))")
+      #expect(
+        answer.hasPrefix("HTTP/1.1 4") || answer.hasPrefix("HTTP/1.1 5"),
+        "request \(index): \(answer.prefix(40))")
     }
     #expect(answered > 0)
     #expect(try await sandbox.send("GET", "/users/1").status == 200)

@@ -7,14 +7,16 @@ import Testing
 struct SandboxRouteTests {
   @Test func loginMeAndRefresh() async throws {
     let sandbox = try Sandbox()
-    let login = try await sandbox.send("POST", "/auth/login", json: ["username": "emilys", "password": "emilyspass"])
+    let login = try await sandbox.send(
+      "POST", "/auth/login", json: ["username": "emilys", "password": "emilyspass"])
     #expect(login.status == 200)
     #expect(login.json["username"] as? String == "emilys")
     #expect(login.json["id"] as? Int == 1)
     let access = try #require(login.json["accessToken"] as? String)
     let refresh = try #require(login.json["refreshToken"] as? String)
 
-    let me = try await sandbox.send("GET", "/auth/me", headers: ["Authorization": "Bearer \(access)"])
+    let me = try await sandbox.send(
+      "GET", "/auth/me", headers: ["Authorization": "Bearer \(access)"])
     #expect(me.status == 200)
     #expect(me.json["firstName"] as? String == "Emily")
     #expect(me.json["password"] == nil)
@@ -23,24 +25,28 @@ struct SandboxRouteTests {
     #expect(refreshed.status == 200)
     let newAccess = try #require(refreshed.json["accessToken"] as? String)
     #expect(newAccess != access)
-    let meAgain = try await sandbox.send("GET", "/auth/me", headers: ["Authorization": "Bearer \(newAccess)"])
+    let meAgain = try await sandbox.send(
+      "GET", "/auth/me", headers: ["Authorization": "Bearer \(newAccess)"])
     #expect(meAgain.status == 200)
     await sandbox.stop()
   }
 
   @Test func authErrorShapes() async throws {
     let sandbox = try Sandbox()
-    let wrong = try await sandbox.send("POST", "/auth/login", json: ["username": "emilys", "password": "nope"])
+    let wrong = try await sandbox.send(
+      "POST", "/auth/login", json: ["username": "emilys", "password": "nope"])
     #expect(wrong.status == 400 && wrong.message == "Invalid credentials")
     let missing = try await sandbox.send("POST", "/auth/login", json: ["username": "emilys"])
     #expect(missing.status == 400 && missing.message == "Username and password required")
     let noToken = try await sandbox.send("GET", "/auth/me")
     #expect(noToken.status == 401 && noToken.message == "Access Token is required")
-    let badToken = try await sandbox.send("GET", "/auth/me", headers: ["Authorization": "Bearer forged"])
+    let badToken = try await sandbox.send(
+      "GET", "/auth/me", headers: ["Authorization": "Bearer forged"])
     #expect(badToken.status == 401 && badToken.message == "Invalid/Expired Token!")
     let noRefresh = try await sandbox.send("POST", "/auth/refresh", json: [:])
     #expect(noRefresh.status == 401 && noRefresh.message == "Refresh token required")
-    let badRefresh = try await sandbox.send("POST", "/auth/refresh", json: ["refreshToken": "forged"])
+    let badRefresh = try await sandbox.send(
+      "POST", "/auth/refresh", json: ["refreshToken": "forged"])
     #expect(badRefresh.status == 403 && badRefresh.message == "Invalid refresh token")
     await sandbox.stop()
   }
@@ -55,7 +61,8 @@ struct SandboxRouteTests {
     let expired = try await sandbox.send("GET", "/auth/me", headers: bearer)
     #expect(expired.status == 401)
     #expect(expired.message == "Token Expired!")
-    let refreshed = try await sandbox.send("POST", "/auth/refresh", json: ["refreshToken": tokens.refresh])
+    let refreshed = try await sandbox.send(
+      "POST", "/auth/refresh", json: ["refreshToken": tokens.refresh])
     #expect(refreshed.status == 200)
     await sandbox.stop()
   }
@@ -64,7 +71,8 @@ struct SandboxRouteTests {
     let sandbox = try Sandbox()
     #expect(try await sandbox.send("GET", "/auth/users/1").status == 401)
     let tokens = try await sandbox.login()
-    let reply = try await sandbox.send("GET", "/auth/users/1", headers: ["Authorization": "Bearer \(tokens.access)"])
+    let reply = try await sandbox.send(
+      "GET", "/auth/users/1", headers: ["Authorization": "Bearer \(tokens.access)"])
     #expect(reply.status == 200 && reply.json["username"] as? String == "emilys")
     await sandbox.stop()
   }
@@ -74,7 +82,9 @@ struct SandboxRouteTests {
     let first = try await sandbox.send("GET", "/users")
     #expect(first.status == 200)
     #expect((first.json["users"] as? [Any])?.count == 30)
-    #expect(first.json["total"] as? Int == 36 && first.json["skip"] as? Int == 0 && first.json["limit"] as? Int == 30)
+    #expect(
+      first.json["total"] as? Int == 36 && first.json["skip"] as? Int == 0
+        && first.json["limit"] as? Int == 30)
 
     let page = try await sandbox.send("GET", "/users?limit=5&skip=5")
     let users = try #require(page.json["users"] as? [[String: Any]])
@@ -115,17 +125,23 @@ struct SandboxRouteTests {
     let post = try await sandbox.send("GET", "/posts/4")
     #expect(post.status == 200 && post.json["id"] as? Int == 4 && post.json["title"] is String)
 
-    let created = try await sandbox.send("POST", "/posts/add", json: ["title": "Hello", "body": "B", "userId": 5])
-    #expect(created.status == 201 && created.json["id"] as? Int == 61 && created.json["title"] as? String == "Hello")
+    let created = try await sandbox.send(
+      "POST", "/posts/add", json: ["title": "Hello", "body": "B", "userId": 5])
+    #expect(
+      created.status == 201 && created.json["id"] as? Int == 61
+        && created.json["title"] as? String == "Hello")
     let invalid = try await sandbox.send("POST", "/posts/add", json: ["body": "no title"])
     #expect(invalid.status == 400 && invalid.message == "Field 'title' is required")
 
     let put = try await sandbox.send("PUT", "/posts/4", json: ["title": "Changed"])
-    #expect(put.status == 200 && put.json["title"] as? String == "Changed" && put.json["id"] as? Int == 4)
+    #expect(
+      put.status == 200 && put.json["title"] as? String == "Changed" && put.json["id"] as? Int == 4)
     let patch = try await sandbox.send("PATCH", "/posts/4", json: ["views": 1])
     #expect(patch.status == 200 && patch.json["views"] as? Int == 1)
     let deleted = try await sandbox.send("DELETE", "/posts/4")
-    #expect(deleted.status == 200 && deleted.json["isDeleted"] as? Bool == true && deleted.json["deletedOn"] is String)
+    #expect(
+      deleted.status == 200 && deleted.json["isDeleted"] as? Bool == true
+        && deleted.json["deletedOn"] is String)
     let gone = try await sandbox.send("DELETE", "/posts/999")
     #expect(gone.status == 404 && gone.message == "Post with id '999' not found")
     await sandbox.stop()
@@ -149,7 +165,9 @@ struct SandboxRouteTests {
   @Test func httpStatusRouteDelayAndUnknownRoutes() async throws {
     let sandbox = try Sandbox()
     let teapot = try await sandbox.send("GET", "/http/418/short%20and%20stout")
-    #expect(teapot.status == 418 && teapot.message == "short and stout" && teapot.json["status"] as? Int == 418)
+    #expect(
+      teapot.status == 418 && teapot.message == "short and stout"
+        && teapot.json["status"] as? Int == 418)
     let standard = try await sandbox.send("GET", "/http/503")
     #expect(standard.status == 503 && standard.message == "Service Unavailable")
     #expect(try await sandbox.send("GET", "/http/999").status == 400)

@@ -36,7 +36,9 @@ struct Sandbox {
     let status: Int
     let headers: [AnyHashable: Any]
     let data: Data
-    var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:] }
+    var json: [String: Any] {
+      ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:]
+    }
     var message: String? { json["message"] as? String }
     func header(_ name: String) -> String? {
       headers.first { ($0.key as? String)?.lowercased() == name.lowercased() }?.value as? String
@@ -65,7 +67,8 @@ struct Sandbox {
     let reply = try await send("POST", "/auth/login", json: body)
     #expect(reply.status == 200)
     return (
-      try #require(reply.json["accessToken"] as? String), try #require(reply.json["refreshToken"] as? String)
+      try #require(reply.json["accessToken"] as? String),
+      try #require(reply.json["refreshToken"] as? String)
     )
   }
 
@@ -99,7 +102,8 @@ func openSockets(localPort port: Int) -> Int? {
     else { return nil }
     var ownInodes = Set<String>()
     for fd in fds {
-      if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
+      if let link = try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/fd/\(fd)"),
         link.hasPrefix("socket:[")
       {
         ownInodes.insert(String(link.dropFirst(8).dropLast()))

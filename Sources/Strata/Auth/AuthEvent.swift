@@ -26,7 +26,8 @@ final class EventBroadcaster<Event: Sendable>: Sendable {
   private let continuations = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
 
   func stream() -> AsyncStream<Event> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Event.self, bufferingPolicy: .bufferingNewest(64))
     let id = UUID()
     continuations.withLock { $0[id] = continuation }
     continuation.onTermination = { [weak self] _ in

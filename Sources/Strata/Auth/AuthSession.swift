@@ -24,7 +24,10 @@ public actor AuthSession: Authenticator {
     ///   - expirySkew: Proactive refresh margin (default 30 s).
     ///   - maxRefreshes: Refresh-loop limit (default 5).
     ///   - refreshWindow: Refresh-loop window (default 30 s).
-    public init(expirySkew: Duration = .seconds(30), maxRefreshes: Int = 5, refreshWindow: Duration = .seconds(30)) {
+    public init(
+      expirySkew: Duration = .seconds(30), maxRefreshes: Int = 5,
+      refreshWindow: Duration = .seconds(30)
+    ) {
       self.expirySkew = expirySkew
       self.maxRefreshes = maxRefreshes
       self.refreshWindow = refreshWindow
@@ -53,7 +56,8 @@ public actor AuthSession: Authenticator {
   ///   - now: Wall-clock time for token expiry.
   ///   - refresh: The refresh call (may be set later with ``setRefresh(_:)``).
   public init(
-    store: any TokenStore, options: Options = Options(), clock: any NetworkClock = SystemNetworkClock(),
+    store: any TokenStore, options: Options = Options(),
+    clock: any NetworkClock = SystemNetworkClock(),
     now: @escaping @Sendable () -> Date = { Date() }, refresh: Refresh? = nil
   ) {
     self.store = store
@@ -104,7 +108,9 @@ public actor AuthSession: Authenticator {
     guard credentials != nil else { return }
     credentials = nil
     generation += 1
-    do { try store.clear() } catch { Log.auth.error("could not clear stored credentials: \(error)") }
+    do { try store.clear() } catch {
+      Log.auth.error("could not clear stored credentials: \(error)")
+    }
     Log.auth.notice("signed out (\(String(describing: reason)))")
     broadcaster.yield(.signedOut(reason))
   }
@@ -144,7 +150,9 @@ public actor AuthSession: Authenticator {
     let time = clock.now()
     refreshTimes.removeAll { time - $0 >= options.refreshWindow }
     guard refreshTimes.count < options.maxRefreshes else {
-      Log.auth.error("\(refreshTimes.count) refreshes within \(options.refreshWindow): refresh loop, signing out")
+      Log.auth.error(
+        "\(refreshTimes.count) refreshes within \(options.refreshWindow): refresh loop, signing out"
+      )
       signOut(.refreshLoop)
       throw NetworkError.unauthorized
     }
@@ -163,7 +171,9 @@ public actor AuthSession: Authenticator {
       let renewed = try await task.value
       guard generation == startedIn else { throw NetworkError.unauthorized }
       credentials = renewed
-      do { try store.save(renewed) } catch { Log.auth.error("could not store renewed credentials: \(error)") }
+      do { try store.save(renewed) } catch {
+        Log.auth.error("could not store renewed credentials: \(error)")
+      }
       Log.auth.info("access token refreshed")
       broadcaster.yield(.refreshed)
       return renewed.accessToken

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
   import Glibc
 #endif
-import Foundation
 
 /// Credentials in a JSON file readable by the owner only.
 ///
@@ -43,7 +44,9 @@ public final class FileTokenStore: TokenStore {
   /// - Parameters:
   ///   - app: The application name (a directory under the config home).
   ///   - environment: The environment (for `XDG_CONFIG_HOME` and `HOME`).
-  public convenience init(app: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+  public convenience init(
+    app: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
     self.init(path: Self.defaultDirectory(app: app, environment: environment) + "/credentials.json")
   }
 
@@ -75,7 +78,8 @@ public final class FileTokenStore: TokenStore {
     do {
       return try JSONDecoder().decode(Credentials.self, from: data)
     } catch {
-      Log.auth.warning("credentials file \(path) is unreadable (\(data.count) bytes); treating as signed out")
+      Log.auth.warning(
+        "credentials file \(path) is unreadable (\(data.count) bytes); treating as signed out")
       return nil
     }
   }
@@ -126,7 +130,8 @@ public final class FileTokenStore: TokenStore {
     if stat(directory, &info) == 0 { return }
     do {
       try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+      )
     } catch {
       throw Failure.io(path: directory, operation: "mkdir", errno: errno)
     }

@@ -81,7 +81,9 @@ extension Config {
 
   /// Parses `250ms`, `2s`, `1.5s`, `5m`, `1h`; nil for anything else.
   static func parseDuration(_ text: String) -> Duration? {
-    let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+    let units: [(suffix: String, seconds: Double)] = [
+      ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600),
+    ]
     for unit in units where text.hasSuffix(unit.suffix) {
       let number = text.dropLast(unit.suffix.count)
       guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
@@ -117,10 +119,10 @@ extension Config {
   }
 
   private func missing(_ key: Key) -> ConfigError {
-    let where_ = file.map { "define it in \($0)" } ?? "define it in a config file (--config)"
+    let destination = file.map { "define it in \($0)" } ?? "define it in a config file (--config)"
     return ConfigError(
       .missingKey(key: key.name), at: nil,
-      "missing configuration key '\(key.name)': \(where_), pass --set \(key.name)=…, "
+      "missing configuration key '\(key.name)': \(destination), pass --set \(key.name)=…, "
         + "or set \(environmentPrefix)\(key.name)")
   }
 }

@@ -98,7 +98,8 @@ public struct Config: Sendable, CustomStringConvertible {
     for (variable, value) in environment where variable.hasPrefix(environmentPrefix) {
       let key = String(variable.dropFirst(environmentPrefix.count))
       guard Self.isValidKey(key) else { continue }
-      definitions[key] = .init(segments: [.literal(value)], origin: .environment(variable: variable))
+      definitions[key] = .init(
+        segments: [.literal(value)], origin: .environment(variable: variable))
     }
     for (key, value) in overrides {
       definitions[key] = .init(
@@ -127,7 +128,8 @@ public struct Config: Sendable, CustomStringConvertible {
     guard isValidKey(key) else {
       throw ConfigError(
         .invalidKey, at: SourceLocation(file: label, line: 1, column: 1),
-        "invalid key '\(key)' in --set: keys are letters, digits and '_', not starting with a digit")
+        "invalid key '\(key)' in --set: keys are letters, digits and '_', not starting with a digit"
+      )
     }
     let scalars = Array(value.unicodeScalars)
     var scanner = LineScanner(scalars, file: label, line: 1)
@@ -159,7 +161,9 @@ public struct Config: Sendable, CustomStringConvertible {
   /// - Parameter logger: Where to log (``Log/general`` by default).
   public func logDiagnostics(to logger: Logger = Log.general) {
     for duplicate in duplicates { logger.debug("config: \(duplicate)") }
-    for skipped in skippedIncludes { logger.debug("config: optional include at \(skipped) not found") }
+    for skipped in skippedIncludes {
+      logger.debug("config: optional include at \(skipped) not found")
+    }
   }
 
   /// One `KEY = value (origin)` line per entry, secrets shown as `<redacted>`.

@@ -91,7 +91,8 @@ struct ConfigParser {
     scanner.index += 1
     scanner.skipWhitespace()
     let segments = try scanner.scanValue()
-    output.append(ConfigAssignment(key: key, segments: segments, location: scanner.location(keyStart)))
+    output.append(
+      ConfigAssignment(key: key, segments: segments, location: scanner.location(keyStart)))
   }
 
   // MARK: Includes
@@ -126,14 +127,16 @@ struct ConfigParser {
       scanner.index += 1
     }
     guard scanner.current == "\"" else {
-      throw scanner.error(.unterminatedQuote, at: open, "unterminated include path: add a closing '\"'")
+      throw scanner.error(
+        .unterminatedQuote, at: open, "unterminated include path: add a closing '\"'")
     }
     scanner.index += 1
     try scanner.expectOnlyComment(after: "include path")
     guard !path.isEmpty else {
       throw scanner.error(.malformedInclude, at: directive, "empty include path")
     }
-    return Include(path: String(path), isOptional: isOptional, location: scanner.location(directive))
+    return Include(
+      path: String(path), isOptional: isOptional, location: scanner.location(directive))
   }
 
   private mutating func include(
@@ -180,7 +183,8 @@ struct ConfigParser {
   // MARK: Decoding
 
   /// Decodes one line's bytes as UTF-8 scalars; an invalid sequence is an error at its column.
-  static func decode(_ bytes: ArraySlice<UInt8>, file: String, line: Int) throws -> [Unicode.Scalar] {
+  static func decode(_ bytes: ArraySlice<UInt8>, file: String, line: Int) throws -> [Unicode.Scalar]
+  {
     var scalars: [Unicode.Scalar] = []
     scalars.reserveCapacity(bytes.count)
     if bytes.allSatisfy({ $0 < 0x80 }) {

@@ -143,7 +143,8 @@ public final class Container: Sendable {
     guard let typed = instance as? Service else {
       throw ContainerError.factoryFailed(
         service: String(describing: Service.self),
-        underlying: ContainerError.notRegistered(service: String(describing: Service.self), registered: []))
+        underlying: ContainerError.notRegistered(
+          service: String(describing: Service.self), registered: []))
     }
     return typed
   }
@@ -172,7 +173,8 @@ public final class Container: Sendable {
     }
   }
 
-  private func build(_ registration: Registration, argument: (any Sendable)?) throws -> any Sendable {
+  private func build(_ registration: Registration, argument: (any Sendable)?) throws -> any Sendable
+  {
     do {
       return try registration.factory(self, argument)
     } catch {

@@ -105,7 +105,8 @@ public struct Redactor: Sendable {
   private func redact(json: Any) -> Any {
     if let object = json as? [String: Any] {
       return object.reduce(into: [String: Any]()) { result, field in
-        result[field.key] = isSensitive(field: field.key) ? Self.placeholder : redact(json: field.value)
+        result[field.key] =
+          isSensitive(field: field.key) ? Self.placeholder : redact(json: field.value)
       }
     }
     if let array = json as? [Any] { return array.map { redact(json: $0) } }

@@ -13,11 +13,13 @@ public struct TextLogHandler: LogHandler {
   public func log(_ record: LogRecord) {
     let level = record.level.description
     let padded = level + String(repeating: " ", count: max(0, 8 - level.count))
-    output.write("\(record.isoTimestamp) \(padded) [\(record.category)] \(Self.oneLine(record.message))\n")
+    output.write(
+      "\(record.isoTimestamp) \(padded) [\(record.category)] \(Self.oneLine(record.message))\n")
   }
 
   static func oneLine(_ text: String) -> String {
     guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
-    return text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+    return text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(
+      of: "\n", with: "\\n")
   }
 }

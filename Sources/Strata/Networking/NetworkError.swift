@@ -83,7 +83,9 @@ public enum NetworkError: Error, Sendable, LocalizedError, CustomStringConvertib
     case .encoding(let error): "could not encode the request body: \(error)"
     case .decoding(let failure): failure.description
     case .server(let status, let body):
-      if let message = serverMessage { "HTTP \(status): \(message)" } else {
+      if let message = serverMessage {
+        "HTTP \(status): \(message)"
+      } else {
         "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))"
           + (body.isEmpty ? "" : " (\(body.count) bytes)")
       }

@@ -100,7 +100,9 @@ public final class NetworkService: Networking {
         if (200..<300).contains(status) { return try decode(E.Response.self, data, status: status) }
         if status == 401 { throw NetworkError.unauthorized }
         failure = .server(status: status, body: data)
-        if status == 429 || status == 503, let value = response.value(forHTTPHeaderField: "Retry-After") {
+        if status == 429 || status == 503,
+          let value = response.value(forHTTPHeaderField: "Retry-After")
+        {
           retryAfter = RetryPolicy.parseRetryAfter(value)
         }
       case .failure(let error):
@@ -117,7 +119,9 @@ public final class NetworkService: Networking {
         logger.info("\(label): no time left for retry \(retries) before the deadline")
         throw failure
       }
-      logger.info("retry \(retries)/\(policy.maxRetries) in \(Self.format(delay)): \(label) → \(Self.reason(failure))")
+      logger.info(
+        "retry \(retries)/\(policy.maxRetries) in \(Self.format(delay)): \(label) → \(Self.reason(failure))"
+      )
       try await clock.sleep(for: delay)
     }
   }
@@ -131,16 +135,23 @@ public final class NetworkService: Networking {
     _ request: URLRequest, within remaining: Duration, label: String, attempt: Int
   ) async -> Result<(Data, HTTPURLResponse), NetworkError> {
     if logger.isEnabled(.debug) {
-      logger.debug("→ \(request.httpMethod ?? "GET") \(request.url.map(redactor.redact(url:)) ?? "?") (attempt \(attempt))")
+      logger.debug(
+        "→ \(request.httpMethod ?? "GET") \(request.url.map(redactor.redact(url:)) ?? "?") (attempt \(attempt))"
+      )
     }
     if logger.isEnabled(.trace) {
-      logger.trace("  request headers: \(redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key })")
-      if let body = request.httpBody { logger.trace("  request body: \(redactor.redact(body: body))") }
+      logger.trace(
+        "  request headers: \(redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key })"
+      )
+      if let body = request.httpBody {
+        logger.trace("  request body: \(redactor.redact(body: body))")
+      }
     }
     let started = ContinuousClock.now
     let transport = self.transport
     do {
-      let (data, response) = try await withThrowingTaskGroup(of: (Data, HTTPURLResponse).self) { group in
+      let (data, response) = try await withThrowingTaskGroup(of: (Data, HTTPURLResponse).self) {
+        group in
         group.addTask { try await transport.send(request) }
         group.addTask {
           try await Task.sleep(for: remaining)
@@ -151,20 +162,25 @@ public final class NetworkService: Networking {
         return first
       }
       if logger.isEnabled(.debug) {
-        logger.debug("← \(response.statusCode) \(label) in \(Self.format(ContinuousClock.now - started)), \(data.count) bytes")
+        logger.debug(
+          "← \(response.statusCode) \(label) in \(Self.format(ContinuousClock.now - started)), \(data.count) bytes"
+        )
       }
       if logger.isEnabled(.trace) {
         let headers = response.allHeaderFields.reduce(into: [String: String]()) {
           $0[String(describing: $1.key)] = String(describing: $1.value)
         }
-        logger.trace("  response headers: \(redactor.redact(headers: headers).sorted { $0.key < $1.key })")
+        logger.trace(
+          "  response headers: \(redactor.redact(headers: headers).sorted { $0.key < $1.key })")
         logger.trace("  response body: \(redactor.redact(body: data))")
       }
       return .success((data, response))
     } catch let error as NetworkError {
       return .failure(error)
     } catch let error as URLError {
-      if error.code == .cancelled, Task.isCancelled { return .failure(.transport(URLError(.cancelled))) }
+      if error.code == .cancelled, Task.isCancelled {
+        return .failure(.transport(URLError(.cancelled)))
+      }
       return .failure(.transport(error))
     } catch is CancellationError {
       return .failure(.transport(URLError(.cancelled)))
@@ -174,7 +190,9 @@ public final class NetworkService: Networking {
   }
 
   /// Asks the authenticator for a token after a 401.
-  private func renew(_ rejected: String, with authenticator: any Authenticator, label: String) async throws -> String {
+  private func renew(_ rejected: String, with authenticator: any Authenticator, label: String)
+    async throws -> String
+  {
     logger.info("\(label) → 401; renewing the access token")
     do {
       return try await authenticator.refresh(rejectedToken: rejected)
@@ -187,7 +205,9 @@ public final class NetworkService: Networking {
     }
   }
 
-  private func decode<Response: Decodable>(_ type: Response.Type, _ data: Data, status: Int) throws -> Response {
+  private func decode<Response: Decodable>(_ type: Response.Type, _ data: Data, status: Int) throws
+    -> Response
+  {
     if type == EmptyResponse.self, let empty = EmptyResponse() as? Response { return empty }
     do {
       return try decoder.decode(type, from: data)
@@ -207,8 +227,10 @@ public final class NetworkService: Networking {
   }
 
   static func format(_ duration: Duration) -> String {
-    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    return seconds >= 1 ? String(format: "%.1fs", seconds) : String(format: "%.0fms", seconds * 1000)
+    let seconds =
+      Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    return seconds >= 1
+      ? String(format: "%.1fs", seconds) : String(format: "%.0fms", seconds * 1000)
   }
 
   private static func reason(_ error: NetworkError) -> String {
@@ -243,7 +265,8 @@ public final class NetworkService: Networking {
     case .typeMismatch(let type, _): "expected \(type)"
     case .valueNotFound(let type, _): "missing \(type) value"
     case .keyNotFound: "missing key"
-    case .dataCorrupted(let context): context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription
+    case .dataCorrupted(let context):
+      context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription
     default: String(describing: error)
     }
   }

@@ -46,7 +46,8 @@ struct RequestBuilder: Sendable {
       guard !relative.contains(where: { $0 == " " || $0 == "\n" || $0 == "#" }),
         let encodedPath = relative.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed)
       else { throw NetworkError.invalidURL(path) }
-      let basePath = base.percentEncodedPath.hasSuffix("/")
+      let basePath =
+        base.percentEncodedPath.hasSuffix("/")
         ? String(base.percentEncodedPath.dropLast()) : base.percentEncodedPath
       base.percentEncodedPath = basePath + "/" + encodedPath.drop { $0 == "/" }
       if pieces.count == 2 { base.percentEncodedQuery = String(pieces[1]) }
@@ -68,7 +69,8 @@ struct RequestBuilder: Sendable {
     charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
   /// Path characters (unreserved, sub-delims, ':', '@', '/'); existing `%XX` is kept.
   static let pathAllowed = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/%")
+    charactersIn:
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/%")
 
   static func encode(_ text: String) -> String {
     text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text

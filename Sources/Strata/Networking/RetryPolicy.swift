@@ -122,7 +122,9 @@ public struct RetryPolicy: Sendable, Equatable {
   public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)
     if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
-    for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+    for format in [
+      "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ] {
       let formatter = DateFormatter()
       formatter.locale = Locale(identifier: "en_US_POSIX")
       formatter.timeZone = TimeZone(identifier: "GMT")

@@ -26,7 +26,10 @@ public final class URLSessionTransport: HTTPTransport {
     ///   - requestTimeout: Idle timeout (default 30 s).
     ///   - resourceTimeout: Whole-exchange timeout (default 60 s).
     ///   - maxConnectionsPerHost: Connection limit per host (default 8).
-    public init(requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 60, maxConnectionsPerHost: Int = 8) {
+    public init(
+      requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 60,
+      maxConnectionsPerHost: Int = 8
+    ) {
       self.requestTimeout = requestTimeout
       self.resourceTimeout = resourceTimeout
       self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -48,7 +51,8 @@ public final class URLSessionTransport: HTTPTransport {
     #if !canImport(FoundationNetworking)
       configuration.waitsForConnectivity = false
     #endif
-    session = URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
+    session = URLSession(
+      configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
   }
 
   deinit { session.finishTasksAndInvalidate() }
@@ -90,7 +94,8 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
   static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
   func urlSession(
-    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
     completionHandler(Self.guarded(request, from: task.originalRequest?.url ?? response.url))
@@ -105,8 +110,13 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
   }
 
   static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-    func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }
-    return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+    func port(_ url: URL) -> Int? {
+      url.port
+        ?? (url.scheme?.lowercased() == "https"
+          ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+    }
+    return a.scheme?.lowercased() == b.scheme?.lowercased()
+      && a.host?.lowercased() == b.host?.lowercased()
       && port(a) == port(b)
   }
 }

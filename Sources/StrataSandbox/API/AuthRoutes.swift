@@ -19,8 +19,12 @@ extension SandboxAPI {
 
   /// Lifetimes: `expiresInSeconds` (sandbox extension) wins over `expiresInMins` (default 60).
   private static func accessLifetime(_ body: [String: Any]) -> TimeInterval {
-    if let seconds = (body["expiresInSeconds"] as? NSNumber)?.doubleValue, seconds > 0 { return seconds }
-    if let minutes = (body["expiresInMins"] as? NSNumber)?.doubleValue, minutes > 0 { return minutes * 60 }
+    if let seconds = (body["expiresInSeconds"] as? NSNumber)?.doubleValue, seconds > 0 {
+      return seconds
+    }
+    if let minutes = (body["expiresInMins"] as? NSNumber)?.doubleValue, minutes > 0 {
+      return minutes * 60
+    }
     return 3600
   }
 
@@ -34,7 +38,8 @@ extension SandboxAPI {
       seed.passwords[username] == password
     else { return .message(400, "Invalid credentials") }
     let pair = tokens.issue(
-      userID: user.id, accessLifetime: Self.accessLifetime(body), refreshLifetime: Self.refreshLifetime)
+      userID: user.id, accessLifetime: Self.accessLifetime(body),
+      refreshLifetime: Self.refreshLifetime)
     return .json(
       200,
       object: [
@@ -53,7 +58,8 @@ extension SandboxAPI {
       return .message(403, "Invalid refresh token")
     }
     let pair = tokens.issue(
-      userID: userID, accessLifetime: Self.accessLifetime(body), refreshLifetime: Self.refreshLifetime)
+      userID: userID, accessLifetime: Self.accessLifetime(body),
+      refreshLifetime: Self.refreshLifetime)
     return .json(200, object: ["accessToken": pair.access, "refreshToken": pair.refresh])
   }
 }

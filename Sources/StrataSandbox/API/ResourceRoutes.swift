@@ -47,7 +47,8 @@ extension SandboxAPI {
     }
     for method in ["PUT", "PATCH"] {
       route(method, "/posts/{id}") { request, parameters in
-        api.update(parameters["id"], in: api.encodedPosts, kind: "post", label: "Post", request: request)
+        api.update(
+          parameters["id"], in: api.encodedPosts, kind: "post", label: "Post", request: request)
       }
     }
     route("DELETE", "/posts/{id}") { _, parameters in
@@ -72,7 +73,8 @@ extension SandboxAPI {
     }
     for method in ["PUT", "PATCH"] {
       route(method, "/todos/{id}") { request, parameters in
-        api.update(parameters["id"], in: api.encodedTodos, kind: "todo", label: "Todo", request: request)
+        api.update(
+          parameters["id"], in: api.encodedTodos, kind: "todo", label: "Todo", request: request)
       }
     }
     route("DELETE", "/todos/{id}") { _, parameters in
@@ -94,7 +96,9 @@ extension SandboxAPI {
 
   // MARK: Record helpers
 
-  private func lookUp(_ text: String?, in items: [Data], kind: String, label: String) -> Result<Data, Rejection> {
+  private func lookUp(_ text: String?, in items: [Data], kind: String, label: String) -> Result<
+    Data, Rejection
+  > {
     switch Self.id(text, kind: kind) {
     case .failure(let rejection): return .failure(rejection)
     case .success(let id):
@@ -135,7 +139,9 @@ extension SandboxAPI {
   }
 
   func create(_ request: SandboxRequest, id: Int, required: [String]) -> SandboxResponse {
-    guard var object = request.jsonObject else { return .message(400, "Body must be a JSON object") }
+    guard var object = request.jsonObject else {
+      return .message(400, "Body must be a JSON object")
+    }
     if let missing = required.first(where: { object[$0] == nil }) {
       return .message(400, "Field '\(missing)' is required")
     }

@@ -86,17 +86,23 @@ struct SandboxAPI: Sendable {
       if index > 0 { body.append(UInt8(ascii: ",")) }
       body.append(item)
     }
-    body.append(contentsOf: Array("],\"total\":\(total),\"skip\":\(start),\"limit\":\(selected.count)}".utf8))
+    body.append(
+      contentsOf: Array("],\"total\":\(total),\"skip\":\(start),\"limit\":\(selected.count)}".utf8))
     return .json(200, body)
   }
 
   /// Keeps `id` plus the comma-separated fields of each encoded object.
   static func select(_ items: [Data], fields: String) -> [Data] {
-    let wanted = Set(fields.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } + ["id"])
+    let wanted = Set(
+      fields.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } + ["id"])
     return items.map { item in
-      guard let object = (try? JSONSerialization.jsonObject(with: item)) as? [String: Any] else { return item }
+      guard let object = (try? JSONSerialization.jsonObject(with: item)) as? [String: Any] else {
+        return item
+      }
       let filtered = object.filter { wanted.contains($0.key) }
-      return (try? JSONSerialization.data(withJSONObject: filtered, options: [.sortedKeys, .withoutEscapingSlashes])) ?? item
+      return
+        (try? JSONSerialization.data(
+          withJSONObject: filtered, options: [.sortedKeys, .withoutEscapingSlashes])) ?? item
     }
   }
 
@@ -105,7 +111,9 @@ struct SandboxAPI: Sendable {
     guard var object = (try? JSONSerialization.jsonObject(with: item)) as? [String: Any] else {
       return .message(500, "Corrupt record")
     }
-    guard let update = request.jsonObject else { return .message(400, "Body must be a JSON object") }
+    guard let update = request.jsonObject else {
+      return .message(400, "Body must be a JSON object")
+    }
     for (key, value) in update where key != "id" { object[key] = value }
     return .json(200, object: object)
   }

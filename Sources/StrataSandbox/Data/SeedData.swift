@@ -27,7 +27,9 @@ struct SeedData: Sendable {
     ("Phoenix", "Arizona", "AZ"), ("Houston", "Texas", "TX"), ("Denver", "Colorado", "CO"),
     ("Seattle", "Washington", "WA"), ("Boston", "Massachusetts", "MA"), ("Austin", "Texas", "TX"),
   ]
-  private static let departments = ["Engineering", "Support", "Marketing", "Research", "Legal", "Sales"]
+  private static let departments = [
+    "Engineering", "Support", "Marketing", "Research", "Legal", "Sales",
+  ]
   private static let words = [
     "history", "crime", "mystery", "love", "fiction", "classic", "english", "french", "magical",
     "american",
@@ -40,8 +42,10 @@ struct SeedData: Sendable {
   ]
   private static let chores = [
     "Do something nice for someone you care about", "Memorize a poem", "Watch a classic movie",
-    "Contribute code to an open source project", "Solve a Rubik's cube", "Bake pastries for yourself",
-    "Go see a Broadway production", "Write a thank you letter", "Invite friends over", "Learn to juggle",
+    "Contribute code to an open source project", "Solve a Rubik's cube",
+    "Bake pastries for yourself",
+    "Go see a Broadway production", "Write a thank you letter", "Invite friends over",
+    "Learn to juggle",
   ]
 
   init() {
@@ -55,7 +59,8 @@ struct SeedData: Sendable {
       let city = Self.cities[index % Self.cities.count]
       let address = SandboxUser.Address(
         address: "\(100 + id * 7) Main Street", city: city.0, state: city.1, stateCode: city.2,
-        postalCode: String(10_000 + id * 137), coordinates: .init(lat: 30 + Double(id) / 10, lng: -90 - Double(id) / 10),
+        postalCode: String(10_000 + id * 137),
+        coordinates: .init(lat: 30 + Double(id) / 10, lng: -90 - Double(id) / 10),
         country: "United States")
       users.append(
         SandboxUser(
@@ -63,9 +68,13 @@ struct SeedData: Sendable {
           gender: gender, email: "\(first.lowercased()).\(last.lowercased())@x.dummyjson.com",
           phone: "+1 555-\(padded(id, 3))-\(padded(id * 31 % 10_000, 4))",
           username: username, birthDate: "\(1960 + id)-\(1 + id % 12)-\(1 + id % 28)",
-          image: "https://dummyjson.com/icon/\(username)/128", bloodGroup: ["A+", "O-", "B+", "AB+"][id % 4],
-          height: 150 + Double(id % 40), weight: 50 + Double(id % 50), eyeColor: ["Green", "Brown", "Blue", "Gray"][id % 4],
-          hair: .init(color: ["Brown", "Black", "Blonde", "Red"][id % 4], type: ["Curly", "Straight", "Wavy"][id % 3]),
+          image: "https://dummyjson.com/icon/\(username)/128",
+          bloodGroup: ["A+", "O-", "B+", "AB+"][id % 4],
+          height: 150 + Double(id % 40), weight: 50 + Double(id % 50),
+          eyeColor: ["Green", "Brown", "Blue", "Gray"][id % 4],
+          hair: .init(
+            color: ["Brown", "Black", "Blonde", "Red"][id % 4],
+            type: ["Curly", "Straight", "Wavy"][id % 3]),
           address: address, university: "University of \(city.1)",
           company: .init(
             department: Self.departments[id % Self.departments.count], name: "\(last) Group",
@@ -78,7 +87,8 @@ struct SeedData: Sendable {
     posts = (1...60).map { id in
       SandboxPost(
         id: id, title: "\(Self.subjects[id % Self.subjects.count]) (\(id))",
-        body: "\(Self.subjects[(id + 3) % Self.subjects.count]). \(Self.subjects[(id + 7) % Self.subjects.count]).",
+        body:
+          "\(Self.subjects[(id + 3) % Self.subjects.count]). \(Self.subjects[(id + 7) % Self.subjects.count]).",
         tags: [Self.words[id % Self.words.count], Self.words[(id * 3) % Self.words.count]],
         reactions: .init(likes: id * 13 % 200, dislikes: id * 7 % 40), views: id * 97 % 5000,
         userId: 1 + (id * 5) % Self.people.count)

@@ -65,9 +65,13 @@ public final class FaultInjector: Sendable {
   ///   - count: How many requests.
   ///   - headers: Extra response headers, e.g. `["Retry-After": "3"]`.
   public func fail(
-    _ status: Int, method: String? = nil, path: String, count: Int = 1, headers: [String: String] = [:]
+    _ status: Int, method: String? = nil, path: String, count: Int = 1,
+    headers: [String: String] = [:]
   ) {
-    add(Fault(method: method, path: path, count: count, action: .respond(status: status, headers: headers)))
+    add(
+      Fault(
+        method: method, path: path, count: count, action: .respond(status: status, headers: headers)
+      ))
   }
 
   /// Removes every pending fault.
@@ -80,7 +84,8 @@ public final class FaultInjector: Sendable {
   func take(for request: SandboxRequest) -> [Action] {
     faults.withLock { faults in
       var actions: [Action] = []
-      for index in faults.indices where faults[index].remaining > 0 && faults[index].matches(request) {
+      for index in faults.indices
+      where faults[index].remaining > 0 && faults[index].matches(request) {
         actions.append(faults[index].action)
         faults[index].remaining -= 1
         if case .delay = faults[index].action { continue }

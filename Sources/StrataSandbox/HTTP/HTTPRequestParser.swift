@@ -61,15 +61,19 @@ struct HTTPRequestParser {
       return text.unicodeScalars.last == "\r" ? Substring(text.unicodeScalars.dropLast()) : text
     }
     while lines.last?.isEmpty == true { lines.removeLast() }
-    guard let requestLine = lines.first else { return .reject(status: 400, message: "Empty request") }
+    guard let requestLine = lines.first else {
+      return .reject(status: 400, message: "Empty request")
+    }
 
     let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
-    guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isUppercase }),
+    guard parts.count == 3, !parts[0].isEmpty,
+      parts[0].allSatisfy({ $0.isASCII && $0.isUppercase }),
       parts[1].hasPrefix("/") || parts[1].hasPrefix("http://")
     else { return .reject(status: 400, message: "Malformed request line") }
     let version = parts[2]
     guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-      return .reject(status: version.hasPrefix("HTTP/") ? 505 : 400, message: "Unsupported HTTP version")
+      return .reject(
+        status: version.hasPrefix("HTTP/") ? 505 : 400, message: "Unsupported HTTP version")
     }
 
     var headers: [(name: String, value: String)] = []
@@ -78,17 +82,20 @@ struct HTTPRequestParser {
         return .reject(status: 400, message: "Malformed header line")
       }
       let name = line[..<colon]
-      guard !name.isEmpty, name.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "\u{7F}" }) else {
+      guard !name.isEmpty, name.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "\u{7F}" })
+      else {
         return .reject(status: 400, message: "Malformed header name")
       }
-      headers.append((String(name), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+      headers.append(
+        (String(name), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
     }
     func header(_ name: String) -> [String] {
       headers.filter { $0.name.lowercased() == name }.map(\.value)
     }
 
     if !header("transfer-encoding").isEmpty {
-      return .reject(status: 501, message: "Transfer-Encoding is not supported; send Content-Length")
+      return .reject(
+        status: 501, message: "Transfer-Encoding is not supported; send Content-Length")
     }
     let lengths = header("content-length")
     var bodyLength = 0
@@ -108,7 +115,8 @@ struct HTTPRequestParser {
     buffer.removeFirst(total)
 
     let connection = header("connection").first?.lowercased() ?? ""
-    let keepAlive = version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
+    let keepAlive =
+      version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
     var target = String(parts[1])
     if target.hasPrefix("http://"), let url = URL(string: target) {
       target = url.path.isEmpty ? "/" : url.path + (url.query.map { "?" + $0 } ?? "")

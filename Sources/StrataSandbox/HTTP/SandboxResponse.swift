@@ -36,7 +36,9 @@ public struct SandboxResponse: Sendable {
   ///   - object: The value to serialise.
   /// - Returns: The response.
   public static func json(_ status: Int = 200, object: Any) -> SandboxResponse {
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    let data =
+      (try? JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
     return json(status, data)
   }
 

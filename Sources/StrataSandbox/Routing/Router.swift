@@ -34,7 +34,8 @@ struct Router: Sendable {
     let segments = pattern.split(separator: "/").map { part -> Segment in
       guard part.hasPrefix("{"), part.hasSuffix("}") else { return .literal(String(part)) }
       let name = part.dropFirst().dropLast()
-      return name.hasSuffix("?") ? .optionalParameter(String(name.dropLast())) : .parameter(String(name))
+      return name.hasSuffix("?")
+        ? .optionalParameter(String(name.dropLast())) : .parameter(String(name))
     }
     routes.append(Route(method: method, segments: segments, handler: handler))
     routes.sort { $0.specificity > $1.specificity }

@@ -8,7 +8,8 @@ struct Connection {
 
   func serve() {
     let limits = server.limits
-    let idleMilliseconds = Int(limits.idleTimeout.components.seconds * 1000)
+    let idleMilliseconds =
+      Int(limits.idleTimeout.components.seconds * 1000)
       + Int(limits.idleTimeout.components.attoseconds / 1_000_000_000_000_000)
     Socket.setReceiveTimeout(fd, milliseconds: max(1, idleMilliseconds))
     let parser = HTTPRequestParser(limits: limits)
@@ -66,7 +67,8 @@ struct Connection {
         return false
       case .respond(let status, let headers, let body):
         // A scripted body is sent verbatim (malformed JSON, HTML…); headers replace defaults.
-        var fault = body.map { SandboxResponse.json(status, Data($0.utf8)) }
+        var fault =
+          body.map { SandboxResponse.json(status, Data($0.utf8)) }
           ?? .message(status, "Injected fault: \(status)")
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
           fault.headers.removeAll { $0.name.lowercased() == name.lowercased() }

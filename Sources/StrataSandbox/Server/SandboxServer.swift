@@ -170,7 +170,9 @@ public final class SandboxServer: Sendable {
       }
       guard admitted else {
         Socket.send(
-          client, SandboxResponse.message(503, "Too many connections").serialized(keepAlive: false, includeBody: true))
+          client,
+          SandboxResponse.message(503, "Too many connections").serialized(
+            keepAlive: false, includeBody: true))
         Socket.close(client)
         if !isRunning { break }
         continue
@@ -191,7 +193,9 @@ public final class SandboxServer: Sendable {
 
   var limits: SandboxLimits { configuration.limits }
 
-  func handle(_ request: SandboxRequest) -> (actions: [FaultInjector.Action], response: () -> SandboxResponse) {
+  func handle(_ request: SandboxRequest) -> (
+    actions: [FaultInjector.Action], response: () -> SandboxResponse
+  ) {
     journal.record(request)
     return (faults.take(for: request), { self.api.handle(request) })
   }
@@ -201,7 +205,9 @@ public final class SandboxServer: Sendable {
     let deadline = ContinuousClock.now + min(duration, .seconds(60))
     while isRunning, ContinuousClock.now < deadline {
       let left = deadline - ContinuousClock.now
-      Thread.sleep(forTimeInterval: min(0.05, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
+      Thread.sleep(
+        forTimeInterval: min(
+          0.05, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
     }
   }
 }

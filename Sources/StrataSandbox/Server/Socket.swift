@@ -65,7 +65,8 @@ enum Socket {
       let client = systemAccept(fd, nil, nil)
       if client >= 0 {
         var yes: Int32 = 1
-        setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(
+          client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Darwin)
           setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
         #endif

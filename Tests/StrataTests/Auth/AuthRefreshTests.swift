@@ -36,7 +36,8 @@ func acceptingTokens(_ accepted: Set<String>) -> MockTransport {
   MockTransport { request, _ in
     let header = request.value(forHTTPHeaderField: "Authorization") ?? ""
     let ok = accepted.contains(String(header.dropFirst("Bearer ".count)))
-    return try MockTransport.response(request, status: ok ? 200 : 401, body: ok ? userJSON : #"{"message":"Token Expired!"}"#)
+    return try MockTransport.response(
+      request, status: ok ? 200 : 401, body: ok ? userJSON : #"{"message":"Token Expired!"}"#)
   }
 }
 
@@ -51,7 +52,10 @@ struct AuthRefreshTests {
     let user = try await makeService(transport, authenticator: session).send(GetMe())
     #expect(user.id == 1)
     #expect(refresher.count == 1)
-    #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer tok-old", "Bearer tok-new-1"])
+    #expect(
+      transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == [
+        "Bearer tok-old", "Bearer tok-new-1",
+      ])
   }
 
   @Test func failedRefreshSignsOutAndThrowsUnauthorized() async throws {
@@ -59,7 +63,9 @@ struct AuthRefreshTests {
     let store = InMemoryTokenStore(oldCredentials)
     let session = AuthSession(store: store, refresh: refresher.refresh)
     let events = session.events()
-    let error = await networkError { _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe()) }
+    let error = await networkError {
+      _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
+    }
     guard case .unauthorized = error else {
       Issue.record("expected .unauthorized, got \(String(describing: error))")
       return
@@ -74,7 +80,9 @@ struct AuthRefreshTests {
     let refresher = CountingRefresher()
     let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
     let transport = acceptingTokens([])
-    let error = await networkError { _ = try await makeService(transport, authenticator: session).send(GetMe()) }
+    let error = await networkError {
+      _ = try await makeService(transport, authenticator: session).send(GetMe())
+    }
     guard case .unauthorized = error else {
       Issue.record("expected .unauthorized, got \(String(describing: error))")
       return
@@ -108,7 +116,9 @@ struct AuthRefreshTests {
   @Test func signedOutSendsNothing() async throws {
     let session = AuthSession(store: InMemoryTokenStore())
     let transport = MockTransport.successful(json: userJSON)
-    let error = await networkError { _ = try await makeService(transport, authenticator: session).send(GetMe()) }
+    let error = await networkError {
+      _ = try await makeService(transport, authenticator: session).send(GetMe())
+    }
     guard case .unauthorized = error else {
       Issue.record("expected .unauthorized, got \(String(describing: error))")
       return
@@ -119,18 +129,24 @@ struct AuthRefreshTests {
   @Test func tokenNearExpiryIsRefreshedBeforeUse() async throws {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let refresher = CountingRefresher()
-    let credentials = Credentials(accessToken: "tok-old", refreshToken: "r", expiresAt: now.addingTimeInterval(10))
-    let session = AuthSession(store: InMemoryTokenStore(credentials), now: { now }, refresh: refresher.refresh)
+    let credentials = Credentials(
+      accessToken: "tok-old", refreshToken: "r", expiresAt: now.addingTimeInterval(10))
+    let session = AuthSession(
+      store: InMemoryTokenStore(credentials), now: { now }, refresh: refresher.refresh)
     let transport = acceptingTokens(["tok-new-1"])
     _ = try await makeService(transport, authenticator: session).send(GetMe())
     #expect(refresher.count == 1)
-    #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer tok-new-1"])
+    #expect(
+      transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == [
+        "Bearer tok-new-1"
+      ])
   }
 
   @Test func refreshLoopIsStopped() async throws {
     let refresher = CountingRefresher()
     let clock = ManualClock()
-    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), clock: clock, refresh: refresher.refresh)
+    let session = AuthSession(
+      store: InMemoryTokenStore(oldCredentials), clock: clock, refresh: refresher.refresh)
     let events = session.events()
     let service = makeService(acceptingTokens([]), authenticator: session)
     for _ in 0..<7 { _ = await networkError { _ = try await service.send(GetMe()) } }
@@ -144,7 +160,13 @@ struct AuthRefreshTests {
   @Test func transientRefreshFailureKeepsTheSession() async throws {
     let refresher = CountingRefresher(failure: NetworkError.transport(URLError(.timedOut)))
     let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
-    let error = await networkError { _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe()) }
+    let capture = CapturingLogHandler()
+    let error = await LogSystem.withScope(handler: capture) {
+      await networkError {
+        _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
+      }
+    }
+    #expect(capture.text.contains("refresh failed in transit, session kept"))
     guard case .transport = error else {
       Issue.record("expected .transport, got \(String(describing: error))")
       return
@@ -161,12 +183,16 @@ struct AuthRefreshTests {
       try await session.signIn(oldCredentials)
       let transport = MockTransport { request, index in
         let ok = request.value(forHTTPHeaderField: "Authorization") == "Bearer tok-new-1"
-        let body = ok ? #"{"id":1,"firstName":"E","accessToken":"tok-new-1","refreshToken":"ref-new-1"}"# : "{}"
-        return try MockTransport.response(request, status: ok ? 200 : (index == 1 ? 503 : 401), body: body,
+        let body =
+          ok
+          ? #"{"id":1,"firstName":"E","accessToken":"tok-new-1","refreshToken":"ref-new-1"}"# : "{}"
+        return try MockTransport.response(
+          request, status: ok ? 200 : (index == 1 ? 503 : 401), body: body,
           headers: ["Set-Cookie": "session=ref-old"])
       }
       _ = try await makeService(transport, authenticator: session).send(GetMe())
-      Log.auth.info("credentials now \(Credentials(accessToken: "tok-new-1", refreshToken: "ref-new-1"))")
+      Log.auth.info(
+        "credentials now \(Credentials(accessToken: "tok-new-1", refreshToken: "ref-new-1"))")
     }
     #expect(capture.records.count > 5)
     #expect(capture.text.contains("<redacted>"))

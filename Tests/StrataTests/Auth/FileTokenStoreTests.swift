@@ -5,10 +5,12 @@ import Testing
 @Suite("FileTokenStore")
 struct FileTokenStoreTests {
   static let credentials = Credentials(
-    accessToken: "tok-file", refreshToken: "ref-file", expiresAt: Date(timeIntervalSince1970: 1_900_000_000))
+    accessToken: "tok-file", refreshToken: "ref-file",
+    expiresAt: Date(timeIntervalSince1970: 1_900_000_000))
 
   static func mode(_ path: String) throws -> Int {
-    (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?
+      .intValue ?? -1
   }
 
   @Test func roundTripWithOwnerOnlyPermissions() throws {
@@ -29,7 +31,9 @@ struct FileTokenStoreTests {
     let store = FileTokenStore(path: directory.path + "/credentials.json")
     try store.save(Self.credentials)
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
-    #expect(throws: FileTokenStore.Failure.insecurePermissions(path: store.path, mode: 0o644)) { try store.load() }
+    #expect(throws: FileTokenStore.Failure.insecurePermissions(path: store.path, mode: 0o644)) {
+      try store.load()
+    }
   }
 
   @Test func tornFileReadsAsSignedOutAndCanBeRewritten() throws {
@@ -40,22 +44,33 @@ struct FileTokenStoreTests {
     try full.prefix(full.count / 2).write(to: URL(fileURLWithPath: store.path))
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: store.path)
     #expect(try store.load() == nil)
-    try directory.write("credentials.json.tmp-999-1", "{\"accessToken\":")  // a crashed writer's leftover
+    // A crashed writer's leftover temporary file must not matter.
+    try directory.write("credentials.json.tmp-999-1", "{\"accessToken\":")
     try store.save(Self.credentials)
     #expect(try store.load() == Self.credentials)
     #expect(try Self.mode(store.path) == 0o600)
   }
 
   @Test func xdgLocation() {
-    #expect(FileTokenStore.defaultDirectory(app: "strata-demo", environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/h"]) == "/x/cfg/strata-demo")
-    #expect(FileTokenStore.defaultDirectory(app: "strata-demo", environment: ["HOME": "/h"]) == "/h/.config/strata-demo")
-    #expect(FileTokenStore.defaultDirectory(app: "a", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/a")
+    #expect(
+      FileTokenStore.defaultDirectory(
+        app: "strata-demo", environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/h"])
+        == "/x/cfg/strata-demo")
+    #expect(
+      FileTokenStore.defaultDirectory(app: "strata-demo", environment: ["HOME": "/h"])
+        == "/h/.config/strata-demo")
+    #expect(
+      FileTokenStore.defaultDirectory(
+        app: "a", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/a")
   }
 
   @Test func credentialsNeverPrintTokens() {
     var dumped = ""
     dump(Self.credentials, to: &dumped)
-    for text in [Self.credentials.description, String(reflecting: Self.credentials), dumped, "\(Self.credentials)"] {
+    for text in [
+      Self.credentials.description, String(reflecting: Self.credentials), dumped,
+      "\(Self.credentials)",
+    ] {
       #expect(!text.contains("tok-file") && !text.contains("ref-file"))
     }
   }

@@ -19,7 +19,9 @@ struct ConfigAccessorTests {
   @Test(arguments: ["dummyjson.com", "/relative/path", "https://", "not a url", ""])
   func invalidURL(_ text: String) throws {
     let error = try #require(throws: ConfigError.self) { try Self.config("'\(text)'").url("V") }
-    #expect(error.kind == .invalidValue(key: "V", expected: "a URL with a scheme and host (https://host)"))
+    #expect(
+      error.kind == .invalidValue(key: "V", expected: "a URL with a scheme and host (https://host)")
+    )
     #expect(error.location == SourceLocation(file: "a.xcconfig", line: 1, column: 1))
   }
 
@@ -67,8 +69,12 @@ struct ConfigAccessorTests {
 
   @Test(arguments: ["2", "s", "-1s", "2 s", "1.5.1s", "2d", "fast", "1e3s"])
   func invalidDuration(_ text: String) throws {
-    let error = try #require(throws: ConfigError.self) { try Self.config("'\(text)'").duration("V") }
-    #expect(error.description == "a.xcconfig:1:1: V: expected a duration such as 250ms, 2s, 1.5s or 5m, got '\(text)'")
+    let error = try #require(throws: ConfigError.self) {
+      try Self.config("'\(text)'").duration("V")
+    }
+    #expect(
+      error.description
+        == "a.xcconfig:1:1: V: expected a duration such as 250ms, 2s, 1.5s or 5m, got '\(text)'")
   }
 
   @Test func missingKeyNamesKeyAndFile() throws {
@@ -91,7 +97,8 @@ struct ConfigAccessorTests {
     let config = try Config(parsing: "", environment: ["STRATA_RETRIES": "many"])
     let error = try #require(throws: ConfigError.self) { try config.int("RETRIES") }
     #expect(error.location == nil)
-    #expect(error.message == "RETRIES (from env STRATA_RETRIES): expected a whole number, got 'many'")
+    #expect(
+      error.message == "RETRIES (from env STRATA_RETRIES): expected a whole number, got 'many'")
   }
 }
 
@@ -143,7 +150,8 @@ struct ConfigLayerTests {
   }
 
   @Test func environmentWithoutPrefixIsIgnoredAsAKey() throws {
-    let config = try Config(parsing: "", environment: ["API": "x", "STRATA_": "y", "STRATA_A-B": "z"])
+    let config = try Config(
+      parsing: "", environment: ["API": "x", "STRATA_": "y", "STRATA_A-B": "z"])
     #expect(config.values.isEmpty)
   }
 }

@@ -18,7 +18,8 @@ struct ConfigIncludeTests {
 
   @Test func optionalMissingIncludeIsSkipped() throws {
     let directory = try TemporaryDirectory()
-    let main = try directory.write("main.xcconfig", "#include? \"absent.xcconfig\" // local\nA = 1\n")
+    let main = try directory.write(
+      "main.xcconfig", "#include? \"absent.xcconfig\" // local\nA = 1\n")
     let config = try Config(file: main, environment: [:])
     #expect(config.value("A")?.value == "1")
     #expect(config.skippedIncludes.map(\.line) == [1])
@@ -55,7 +56,9 @@ struct ConfigIncludeTests {
     try directory.write("inner.xcconfig", "OK = 1\r\nBAD = \"open\r\n")
     let main = try directory.write("main.xcconfig", "#include \"inner.xcconfig\"\n")
     let error = try #require(throws: ConfigError.self) { try Config(file: main, environment: [:]) }
-    #expect(error.location == SourceLocation(file: directory.path + "/inner.xcconfig", line: 2, column: 7))
+    #expect(
+      error.location == SourceLocation(file: directory.path + "/inner.xcconfig", line: 2, column: 7)
+    )
   }
 
   @Test func missingTopLevelFileIsUnreadable() throws {

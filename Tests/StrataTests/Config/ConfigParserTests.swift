@@ -77,7 +77,8 @@ struct ConfigParserTests {
     Valid(
       name: "config key beats environment", text: "HOME_DIR = /c\nA = $(HOME_DIR)",
       expected: ["A": "/c"], environment: ["HOME_DIR": "/h"]),
-    Valid(name: "substitution in double quotes", text: "B = 1\nA = \"x $(B)\"", expected: ["A": "x 1"]),
+    Valid(
+      name: "substitution in double quotes", text: "B = 1\nA = \"x $(B)\"", expected: ["A": "x 1"]),
   ]
 
   @Test(arguments: valid)
@@ -98,7 +99,8 @@ struct ConfigParserTests {
   }
 
   static let invalid: [Invalid] = [
-    Invalid(name: "unterminated \"", text: "A = \"abc", kind: .unterminatedQuote, line: 1, column: 5),
+    Invalid(
+      name: "unterminated \"", text: "A = \"abc", kind: .unterminatedQuote, line: 1, column: 5),
     Invalid(
       name: "unterminated ' on line 3", text: "X = 1\n\n  B = 'abc", kind: .unterminatedQuote,
       line: 3, column: 7),
@@ -106,13 +108,16 @@ struct ConfigParserTests {
       name: "unterminated after escaped quote", text: #"A = "abc\""#, kind: .unterminatedQuote,
       line: 1, column: 5),
     Invalid(
-      name: "unterminated on a CRLF line", text: "A = 1\r\nB = \"x\r\nC = 2", kind: .unterminatedQuote,
+      name: "unterminated on a CRLF line", text: "A = 1\r\nB = \"x\r\nC = 2",
+      kind: .unterminatedQuote,
       line: 2, column: 5),
     Invalid(
-      name: "BOM does not shift columns", text: "\u{FEFF}A = \"x", kind: .unterminatedQuote, line: 1,
+      name: "BOM does not shift columns", text: "\u{FEFF}A = \"x", kind: .unterminatedQuote,
+      line: 1,
       column: 5),
     Invalid(name: "invalid escape", text: #"A = "a\qb""#, kind: .invalidEscape, line: 1, column: 7),
-    Invalid(name: "text after quote", text: "A = \"a\" b", kind: .unexpectedText, line: 1, column: 9),
+    Invalid(
+      name: "text after quote", text: "A = \"a\" b", kind: .unexpectedText, line: 1, column: 9),
     Invalid(name: "missing =", text: "A b", kind: .expectedEquals, line: 1, column: 3),
     Invalid(name: "key only", text: "\nA", kind: .expectedEquals, line: 2, column: 2),
     Invalid(name: "key starts with digit", text: "1A = x", kind: .invalidKey, line: 1, column: 1),
@@ -132,11 +137,15 @@ struct ConfigParserTests {
     Invalid(name: "space in $( )", text: "A = $(B C)", kind: .invalidReference, line: 1, column: 8),
     Invalid(
       name: "mismatched ${ )", text: "A = ${B)", kind: .invalidReference, line: 1, column: 8),
-    Invalid(name: "include without quotes", text: "#include foo", kind: .malformedInclude, line: 1, column: 1),
     Invalid(
-      name: "include unterminated", text: "#include \"foo", kind: .unterminatedQuote, line: 1, column: 10),
+      name: "include without quotes", text: "#include foo", kind: .malformedInclude, line: 1,
+      column: 1),
     Invalid(
-      name: "text after include", text: "#include \"a\" b", kind: .unexpectedText, line: 1, column: 14),
+      name: "include unterminated", text: "#include \"foo", kind: .unterminatedQuote, line: 1,
+      column: 10),
+    Invalid(
+      name: "text after include", text: "#include \"a\" b", kind: .unexpectedText, line: 1,
+      column: 14),
   ]
 
   @Test(arguments: invalid)
@@ -145,7 +154,8 @@ struct ConfigParserTests {
       try Config(parsing: row.text, name: "t.xcconfig")
     }
     #expect(error.kind == row.kind)
-    #expect(error.location == SourceLocation(file: "t.xcconfig", line: row.line, column: row.column))
+    #expect(
+      error.location == SourceLocation(file: "t.xcconfig", line: row.line, column: row.column))
     #expect(error.description.hasPrefix("t.xcconfig:\(row.line):\(row.column): "))
   }
 
@@ -158,7 +168,8 @@ struct ConfigParserTests {
 
   @Test func invalidUTF8IsAnErrorAtItsColumn() throws {
     let directory = try TemporaryDirectory()
-    let path = try directory.write("bad.xcconfig", bytes: Array("A = 1\nB = ab".utf8) + [0xFF, 0x41])
+    let path = try directory.write(
+      "bad.xcconfig", bytes: Array("A = 1\nB = ab".utf8) + [0xFF, 0x41])
     let error = try #require(throws: ConfigError.self) { try Config(file: path, environment: [:]) }
     #expect(error.kind == .invalidEncoding)
     #expect(error.location?.line == 2)
@@ -167,8 +178,10 @@ struct ConfigParserTests {
 
   @Test func provenanceRecordsFileAndLine() throws {
     let config = try Config(parsing: "// header\n\nA = 1\n  B = 2", name: "p.xcconfig")
-    #expect(config.value("A")?.origin == .file(SourceLocation(file: "p.xcconfig", line: 3, column: 1)))
-    #expect(config.value("B")?.origin == .file(SourceLocation(file: "p.xcconfig", line: 4, column: 3)))
+    #expect(
+      config.value("A")?.origin == .file(SourceLocation(file: "p.xcconfig", line: 3, column: 1)))
+    #expect(
+      config.value("B")?.origin == .file(SourceLocation(file: "p.xcconfig", line: 4, column: 3)))
     #expect(config.value("B")?.origin.description == "p.xcconfig:4")
   }
 

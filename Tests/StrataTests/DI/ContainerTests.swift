@@ -106,9 +106,18 @@ struct ContainerErrorTests {
 
   @Test func threeNodeCycleIsDetectedWithTheWholePath() throws {
     let container = Container()
-    container.register(ServiceA.self) { c in _ = try c.resolve(ServiceB.self); return ServiceA() }
-    container.register(ServiceB.self) { c in _ = try c.resolve(ServiceC.self); return ServiceB() }
-    container.register(ServiceC.self) { c in _ = try c.resolve(ServiceA.self); return ServiceC() }
+    container.register(ServiceA.self) { c in
+      _ = try c.resolve(ServiceB.self)
+      return ServiceA()
+    }
+    container.register(ServiceB.self) { c in
+      _ = try c.resolve(ServiceC.self)
+      return ServiceB()
+    }
+    container.register(ServiceC.self) { c in
+      _ = try c.resolve(ServiceA.self)
+      return ServiceC()
+    }
     let error = try #require(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
     #expect(error.description == "circular dependency: ServiceA → ServiceB → ServiceC → ServiceA")
     guard case .circularDependency(let path) = error else {
@@ -130,8 +139,14 @@ struct ContainerErrorTests {
 
   @Test func cycleThroughACapturedContainerIsStillDetected() throws {
     let container = Container()
-    container.register(ServiceA.self) { _ in _ = try container.resolve(ServiceB.self); return ServiceA() }
-    container.register(ServiceB.self) { _ in _ = try container.resolve(ServiceA.self); return ServiceB() }
+    container.register(ServiceA.self) { _ in
+      _ = try container.resolve(ServiceB.self)
+      return ServiceA()
+    }
+    container.register(ServiceB.self) { _ in
+      _ = try container.resolve(ServiceA.self)
+      return ServiceB()
+    }
     #expect(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
   }
 
@@ -149,7 +164,10 @@ struct ContainerErrorTests {
 
   @Test func missingDependencyPassesThroughUnwrapped() throws {
     let container = Container()
-    container.register(ServiceA.self) { c in _ = try c.resolve(ServiceB.self); return ServiceA() }
+    container.register(ServiceA.self) { c in
+      _ = try c.resolve(ServiceB.self)
+      return ServiceA()
+    }
     let error = try #require(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
     guard case .notRegistered(let service, _) = error else {
       Issue.record("wrong error \(error)")
@@ -160,7 +178,10 @@ struct ContainerErrorTests {
 
   @Test func validateReportsEveryFailureTogether() throws {
     let container = Container()
-    container.register(ServiceA.self) { c in _ = try c.resolve(Service.self); return ServiceA() }
+    container.register(ServiceA.self) { c in
+      _ = try c.resolve(Service.self)
+      return ServiceA()
+    }
     container.register(ServiceB.self) { _ in throw Broken(reason: "no config") }
     container.register(ServiceC.self) { _ in ServiceC() }
     let error = try #require(throws: ContainerError.self) { try container.validate() }
@@ -176,7 +197,10 @@ struct ContainerErrorTests {
   @Test func validatePassesForAHealthyGraph() throws {
     let container = Container()
     container.register(ServiceA.self) { _ in ServiceA() }
-    container.register(ServiceB.self) { c in _ = try c.resolve(ServiceA.self); return ServiceB() }
+    container.register(ServiceB.self) { c in
+      _ = try c.resolve(ServiceA.self)
+      return ServiceB()
+    }
     try container.validate()
   }
 }
@@ -205,7 +229,9 @@ struct ContainerChildTests {
 
   @Test func overrideOfNothingIsAnError() throws {
     let container = Container()
-    #expect(throws: ContainerError.self) { try container.override(ServiceA.self) { _ in ServiceA() } }
+    #expect(throws: ContainerError.self) {
+      try container.override(ServiceA.self) { _ in ServiceA() }
+    }
   }
 
   @Test func initCompletedWiresARealCycle() throws {
@@ -257,8 +283,14 @@ struct ContainerConcurrencyTests {
     struct Root: Sendable {}
     let container = Container()
     container.register(ServiceA.self, scope: .singleton) { _ in ServiceA() }
-    container.register(ServiceB.self, scope: .singleton) { c in _ = try c.resolve(ServiceA.self); return ServiceB() }
-    container.register(ServiceC.self) { c in _ = try c.resolve(ServiceB.self); return ServiceC() }
+    container.register(ServiceB.self, scope: .singleton) { c in
+      _ = try c.resolve(ServiceA.self)
+      return ServiceB()
+    }
+    container.register(ServiceC.self) { c in
+      _ = try c.resolve(ServiceB.self)
+      return ServiceC()
+    }
     container.register(Root.self) { c in
       _ = try c.resolve(ServiceA.self)
       _ = try c.resolve(ServiceB.self)

@@ -20,7 +20,9 @@ struct SandboxUserPage: Decodable, Sendable {
 struct ListUsers: Endpoint {
   typealias Response = SandboxUserPage
   var path: String { "users" }
-  var queryItems: [URLQueryItem] { [URLQueryItem(name: "limit", value: "5"), URLQueryItem(name: "select", value: "firstName")] }
+  var queryItems: [URLQueryItem] {
+    [URLQueryItem(name: "limit", value: "5"), URLQueryItem(name: "select", value: "firstName")]
+  }
 }
 
 struct SlowUser: Endpoint {
@@ -43,7 +45,9 @@ struct SandboxLogin: Endpoint {
   }
   var path: String { "auth/login" }
   var method: HTTPMethod { .post }
-  var body: (any Encodable & Sendable)? { LoginBody(username: "emilys", password: "emilyspass", expiresInSeconds: 60) }
+  var body: (any Encodable & Sendable)? {
+    LoginBody(username: "emilys", password: "emilyspass", expiresInSeconds: 60)
+  }
 }
 
 struct SandboxRefresh: Endpoint {
@@ -102,7 +106,9 @@ struct NetworkIntegrationTests {
     let server = SandboxServer()
     try server.start()
     let started = ContinuousClock.now
-    let error = await networkError { _ = try await sandboxService(server, policy: .none).send(SlowUser()) }
+    let error = await networkError {
+      _ = try await sandboxService(server, policy: .none).send(SlowUser())
+    }
     guard case .transport(let urlError) = error else {
       Issue.record("expected a timeout, got \(String(describing: error))")
       return
@@ -115,7 +121,8 @@ struct NetworkIntegrationTests {
   @Test func connectionRefusedIsATransportErrorAfterRetries() async throws {
     let server = SandboxServer()
     try server.start()
-    let service = sandboxService(server, policy: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(5)))
+    let service = sandboxService(
+      server, policy: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(5)))
     await server.stop()
     let error = await networkError { _ = try await service.send(GetUser()) }
     guard case .transport(let urlError) = error else {
@@ -139,10 +146,14 @@ struct NetworkIntegrationTests {
     let other = SandboxServer()
     try origin.start()
     try other.start()
-    origin.faults.fail(302, path: "/hop-away", headers: ["Location": "\(other.baseURL.absoluteString)/users/1"])
-    origin.faults.fail(302, path: "/hop-home", headers: ["Location": "\(origin.baseURL.absoluteString)/users/2"])
+    origin.faults.fail(
+      302, path: "/hop-away", headers: ["Location": "\(other.baseURL.absoluteString)/users/1"])
+    origin.faults.fail(
+      302, path: "/hop-home", headers: ["Location": "\(origin.baseURL.absoluteString)/users/2"])
 
-    for (path, server, target) in [("/hop-away", other, "/users/1"), ("/hop-home", origin, "/users/2")] {
+    for (path, server, target) in [
+      ("/hop-away", other, "/users/1"), ("/hop-home", origin, "/users/2"),
+    ] {
       var request = URLRequest(url: try #require(URL(string: origin.baseURL.absoluteString + path)))
       request.setValue("Bearer tok-secret", forHTTPHeaderField: "Authorization")
       request.setValue("session=abc", forHTTPHeaderField: "Cookie")
@@ -166,7 +177,8 @@ struct NetworkIntegrationTests {
     try server.start()
     let plain = sandboxService(server)
     let login = try await plain.send(SandboxLogin())
-    let store = InMemoryTokenStore(Credentials(accessToken: login.accessToken, refreshToken: login.refreshToken))
+    let store = InMemoryTokenStore(
+      Credentials(accessToken: login.accessToken, refreshToken: login.refreshToken))
     let session = AuthSession(
       store: store,
       refresh: { refreshToken in

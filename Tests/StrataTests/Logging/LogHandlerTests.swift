@@ -59,11 +59,16 @@ struct LogHandlerTests {
 
 @Suite("Redaction")
 struct RedactorTests {
-  static let headerNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"]
+  static let headerNames = [
+    "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key",
+  ]
 
   static func variants(_ name: String) -> [String] {
     let alternating = String(
-      name.enumerated().map { $0.offset.isMultiple(of: 2) ? Character($0.element.uppercased()) : Character($0.element.lowercased()) })
+      name.enumerated().map {
+        $0.offset.isMultiple(of: 2)
+          ? Character($0.element.uppercased()) : Character($0.element.lowercased())
+      })
     return [name, name.lowercased(), name.uppercased(), alternating]
   }
 
@@ -87,7 +92,9 @@ struct RedactorTests {
       #"{"username":"emilys","password":"emilyspass","nested":{"accessToken":"a1","list":[{"refresh_token":"r1"},{"Token":"t1"}]},"id":5}"#
         .utf8)
     let text = Redactor.standard.redact(body: body)
-    for secret in ["emilyspass", "a1", "r1", "t1"] { #expect(!text.contains("\"\(secret)\""), "\(secret)") }
+    for secret in ["emilyspass", "a1", "r1", "t1"] {
+      #expect(!text.contains("\"\(secret)\""), "\(secret)")
+    }
     #expect(text.contains("\"username\":\"emilys\""))
     #expect(text.contains("\"id\":5"))
     #expect(text.contains("<redacted>"))

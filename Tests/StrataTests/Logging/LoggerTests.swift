@@ -116,7 +116,9 @@ struct LoggerTests {
     #expect(second.messages.count == 50 && second.messages.allSatisfy { $0.hasPrefix("second") })
   }
 
-  @Test(arguments: [("trace", LogLevel.trace), ("DEBUG", .debug), ("Warn", .warning), ("critical", .critical)])
+  @Test(arguments: [
+    ("trace", LogLevel.trace), ("DEBUG", .debug), ("Warn", .warning), ("critical", .critical),
+  ])
   func levelNamesParse(_ name: String, _ level: LogLevel) {
     #expect(LogLevel(name: name) == level)
   }
@@ -158,7 +160,8 @@ struct LogBootstrapTests {
     let previous = LogSystem.levels
     defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
 
-    LogSystem.bootstrap(handler: capture, levels: LogLevels(global: .critical, categories: [category: .info]))
+    LogSystem.bootstrap(
+      handler: capture, levels: LogLevels(global: .critical, categories: [category: .info]))
     let counter = EvaluationCounter()
     logger.debug("\(counter.next())")
     logger.info("kept")
@@ -175,11 +178,13 @@ struct LogBootstrapTests {
     let lines = CapturingOutput()
     let previous = LogSystem.levels
     defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
-    let config = try Config(parsing: "LOG_LEVEL = critical\nLOG_FORMAT = json\nLOG_LEVEL_\(category.uppercased()) = info")
+    let config = try Config(
+      parsing: "LOG_LEVEL = critical\nLOG_FORMAT = json\nLOG_LEVEL_\(category.uppercased()) = info")
     try LogSystem.bootstrap(config: config, output: lines.output)
     Logger(category: category).info("hello \("x", privacy: .private)")
     let line = try #require(lines.lines.first { $0.contains(category) })
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     #expect(object["message"] as? String == "hello <private>")
   }
 

@@ -34,13 +34,15 @@ struct CreateThing: Endpoint {
 let userJSON = #"{"id":1,"firstName":"Emily"}"#
 
 func makeService(
-  _ transport: any HTTPTransport, clock: ManualClock = ManualClock(), policy: RetryPolicy = .default,
+  _ transport: any HTTPTransport, clock: ManualClock = ManualClock(),
+  policy: RetryPolicy = .default,
   timeout: Duration = .seconds(60), authenticator: (any Authenticator)? = nil,
   baseURL: String = "https://api.example"
 ) -> NetworkService {
   NetworkService(
     configuration: NetworkConfiguration(
-      baseURL: URL(string: baseURL) ?? URL(fileURLWithPath: "/"), timeout: timeout, retryPolicy: policy,
+      baseURL: URL(string: baseURL) ?? URL(fileURLWithPath: "/"), timeout: timeout,
+      retryPolicy: policy,
       userAgent: "StrataTests/1"),
     transport: transport, authenticator: authenticator, clock: clock)
 }

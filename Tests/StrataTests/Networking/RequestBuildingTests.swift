@@ -19,7 +19,9 @@ struct Probe: Endpoint {
 
 @Suite("Request building")
 struct RequestBuildingTests {
-  static func sent(_ endpoint: Probe, base: String = "https://api.example/v1") async throws -> URLRequest {
+  static func sent(_ endpoint: Probe, base: String = "https://api.example/v1") async throws
+    -> URLRequest
+  {
     let transport = MockTransport.successful(json: "{}")
     _ = try await makeService(transport, baseURL: base).send(endpoint)
     return try #require(transport.requests.first)
@@ -36,7 +38,8 @@ struct RequestBuildingTests {
         ]))
     #expect(
       request.url?.absoluteString
-        == "https://api.example/v1/search?q=a%20b&plus=1%2B1&amp=x%26y%3Dz&uni=%C3%A9%E2%9C%93&flag&a=~._-")
+        == "https://api.example/v1/search?q=a%20b&plus=1%2B1&amp=x%26y%3Dz&uni=%C3%A9%E2%9C%93&flag&a=~._-"
+    )
   }
 
   @Test(arguments: [
@@ -46,7 +49,9 @@ struct RequestBuildingTests {
   ])
   func pathsResolveAgainstTheBaseURL(_ path: String, _ expected: String) async throws {
     #expect(try await Self.sent(Probe(path: path)).url?.absoluteString == expected)
-    #expect(try await Self.sent(Probe(path: path), base: "https://api.example/v1/").url?.absoluteString == expected)
+    #expect(
+      try await Self.sent(Probe(path: path), base: "https://api.example/v1/").url?.absoluteString
+        == expected)
   }
 
   @Test func defaultHeadersAndNoContentTypeWithoutBody() async throws {
@@ -62,7 +67,9 @@ struct RequestBuildingTests {
   @Test func jsonBodySetsContentTypeAndEndpointHeadersComeLast() async throws {
     struct Body: Encodable, Sendable { let title: String }
     let request = try await Self.sent(
-      Probe(path: "posts/add", method: .post, headers: ["accept": "text/plain", "X-Trace": "1"], body: Body(title: "Hi")))
+      Probe(
+        path: "posts/add", method: .post, headers: ["accept": "text/plain", "X-Trace": "1"],
+        body: Body(title: "Hi")))
     #expect(request.httpMethod == "POST")
     #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     #expect(request.value(forHTTPHeaderField: "Accept") == "text/plain")
@@ -83,14 +90,17 @@ struct RequestBuildingTests {
   }
 
   @Test func authenticatedRequestsCarryABearerToken() async throws {
-    let session = AuthSession(store: InMemoryTokenStore(Credentials(accessToken: "tok-a", refreshToken: "r")))
+    let session = AuthSession(
+      store: InMemoryTokenStore(Credentials(accessToken: "tok-a", refreshToken: "r")))
     let transport = MockTransport.successful(json: userJSON)
     _ = try await makeService(transport, authenticator: session).send(GetMe())
     #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer tok-a")
   }
 
   @Test func emptyResponseAcceptsEmptyAnd204Bodies() async throws {
-    let transport = MockTransport { request, _ in try MockTransport.response(request, status: 204, body: "") }
+    let transport = MockTransport { request, _ in
+      try MockTransport.response(request, status: 204, body: "")
+    }
     _ = try await makeService(transport).send(Probe(path: "x", method: .delete))
   }
 }
@@ -111,8 +121,11 @@ struct NetworkErrorTests {
   }
 
   @Test func decodingErrorNamesStatusPathAndExcerpt() async throws {
-    let body = #"{"users":[{"id":1,"address":{"city":"X"}},{"id":2,"address":{"city":7}}],"password":"hunter2"}"#
-    let error = await networkError { _ = try await makeService(MockTransport.successful(json: body, status: 200)).send(GetUsers()) }
+    let body =
+      #"{"users":[{"id":1,"address":{"city":"X"}},{"id":2,"address":{"city":7}}],"password":"hunter2"}"#
+    let error = await networkError {
+      _ = try await makeService(MockTransport.successful(json: body, status: 200)).send(GetUsers())
+    }
     guard case .decoding(let failure) = error else {
       Issue.record("expected .decoding, got \(String(describing: error))")
       return
@@ -122,7 +135,9 @@ struct NetworkErrorTests {
     #expect(failure.reason == "expected String")
     #expect(failure.bodyExcerpt.contains("\"id\":1"))
     #expect(!failure.bodyExcerpt.contains("hunter2"))
-    #expect(failure.description.hasPrefix("HTTP 200: could not decode 'users[1].address.city': expected String"))
+    #expect(
+      failure.description.hasPrefix(
+        "HTTP 200: could not decode 'users[1].address.city': expected String"))
   }
 
   @Test func garbageBodyIsADecodingErrorNotACrash() async throws {
@@ -138,9 +153,14 @@ struct NetworkErrorTests {
   }
 
   @Test func errorsReadWell() {
-    #expect(NetworkError.server(status: 404, body: Data(#"{"message":"User with id '9' not found"}"#.utf8)).description
-      == "HTTP 404: User with id '9' not found")
-    #expect(NetworkError.transport(URLError(.cannotConnectToHost)).description == "network error: could not connect to the server")
+    #expect(
+      NetworkError.server(
+        status: 404, body: Data(#"{"message":"User with id '9' not found"}"#.utf8)
+      ).description
+        == "HTTP 404: User with id '9' not found")
+    #expect(
+      NetworkError.transport(URLError(.cannotConnectToHost)).description
+        == "network error: could not connect to the server")
     #expect(NetworkError.unauthorized.isRetryable == false)
     #expect(NetworkError.server(status: 503, body: Data()).isRetryable)
     #expect(NetworkError.transport(URLError(.timedOut)).isRetryable)

@@ -21,7 +21,9 @@ struct RetryTests {
   @Test func fourFailuresMeanFourAttemptsThenTheServerError() async throws {
     let transport = MockTransport.statuses([503])
     let clock = ManualClock()
-    let error = await networkError { _ = try await makeService(transport, clock: clock).send(GetUser()) }
+    let error = await networkError {
+      _ = try await makeService(transport, clock: clock).send(GetUser())
+    }
     guard case .server(let status, _) = error else {
       Issue.record("expected .server, got \(String(describing: error))")
       return
@@ -95,16 +97,19 @@ struct RetryTests {
   }
 
   @Test func retryAfterSecondsIsHonoured() async throws {
-    let transport = MockTransport.statuses([503, 200], body: userJSON, headers: ["Retry-After": "3"])
+    let transport = MockTransport.statuses(
+      [503, 200], body: userJSON, headers: ["Retry-After": "3"])
     let clock = ManualClock()
     _ = try await makeService(transport, clock: clock).send(GetUser())
     #expect(clock.sleeps == [.seconds(3)])
   }
 
   @Test func retryAfterOverTheCapIsCapped() async throws {
-    let transport = MockTransport.statuses([429, 200], body: userJSON, headers: ["Retry-After": "120"])
+    let transport = MockTransport.statuses(
+      [429, 200], body: userJSON, headers: ["Retry-After": "120"])
     let clock = ManualClock()
-    _ = try await makeService(transport, clock: clock, policy: RetryPolicy(maxDelay: .seconds(10))).send(GetUser())
+    _ = try await makeService(transport, clock: clock, policy: RetryPolicy(maxDelay: .seconds(10)))
+      .send(GetUser())
     #expect(clock.sleeps == [.seconds(10)])
   }
 
@@ -119,7 +124,10 @@ struct RetryTests {
 
   @Test func exponentialDelaysAreCapped() {
     let policy = RetryPolicy(maxRetries: 5, baseDelay: .seconds(10), maxDelay: .seconds(15))
-    #expect((1...4).map { policy.delay(forRetry: $0) } == [.seconds(10), .seconds(15), .seconds(15), .seconds(15)])
+    #expect(
+      (1...4).map { policy.delay(forRetry: $0) } == [
+        .seconds(10), .seconds(15), .seconds(15), .seconds(15),
+      ])
   }
 
   @Test func jitterStaysWithinItsBounds() {
@@ -149,7 +157,9 @@ struct RetryTests {
 
   @Test func deadlineAlreadyPassedSendsNothing() async throws {
     let transport = MockTransport.successful(json: userJSON)
-    let error = await networkError { _ = try await makeService(transport, timeout: .zero).send(GetUser()) }
+    let error = await networkError {
+      _ = try await makeService(transport, timeout: .zero).send(GetUser())
+    }
     guard case .transport(let urlError) = error else {
       Issue.record("expected timeout, got \(String(describing: error))")
       return
@@ -177,6 +187,9 @@ struct RetryTests {
     try await LogSystem.withScope(handler: capture, levels: LogLevels(global: .info)) {
       _ = try await makeService(transport).send(GetUser())
     }
-    #expect(capture.messages == ["retry 1/3 in 1.0s: GET /users/1 → 503", "retry 2/3 in 2.0s: GET /users/1 → 503"])
+    #expect(
+      capture.messages == [
+        "retry 1/3 in 1.0s: GET /users/1 → 503", "retry 2/3 in 2.0s: GET /users/1 → 503",
+      ])
   }
 }
