@@ -22,10 +22,9 @@ extension SandboxAPI {
   }
 
   /// `GET /posts…`, `POST /posts/add`, `PUT|PATCH|DELETE /posts/{id}` (simulated, as DummyJSON:
-  /// changes are answered but not stored).
+  /// changes are answered but not stored), plus `/posts/search?q=`.
   mutating func addPostRoutes() {
     let api = self
-    route("GET", "/posts") { request, _ in Self.page("posts", api.encodedPosts, request: request) }
     route("GET", "/posts/search") { request, _ in
       let query = (request.queryValue("q") ?? "").lowercased()
       let matches = api.seed.posts.indices.filter {
@@ -34,51 +33,43 @@ extension SandboxAPI {
       }
       return Self.page("posts", matches.map { api.encodedPosts[$0] }, request: request)
     }
-    route("GET", "/posts/user/{userId}") { request, parameters in
-      let userID = Int(parameters["userId"] ?? "") ?? -1
-      let matches = api.seed.posts.indices.filter { api.seed.posts[$0].userId == userID }
-      return Self.page("posts", matches.map { api.encodedPosts[$0] }, request: request)
-    }
-    route("GET", "/posts/{id}") { _, parameters in
-      api.record(parameters["id"], in: api.encodedPosts, kind: "post", label: "Post")
-    }
-    route("POST", "/posts/add") { request, _ in
-      api.create(request, id: api.seed.posts.count + 1, required: ["title", "userId"])
-    }
-    for method in ["PUT", "PATCH"] {
-      route(method, "/posts/{id}") { request, parameters in
-        api.update(
-          parameters["id"], in: api.encodedPosts, kind: "post", label: "Post", request: request)
-      }
-    }
-    route("DELETE", "/posts/{id}") { _, parameters in
-      api.delete(parameters["id"], in: api.encodedPosts, kind: "post", label: "Post")
-    }
+    addCollection(
+      "posts", label: "Post", items: encodedPosts, owners: seed.posts.map(\.userId),
+      required: ["title", "userId"])
   }
 
   /// `GET /todos…`, `POST /todos/add`, `PUT|PATCH|DELETE /todos/{id}` (simulated).
   mutating func addTodoRoutes() {
+    addCollection(
+      "todos", label: "Todo", items: encodedTodos, owners: seed.todos.map(\.userId),
+      required: ["todo", "userId"])
+  }
+
+  /// The routes every DummyJSON collection has: list, by owner, by id, add, update, delete.
+  private mutating func addCollection(
+    _ name: String, label: String, items: [Data], owners: [Int], required: [String]
+  ) {
     let api = self
-    route("GET", "/todos") { request, _ in Self.page("todos", api.encodedTodos, request: request) }
-    route("GET", "/todos/user/{userId}") { request, parameters in
+    let kind = label.lowercased()
+    route("GET", "/\(name)") { request, _ in Self.page(name, items, request: request) }
+    route("GET", "/\(name)/user/{userId}") { request, parameters in
       let userID = Int(parameters["userId"] ?? "") ?? -1
-      let matches = api.seed.todos.indices.filter { api.seed.todos[$0].userId == userID }
-      return Self.page("todos", matches.map { api.encodedTodos[$0] }, request: request)
+      return Self.page(
+        name, owners.indices.filter { owners[$0] == userID }.map { items[$0] }, request: request)
     }
-    route("GET", "/todos/{id}") { _, parameters in
-      api.record(parameters["id"], in: api.encodedTodos, kind: "todo", label: "Todo")
+    route("GET", "/\(name)/{id}") { _, parameters in
+      api.record(parameters["id"], in: items, kind: kind, label: label)
     }
-    route("POST", "/todos/add") { request, _ in
-      api.create(request, id: api.seed.todos.count + 1, required: ["todo", "userId"])
+    route("POST", "/\(name)/add") { request, _ in
+      api.create(request, id: items.count + 1, required: required)
     }
     for method in ["PUT", "PATCH"] {
-      route(method, "/todos/{id}") { request, parameters in
-        api.update(
-          parameters["id"], in: api.encodedTodos, kind: "todo", label: "Todo", request: request)
+      route(method, "/\(name)/{id}") { request, parameters in
+        api.update(parameters["id"], in: items, kind: kind, label: label, request: request)
       }
     }
-    route("DELETE", "/todos/{id}") { _, parameters in
-      api.delete(parameters["id"], in: api.encodedTodos, kind: "todo", label: "Todo")
+    route("DELETE", "/\(name)/{id}") { _, parameters in
+      api.delete(parameters["id"], in: items, kind: kind, label: label)
     }
   }
 

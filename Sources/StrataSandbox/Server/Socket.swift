@@ -33,10 +33,7 @@ enum Socket {
     #if canImport(Darwin)
       setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
     #endif
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
+    var address = loopback(port: port)
     let bound = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -57,6 +54,15 @@ enum Socket {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
     return (fd, UInt16(bigEndian: address.sin_port))
+  }
+
+  /// 127.0.0.1:`port` as a socket address.
+  private static func loopback(port: UInt16) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
+    return address
   }
 
   /// Waits for a connection; nil once the listening socket is shut down.
@@ -86,10 +92,7 @@ enum Socket {
   static func connect(port: UInt16) throws -> Int32 {
     let fd = socket(AF_INET, streamType, 0)
     guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
+    var address = loopback(port: port)
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
