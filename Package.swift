@@ -22,7 +22,7 @@ let package = Package(
     .executableTarget(name: "strata-bench", dependencies: ["Strata", "StrataTesting"]),
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
     .testTarget(name: "StrataSandboxTests", dependencies: ["StrataSandbox"]),
-    .testTarget(name: "DemoKitTests", dependencies: ["DemoKit", "StrataTesting"]),
+    .testTarget(name: "DemoKitTests", dependencies: ["DemoKit", "StrataTesting", "StrataSandbox"]),
     .testTarget(name: "StrataDemoTests"),
   ],
   swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 import Foundation
 
 extension SandboxAPI {
-  /// `GET /users`, `/users/search?q=`, `/users/{id}`.
+  /// `GET /users`, `/users/search?q=`, `/users/{id}`, `PUT|PATCH /users/{id}` (simulated).
   mutating func addUserRoutes() {
     let api = self
     route("GET", "/users") { request, _ in Self.page("users", api.encodedUsers, request: request) }
@@ -18,6 +18,12 @@ extension SandboxAPI {
     }
     route("GET", "/users/{id}") { request, parameters in
       api.record(parameters["id"], in: api.encodedUsers, kind: "user", label: "User")
+    }
+    for method in ["PUT", "PATCH"] {
+      route(method, "/users/{id}") { request, parameters in
+        api.update(
+          parameters["id"], in: api.encodedUsers, kind: "user", label: "User", request: request)
+      }
     }
   }
 

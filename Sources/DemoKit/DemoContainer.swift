@@ -1,0 +1,102 @@
+import Foundation
+import Strata
+
+extension Config.Key {
+  /// `file` (default: `$XDG_CONFIG_HOME/<APP_NAME>/credentials.json`) or `memory`.
+  public static let tokenStore: Config.Key = "TOKEN_STORE"
+  /// Requested access-token lifetime (default 30m).
+  public static let tokenLifetime: Config.Key = "TOKEN_LIFETIME"
+  /// How long user lists stay cached (default 60s).
+  public static let usersCacheTTL: Config.Key = "USERS_CACHE_TTL"
+}
+
+/// The composition root: every concrete type of the demo app is chosen here, from `Config`.
+/// Registration order is services → repositories → view models.
+public enum DemoContainer {
+  /// Builds the container.
+  /// - Parameters:
+  ///   - config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
+  ///   - environment: For the token file location.
+  /// - Returns: The container. Call `validate()` to check it.
+  public static func make(
+    config: Config, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Container {
+    let container = Container()
+
+    // MARK: Services
+    container.register(Config.self, scope: .singleton) { _ in config }
+    container.register(NetworkConfiguration.self, scope: .singleton) { c in
+      let config = try c.resolve(Config.self)
+      return try NetworkConfiguration(config: config, baseURL: config.url(.api))
+    }
+    container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
+    container.register((any HTTPTransport).self, scope: .singleton) { c in
+      let config = try c.resolve(Config.self)
+      let idle = try config.duration(.requestTimeout, default: .seconds(30))
+      let overall = try config.duration(.resourceTimeout, default: .seconds(60))
+      return URLSessionTransport(
+        options: .init(requestTimeout: seconds(idle), resourceTimeout: seconds(overall)))
+    }
+    container.register((any TokenStore).self, scope: .singleton) { c in
+      let config = try c.resolve(Config.self)
+      switch try config.string(.tokenStore, default: "file").lowercased() {
+      case "memory": return InMemoryTokenStore()
+      default:
+        return FileTokenStore(
+          app: try config.string(.appName, default: "strata-demo"), environment: environment)
+      }
+    }
+    // The session's refresh call resolves AuthRepo when it runs, not when the session is built:
+    // AuthRepo needs Networking, which needs the session. Held weakly: no retain cycle.
+    container.register(AuthSession.self, scope: .singleton) { c in
+      let resolver = WeakContainer(c)
+      return AuthSession(
+        store: try c.resolve(), clock: try c.resolve(),
+        refresh: { refreshToken in
+          guard let container = resolver.container else { throw NetworkError.unauthorized }
+          return try await container.resolve((any AuthRepo).self).refresh(
+            refreshToken: refreshToken)
+        })
+    }
+    container.register((any Networking).self, scope: .singleton) { c in
+      NetworkService(
+        configuration: try c.resolve(), transport: try c.resolve(),
+        authenticator: try c.resolve(AuthSession.self), clock: try c.resolve())
+    }
+
+    // MARK: Repositories
+    container.register((any AuthRepo).self, scope: .singleton) { c in
+      AuthRepository(
+        network: try c.resolve(), session: try c.resolve(),
+        tokenLifetime: try c.resolve(Config.self).duration(.tokenLifetime, default: .seconds(1800)))
+    }
+    container.register((any UsersRepo).self, scope: .singleton) { c in
+      UsersRepository(
+        network: try c.resolve(),
+        ttl: try c.resolve(Config.self).duration(.usersCacheTTL, default: .seconds(60)))
+    }
+    container.register((any PostsRepo).self, scope: .singleton) { c in
+      PostsRepository(network: try c.resolve())
+    }
+    container.register((any TodosRepo).self, scope: .singleton) { c in
+      TodosRepository(network: try c.resolve())
+    }
+
+    // MARK: View models
+    container.register(Router.self, scope: .singleton) { _ in Router() }
+    container.register(UsersViewModel.self) { c in UsersViewModel(repo: try c.resolve()) }
+    container.register(TodosViewModel.self) { c in TodosViewModel(repo: try c.resolve()) }
+    container.register(LoginViewModel.self) { c in LoginViewModel(repo: try c.resolve()) }
+    container.register(ProfileViewModel.self) { c in ProfileViewModel(repo: try c.resolve()) }
+    return container
+  }
+
+  private final class WeakContainer: Sendable {
+    weak let container: Container?
+    init(_ container: Container) { self.container = container }
+  }
+
+  private static func seconds(_ duration: Duration) -> TimeInterval {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+}

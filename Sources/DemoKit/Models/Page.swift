@@ -1,0 +1,66 @@
+/// Items that arrive in a DummyJSON envelope under a collection key.
+public protocol PageItem: Decodable, Sendable {
+  /// The envelope key: `users`, `posts`, `todos`.
+  static var collectionKey: String { get }
+}
+
+extension User: PageItem {
+  /// `users`.
+  public static var collectionKey: String { "users" }
+}
+
+extension Post: PageItem {
+  /// `posts`.
+  public static var collectionKey: String { "posts" }
+}
+
+extension Todo: PageItem {
+  /// `todos`.
+  public static var collectionKey: String { "todos" }
+}
+
+/// A DummyJSON page: `{"<items>":[…],"total":…,"skip":…,"limit":…}`.
+public struct Page<Item: PageItem>: Decodable, Sendable {
+  /// The items of this page.
+  public let items: [Item]
+  /// How many items exist in all.
+  public let total: Int
+  /// How many were skipped before this page.
+  public let skip: Int
+  /// How many this page holds.
+  public let limit: Int
+
+  /// Whether items remain after this page.
+  public var hasMore: Bool { skip + items.count < total }
+
+  /// Creates a page.
+  /// - Parameters:
+  ///   - items: Items.
+  ///   - total: Total count.
+  ///   - skip: Offset.
+  ///   - limit: Page size.
+  public init(items: [Item], total: Int, skip: Int, limit: Int) {
+    self.items = items
+    self.total = total
+    self.skip = skip
+    self.limit = limit
+  }
+
+  private struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// Decodes the envelope, reading items under `Item.collectionKey`.
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when a field is missing or mistyped.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Key.self)
+    items = try container.decode([Item].self, forKey: Key(stringValue: Item.collectionKey))
+    total = try container.decode(Int.self, forKey: Key(stringValue: "total"))
+    skip = try container.decode(Int.self, forKey: Key(stringValue: "skip"))
+    limit = try container.decode(Int.self, forKey: Key(stringValue: "limit"))
+  }
+}

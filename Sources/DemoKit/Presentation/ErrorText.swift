@@ -1,0 +1,12 @@
+import Strata
+
+/// The one sentence a view shows for a failure.
+enum ErrorText {
+  static func describe(_ error: any Error) -> String {
+    switch error {
+    case NetworkError.unauthorized: "You are signed out. Log in again."
+    case let network as NetworkError: network.description
+    default: String(describing: error)
+    }
+  }
+}

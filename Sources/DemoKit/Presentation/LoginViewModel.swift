@@ -1,0 +1,64 @@
+import Foundation
+import Observation
+import Strata
+
+/// The login form: validation, sign-in, and the message to show.
+@MainActor @Observable
+public final class LoginViewModel {
+  /// The login name field.
+  public var username = ""
+  /// The password field.
+  public var password = ""
+  /// Why the form cannot be submitted yet, if it cannot.
+  public private(set) var validationMessage: String?
+  /// The last sign-in failure.
+  public private(set) var error: String?
+  /// Sign-in under way.
+  public private(set) var isLoading = false
+  /// The signed-in user after success.
+  public private(set) var user: AuthUser?
+  @ObservationIgnored private let repo: any AuthRepo
+
+  /// Creates the view model.
+  /// - Parameter repo: The auth repository.
+  public nonisolated init(repo: any AuthRepo) { self.repo = repo }
+
+  /// Checks the fields and sets ``validationMessage``.
+  /// - Returns: Whether the form may be submitted.
+  @discardableResult
+  public func validate() -> Bool {
+    let name = username.trimmingCharacters(in: .whitespaces)
+    if name.isEmpty {
+      validationMessage = "Enter your username."
+    } else if name.contains(where: \.isWhitespace) {
+      validationMessage = "A username has no spaces."
+    } else if password.isEmpty {
+      validationMessage = "Enter your password."
+    } else {
+      validationMessage = nil
+    }
+    return validationMessage == nil
+  }
+
+  /// Validates, then signs in.
+  /// - Returns: Whether the user is now signed in.
+  @discardableResult
+  public func login() async -> Bool {
+    error = nil
+    guard validate() else { return false }
+    isLoading = true
+    defer { isLoading = false }
+    do {
+      user = try await repo.login(
+        username: username.trimmingCharacters(in: .whitespaces), password: password)
+      password = ""
+      return true
+    } catch let failure as NetworkError {
+      error = failure.serverMessage ?? ErrorText.describe(failure)
+      return false
+    } catch {
+      self.error = ErrorText.describe(error)
+      return false
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import Observation
+import Strata
+
+/// Tabs and a typed navigation stack per tab, as SwiftUI's `NavigationStack(path:)` wants.
+@MainActor @Observable
+public final class Router {
+  /// The app's tabs.
+  public enum Tab: String, Sendable, CaseIterable {
+    /// Users list.
+    case users
+    /// Posts list.
+    case posts
+    /// Todos list.
+    case todos
+    /// The signed-in user.
+    case profile
+  }
+
+  /// A screen that can be pushed.
+  public enum Route: Sendable, Hashable {
+    /// A user's detail.
+    case user(id: Int)
+    /// A post's detail.
+    case post(id: Int)
+    /// The login form.
+    case login
+  }
+
+  /// The visible tab.
+  public private(set) var selectedTab: Tab = .users
+  private var stacks: [Tab: [Route]] = [:]
+
+  /// Creates a router on the users tab with empty stacks.
+  public nonisolated init() {}
+
+  /// The visible tab's stack, root first.
+  public var path: [Route] { stacks[selectedTab] ?? [] }
+
+  /// Switches tab (each tab keeps its own stack).
+  /// - Parameter tab: The tab.
+  public func select(_ tab: Tab) {
+    selectedTab = tab
+    Log.navigation.debug("tab \(tab.rawValue)")
+  }
+
+  /// Pushes a screen on the visible tab.
+  /// - Parameter route: The screen.
+  public func push(_ route: Route) {
+    stacks[selectedTab, default: []].append(route)
+    Log.navigation.debug("push \(String(describing: route)) on \(selectedTab.rawValue)")
+  }
+
+  /// Pops the top screen of the visible tab (nothing at the root).
+  public func pop() {
+    guard stacks[selectedTab]?.isEmpty == false else { return }
+    stacks[selectedTab]?.removeLast()
+    Log.navigation.debug("pop on \(selectedTab.rawValue)")
+  }
+
+  /// Returns the visible tab to its root.
+  public func popToRoot() {
+    stacks[selectedTab] = []
+    Log.navigation.debug("pop to root on \(selectedTab.rawValue)")
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Observation
+import Strata
+
+/// The users list, written in the reference architecture's Input → Output → Effect style:
+/// one ``send(_:)`` entry point, one ``Output`` state value, one-shot ``Effect``s.
+/// Loading and error state reset at the start of every fetch.
+@MainActor @Observable
+public final class UsersViewModel {
+  /// What the view can ask for.
+  public enum Input: Sendable, Equatable {
+    /// First page (or reload).
+    case load
+    /// The next page, if any.
+    case loadMore
+    /// Filter by a query (empty: all users).
+    case search(String)
+    /// Repeat the last fetch after an error.
+    case retry
+    /// The user tapped a row.
+    case select(id: Int)
+  }
+
+  /// Everything the view shows.
+  public struct Output: Sendable, Equatable {
+    /// Loaded users, in order.
+    public var users: [User] = []
+    /// How many users match in all.
+    public var total = 0
+    /// The active query.
+    public var query = ""
+    /// A fetch is under way.
+    public var isLoading = false
+    /// The last fetch's error, if it failed.
+    public var error: String?
+    /// Whether ``Input/loadMore`` would fetch anything.
+    public var canLoadMore: Bool { users.count < total }
+  }
+
+  /// One-shot events for the coordinator (navigation).
+  public enum Effect: Sendable, Equatable {
+    /// Show this user's detail.
+    case showUser(id: Int)
+  }
+
+  /// The current state.
+  public private(set) var output = Output()
+  /// One-shot effects, in order.
+  @ObservationIgnored public let effects: AsyncStream<Effect>
+  @ObservationIgnored private let effectSink: AsyncStream<Effect>.Continuation
+  @ObservationIgnored private let repo: any UsersRepo
+  @ObservationIgnored private let pageSize: Int
+  @ObservationIgnored private var lastFetchWasReset = true
+
+  /// Creates the view model.
+  /// - Parameters:
+  ///   - repo: Where users come from.
+  ///   - pageSize: Users per page.
+  public nonisolated init(repo: any UsersRepo, pageSize: Int = 10) {
+    self.repo = repo
+    self.pageSize = max(1, pageSize)
+    (effects, effectSink) = AsyncStream.makeStream(of: Effect.self)
+  }
+
+  /// Handles one input; returns when its work is done.
+  /// - Parameter input: The input.
+  public func send(_ input: Input) async {
+    switch input {
+    case .load:
+      await fetch(reset: true)
+    case .loadMore:
+      guard output.canLoadMore, !output.isLoading else { return }
+      await fetch(reset: false)
+    case .search(let query):
+      output.query = query.trimmingCharacters(in: .whitespaces)
+      await fetch(reset: true)
+    case .retry:
+      await fetch(reset: lastFetchWasReset)
+    case .select(let id):
+      effectSink.yield(.showUser(id: id))
+    }
+  }
+
+  private func fetch(reset: Bool) async {
+    lastFetchWasReset = reset
+    output.isLoading = true
+    output.error = nil
+    defer { output.isLoading = false }
+    let skip = reset ? 0 : output.users.count
+    do {
+      let page =
+        output.query.isEmpty
+        ? try await repo.page(limit: pageSize, skip: skip)
+        : try await repo.search(output.query, limit: pageSize, skip: skip)
+      output.users = reset ? page.items : output.users + page.items
+      output.total = page.total
+    } catch {
+      output.error = ErrorText.describe(error)
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Strata
+
+/// DummyJSON's `/todos` endpoints.
+public enum TodosEndpoints {
+  /// `GET /todos?limit&skip`.
+  public struct List: Endpoint {
+    /// A page of todos.
+    public typealias Response = Page<Todo>
+    /// Page size.
+    public let limit: Int
+    /// Offset.
+    public let skip: Int
+
+    /// Creates the request.
+    /// - Parameters:
+    ///   - limit: Page size.
+    ///   - skip: Offset.
+    public init(limit: Int, skip: Int) {
+      self.limit = limit
+      self.skip = skip
+    }
+    /// `todos`.
+    public var path: String { "todos" }
+    /// `limit`, `skip`.
+    public var queryItems: [URLQueryItem] {
+      [
+        URLQueryItem(name: "limit", value: String(limit)),
+        URLQueryItem(name: "skip", value: String(skip)),
+      ]
+    }
+  }
+
+  /// `PUT /todos/{id}` with `{"completed": …}`.
+  public struct SetCompleted: Endpoint {
+    /// The updated todo.
+    public typealias Response = Todo
+    struct Body: Encodable, Sendable { let completed: Bool }
+    /// The id.
+    public let id: Int
+    /// Done or not.
+    public let completed: Bool
+
+    /// Creates the request.
+    /// - Parameters:
+    ///   - id: The id.
+    ///   - completed: Done or not.
+    public init(id: Int, completed: Bool) {
+      self.id = id
+      self.completed = completed
+    }
+    /// `todos/{id}`.
+    public var path: String { "todos/\(id)" }
+    /// PUT.
+    public var method: HTTPMethod { .put }
+    /// `{"completed"}`.
+    public var body: (any Encodable & Sendable)? { Body(completed: completed) }
+  }
+}

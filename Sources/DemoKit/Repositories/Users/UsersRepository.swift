@@ -1,0 +1,81 @@
+import Foundation
+import Strata
+
+/// ``UsersRepo`` over DummyJSON with a TTL cache: a repeated read within the TTL sends nothing;
+/// an edit clears the cache.
+public final class UsersRepository: UsersRepo {
+  private let network: any Networking
+  private let pages: TTLCache<String, Page<User>>
+  private let users: TTLCache<Int, User>
+
+  /// Creates the repository.
+  /// - Parameters:
+  ///   - network: The networking layer.
+  ///   - ttl: How long responses stay cached (default 60 s).
+  ///   - now: Wall-clock time (tests inject their own).
+  public init(
+    network: any Networking, ttl: Duration = .seconds(60),
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.network = network
+    self.pages = TTLCache(ttl: ttl, now: now)
+    self.users = TTLCache(ttl: ttl, now: now)
+  }
+
+  /// A page of users (cached).
+  /// - Parameters:
+  ///   - limit: Page size.
+  ///   - skip: Offset.
+  /// - Returns: The page.
+  /// - Throws: `NetworkError`.
+  public func page(limit: Int, skip: Int) async throws -> Page<User> {
+    try await cachedPage("list:\(limit):\(skip)", UsersEndpoints.List(limit: limit, skip: skip))
+  }
+
+  /// Users matching a query (cached).
+  /// - Parameters:
+  ///   - query: The query.
+  ///   - limit: Page size.
+  ///   - skip: Offset.
+  /// - Returns: The page.
+  /// - Throws: `NetworkError`.
+  public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
+    try await cachedPage(
+      "search:\(query):\(limit):\(skip)",
+      UsersEndpoints.Search(query: query, limit: limit, skip: skip))
+  }
+
+  /// One user (cached).
+  /// - Parameter id: The id.
+  /// - Returns: The user.
+  /// - Throws: `NetworkError`.
+  public func user(id: Int) async throws -> User {
+    let network = self.network
+    let (user, cached) = try await users.value(for: id) {
+      try await network.send(UsersEndpoints.Get(id: id))
+    }
+    if cached { Log.networking.debug("users: user \(id) from cache") }
+    return user
+  }
+
+  /// Renames a user and clears the cache.
+  /// - Parameters:
+  ///   - id: The id.
+  ///   - firstName: The new given name.
+  /// - Returns: The updated user.
+  /// - Throws: `NetworkError`.
+  public func rename(id: Int, firstName: String) async throws -> User {
+    let updated = try await network.send(UsersEndpoints.Update(id: id, firstName: firstName))
+    await pages.removeAll()
+    await users.removeAll()
+    return updated
+  }
+
+  private func cachedPage<E: Endpoint>(_ key: String, _ endpoint: E) async throws -> Page<User>
+  where E.Response == Page<User> {
+    let network = self.network
+    let (page, cached) = try await pages.value(for: key) { try await network.send(endpoint) }
+    if cached { Log.networking.debug("users: \(key) from cache") }
+    return page
+  }
+}

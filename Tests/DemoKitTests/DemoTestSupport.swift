@@ -1,0 +1,42 @@
+import DemoKit
+import Foundation
+import Strata
+import StrataSandbox
+import Synchronization
+
+/// A sandbox with a clock the test moves, plus a DemoContainer pointed at it.
+struct DemoHarness {
+  let server: SandboxServer
+  let container: Container
+
+  final class Clock: Sendable {
+    let value = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { value.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
+  }
+
+  static func start(extraConfig: String = "", clock: Clock = Clock()) throws -> (DemoHarness, Clock)
+  {
+    let server = SandboxServer(configuration: .init(now: { clock.now }))
+    try server.start()
+    let config = try Config(
+      parsing: """
+        API = \(server.baseURL.absoluteString)
+        TOKEN_STORE = memory
+        TOKEN_LIFETIME = 60s
+        RETRY_BASE_DELAY = 10ms
+        \(extraConfig)
+        """, name: "test.xcconfig")
+    let container = DemoContainer.make(config: config)
+    return (DemoHarness(server: server, container: container), clock)
+  }
+
+  func stop() async { await server.stop() }
+}
+
+func makeUser(_ id: Int) -> User {
+  let json = #"{"id":\#(id),"firstName":"User\#(id)","lastName":"L"}"#
+  do { return try JSONDecoder().decode(User.self, from: Data(json.utf8)) } catch {
+    preconditionFailure("bad fixture \(error)")
+  }
+}

@@ -1,0 +1,13 @@
+import Strata
+import Synchronization
+
+/// A `Networking` double that records endpoint paths and fails every call.
+final class RecordingNetwork: Networking {
+  private let recorded = Mutex<[String]>([])
+  var paths: [String] { recorded.withLock { $0 } }
+
+  func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
+    recorded.withLock { $0.append(endpoint.path) }
+    throw NetworkError.server(status: 599, body: .init())
+  }
+}

@@ -1,0 +1,165 @@
+import DemoKit
+import Foundation
+import Strata
+import StrataSandbox
+import Testing
+
+@Suite("Repositories against the sandbox (real URLSession)")
+struct RepositoryTests {
+  @Test func loginThenMe() async throws {
+    let (harness, _) = try DemoHarness.start()
+    let auth = try harness.container.resolve((any AuthRepo).self)
+    let user = try await auth.login(username: "emilys", password: "emilyspass")
+    #expect(user.username == "emilys" && user.firstName == "Emily")
+    #expect(await auth.isSignedIn)
+    let me = try await auth.me()
+    #expect(me.id == 1 && me.email == "emily.johnson@x.dummyjson.com")
+    #expect(
+      harness.server.journal.entries.last?.header("Authorization")?.hasPrefix("Bearer sbx_at_")
+        == true)
+    await harness.stop()
+  }
+
+  @Test func wrongPasswordCarriesTheServersMessage() async throws {
+    let (harness, _) = try DemoHarness.start()
+    let auth = try harness.container.resolve((any AuthRepo).self)
+    let error = await #expect(throws: NetworkError.self) {
+      try await auth.login(username: "emilys", password: "x")
+    }
+    #expect(error?.status == 400 && error?.serverMessage == "Invalid credentials")
+    #expect(harness.server.journal.count(method: "POST", path: "/auth/login") == 1)
+    await harness.stop()
+  }
+
+  @Test func expiredTokenIsRefreshedTransparently() async throws {
+    let (harness, clock) = try DemoHarness.start()  // 60-second tokens
+    let auth = try harness.container.resolve((any AuthRepo).self)
+    _ = try await auth.login(username: "emilys", password: "emilyspass")
+    clock.advance(120)  // the server now considers the token expired; the client does not know
+    let me = try await auth.me()
+    #expect(me.username == "emilys")
+    #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 1)
+    #expect(
+      harness.server.journal.count(method: "GET", path: "/auth/me") == 2,
+      "401, then 200 with the new token")
+    await harness.stop()
+  }
+
+  @Test func usersPagesAndSearch() async throws {
+    let (harness, _) = try DemoHarness.start()
+    let users = try harness.container.resolve((any UsersRepo).self)
+    let second = try await users.page(limit: 10, skip: 10)
+    #expect(second.items.map(\.id) == Array(11...20))
+    #expect(second.total == 36 && second.hasMore)
+    let found = try await users.search("emily", limit: 10, skip: 0)
+    #expect(found.items.first?.username == "emilys")
+    await harness.stop()
+  }
+
+  @Test func missingUserCarries404AndTheMessage() async throws {
+    let (harness, _) = try DemoHarness.start()
+    let users = try harness.container.resolve((any UsersRepo).self)
+    let error = await #expect(throws: NetworkError.self) { try await users.user(id: 999) }
+    #expect(error?.status == 404)
+    #expect(error?.serverMessage == "User with id '999' not found")
+    await harness.stop()
+  }
+
+  @Test func createPostOn503IsSentExactlyOnce() async throws {
+    let (harness, _) = try DemoHarness.start()
+    harness.server.faults.fail(503, method: "POST", path: "/posts/add")
+    let posts = try harness.container.resolve((any PostsRepo).self)
+    let error = await #expect(throws: NetworkError.self) {
+      try await posts.create(title: "Hello", body: "World", userId: 1)
+    }
+    #expect(error?.status == 503)
+    #expect(harness.server.journal.count(method: "POST", path: "/posts/add") == 1)
+    let created = try await posts.create(title: "Hello", body: "World", userId: 1)
+    #expect(created.title == "Hello" && created.id == 61)
+    await harness.stop()
+  }
+
+  @Test func usersGetSucceedsAfterTwo503s() async throws {
+    let (harness, _) = try DemoHarness.start()
+    harness.server.faults.fail(503, method: "GET", path: "/users", count: 2)
+    let page = try await harness.container.resolve((any UsersRepo).self).page(limit: 5, skip: 0)
+    #expect(page.items.count == 5)
+    #expect(harness.server.journal.count(method: "GET", path: "/users") == 3)
+    await harness.stop()
+  }
+
+  @Test func postsAndTodos() async throws {
+    let (harness, _) = try DemoHarness.start()
+    let posts = try harness.container.resolve((any PostsRepo).self)
+    #expect(try await posts.list(limit: 3, skip: 0).items.count == 3)
+    #expect(try await posts.update(id: 2, title: "New").title == "New")
+    try await posts.delete(id: 2)
+    let todos = try harness.container.resolve((any TodosRepo).self)
+    let first = try #require(try await todos.list(limit: 1, skip: 0).items.first)
+    #expect(
+      try await todos.setCompleted(id: first.id, !first.completed).completed == !first.completed)
+    await harness.stop()
+  }
+}
+
+@Suite("Users cache")
+struct UsersCacheTests {
+  @Test func repeatWithinTTLSendsNothingAfterTTLOrMutationRefetches() async throws {
+    let (harness, _) = try DemoHarness.start()
+    let now = DemoHarness.Clock()
+    let network = try harness.container.resolve((any Networking).self)
+    let users = UsersRepository(network: network, ttl: .seconds(30), now: { now.now })
+    let journal = harness.server.journal
+
+    _ = try await users.page(limit: 5, skip: 0)
+    _ = try await users.page(limit: 5, skip: 0)
+    _ = try await users.user(id: 3)
+    _ = try await users.user(id: 3)
+    #expect(journal.count(method: "GET", path: "/users") == 1)
+    #expect(journal.count(method: "GET", path: "/users/3") == 1)
+
+    now.advance(31)
+    _ = try await users.page(limit: 5, skip: 0)
+    #expect(journal.count(method: "GET", path: "/users") == 2)
+
+    _ = try await users.rename(id: 3, firstName: "Renamed")
+    _ = try await users.page(limit: 5, skip: 0)
+    _ = try await users.user(id: 3)
+    #expect(journal.count(method: "GET", path: "/users") == 3)
+    #expect(journal.count(method: "GET", path: "/users/3") == 2)
+    await harness.stop()
+  }
+}
+
+@Suite("DemoContainer")
+struct DemoContainerTests {
+  @Test func validatePasses() async throws {
+    let (harness, _) = try DemoHarness.start()
+    try harness.container.validate()
+    await harness.stop()
+  }
+
+  @Test func validateReportsABadAPIValue() throws {
+    let config = try Config(parsing: "API = not-a-url\nTOKEN_STORE = memory", name: "bad.xcconfig")
+    let error = try #require(throws: ContainerError.self) {
+      try DemoContainer.make(config: config).validate()
+    }
+    #expect(error.description.contains("bad.xcconfig:1:1: API: expected a URL"))
+  }
+
+  @Test func swappingNetworkingInAChildReachesEveryRepository() async throws {
+    let (harness, _) = try DemoHarness.start()
+    let mock = RecordingNetwork()
+    let child = Container(parent: harness.container)
+    try child.override((any Networking).self, scope: .singleton) { _ in mock }
+    _ = try? await child.resolve((any UsersRepo).self).page(limit: 1, skip: 0)
+    _ = try? await child.resolve((any PostsRepo).self).list(limit: 1, skip: 0)
+    _ = try? await child.resolve((any TodosRepo).self).list(limit: 1, skip: 0)
+    _ = try? await child.resolve((any AuthRepo).self).me()
+    #expect(mock.paths == ["users", "posts", "todos", "auth/me"])
+    #expect(harness.server.journal.count() == 0)
+    _ = try await harness.container.resolve((any UsersRepo).self).page(limit: 1, skip: 0)
+    #expect(harness.server.journal.count() == 1, "the parent still uses the real network")
+    await harness.stop()
+  }
+}
