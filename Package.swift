@@ -23,7 +23,7 @@ let package = Package(
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
     .testTarget(name: "StrataSandboxTests", dependencies: ["StrataSandbox"]),
     .testTarget(name: "DemoKitTests", dependencies: ["DemoKit", "StrataTesting", "StrataSandbox"]),
-    .testTarget(name: "StrataDemoTests"),
+    .testTarget(name: "StrataDemoTests", dependencies: ["StrataSandbox"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -17,9 +17,11 @@ public enum DemoContainer {
   /// - Parameters:
   ///   - config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
   ///   - environment: For the token file location.
+  ///   - onRetry: Told before each retry wait (the CLI prints "retrying in 2s (2/3)…").
   /// - Returns: The container. Call `validate()` to check it.
   public static func make(
-    config: Config, environment: [String: String] = ProcessInfo.processInfo.environment
+    config: Config, environment: [String: String] = ProcessInfo.processInfo.environment,
+    onRetry: (@Sendable (RetryNotice) -> Void)? = nil
   ) -> Container {
     let container = Container()
 
@@ -27,7 +29,9 @@ public enum DemoContainer {
     container.register(Config.self, scope: .singleton) { _ in config }
     container.register(NetworkConfiguration.self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
-      return try NetworkConfiguration(config: config, baseURL: config.url(.api))
+      var configuration = try NetworkConfiguration(config: config, baseURL: config.url(.api))
+      configuration.onRetry = onRetry
+      return configuration
     }
     container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
     container.register((any HTTPTransport).self, scope: .singleton) { c in

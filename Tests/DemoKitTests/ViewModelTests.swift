@@ -47,6 +47,7 @@ final class MockTodosRepo: TodosRepo {
         Todo(id: 2, todo: "b", completed: true, userId: 1),
       ], total: 2, skip: 0, limit: 2)
   }
+  func todo(id: Int) async throws -> Todo { Todo(id: id, todo: "a", completed: false, userId: 1) }
   func setCompleted(id: Int, _ completed: Bool) async throws -> Todo {
     if fails { throw NetworkError.server(status: 500, body: Data(#"{"message":"boom"}"#.utf8)) }
     return Todo(id: id, todo: "a", completed: completed, userId: 1)

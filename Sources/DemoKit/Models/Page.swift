@@ -1,5 +1,5 @@
 /// Items that arrive in a DummyJSON envelope under a collection key.
-public protocol PageItem: Decodable, Sendable {
+public protocol PageItem: Codable, Sendable {
   /// The envelope key: `users`, `posts`, `todos`.
   static var collectionKey: String { get }
 }
@@ -20,7 +20,7 @@ extension Todo: PageItem {
 }
 
 /// A DummyJSON page: `{"<items>":[…],"total":…,"skip":…,"limit":…}`.
-public struct Page<Item: PageItem>: Decodable, Sendable {
+public struct Page<Item: PageItem>: Codable, Sendable {
   /// The items of this page.
   public let items: [Item]
   /// How many items exist in all.
@@ -62,5 +62,16 @@ public struct Page<Item: PageItem>: Decodable, Sendable {
     total = try container.decode(Int.self, forKey: Key(stringValue: "total"))
     skip = try container.decode(Int.self, forKey: Key(stringValue: "skip"))
     limit = try container.decode(Int.self, forKey: Key(stringValue: "limit"))
+  }
+
+  /// Encodes the same envelope shape.
+  /// - Parameter encoder: The encoder.
+  /// - Throws: `EncodingError`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(items, forKey: Key(stringValue: Item.collectionKey))
+    try container.encode(total, forKey: Key(stringValue: "total"))
+    try container.encode(skip, forKey: Key(stringValue: "skip"))
+    try container.encode(limit, forKey: Key(stringValue: "limit"))
   }
 }

@@ -58,6 +58,9 @@ public struct ConfigDuplicate: Sendable, Hashable, CustomStringConvertible {
     self.winner = winner
   }
 
+  /// Whether both definitions are in the same file (rather than one overriding an include).
+  public var isWithinOneFile: Bool { previous.file == winner.file }
+
   /// A one-line explanation naming both locations.
   public var description: String {
     "\(key) defined at \(previous) is redefined at \(winner); the later definition wins"

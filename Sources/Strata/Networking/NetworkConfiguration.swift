@@ -10,6 +10,8 @@ public struct NetworkConfiguration: Sendable {
   public var retryPolicy: RetryPolicy
   /// The `User-Agent` header.
   public var userAgent: String
+  /// Told before each backoff wait, so a UI can show "retrying in 2s (2/3)…".
+  public var onRetry: (@Sendable (RetryNotice) -> Void)?
 
   /// Creates a configuration.
   /// - Parameters:
@@ -59,6 +61,35 @@ public struct NetworkConfiguration: Sendable {
       let system = "Apple"
     #endif
     return "\(app) Strata/\(strataVersion) (\(system))"
+  }
+}
+
+/// What ``NetworkConfiguration/onRetry`` is told before a backoff wait.
+public struct RetryNotice: Sendable, Equatable {
+  /// 1 for the first retry.
+  public let retry: Int
+  /// The policy's maximum.
+  public let maxRetries: Int
+  /// How long the service will wait.
+  public let delay: Duration
+  /// `GET /users`.
+  public let request: String
+  /// Why: `503`, `URLError -1001`, …
+  public let reason: String
+
+  /// Creates a notice.
+  /// - Parameters:
+  ///   - retry: 1 for the first retry.
+  ///   - maxRetries: The policy's maximum.
+  ///   - delay: The wait.
+  ///   - request: Method and path.
+  ///   - reason: Status or error.
+  public init(retry: Int, maxRetries: Int, delay: Duration, request: String, reason: String) {
+    self.retry = retry
+    self.maxRetries = maxRetries
+    self.delay = delay
+    self.request = request
+    self.reason = reason
   }
 }
 

@@ -122,6 +122,10 @@ public final class NetworkService: Networking {
       logger.info(
         "retry \(retries)/\(policy.maxRetries) in \(Self.format(delay)): \(label) → \(Self.reason(failure))"
       )
+      configuration.onRetry?(
+        RetryNotice(
+          retry: retries, maxRetries: policy.maxRetries, delay: delay, request: label,
+          reason: Self.reason(failure)))
       try await clock.sleep(for: delay)
     }
   }

@@ -68,6 +68,9 @@ public final class SandboxServer: Sendable {
     var connections: Set<Int32> = []
   }
 
+  /// The seeded demo account: `emilys` / `emilyspass`, as on dummyjson.com.
+  public static let demoAccount = (username: "emilys", password: "emilyspass")
+
   /// Every request received, for assertions.
   public let journal = RequestJournal()
   /// Scripted faults.

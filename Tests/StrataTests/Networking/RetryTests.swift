@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataTesting
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -179,6 +180,23 @@ struct RetryTests {
     #expect(throws: CancellationError.self) { try result.get() }
     #expect(transport.requestCount == 1)
     #expect(clock.sleeps == [.seconds(1)])
+  }
+
+  @Test func retryObserverIsToldBeforeEachWait() async throws {
+    let notices = Mutex<[RetryNotice]>([])
+    var configuration = NetworkConfiguration(baseURL: URL(fileURLWithPath: "/"))
+    configuration.baseURL = URL(string: "https://api.example") ?? configuration.baseURL
+    configuration.onRetry = { notice in notices.withLock { $0.append(notice) } }
+    let service = NetworkService(
+      configuration: configuration, transport: MockTransport.statuses([503, 200], body: userJSON),
+      clock: ManualClock())
+    _ = try await service.send(GetUser())
+    #expect(
+      notices.withLock { $0 }
+        == [
+          RetryNotice(
+            retry: 1, maxRetries: 3, delay: .seconds(1), request: "GET /users/1", reason: "503")
+        ])
   }
 
   @Test func retriesAreLoggedAtInfo() async throws {

@@ -31,6 +31,21 @@ public enum TodosEndpoints {
     }
   }
 
+  /// `GET /todos/{id}`.
+  public struct Get: Endpoint {
+    /// The todo.
+    public typealias Response = Todo
+    /// The id.
+    public let id: Int
+
+    /// Creates the request.
+    /// - Parameter id: The id.
+    public init(id: Int) { self.id = id }
+
+    /// `todos/{id}`.
+    public var path: String { "todos/\(id)" }
+  }
+
   /// `PUT /todos/{id}` with `{"completed": …}`.
   public struct SetCompleted: Endpoint {
     /// The updated todo.

@@ -7,6 +7,11 @@ public protocol TodosRepo: Sendable {
   /// - Returns: The page.
   /// - Throws: `NetworkError`.
   func list(limit: Int, skip: Int) async throws -> Page<Todo>
+  /// One todo.
+  /// - Parameter id: The id.
+  /// - Returns: The todo.
+  /// - Throws: `NetworkError` (`.server(404)` when absent).
+  func todo(id: Int) async throws -> Todo
   /// Sets a todo's completed flag.
   /// - Parameters:
   ///   - id: The id.

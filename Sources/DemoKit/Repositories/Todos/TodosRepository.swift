@@ -18,6 +18,14 @@ public final class TodosRepository: TodosRepo {
     try await network.send(TodosEndpoints.List(limit: limit, skip: skip))
   }
 
+  /// One todo.
+  /// - Parameter id: The id.
+  /// - Returns: The todo.
+  /// - Throws: `NetworkError`.
+  public func todo(id: Int) async throws -> Todo {
+    try await network.send(TodosEndpoints.Get(id: id))
+  }
+
   /// Sets a todo's completed flag.
   /// - Parameters:
   ///   - id: The id.

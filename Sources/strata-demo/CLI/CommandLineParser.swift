@@ -1,0 +1,147 @@
+/// A parsed command line.
+struct Invocation: Sendable {
+  var command: CommandSpec?
+  var positionals: [String] = []
+  var options: [String: String] = [:]
+  var configPath: String?
+  var api: String?
+  var sandbox = false
+  var sets: [(key: String, value: String)] = []
+  var logLevel: String?
+  var json = false
+  var help = false
+  var version = false
+
+  func option(_ name: String) -> String? { options[name] }
+
+  /// An option that must be a whole number in `range`.
+  func integer(_ name: String, default value: Int, in range: ClosedRange<Int> = 0...1_000_000)
+    throws -> Int
+  {
+    guard let text = options[name] else { return value }
+    guard let number = Int(text), range.contains(number) else {
+      throw UsageError(
+        "--\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
+        command)
+    }
+    return number
+  }
+
+  /// The positional `ID` as a positive number.
+  func identifier() throws -> Int {
+    guard let text = positionals.first, let id = Int(text), id > 0 else {
+      throw UsageError(
+        "ID must be a positive whole number, got '\(positionals.first ?? "")'", command)
+    }
+    return id
+  }
+}
+
+/// A command line that cannot be run: printed with the usage, exit status 2.
+struct UsageError: Error {
+  let message: String
+  let command: CommandSpec?
+  init(_ message: String, _ command: CommandSpec?) {
+    self.message = message
+    self.command = command
+  }
+}
+
+/// Hand-rolled parsing: subcommands (one or two words), `--flag value` and `--flag=value`,
+/// global options anywhere, `--` ends options.
+enum CommandLineParser {
+  static func parse(_ arguments: [String]) throws -> Invocation {
+    var invocation = Invocation()
+    var words: [String] = []
+    var commandOptions: [(name: String, value: String?)] = []
+    var index = 0
+    let valueOptions = Set(
+      (CommandCatalog.globalOptions + CommandCatalog.commands.flatMap(\.options)).filter {
+        $0.valueName != nil
+      }.map(\.name))
+
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" {
+        words += arguments[index...]
+        break
+      }
+      guard argument.hasPrefix("-"), argument.count > 1, Int(argument) == nil else {
+        words.append(argument)
+        continue
+      }
+      var name = String(argument.drop { $0 == "-" })
+      var value: String?
+      if let equals = name.firstIndex(of: "=") {
+        value = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      if argument == "-h" { name = "help" }
+      if valueOptions.contains(name), value == nil {
+        guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+          throw UsageError("--\(name) needs a value", nil)
+        }
+        value = arguments[index]
+        index += 1
+      }
+      switch name {
+      case "config": invocation.configPath = value
+      case "api": invocation.api = value
+      case "log-level": invocation.logLevel = value
+      case "set":
+        guard let value, let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+          throw UsageError("--set needs KEY=VALUE, got '\(value ?? "")'", nil)
+        }
+        invocation.sets.append(
+          (String(value[..<equals]), String(value[value.index(after: equals)...])))
+      case "sandbox", "json", "help", "version":
+        guard value == nil else { throw UsageError("--\(name) takes no value", nil) }
+        switch name {
+        case "sandbox": invocation.sandbox = true
+        case "json": invocation.json = true
+        case "help": invocation.help = true
+        default: invocation.version = true
+        }
+      default:
+        commandOptions.append((name, value))
+      }
+    }
+
+    let command = CommandCatalog.commands.first { spec in
+      words.count >= spec.words.count && Array(words.prefix(spec.words.count)) == spec.words
+    }
+    guard let command else {
+      if words.isEmpty, invocation.help || invocation.version { return invocation }
+      if let first = words.first {
+        let known = CommandCatalog.commands.filter { $0.words[0] == first }
+        if !known.isEmpty, known.allSatisfy({ $0.words.count > 1 }) {
+          throw UsageError(
+            "'\(first)' needs a subcommand: \(known.map(\.name).joined(separator: ", "))", nil)
+        }
+        throw UsageError("unknown command '\(first)'", nil)
+      }
+      throw UsageError("missing command", nil)
+    }
+    invocation.command = command
+    if invocation.help { return invocation }
+    invocation.positionals = Array(words.dropFirst(command.words.count))
+    guard invocation.positionals.count == command.positionals.count else {
+      let expected =
+        command.positionals.isEmpty ? "no arguments" : command.positionals.joined(separator: " ")
+      throw UsageError(
+        "'\(command.name)' takes \(expected), got \(invocation.positionals.count)", command)
+    }
+    let allowed = Set(command.options.map(\.name))
+    for option in commandOptions {
+      guard allowed.contains(option.name) else {
+        throw UsageError("unknown option '--\(option.name)' for '\(command.name)'", command)
+      }
+      guard let value = option.value else {
+        throw UsageError("--\(option.name) needs a value", command)
+      }
+      invocation.options[option.name] = value
+    }
+    return invocation
+  }
+}

@@ -1,0 +1,43 @@
+import DemoKit
+import Foundation
+import Strata
+
+/// The CLI's exit statuses.
+enum ExitStatus: Int32 {
+  case ok = 0
+  case failure = 1
+  case usage = 2
+  case unauthorized = 77
+  case config = 78
+}
+
+/// Turns any error into one line on stderr and an exit status.
+enum Failure {
+  static func report(_ error: any Error, command: CommandSpec?) -> ExitStatus {
+    switch error {
+    case let usage as UsageError:
+      Terminal.error("strata-demo: \(usage.message)")
+      Terminal.error(
+        "usage: \((usage.command ?? command)?.usage ?? "strata-demo [global options] COMMAND [options]")"
+      )
+      Terminal.error(
+        "Run 'strata-demo \((usage.command ?? command).map { $0.name + " " } ?? "")--help' for more."
+      )
+      return .usage
+    case let config as ConfigError:
+      Terminal.error("strata-demo: configuration error: \(config)")
+      return .config
+    case ContainerError.factoryFailed(_, let underlying):
+      return report(underlying, command: command)
+    case NetworkError.unauthorized:
+      Terminal.error("strata-demo: not signed in (or the session ended): run 'strata-demo login'")
+      return .unauthorized
+    case let network as NetworkError:
+      Terminal.error("strata-demo: \(command?.name ?? "command") failed: \(network)")
+      return .failure
+    default:
+      Terminal.error("strata-demo: \(command?.name ?? "command") failed: \(error)")
+      return .failure
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The CLI's only writers: stdout for results, stderr for errors and progress. Unbuffered, so
+/// a parent process reading a pipe sees each line as it is written.
+enum Terminal {
+  static func out(_ text: String = "") { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+  static func error(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+  static var inputIsTerminal: Bool { isatty(0) == 1 }
+
+  /// Asks for a line on the terminal.
+  static func prompt(_ question: String) -> String? {
+    FileHandle.standardError.write(Data(question.utf8))
+    return readLine(strippingNewline: true)
+  }
+
+  /// Asks for a secret without echoing it.
+  static func promptSecret(_ question: String) -> String? {
+    var settings = termios()
+    guard tcgetattr(0, &settings) == 0 else { return prompt(question) }
+    let saved = settings
+    settings.c_lflag &= ~tcflag_t(ECHO)
+    tcsetattr(0, TCSANOW, &settings)
+    defer {
+      var restore = saved
+      tcsetattr(0, TCSANOW, &restore)
+      FileHandle.standardError.write(Data("\n".utf8))
+    }
+    return prompt(question)
+  }
+}
+
+/// Aligned text tables and detail views.
+enum TableRenderer {
+  static func table(_ headers: [String], _ rows: [[String]], maxWidth: Int = 48) -> String {
+    let cells = rows.map { $0.map { clip($0, maxWidth) } }
+    let widths = headers.indices.map { column in
+      max(
+        headers[column].count,
+        cells.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0)
+    }
+    func line(_ values: [String]) -> String {
+      values.enumerated().map { index, value in
+        index == values.count - 1
+          ? value : value + String(repeating: " ", count: widths[index] - value.count)
+      }.joined(separator: "  ")
+    }
+    return ([line(headers)] + cells.map(line)).joined(separator: "\n")
+  }
+
+  static func detail(_ fields: [(String, String?)]) -> String {
+    let present = fields.compactMap { key, value in value.map { (key, $0) } }
+    let width = present.map(\.0.count).max() ?? 0
+    return present.map { key, value in
+      key + ":" + String(repeating: " ", count: width - key.count + 1) + value
+    }
+    .joined(separator: "\n")
+  }
+
+  static func clip(_ text: String, _ width: Int) -> String {
+    let flat = text.replacingOccurrences(of: "\n", with: " ")
+    return flat.count <= width ? flat : String(flat.prefix(width - 1)) + "…"
+  }
+
+  static func json<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import StrataSandbox
+
+/// `sandbox serve [--port N]`: the embedded API, until interrupted.
+enum SandboxCommand {
+  static func serve(_ invocation: Invocation) async throws {
+    let port = try invocation.integer("port", default: 8080, in: 0...65_535)
+    let server = SandboxServer(configuration: .init(port: UInt16(port)))
+    do {
+      try server.start()
+    } catch {
+      throw ServeFailure(message: "\(error); try another --port")
+    }
+    Terminal.out(
+      "sandbox listening on \(server.baseURL.absoluteString) (demo account: emilys / emilyspass)")
+    while true { try await Task.sleep(for: .seconds(3600)) }
+  }
+
+  struct ServeFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+  }
+}

@@ -1,0 +1,208 @@
+import DemoKit
+import Foundation
+import Strata
+import StrataSandbox
+
+/// `tour`: every layer, live, on the embedded sandbox, each step saying what the layer did.
+/// The sandbox's journal is the evidence: requests, attempts and refreshes are counted, not
+/// claimed. Uses an in-memory session so it never touches a real one.
+@MainActor
+enum TourCommand {
+  static let steps = 9
+
+  static func run(_ invocation: Invocation) async throws {
+    let started = ContinuousClock.now
+    let app = try AppContext.start(
+      invocation,
+      overrides: [
+        "API": "sandbox", "TOKEN_STORE": "memory", "TOKEN_LIFETIME": "30m",
+        "RETRY_BASE_DELAY": "200ms",
+        "RETRY_MAX_DELAY": "2s", "USERS_CACHE_TTL": "60s",
+      ])
+    do {
+      try await narrate(app, invocation, started: started)
+    } catch {
+      await app.shutdown()
+      throw error
+    }
+    await app.shutdown()
+  }
+
+  private static func narrate(
+    _ app: AppContext, _ invocation: Invocation, started: ContinuousClock.Instant
+  ) async throws {
+    guard let sandbox = app.sandbox else {
+      throw UsageError("the tour needs the embedded sandbox", invocation.command)
+    }
+    let journal = sandbox.journal
+    let tour = Narrator(journal: journal)
+
+    // 1. Config, Log, DI
+    tour.step(1, "Config, Log and the DI container")
+    tour.say(
+      "read \(app.configFile ?? "built-in defaults") (\(app.config.values.count) keys; --set and STRATA_* override it)"
+    )
+    let retry = try app.resolve(NetworkConfiguration.self).retryPolicy
+    tour.say("API → embedded sandbox at \(sandbox.baseURL.absoluteString)")
+    tour.say(
+      "retry policy: GET only, \(retry.maxRetries) retries, backoff \(formatDuration(retry.baseDelay)) doubling, cap \(formatDuration(retry.maxDelay))"
+    )
+    tour.say(
+      "DemoContainer.validate(): \(app.container.registeredServices.count) registrations resolve (services → repositories → view models)"
+    )
+
+    // 2. Login
+    tour.step(2, "LoginViewModel → AuthRepo → NetworkService: sign in")
+    let login = try app.resolve(LoginViewModel.self)
+    await login.login()
+    tour.say("empty form: \(login.validationMessage ?? "-") (validation, nothing sent)")
+    login.username = SandboxServer.demoAccount.username
+    login.password = SandboxServer.demoAccount.password
+    guard await login.login(), let user = login.user else {
+      throw tour.failure("login failed: \(login.error ?? "?")")
+    }
+    tour.say(
+      "signed in as \(user.firstName) \(user.lastName) (@\(user.username)); the tokens stay inside AuthSession"
+    )
+    tour.evidence()
+
+    // 3. Me
+    tour.step(3, "ProfileViewModel: an authenticated request")
+    let profile = try app.resolve(ProfileViewModel.self)
+    await profile.load()
+    guard let me = profile.user else { throw tour.failure(profile.error ?? "me failed") }
+    tour.say(
+      "GET /auth/me with Authorization: Bearer <redacted> → \(me.fullName), \(me.email ?? "")")
+    tour.evidence()
+
+    // 4. Expiry and refresh
+    tour.step(4, "The access token expires → one transparent refresh")
+    app.sandboxClock.advance(by: 2 * 3600)
+    tour.say(
+      "the sandbox's clock jumps 2 hours: the server now rejects the token (the client does not know)"
+    )
+    await profile.load()
+    guard profile.user != nil else { throw tour.failure(profile.error ?? "refresh failed") }
+    tour.say(
+      "the view model just asked again and got \(profile.user?.firstName ?? "?") — it never saw the 401"
+    )
+    tour.evidence()
+
+    // 5. Users and the cache
+    tour.step(5, "UsersViewModel: a page, the cache, the next page")
+    let users = UsersViewModel(repo: try app.resolve(), pageSize: 5)
+    await users.send(.load)
+    tour.say(
+      TableRenderer.table(
+        ["ID", "NAME", "EMAIL"],
+        users.output.users.map { [String($0.id), $0.fullName, $0.email ?? ""] }))
+    tour.evidence()
+    await users.send(.load)
+    tour.say("loaded again within the TTL: \(users.output.users.count) users from the cache")
+    tour.evidence()
+    await users.send(.loadMore)
+    tour.say(
+      "loadMore appended users \(users.output.users.dropFirst(5).first?.id ?? 0)–\(users.output.users.last?.id ?? 0) of \(users.output.total)"
+    )
+    tour.evidence()
+
+    // 6. Retry with backoff
+    tour.step(6, "A GET meets two 503s → retried with backoff")
+    sandbox.faults.fail(503, method: "GET", path: "/posts", count: 2)
+    let posts = try app.resolve((any PostsRepo).self)
+    let page = try await posts.list(limit: 3, skip: 0)
+    tour.say(
+      "third attempt succeeded: \(page.items.count) posts, first \"\(TableRenderer.clip(page.items.first?.title ?? "", 40))\""
+    )
+    tour.evidence()
+
+    // 7. POST not retried
+    tour.step(7, "A POST meets a 503 → not retried (it must never be created twice)")
+    sandbox.faults.fail(503, method: "POST", path: "/posts/add")
+    do {
+      _ = try await posts.create(title: "Hello from the tour", body: "Strata", userId: me.id)
+      throw tour.failure("the injected 503 did not reach the client")
+    } catch let error as NetworkError {
+      tour.say("failed once, as it should: \(error)")
+    }
+    tour.evidence()
+    let created = try await posts.create(
+      title: "Hello from the tour", body: "Strata", userId: me.id)
+    tour.say("sent again by the user: created post #\(created.id)")
+    tour.evidence()
+
+    // 8. Optimistic update reverted
+    tour.step(8, "TodosViewModel: optimistic toggle, reverted when the server refuses")
+    let todos = TodosViewModel(repo: try app.resolve())
+    await todos.load(limit: 3)
+    guard let todo = todos.todos.first else { throw tour.failure("no todos") }
+    sandbox.faults.add(
+      .init(method: "PUT", path: "/todos/\(todo.id)", action: .delay(.milliseconds(300))))
+    sandbox.faults.add(
+      .init(method: "PUT", path: "/todos/\(todo.id)", action: .respond(status: 500)))
+    let toggle = Task { await todos.toggle(id: todo.id) }
+    try await Task.sleep(for: .milliseconds(100))
+    let shown = todos.todos.first?.completed ?? todo.completed
+    let kept = await toggle.value
+    tour.say(
+      "todo \(todo.id) \"\(todo.todo)\": was \(done(todo.completed)), shown \(done(shown)) at once")
+    tour.say(
+      "the server answered 500 → \(kept ? "kept" : "reverted to \(done(todos.todos.first?.completed ?? false))"): \(todos.error ?? "")"
+    )
+    tour.evidence()
+
+    // 9. Logout
+    tour.step(9, "Sign out")
+    await profile.signOut()
+    await profile.load()
+    tour.say("signed out; the profile now says: \(profile.error ?? "?") (no request was sent)")
+    tour.evidence()
+
+    let elapsed = ContinuousClock.now - started
+    Terminal.out("")
+    Terminal.out(
+      "Tour complete in \(formatDuration(elapsed)): \(journal.count()) requests, "
+        + "\(journal.count(method: "POST", path: "/auth/refresh")) token refresh, every layer live — "
+        + "Config → Log → Endpoint → NetworkService → Repository → ViewModel, wired by Container.")
+  }
+
+  static func done(_ completed: Bool) -> String { completed ? "done" : "not done" }
+}
+
+/// Prints the tour: numbered steps, indented lines, and the requests each step really sent.
+@MainActor
+final class Narrator {
+  private let journal: RequestJournal
+  private var seen = 0
+
+  init(journal: RequestJournal) {
+    self.journal = journal
+    seen = journal.count()
+  }
+
+  func step(_ number: Int, _ title: String) {
+    Terminal.out("")
+    Terminal.out("[\(number)/\(TourCommand.steps)] \(title)")
+  }
+
+  func say(_ text: String) {
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      Terminal.out("    " + line)
+    }
+  }
+
+  /// The requests the sandbox received since the last call.
+  func evidence() {
+    let entries = journal.entries
+    let new = entries.dropFirst(seen)
+    seen = entries.count
+    let summary =
+      new.isEmpty
+      ? "none — nothing was sent" : new.map { "\($0.method) \($0.path)" }.joined(separator: ", ")
+    Terminal.out("    sandbox saw: \(summary)")
+  }
+
+  func failure(_ message: String) -> any Error {
+    SandboxCommand.ServeFailure(message: "tour: \(message)")
+  }
+}

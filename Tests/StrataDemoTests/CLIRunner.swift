@@ -1,0 +1,98 @@
+import Dispatch
+import Foundation
+import Testing
+
+/// Runs the built `strata-demo` binary with a private HOME / XDG_CONFIG_HOME. The blocking
+/// work (pipes, waiting for exit) happens on GCD threads, never on the concurrency pool.
+struct CLIRunner: Sendable {
+  struct Result: Sendable {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    var all: String { stdout + stderr }
+  }
+
+  let home: String
+
+  init() throws {
+    home = NSTemporaryDirectory() + "strata-cli-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+  }
+
+  var credentialsPath: String { home + "/config/strata-demo/credentials.json" }
+
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// Next to the test bundle (how `swift test` lays out products), else `.build/debug`.
+  static let binary: String = {
+    var candidates: [String] = []
+    if let first = CommandLine.arguments.first {
+      candidates.append(
+        URL(fileURLWithPath: first).deletingLastPathComponent().path + "/strata-demo")
+    }
+    candidates.append(packageRoot.path + "/.build/debug/strata-demo")
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last
+      ?? "strata-demo"
+  }()
+
+  var environment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STRATA_") }
+    environment["HOME"] = home
+    environment["XDG_CONFIG_HOME"] = home + "/config"
+    return environment
+  }
+
+  func run(_ arguments: [String], timeout: TimeInterval = 60) async throws -> Result {
+    let environment = self.environment
+    return try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        do {
+          continuation.resume(
+            returning: try Self.runBlocking(arguments, environment: environment, timeout: timeout))
+        } catch {
+          continuation.resume(throwing: error)
+        }
+      }
+    }
+  }
+
+  private static func runBlocking(
+    _ arguments: [String], environment: [String: String], timeout: TimeInterval
+  ) throws
+    -> Result
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    process.environment = environment
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+    let group = DispatchGroup()
+    let errorBox = DataBox()
+    group.enter()
+    DispatchQueue.global().async {
+      errorBox.data = errors.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    timer.cancel()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+      stderr: String(decoding: errorBox.data, as: UTF8.self))
+  }
+
+  private final class DataBox: @unchecked Sendable {
+    // Written by one GCD block before `group.leave()`, read after `group.wait()`.
+    var data = Data()
+  }
+}

@@ -1,0 +1,241 @@
+import Dispatch
+import Foundation
+import StrataSandbox
+import Testing
+
+@Suite("strata-demo (the built binary)")
+struct CLITests {
+  static let commands = [
+    "tour", "login", "logout", "me", "users", "user", "posts", "post create", "todos",
+    "todo toggle", "config show",
+    "sandbox serve",
+  ]
+
+  @Test func helpAndVersion() async throws {
+    let cli = try CLIRunner()
+    let help = try await cli.run(["--help"])
+    #expect(help.status == 0)
+    for command in Self.commands {
+      #expect(help.stdout.contains("  \(command)"), "\(command) listed")
+    }
+    #expect(help.stdout.contains("77 not signed in"))
+    let version = try await cli.run(["--version"])
+    #expect(version.status == 0 && version.stdout.hasPrefix("strata-demo 0.1.0"))
+  }
+
+  @Test(arguments: commands)
+  func everyCommandHasHelp(_ command: String) async throws {
+    let result = try await CLIRunner().run(
+      command.split(separator: " ").map(String.init) + ["--help"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("Usage: strata-demo \(command)"))
+    #expect(result.stdout.contains("Example:"))
+  }
+
+  @Test(arguments: [
+    (["users", "--bogus"], "unknown option '--bogus'"),
+    (["users", "--limit"], "--limit needs a value"),
+    (["users", "--limit", "ten"], "--limit needs a whole number"),
+    (["frobnicate"], "unknown command 'frobnicate'"),
+    (["user"], "'user' takes ID, got 0"), (["user", "abc"], "ID must be a positive whole number"),
+    (["post"], "'post' needs a subcommand"), ([], "missing command"),
+    (["--set", "NOEQUALS", "users"], "--set needs KEY=VALUE"),
+    (["--log-level", "loud", "config", "show"], ""),
+  ])
+  func badArgumentsExit2WithUsage(_ arguments: [String], _ message: String) async throws {
+    let result = try await CLIRunner().run(arguments)
+    if arguments.first == "--log-level" {
+      #expect(result.status == 0, "config show does not read the log level")
+      return
+    }
+    #expect(result.status == 2, "\(arguments): \(result.stderr)")
+    #expect(result.stderr.contains(message))
+    #expect(result.stderr.contains("usage: strata-demo"))
+    #expect(result.stdout.isEmpty)
+  }
+
+  @Test func tourNamesEveryStepAndNeverPrintsASecret() async throws {
+    let result = try await CLIRunner().run(["--log-level", "trace", "tour"])
+    #expect(result.status == 0, "\(result.stderr)")
+    for step in 1...9 { #expect(result.stdout.contains("[\(step)/9]")) }
+    for phrase in [
+      "sign in", "transparent refresh", "cache", "retried with backoff", "not retried", "reverted",
+      "Sign out", "Tour complete",
+    ] {
+      #expect(result.stdout.contains(phrase), "\(phrase)")
+    }
+    #expect(result.stdout.contains("POST /auth/refresh"))
+    #expect(result.stderr.contains("→ GET"), "trace logging was on")
+    for secret in ["sbx_at_", "sbx_rt_", "emilyspass"] {
+      #expect(!result.all.contains(secret), "\(secret) leaked")
+    }
+  }
+
+  @Test func sessionPersistsAcrossProcesses() async throws {
+    let server = SandboxServer()
+    try server.start()
+    let cli = try CLIRunner()
+    let api = ["--api", server.baseURL.absoluteString]
+
+    let login = try await cli.run(
+      api + ["login", "--username", "emilys", "--password", "emilyspass"])
+    #expect(login.status == 0, "\(login.stderr)")
+    #expect(login.stdout.contains("signed in as Emily Johnson (@emilys)"))
+    let mode =
+      (try FileManager.default.attributesOfItem(atPath: cli.credentialsPath)[.posixPermissions]
+      as? NSNumber)?.intValue
+    #expect(mode == 0o600)
+
+    let me = try await cli.run(api + ["me"])
+    #expect(me.status == 0, "\(me.stderr)")
+    #expect(
+      me.stdout.contains("Emily Johnson") && me.stdout.contains("emily.johnson@x.dummyjson.com"))
+    #expect(
+      server.journal.count(method: "POST", path: "/auth/login") == 1,
+      "the second process reused the session")
+
+    let logout = try await cli.run(api + ["logout"])
+    #expect(logout.status == 0)
+    #expect(!FileManager.default.fileExists(atPath: cli.credentialsPath))
+    let after = try await cli.run(api + ["me"])
+    #expect(after.status == 77)
+    #expect(after.stderr.contains("not signed in"))
+    await server.stop()
+  }
+
+  @Test func wrongPasswordFailsWithTheServersMessage() async throws {
+    let server = SandboxServer()
+    try server.start()
+    let result = try await CLIRunner().run([
+      "--api", server.baseURL.absoluteString, "login", "--username", "emilys", "--password", "nope",
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("Invalid credentials"))
+    #expect(!result.all.contains("nope"))
+    await server.stop()
+  }
+
+  @Test func usersAsJSONAndAsATable() async throws {
+    let server = SandboxServer()
+    try server.start()
+    let cli = try CLIRunner()
+    let json = try await cli.run([
+      "--api", server.baseURL.absoluteString, "users", "--limit", "5", "--skip", "5", "--json",
+    ])
+    #expect(json.status == 0, "\(json.stderr)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let users = try #require(object["users"] as? [[String: Any]])
+    #expect(users.count == 5 && users.first?["id"] as? Int == 6 && object["total"] as? Int == 36)
+
+    let table = try await cli.run(["--api=\(server.baseURL.absoluteString)", "users", "--limit=3"])
+    let lines = table.stdout.split(separator: "\n")
+    #expect(lines.first?.hasPrefix("ID  NAME") == true)
+    #expect(lines.count == 5 && lines.last == "showing 1–3 of 36")
+    let search = try await cli.run([
+      "--api", server.baseURL.absoluteString, "users", "--search", "emily",
+    ])
+    #expect(search.stdout.contains("emilys"))
+    await server.stop()
+  }
+
+  @Test func missingUserExits1WithTheServersMessage() async throws {
+    let server = SandboxServer()
+    try server.start()
+    let result = try await CLIRunner().run(["--api", server.baseURL.absoluteString, "user", "999"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("User with id '999' not found"))
+    #expect(
+      result.stderr.split(separator: "\n").filter { $0.hasPrefix("strata-demo:") }.count == 1,
+      "one line")
+    await server.stop()
+  }
+
+  @Test func postsTodosAndCreate() async throws {
+    let server = SandboxServer()
+    try server.start()
+    let cli = try CLIRunner()
+    let api = ["--api", server.baseURL.absoluteString]
+    #expect(
+      try await cli.run(api + ["posts", "--limit", "2"]).stdout.contains("showing 1–2 of 60"))
+    let created = try await cli.run(
+      api + ["post", "create", "--title", "Hi", "--body", "There", "--user-id", "3"])
+    #expect(created.status == 0 && created.stdout.contains("#61"))
+    server.faults.fail(503, method: "POST", path: "/posts/add")
+    #expect(
+      try await cli.run(
+        api + ["post", "create", "--title", "Hi", "--body", "There", "--user-id", "3"]
+      ).status == 1)
+    #expect(
+      server.journal.count(method: "POST", path: "/posts/add") == 2, "the failed POST was sent once"
+    )
+    let toggled = try await cli.run(api + ["todo", "toggle", "3"])
+    #expect(toggled.status == 0 && toggled.stdout.contains("todo 3 is now not done"))
+    #expect(try await cli.run(api + ["todos", "--limit", "2"]).stdout.contains("DONE"))
+    await server.stop()
+  }
+
+  @Test func retryProgressIsShownOnStderr() async throws {
+    let server = SandboxServer()
+    try server.start()
+    server.faults.fail(503, method: "GET", path: "/posts", count: 1)
+    let result = try await CLIRunner().run(
+      [
+        "--api", server.baseURL.absoluteString, "--set", "RETRY_BASE_DELAY=10ms", "--log-level",
+        "warning", "posts",
+      ])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("retrying in 10ms (1/3): GET /posts → 503…"))
+    await server.stop()
+  }
+
+  @Test func malformedConfigExits78WithALocation() async throws {
+    let cli = try CLIRunner()
+    let file = cli.home + "/bad.xcconfig"
+    try "API = https://dummyjson.com\nTITLE = \"unterminated\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let result = try await cli.run(["--config", file, "users"])
+    #expect(result.status == 78)
+    #expect(result.stderr.contains("\(file):2:9: unterminated quoted value"))
+    #expect(try await cli.run(["--config", cli.home + "/missing.xcconfig", "users"]).status == 78)
+  }
+
+  @Test func configShowHasOriginsAndRedactsSecrets() async throws {
+    let result = try await CLIRunner().run([
+      "--set", "API_TOKEN=sekrit-123", "--config", "Config/Release.xcconfig", "config", "show",
+    ])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("Config/Release.xcconfig:4"))
+    #expect(result.stdout.contains("https://dummyjson.com"))
+    #expect(result.stdout.contains("API_TOKEN") && result.stdout.contains("<redacted>"))
+    #expect(!result.all.contains("sekrit-123"))
+  }
+
+  @Test func sandboxServeAnswersRequests() async throws {
+    let cli = try CLIRunner()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
+    process.arguments = ["sandbox", "serve", "--port", "0"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    defer { process.terminate() }
+    let handle = output.fileHandleForReading
+    let line = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
+      DispatchQueue.global().async {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+          let chunk = handle.availableData
+          if chunk.isEmpty { break }
+          line.append(chunk)
+        }
+        continuation.resume(returning: line)
+      }
+    }
+    let text = String(decoding: line, as: UTF8.self)
+    let url = try #require(
+      text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+    let users = try await cli.run(["--api", url, "user", "1"])
+    #expect(users.status == 0 && users.stdout.contains("emilys"))
+  }
+}
