@@ -19,7 +19,8 @@ let package = Package(
     .target(name: "StrataSandbox"),
     .target(name: "DemoKit", dependencies: ["Strata"]),
     .executableTarget(name: "strata-demo", dependencies: ["Strata", "DemoKit", "StrataSandbox"]),
-    .executableTarget(name: "strata-bench", dependencies: ["Strata", "StrataTesting"]),
+    .executableTarget(
+      name: "strata-bench", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
     .testTarget(name: "StrataSandboxTests", dependencies: ["StrataSandbox"]),
     .testTarget(name: "DemoKitTests", dependencies: ["DemoKit", "StrataTesting", "StrataSandbox"]),

@@ -2,6 +2,10 @@ import Foundation
 import Strata
 import StrataTesting
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// Benchmarks of the core pieces that need no network: DI, Config, Log.
 enum CoreBenchmarks {
   static func run() throws -> [BenchmarkResult] {
@@ -106,5 +110,48 @@ enum CoreBenchmarks {
     return BenchmarkResult(
       name: "Log call, level enabled", compares: "Logger.debug rendered into an in-memory handler",
       value: nanoseconds, unit: "ns/op", target: "-")
+  }
+}
+
+extension CoreBenchmarks {
+  struct Item: Decodable, Sendable { let id: Int }
+  struct GetItem: Endpoint {
+    typealias Response = Item
+    var path: String { "items/1" }
+  }
+
+  /// What NetworkService adds per call when the transport answers at once.
+  static func serviceOverhead() async throws -> BenchmarkResult {
+    let service = NetworkService(
+      configuration: NetworkConfiguration(
+        baseURL: URL(string: "https://bench.example") ?? URL(fileURLWithPath: "/")),
+      transport: InstantTransport())
+    var samples: [Double] = []
+    for _ in 0..<7 {
+      let start = ContinuousClock.now
+      for _ in 0..<20_000 { blackHole(try await service.send(GetItem())) }
+      samples.append(Measure.nanoseconds(ContinuousClock.now - start) / 1000 / 20_000)
+    }
+    return BenchmarkResult(
+      name: "NetworkService cost per call",
+      compares: "build, send, check, decode; transport answers at once",
+      value: Measure.median(samples), unit: "µs/call", target: "-")
+  }
+}
+
+/// Answers every request at once with a tiny JSON body, deadline included: isolates
+/// NetworkService's own work.
+struct InstantTransport: HTTPTransport {
+  static let body = Data(#"{"id":1}"#.utf8)
+
+  func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    guard let url = request.url,
+      let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
+    else { throw URLError(.badURL) }
+    return (Self.body, response)
+  }
+
+  func send(_ request: URLRequest, deadline: Duration) async throws -> (Data, HTTPURLResponse) {
+    try await send(request)
   }
 }

@@ -21,7 +21,9 @@ while index < arguments.count {
 }
 
 do {
-  let results = try CoreBenchmarks.run()
+  let results =
+    try CoreBenchmarks.run() + [try await CoreBenchmarks.serviceOverhead()]
+    + (await NetworkBenchmarks.run())
   let nameWidth = max(4, results.map(\.name.count).max() ?? 0)
   func pad(_ text: String, _ width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - text.count))

@@ -102,3 +102,13 @@ struct SandboxFaultTests {
     await sandbox.stop()
   }
 }
+
+@Suite("Sandbox journal bounds")
+struct SandboxJournalTests {
+  @Test func journalKeepsOnlyTheNewestEntries() async throws {
+    let sandbox = try Sandbox(configuration: .init(journalCapacity: 3))
+    for id in 1...5 { _ = try await sandbox.send("GET", "/users/\(id)") }
+    #expect(sandbox.server.journal.entries.map(\.path) == ["/users/3", "/users/4", "/users/5"])
+    await sandbox.stop()
+  }
+}

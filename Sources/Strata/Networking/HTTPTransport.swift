@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -12,4 +13,52 @@ public protocol HTTPTransport: Sendable {
   /// - Returns: The body and the HTTP response.
   /// - Throws: `URLError` for transport failures, `CancellationError` when cancelled.
   func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+  /// Performs one exchange that must finish within `deadline` (real time), else fails with
+  /// `URLError(.timedOut)`. The default runs ``send(_:)`` in a task cancelled at the deadline;
+  /// a transport that can abort its own I/O implements it directly, which is cheaper (no extra
+  /// task, no thread hand-off).
+  /// - Parameters:
+  ///   - request: The fully built request.
+  ///   - deadline: Time allowed for the whole exchange.
+  /// - Returns: The body and the HTTP response.
+  /// - Throws: `URLError(.timedOut)` when time runs out, or what ``send(_:)`` throws.
+  func send(_ request: URLRequest, deadline: Duration) async throws -> (Data, HTTPURLResponse)
+}
+
+extension HTTPTransport {
+  /// Runs ``send(_:)`` in a task that is cancelled when the deadline passes.
+  /// - Parameters:
+  ///   - request: The request.
+  ///   - deadline: Time allowed.
+  /// - Returns: The body and the HTTP response.
+  /// - Throws: `URLError(.timedOut)` or what ``send(_:)`` throws.
+  public func send(_ request: URLRequest, deadline: Duration) async throws -> (
+    Data, HTTPURLResponse
+  ) {
+    let work = Task { try await send(request) }
+    let expired = ExpiryFlag()
+    let timer = DeadlineWatchdog.shared.schedule(after: deadline) {
+      expired.set()
+      work.cancel()
+    }
+    defer { DeadlineWatchdog.shared.cancel(timer) }
+    do {
+      return try await withTaskCancellationHandler {
+        try await work.value
+      } onCancel: {
+        work.cancel()
+      }
+    } catch {
+      if expired.isSet { throw URLError(.timedOut) }
+      throw error
+    }
+  }
+}
+
+/// Set once by the deadline, read after the exchange ends.
+private final class ExpiryFlag: Sendable {
+  private let value = Atomic<Bool>(false)
+  func set() { value.store(true, ordering: .relaxed) }
+  var isSet: Bool { value.load(ordering: .relaxed) }
 }

@@ -132,9 +132,9 @@ public final class NetworkService: Networking {
 
   // MARK: Steps
 
-  /// One exchange, raced against the time left (FoundationNetworking has no overall timeout).
-  /// This race runs on real time even when a test injects a manual clock: it guards real I/O,
-  /// and a mock transport answers at once.
+  /// One exchange within the time left (FoundationNetworking has no overall timeout, so the
+  /// transport enforces it: see ``HTTPTransport/send(_:deadline:)``). This deadline is real
+  /// time even when a test injects a manual clock: it guards real I/O.
   private func perform(
     _ request: URLRequest, within remaining: Duration, label: String, attempt: Int
   ) async -> Result<(Data, HTTPURLResponse), NetworkError> {
@@ -152,19 +152,8 @@ public final class NetworkService: Networking {
       }
     }
     let started = ContinuousClock.now
-    let transport = self.transport
     do {
-      let (data, response) = try await withThrowingTaskGroup(of: (Data, HTTPURLResponse).self) {
-        group in
-        group.addTask { try await transport.send(request) }
-        group.addTask {
-          try await Task.sleep(for: remaining)
-          throw URLError(.timedOut)
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw URLError(.unknown) }
-        return first
-      }
+      let (data, response) = try await transport.send(request, deadline: remaining)
       if logger.isEnabled(.debug) {
         logger.debug(
           "← \(response.statusCode) \(label) in \(Self.format(ContinuousClock.now - started)), \(data.count) bytes"

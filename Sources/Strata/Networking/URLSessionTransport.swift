@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -57,21 +58,42 @@ public final class URLSessionTransport: HTTPTransport {
 
   deinit { session.finishTasksAndInvalidate() }
 
-  /// Performs the exchange.
+  /// Performs the exchange with the session's own timeouts.
   /// - Parameter request: The request.
   /// - Returns: Body and HTTP response.
   /// - Throws: `URLError`, or `CancellationError` when the task is cancelled.
   public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-    let (data, response): (Data, URLResponse)
-    do {
-      (data, response) = try await session.data(for: request)
-    } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
-      throw CancellationError()
-    } catch let error as URLError {
-      throw Self.normalised(error)
+    try await send(request, deadline: nil)
+  }
+
+  /// Performs the exchange, cancelling the underlying `URLSessionDataTask` when `deadline`
+  /// passes (FoundationNetworking ignores the resource timeout, so this is what bounds a slow
+  /// or dripping response). No extra Swift task is created.
+  /// - Parameters:
+  ///   - request: The request.
+  ///   - deadline: Time allowed for the whole exchange.
+  /// - Returns: Body and HTTP response.
+  /// - Throws: `URLError(.timedOut)` when time runs out, `URLError`, or `CancellationError`.
+  public func send(_ request: URLRequest, deadline: Duration) async throws -> (
+    Data, HTTPURLResponse
+  ) {
+    try await send(request, deadline: Optional(deadline))
+  }
+
+  private func send(_ request: URLRequest, deadline: Duration?) async throws -> (
+    Data, HTTPURLResponse
+  ) {
+    let exchange = Exchange()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let task = session.dataTask(with: request) { data, response, error in
+          exchange.finish(data: data, response: response, error: error)
+        }
+        exchange.start(task, continuation: continuation, deadline: deadline)
+      }
+    } onCancel: {
+      exchange.cancel()
     }
-    guard let http = response as? HTTPURLResponse else { throw NetworkError.invalidResponse }
-    return (data, http)
   }
 
   /// Makes both platforms report a connection that closed before any response the same way:
@@ -86,6 +108,73 @@ public final class URLSessionTransport: HTTPTransport {
       }
     #endif
     return error
+  }
+}
+
+/// One data task's lifecycle. The first of completion, deadline or cancellation resumes the
+/// caller, at once: FoundationNetworking reports a cancelled transfer only when curl has torn
+/// it down, which under load can be seconds later. Whatever happens after is ignored.
+private final class Exchange: @unchecked Sendable {
+  typealias Continuation = CheckedContinuation<(Data, HTTPURLResponse), any Error>
+
+  // Every stored property is read and written only while holding `lock`. URLSessionTask's
+  // `cancel()` is thread-safe and is called outside it, as is resuming the continuation.
+  private let lock = NSLock()
+  private var task: URLSessionDataTask?
+  private var continuation: Continuation?
+  private var timer: UInt64?
+  private var cancelled = false
+
+  func start(_ task: URLSessionDataTask, continuation: Continuation, deadline: Duration?) {
+    let timer = deadline.map {
+      DeadlineWatchdog.shared.schedule(after: $0) { [weak self] in self?.expire() }
+    }
+    let cancelledAlready = lock.withLock {
+      self.task = task
+      self.continuation = continuation
+      self.timer = timer
+      return cancelled
+    }
+    if cancelledAlready {
+      cancel()
+    } else {
+      task.resume()
+    }
+  }
+
+  private func expire() { end(with: .failure(URLError(.timedOut))) }
+
+  func cancel() {
+    lock.withLock { cancelled = true }
+    end(with: .failure(CancellationError()))
+  }
+
+  func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+    if let error {
+      let urlError = (error as? URLError).map(URLSessionTransport.normalised)
+      return end(with: .failure(urlError ?? error), cancelTask: false)
+    }
+    guard let http = response as? HTTPURLResponse else {
+      return end(with: .failure(NetworkError.invalidResponse), cancelTask: false)
+    }
+    end(with: .success((data ?? Data(), http)), cancelTask: false)
+  }
+
+  /// Resumes the caller once; cancels the transfer when it is being abandoned.
+  private func end(with result: Result<(Data, HTTPURLResponse), any Error>, cancelTask: Bool = true)
+  {
+    let (continuation, task, timer) = lock.withLock {
+      defer {
+        self.continuation = nil
+        self.task = nil
+        self.timer = nil
+      }
+      return (self.continuation, self.task, self.timer)
+    }
+    if let timer { DeadlineWatchdog.shared.cancel(timer) }
+    guard let continuation else { return }
+    continuation.resume(with: result)
+    if cancelTask { task?.cancel() }
   }
 }
 

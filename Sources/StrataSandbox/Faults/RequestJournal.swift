@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Every request the sandbox received, in order, so tests can assert how many attempts and
-/// refreshes happened.
+/// The requests the sandbox received, in order, so tests can assert how many attempts and
+/// refreshes happened. Bounded: only the newest ``capacity`` entries are kept, so a
+/// long-running sandbox does not grow without limit.
 public final class RequestJournal: Sendable {
   /// One received request.
   public struct Entry: Sendable {
@@ -26,15 +27,22 @@ public final class RequestJournal: Sendable {
   }
 
   private let storage = Mutex<[Entry]>([])
+  /// How many entries are kept (the oldest are dropped first).
+  public let capacity: Int
 
   /// Creates an empty journal.
-  public init() {}
+  /// - Parameter capacity: How many entries to keep (default 10,000).
+  public init(capacity: Int = 10_000) { self.capacity = max(0, capacity) }
 
   func record(_ request: SandboxRequest) {
+    guard capacity > 0 else { return }
     let entry = Entry(
       method: request.method, path: request.path, query: request.query, headers: request.headers,
       timestamp: request.receivedAt)
-    storage.withLock { $0.append(entry) }
+    storage.withLock { entries in
+      if entries.count >= capacity { entries.removeFirst(entries.count - capacity + 1) }
+      entries.append(entry)
+    }
   }
 
   /// Every entry so far.

@@ -27,20 +27,24 @@ public final class SandboxServer: Sendable {
     public var now: @Sendable () -> Date
     /// Largest `?delay=` honoured, as DummyJSON caps it.
     public var maxDelay: Duration
+    /// How many requests the journal keeps.
+    public var journalCapacity: Int
 
     /// Creates a configuration.
     /// - Parameters:
     ///   - port: Port on 127.0.0.1 (0: any free port).
     ///   - limits: Size and time limits.
     ///   - maxDelay: Cap on `?delay=ms`.
+    ///   - journalCapacity: Requests kept in the journal (newest win).
     ///   - now: The token clock.
     public init(
       port: UInt16 = 0, limits: SandboxLimits = SandboxLimits(), maxDelay: Duration = .seconds(5),
-      now: @escaping @Sendable () -> Date = { Date() }
+      journalCapacity: Int = 10_000, now: @escaping @Sendable () -> Date = { Date() }
     ) {
       self.port = port
       self.limits = limits
       self.maxDelay = maxDelay
+      self.journalCapacity = journalCapacity
       self.now = now
     }
   }
@@ -71,8 +75,8 @@ public final class SandboxServer: Sendable {
   /// The seeded demo account: `emilys` / `emilyspass`, as on dummyjson.com.
   public static let demoAccount = (username: "emilys", password: "emilyspass")
 
-  /// Every request received, for assertions.
-  public let journal = RequestJournal()
+  /// The requests received, for assertions (bounded by the configuration's capacity).
+  public let journal: RequestJournal
   /// Scripted faults.
   public let faults = FaultInjector()
   /// The configuration it was created with.
@@ -86,6 +90,7 @@ public final class SandboxServer: Sendable {
   /// - Parameter configuration: Port, limits and clock.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
+    self.journal = RequestJournal(capacity: configuration.journalCapacity)
     self.api = SandboxAPI(now: configuration.now)
   }
 

@@ -1,0 +1,237 @@
+import Foundation
+import Strata
+import StrataSandbox
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Loopback benchmarks against the embedded sandbox: NetworkService against raw URLSession
+/// (interleaved in one run, so both see the same machine), the 401 storm, and memory.
+enum NetworkBenchmarks {
+  struct User: Decodable, Sendable {
+    let id: Int
+    let firstName: String
+    let lastName: String
+    let email: String
+  }
+  struct UsersPage: Decodable, Sendable {
+    let users: [User]
+    let total: Int
+  }
+  struct ListUsers: Endpoint {
+    typealias Response = UsersPage
+    var path: String { "users" }
+    var queryItems: [URLQueryItem] { [URLQueryItem(name: "limit", value: "30")] }
+  }
+  struct Me: Endpoint {
+    typealias Response = User
+    var path: String { "auth/me" }
+    var requiresAuth: Bool { true }
+  }
+  struct Login: Endpoint {
+    struct Body: Encodable, Sendable {
+      let username: String
+      let password: String
+    }
+    struct Response: Decodable, Sendable {
+      let accessToken: String
+      let refreshToken: String
+    }
+    var path: String { "auth/login" }
+    var method: HTTPMethod { .post }
+    var body: (any Encodable & Sendable)? { Body(username: "emilys", password: "emilyspass") }
+  }
+  struct Refresh: Endpoint {
+    typealias Response = Login.Response
+    struct Body: Encodable, Sendable { let refreshToken: String }
+    let token: String
+    var path: String { "auth/refresh" }
+    var method: HTTPMethod { .post }
+    var body: (any Encodable & Sendable)? { Body(refreshToken: token) }
+  }
+
+  static func run() async throws -> [BenchmarkResult] {
+    let server = SandboxServer(
+      configuration: .init(limits: SandboxLimits(maxConnections: 1024), journalCapacity: 1_000))
+    try server.start()
+    defer { server.stopAndWait() }
+    // The baseline session gets the same settings URLSessionTransport uses, so only the
+    // layers above the session differ.
+    let options = URLSessionTransport.Options()
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = options.requestTimeout
+    configuration.timeoutIntervalForResource = options.resourceTimeout
+    configuration.httpMaximumConnectionsPerHost = options.maxConnectionsPerHost
+    configuration.urlCache = nil
+    let session = URLSession(configuration: configuration)
+    let transport = URLSessionTransport(options: options)
+    let service = NetworkService(
+      configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+    guard let url = URL(string: server.baseURL.absoluteString + "/users?limit=30") else {
+      return []
+    }
+    let userAgent = service.configuration.userAgent
+    let raw: @Sendable () async throws -> Void = {
+      // The same request NetworkService sends: same URL, Accept and User-Agent.
+      var request = URLRequest(url: url)
+      request.setValue("application/json", forHTTPHeaderField: "Accept")
+      request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+      let (data, _) = try await session.data(for: request)
+      blackHole(try JSONDecoder().decode(UsersPage.self, from: data))
+    }
+    let strata: @Sendable () async throws -> Void = {
+      blackHole(try await service.send(ListUsers()))
+    }
+
+    // Warm both paths (connections, caches) before measuring.
+    for _ in 0..<50 {
+      try await raw()
+      try await strata()
+    }
+    var results: [BenchmarkResult] = []
+    // Paired, interleaved rounds in ABBA order (raw, strata, strata, raw, …): slow drift of a
+    // shared 2-core machine hits both sides alike, and the median of the per-round ratios is
+    // robust to a noisy round.
+    for (label, inFlight, perBatch) in [("sequential", 1, 60), ("32 in flight", 32, 320)] {
+      var rawSamples: [Double] = []
+      var strataSamples: [Double] = []
+      var ratios: [Double] = []
+      for round in 0..<24 {
+        let rawFirst = round % 2 == 0
+        let first = try await microsecondsPerRequest(
+          perBatch, inFlight: inFlight, rawFirst ? raw : strata)
+        let second = try await microsecondsPerRequest(
+          perBatch, inFlight: inFlight, rawFirst ? strata : raw)
+        let (rawTime, strataTime) = rawFirst ? (first, second) : (second, first)
+        rawSamples.append(rawTime)
+        strataSamples.append(strataTime)
+        ratios.append(strataTime / rawTime)
+      }
+      results += [
+        BenchmarkResult(
+          name: "GET+decode raw URLSession, \(label)",
+          compares: "baseline: URLSession.data + JSONDecoder, users page",
+          value: Measure.median(rawSamples), unit: "µs/req", target: "-"),
+        BenchmarkResult(
+          name: "GET+decode NetworkService, \(label)",
+          compares: "NetworkService.send, same request and decode",
+          value: Measure.median(strataSamples), unit: "µs/req", target: "-"),
+        BenchmarkResult(
+          name: "NetworkService / URLSession, \(label)",
+          compares: "median of 24 paired ratios, ABBA-interleaved in one run",
+          value: Measure.median(ratios), unit: "×",
+          target: "≤ 1.05"),
+      ]
+    }
+    results += try await refreshStorm(server)
+    results.append(try await memory(service, server: server))
+    return results
+  }
+
+  /// Time per request for `count` requests with `inFlight` concurrent at most.
+  static func microsecondsPerRequest(
+    _ count: Int, inFlight: Int, _ body: @escaping @Sendable () async throws -> Void
+  ) async throws -> Double {
+    let start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      var started = 0
+      while started < min(inFlight, count) {
+        group.addTask { try await body() }
+        started += 1
+      }
+      while try await group.next() != nil {
+        if started < count {
+          group.addTask { try await body() }
+          started += 1
+        }
+      }
+    }
+    return Measure.nanoseconds(ContinuousClock.now - start) / 1000 / Double(count)
+  }
+
+  /// 100 concurrent requests whose token the server rejects: how many refreshes, how long.
+  static func refreshStorm(_ server: SandboxServer) async throws -> [BenchmarkResult] {
+    let transport = URLSessionTransport()
+    let plain = NetworkService(
+      configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+    let login = try await plain.send(Login())
+    let good = AuthSession(
+      store: InMemoryTokenStore(
+        Credentials(accessToken: login.accessToken, refreshToken: login.refreshToken)))
+    let authed = NetworkService(
+      configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport,
+      authenticator: good)
+    var roundTrips: [Double] = []
+    for _ in 0..<50 {
+      let start = ContinuousClock.now
+      blackHole(try await authed.send(Me()))
+      roundTrips.append(Measure.nanoseconds(ContinuousClock.now - start) / 1e6)
+    }
+    let roundTrip = Measure.median(roundTrips)
+
+    var storms: [Double] = []
+    var refreshes: [Int] = []
+    for _ in 0..<5 {
+      let stale = AuthSession(
+        store: InMemoryTokenStore(
+          Credentials(accessToken: "sbx_at_stale", refreshToken: login.refreshToken)),
+        refresh: { token in
+          let renewed = try await plain.send(Refresh(token: token))
+          return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
+        })
+      let service = NetworkService(
+        configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport,
+        authenticator: stale)
+      let before = server.journal.count(method: "POST", path: "/auth/refresh")
+      let start = ContinuousClock.now
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<100 { group.addTask { blackHole(try await service.send(Me())) } }
+        try await group.waitForAll()
+      }
+      storms.append(Measure.nanoseconds(ContinuousClock.now - start) / 1e6)
+      refreshes.append(server.journal.count(method: "POST", path: "/auth/refresh") - before)
+    }
+    return [
+      BenchmarkResult(
+        name: "100 concurrent 401s: refresh calls",
+        compares: "POST /auth/refresh seen by the server per storm (max of 5)",
+        value: Double(refreshes.max() ?? -1), unit: "calls", target: "1"),
+      BenchmarkResult(
+        name: "100 concurrent 401s: total time", compares: "all 100 answered, median of 5 storms",
+        value: Measure.median(storms), unit: "ms", target: "-"),
+      BenchmarkResult(
+        name: "one authenticated round trip",
+        compares: "GET /auth/me, median of 50 (the storm's yardstick)",
+        value: roundTrip, unit: "ms", target: "-"),
+    ]
+  }
+
+  /// Resident set growth over 10,000 requests through NetworkService.
+  static func memory(_ service: NetworkService, server: SandboxServer) async throws
+    -> BenchmarkResult
+  {
+    // Settle allocator arenas and the connection pool first; the in-process sandbox's journal
+    // is bounded (and reset) so the figure is the client's.
+    _ = try await microsecondsPerRequest(2_000, inFlight: 16) {
+      blackHole(try await service.send(ListUsers()))
+    }
+    server.journal.reset()
+    let before = residentMegabytes()
+    _ = try await microsecondsPerRequest(10_000, inFlight: 16) {
+      blackHole(try await service.send(ListUsers()))
+    }
+    let after = residentMegabytes()
+    return BenchmarkResult(
+      name: "RSS growth over 10,000 requests",
+      compares: "resident set after minus before (NetworkService, 16 in flight)",
+      value: after - before, unit: "MB", target: "< 5 MB")
+  }
+
+  static func residentMegabytes() -> Double {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+      let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+    else { return .nan }
+    return pages * 4096 / 1_048_576
+  }
+}
