@@ -3,7 +3,7 @@ SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 SOURCES      := Package.swift Sources Tests
 
-.PHONY: all build test demo bench format lint clean
+.PHONY: all build test demo bench leaks format lint clean
 
 all: build
 
@@ -25,6 +25,22 @@ demo:
 bench:
 	$(SWIFT) build -c release --product strata-bench
 	$(SWIFT) run -c release --skip-build strata-bench $(if $(BENCH_JSON),--json $(BENCH_JSON),)
+
+## leaks: the integration and reliability suites under AddressSanitizer + LeakSanitizer.
+## Fails on a test failure or on any leak whose stack has a frame in Strata's own modules
+## (libcurl / FoundationNetworking / XCTest leaks are reported, not ours to fix).
+LEAK_SUITES := Integration|FaultMatrix|AuthLoad|Sandbox
+leaks:
+	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
+	ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --skip-build --scratch-path .build-asan \
+	  --filter '$(LEAK_SUITES)' > .build-asan/leaks.log 2>&1 || true
+	@grep -E 'Test run with|SUMMARY: AddressSanitizer' .build-asan/leaks.log
+	@grep -q 'Test run with .* passed' .build-asan/leaks.log
+	@awk '/leak of/ { inblock = 1; ours = 0 } \
+	  inblock && /\$$s(6Strata|13StrataSandbox|13StrataTesting|7DemoKit)[0-9A-Z]/ { ours = 1 } \
+	  /^$$/ { if (inblock && ours) found++; inblock = 0 } \
+	  END { print (found + 0) " leak(s) with a Strata frame (log: .build-asan/leaks.log)"; exit (found > 0) }' \
+	  .build-asan/leaks.log
 
 ## format: rewrite sources with the toolchain's swift format and .swift-format
 format:

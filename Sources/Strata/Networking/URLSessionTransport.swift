@@ -96,12 +96,16 @@ public final class URLSessionTransport: HTTPTransport {
     }
   }
 
-  /// Makes both platforms report a connection that closed before any response the same way:
-  /// FoundationNetworking (curl) says `badServerResponse` ("Empty reply from server") where
-  /// Darwin says `networkConnectionLost`. The original error is kept as the underlying one.
+  /// Makes both platforms report a connection that closed early the same way. Darwin says
+  /// `networkConnectionLost`; FoundationNetworking (curl) says `badServerResponse` ("Empty reply
+  /// from server") when nothing came back and `unknown` ("transfer closed with N bytes
+  /// remaining to read") when the body was cut short. The original error is kept as the
+  /// underlying one.
   static func normalised(_ error: URLError) -> URLError {
     #if canImport(FoundationNetworking)
-      if error.code == .badServerResponse {
+      let cutShort =
+        error.code == .unknown && error.localizedDescription.contains("transfer closed")
+      if error.code == .badServerResponse || cutShort {
         var info = error.userInfo
         info[NSUnderlyingErrorKey] = error
         return URLError(.networkConnectionLost, userInfo: info)

@@ -1,0 +1,178 @@
+import Foundation
+import Strata
+import StrataSandbox
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+struct Numbers: Endpoint {
+  typealias Response = [Int]
+  var path: String { "numbers" }
+}
+
+struct Nothing: Endpoint {
+  typealias Response = EmptyResponse
+  var path: String { "users/1" }
+}
+
+/// Every hostile server behaviour, through the real URLSession, with the documented error and
+/// the exact number of attempts (counted by the sandbox).
+@Suite("Fault matrix (real URLSession against the sandbox)")
+struct FaultMatrixTests {
+  static let fast = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5))
+
+  func withSandbox(_ body: (SandboxServer, NetworkService) async throws -> Void) async throws {
+    let server = SandboxServer()
+    try server.start()
+    let service = NetworkService(
+      configuration: NetworkConfiguration(
+        baseURL: server.baseURL, timeout: .seconds(10), retryPolicy: Self.fast),
+      transport: sharedTransport)
+    try await body(server, service)
+    await server.stop()
+  }
+
+  @Test func burstOf5xxThenSuccess() async throws {
+    try await withSandbox { server, service in
+      server.faults.fail(502, path: "/users/1")
+      server.faults.fail(503, path: "/users/1")
+      server.faults.fail(504, path: "/users/1")
+      let value = try await service.send(GetUser())
+      #expect(value.firstName == "Emily")
+      #expect(server.journal.count(path: "/users/1") == 4)
+    }
+  }
+
+  @Test func persistent500ExhaustsTheRetries() async throws {
+    try await withSandbox { server, service in
+      server.faults.fail(500, path: "/users/1", count: 10)
+      let error = await networkError { _ = try await service.send(GetUser()) }
+      #expect(error?.status == 500)
+      #expect(server.journal.count(path: "/users/1") == 4)
+    }
+  }
+
+  @Test func connectionDroppedMidResponseIsRetried() async throws {
+    try await withSandbox { server, service in
+      server.faults.add(.init(path: "/users/1", action: .truncateBody))
+      let value = try await service.send(GetUser())
+      #expect(value.id == 1)
+      #expect(server.journal.count(path: "/users/1") == 2)
+    }
+  }
+
+  @Test func connectionDroppedEveryTimeIsATransportError() async throws {
+    try await withSandbox { server, service in
+      server.faults.add(.init(path: "/users/1", count: 10, action: .dropConnection))
+      let error = await networkError { _ = try await service.send(GetUser()) }
+      guard case .transport(let urlError) = error else {
+        Issue.record("expected .transport, got \(String(describing: error))")
+        return
+      }
+      #expect(urlError.code == .networkConnectionLost)
+      #expect(server.journal.count(path: "/users/1") == 4)
+    }
+  }
+
+  @Test func slowResponsePastTheDeadlineTimesOutWithoutRetry() async throws {
+    try await withSandbox { server, _ in
+      server.faults.add(.init(path: "/users/1", count: 10, action: .delay(.seconds(3))))
+      let service = NetworkService(
+        configuration: NetworkConfiguration(
+          baseURL: server.baseURL, timeout: .milliseconds(400), retryPolicy: Self.fast),
+        transport: sharedTransport)
+      let started = ContinuousClock.now
+      let error = await networkError { _ = try await service.send(GetUser()) }
+      guard case .transport(let urlError) = error else {
+        Issue.record("expected a timeout, got \(String(describing: error))")
+        return
+      }
+      #expect(urlError.code == .timedOut)
+      #expect(ContinuousClock.now - started < .seconds(2))
+      #expect(server.journal.count(path: "/users/1") == 1)
+    }
+  }
+
+  @Test func malformedJSONIsADecodingErrorWithOneAttempt() async throws {
+    try await withSandbox { server, service in
+      server.faults.add(
+        .init(path: "/users/1", action: .respond(status: 200, body: #"{"id":1,"firstName":"#)))
+      let error = await networkError { _ = try await service.send(GetUser()) }
+      guard case .decoding(let failure) = error else {
+        Issue.record("expected .decoding, got \(String(describing: error))")
+        return
+      }
+      #expect(failure.status == 200 && failure.reason == "not valid JSON")
+      #expect(server.journal.count(path: "/users/1") == 1)
+    }
+  }
+
+  @Test func wrongContentTypeWithHTMLIsADecodingError() async throws {
+    try await withSandbox { server, service in
+      server.faults.add(
+        .init(
+          path: "/users/1",
+          action: .respond(
+            status: 200, headers: ["Content-Type": "text/html"], body: "<html>hi</html>")))
+      let error = await networkError { _ = try await service.send(GetUser()) }
+      guard case .decoding(let failure) = error else {
+        Issue.record("expected .decoding, got \(String(describing: error))")
+        return
+      }
+      #expect(failure.bodyExcerpt == "<15 bytes, not JSON>")
+      #expect(server.journal.count(path: "/users/1") == 1)
+    }
+  }
+
+  @Test func wrongContentTypeWithValidJSONStillDecodes() async throws {
+    try await withSandbox { server, service in
+      server.faults.add(
+        .init(
+          path: "/users/1",
+          action: .respond(status: 200, headers: ["Content-Type": "text/plain"], body: userJSON)))
+      let value = try await service.send(GetUser())
+      #expect(value.firstName == "Emily")
+    }
+  }
+
+  @Test func emptyBodyIsADecodingErrorUnlessNothingIsExpected() async throws {
+    try await withSandbox { server, service in
+      server.faults.add(.init(path: "/users/1", count: 2, action: .respond(status: 200, body: "")))
+      let error = await networkError { _ = try await service.send(GetUser()) }
+      guard case .decoding = error else {
+        Issue.record("expected .decoding, got \(String(describing: error))")
+        return
+      }
+      _ = try await service.send(Nothing())
+      #expect(server.journal.count(path: "/users/1") == 2)
+    }
+  }
+
+  @Test func hugeBodyDecodes() async throws {
+    try await withSandbox { server, service in
+      let numbers = "[" + (0..<600_000).map(String.init).joined(separator: ",") + "]"
+      server.faults.add(.init(path: "/numbers", action: .respond(status: 200, body: numbers)))
+      let decoded = try await service.send(Numbers())
+      #expect(decoded.count == 600_000 && decoded.last == 599_999)
+    }
+  }
+
+  @Test func connectionRefused() async throws {
+    let server = SandboxServer()
+    try server.start()
+    let service = NetworkService(
+      configuration: NetworkConfiguration(baseURL: server.baseURL, retryPolicy: Self.fast),
+      transport: sharedTransport)
+    await server.stop()
+    let error = await networkError { _ = try await service.send(GetUser()) }
+    guard case .transport(let urlError) = error else {
+      Issue.record("expected .transport, got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .cannotConnectToHost)
+    #expect(error?.isRetryable == true)
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Strata
+import Testing
+
+/// SplitMix64: reproducible randomness for generated inputs.
+struct SeededRandom: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}
+
+@Suite("Generated bad input")
+struct GeneratedInputTests {
+  static let seedText = """
+    // seed
+    #include? "missing.xcconfig"
+    API = https://dummyjson.com   // real
+    NAME = "quoted // text \\" with escapes\\n"
+    LITERAL = 'single $(NOT) quoted'
+    URL = $(API)/v1 # comment
+    NESTED = ${URL}/x$$y
+    EMPTY =
+    """
+  static let alphabet: [UInt8] =
+    Array("\"'$(){}#/\\=\r\n\t ABCxyz_09.:;?\u{FEFF}é".utf8) + [0xFF, 0xC3, 0x00]
+
+  static func mutate(_ bytes: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
+    var result = bytes
+    for _ in 0..<Int.random(in: 1...6, using: &random) {
+      let position = result.isEmpty ? 0 : Int.random(in: 0..<result.count, using: &random)
+      let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+      switch Int.random(in: 0..<4, using: &random) {
+      case 0: result.insert(byte, at: position)
+      case 1: if !result.isEmpty { result.remove(at: position) }
+      case 2: if !result.isEmpty { result[position] = byte }
+      default:
+        let length = Int.random(in: 1...12, using: &random)
+        let slice = result[position..<min(result.count, position + length)]
+        result.insert(contentsOf: slice, at: min(result.count, position + length))
+      }
+    }
+    return result
+  }
+
+  @Test func tenThousandMutatedConfigsNeverCrashAndFailWithALocation() throws {
+    let directory = try TemporaryDirectory()
+    var random = SeededRandom(seed: 0xC0FF_EE)
+    let seed = Array(Self.seedText.utf8)
+    var failures = 0
+    for index in 0..<10_000 {
+      let bytes = Self.mutate(seed, &random)
+      do {
+        if index % 10 == 0 {
+          // Raw bytes through a file: invalid UTF-8, NULs and stray CRs included.
+          let path = try directory.write("m\(index % 50).xcconfig", bytes: bytes)
+          _ = try Config(file: path, environment: [:])
+        } else {
+          _ = try Config(
+            parsing: String(decoding: bytes, as: UTF8.self), name: "m.xcconfig", environment: [:])
+        }
+      } catch let error as ConfigError {
+        failures += 1
+        switch error.kind {
+        case .unreadableFile, .missingKey, .invalidValue:
+          Issue.record("unexpected kind \(error.kind) for input \(index)")
+        default:
+          let line = try #require(error.location?.line, "error without a location: \(error)")
+          #expect(line >= 1 && line <= bytes.count + 1)
+          #expect((error.location?.column ?? 0) >= 1)
+        }
+      } catch {
+        Issue.record("input \(index) threw a non-ConfigError: \(error)")
+      }
+    }
+    #expect(failures > 1000, "the mutations do exercise the error paths (\(failures))")
+    #expect(failures < 10_000, "and some mutations still parse")
+  }
+}
