@@ -24,7 +24,9 @@ let package = Package(
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
     .testTarget(name: "StrataSandboxTests", dependencies: ["StrataSandbox"]),
     .testTarget(name: "DemoKitTests", dependencies: ["DemoKit", "StrataTesting", "StrataSandbox"]),
-    .testTarget(name: "StrataDemoTests", dependencies: ["StrataSandbox"]),
+    .testTarget(
+      name: "StrataDemoTests",
+      dependencies: ["strata-demo", "StrataSandbox", "StrataTesting", "Strata"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -9,8 +9,18 @@ import Foundation
 /// The CLI's only writers: stdout for results, stderr for errors and progress. Unbuffered, so
 /// a parent process reading a pipe sees each line as it is written.
 enum Terminal {
-  static func out(_ text: String = "") { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
-  static func error(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+  /// Where lines go instead of stdout/stderr, for in-process tests (`true` marks stderr).
+  @TaskLocal static var sink: (@Sendable (String, Bool) -> Void)?
+
+  static func out(_ text: String = "") {
+    if let sink { return sink(text, false) }
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  }
+
+  static func error(_ text: String) {
+    if let sink { return sink(text, true) }
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
   static var inputIsTerminal: Bool { isatty(0) == 1 }
 
   /// Asks for a line on the terminal.

@@ -1,0 +1,33 @@
+import Foundation
+import Strata
+import StrataTesting
+import Synchronization
+import Testing
+
+@testable import strata_demo
+
+@Suite("Secrets in a full tour")
+struct TourSecretsTests {
+  @MainActor
+  @Test func wholeTourAtTraceLogsNoTokenAndNoPassword() async throws {
+    let capture = CapturingLogHandler()
+    let lines = Mutex<[String]>([])
+    let previous = LogSystem.levels
+    defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
+    let invocation = try CommandLineParser.parse(["tour"])
+    try await Terminal.$sink.withValue({ line, _ in lines.withLock { $0.append(line) } }) {
+      try await LogSystem.withScope(handler: capture, levels: .all) {
+        try await TourCommand.run(invocation)
+      }
+    }
+    let output = lines.withLock { $0.joined(separator: "\n") }
+    #expect(output.contains("Tour complete"))
+    #expect(
+      capture.records(category: "networking", level: .trace).count > 20, "trace logging was on")
+    #expect(capture.text.contains("Authorization"), "headers were logged (redacted)")
+    let everything = output + "\n" + capture.text
+    for secret in ["sbx_at_", "sbx_rt_", "emilyspass"] {
+      #expect(!everything.contains(secret), "\(secret) appeared")
+    }
+  }
+}
