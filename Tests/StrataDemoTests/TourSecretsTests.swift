@@ -15,7 +15,8 @@ struct TourSecretsTests {
     let previous = LogSystem.levels
     defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
     let invocation = try CommandLineParser.parse(["tour"])
-    try await Terminal.$sink.withValue({ line, _ in lines.withLock { $0.append(line) } }) {
+    let sink: @Sendable (String, Bool) -> Void = { line, _ in lines.withLock { $0.append(line) } }
+    try await Terminal.$sink.withValue(sink) {
       try await LogSystem.withScope(handler: capture, levels: .all) {
         try await TourCommand.run(invocation)
       }
