@@ -22,7 +22,7 @@ let package = Package(
     .executableTarget(
       name: "strata-bench", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
-    .testTarget(name: "StrataSandboxTests", dependencies: ["StrataSandbox"]),
+    .testTarget(name: "StrataSandboxTests", dependencies: ["StrataSandbox", "StrataTesting"]),
     .testTarget(name: "DemoKitTests", dependencies: ["DemoKit", "StrataTesting", "StrataSandbox"]),
     .testTarget(
       name: "StrataDemoTests",

@@ -1,20 +1,8 @@
 import Foundation
+import StrataTesting
 import Testing
 
 @testable import strata_demo
-
-/// SplitMix64, so every generated argument vector is reproducible.
-struct ArgumentRandom: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
-}
 
 @Suite("Argument parser, generated input")
 struct ParserFuzzTests {
@@ -37,7 +25,7 @@ struct ParserFuzzTests {
   }()
 
   @Test func fiveThousandRandomVectorsGiveInvocationsOrUsageErrorsOnly() {
-    var random = ArgumentRandom(seed: 0xA5A5)
+    var random = SeededRandom(seed: 0xA5A5)
     var usageErrors = 0
     var parsed = 0
     for _ in 0..<5_000 {

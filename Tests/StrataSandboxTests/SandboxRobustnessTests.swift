@@ -1,4 +1,5 @@
 import Foundation
+import StrataTesting
 import Testing
 
 @testable import StrataSandbox
@@ -83,7 +84,7 @@ struct SandboxRobustnessTests {
   @Test func randomBytesNeverBreakTheServerOrLeakSockets() async throws {
     let sandbox = try Sandbox(
       configuration: .init(limits: SandboxLimits(idleTimeout: .milliseconds(100))))
-    var generator = SeededGenerator(seed: 0x5EED)
+    var generator = SeededRandom(seed: 0x5EED)
     var answered = 0
     for index in 0..<200 {
       var bytes = (0..<Int.random(in: 1...600, using: &generator)).map { _ in
@@ -121,18 +122,5 @@ struct SandboxRobustnessTests {
     #expect(!sandbox.server.isRunning)
     if let open = openSockets(localPort: port) { #expect(open == 0) }
     #expect(throws: (any Error).self) { try Socket.connect(port: UInt16(port)) }
-  }
-}
-
-/// A small deterministic generator (SplitMix64) so the random-bytes test is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
   }
 }

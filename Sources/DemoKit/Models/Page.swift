@@ -1,3 +1,6 @@
+import Foundation
+import Strata
+
 /// Items that arrive in a DummyJSON envelope under a collection key.
 public protocol PageItem: Codable, Sendable {
   /// The envelope key: `users`, `posts`, `todos`.
@@ -73,5 +76,35 @@ public struct Page<Item: PageItem>: Codable, Sendable {
     try container.encode(total, forKey: Key(stringValue: "total"))
     try container.encode(skip, forKey: Key(stringValue: "skip"))
     try container.encode(limit, forKey: Key(stringValue: "limit"))
+  }
+}
+
+/// `GET /<items>?limit&skip`: one page of any DummyJSON collection.
+public struct ListEndpoint<Item: PageItem>: Endpoint {
+  /// A page of items.
+  public typealias Response = Page<Item>
+  /// Page size.
+  public let limit: Int
+  /// Offset.
+  public let skip: Int
+
+  /// Creates the request.
+  /// - Parameters:
+  ///   - limit: Page size.
+  ///   - skip: Offset.
+  public init(limit: Int, skip: Int) {
+    self.limit = limit
+    self.skip = skip
+  }
+
+  /// The collection key: `users`, `posts`, `todos`.
+  public var path: String { Item.collectionKey }
+
+  /// `limit`, `skip`.
+  public var queryItems: [URLQueryItem] {
+    [
+      URLQueryItem(name: "limit", value: String(limit)),
+      URLQueryItem(name: "skip", value: String(skip)),
+    ]
   }
 }

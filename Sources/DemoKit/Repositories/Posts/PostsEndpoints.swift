@@ -4,32 +4,7 @@ import Strata
 /// DummyJSON's `/posts` endpoints.
 public enum PostsEndpoints {
   /// `GET /posts?limit&skip`.
-  public struct List: Endpoint {
-    /// A page of posts.
-    public typealias Response = Page<Post>
-    /// Page size.
-    public let limit: Int
-    /// Offset.
-    public let skip: Int
-
-    /// Creates the request.
-    /// - Parameters:
-    ///   - limit: Page size.
-    ///   - skip: Offset.
-    public init(limit: Int, skip: Int) {
-      self.limit = limit
-      self.skip = skip
-    }
-    /// `posts`.
-    public var path: String { "posts" }
-    /// `limit`, `skip`.
-    public var queryItems: [URLQueryItem] {
-      [
-        URLQueryItem(name: "limit", value: String(limit)),
-        URLQueryItem(name: "skip", value: String(skip)),
-      ]
-    }
-  }
+  public typealias List = ListEndpoint<Post>
 
   /// `GET /posts/{id}`.
   public struct Get: Endpoint {

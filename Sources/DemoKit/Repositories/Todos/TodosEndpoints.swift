@@ -4,32 +4,7 @@ import Strata
 /// DummyJSON's `/todos` endpoints.
 public enum TodosEndpoints {
   /// `GET /todos?limit&skip`.
-  public struct List: Endpoint {
-    /// A page of todos.
-    public typealias Response = Page<Todo>
-    /// Page size.
-    public let limit: Int
-    /// Offset.
-    public let skip: Int
-
-    /// Creates the request.
-    /// - Parameters:
-    ///   - limit: Page size.
-    ///   - skip: Offset.
-    public init(limit: Int, skip: Int) {
-      self.limit = limit
-      self.skip = skip
-    }
-    /// `todos`.
-    public var path: String { "todos" }
-    /// `limit`, `skip`.
-    public var queryItems: [URLQueryItem] {
-      [
-        URLQueryItem(name: "limit", value: String(limit)),
-        URLQueryItem(name: "skip", value: String(skip)),
-      ]
-    }
-  }
+  public typealias List = ListEndpoint<Todo>
 
   /// `GET /todos/{id}`.
   public struct Get: Endpoint {

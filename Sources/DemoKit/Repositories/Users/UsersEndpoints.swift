@@ -4,32 +4,7 @@ import Strata
 /// DummyJSON's `/users` endpoints.
 public enum UsersEndpoints {
   /// `GET /users?limit&skip`.
-  public struct List: Endpoint {
-    /// A page of users.
-    public typealias Response = Page<User>
-    /// Page size.
-    public let limit: Int
-    /// Offset.
-    public let skip: Int
-
-    /// Creates the request.
-    /// - Parameters:
-    ///   - limit: Page size.
-    ///   - skip: Offset.
-    public init(limit: Int, skip: Int) {
-      self.limit = limit
-      self.skip = skip
-    }
-    /// `users`.
-    public var path: String { "users" }
-    /// `limit`, `skip`.
-    public var queryItems: [URLQueryItem] {
-      [
-        URLQueryItem(name: "limit", value: String(limit)),
-        URLQueryItem(name: "skip", value: String(skip)),
-      ]
-    }
-  }
+  public typealias List = ListEndpoint<User>
 
   /// `GET /users/search?q&limit&skip`.
   public struct Search: Endpoint {
