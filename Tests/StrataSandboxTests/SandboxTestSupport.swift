@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -73,22 +74,54 @@ struct Sandbox {
   }
 
   /// Sends raw bytes on a new connection and returns everything the server answers before it
-  /// closes (or `timeout` passes).
-  func raw(_ bytes: [UInt8], timeout: Int = 3000, closeWrite: Bool = false) throws -> String {
-    let fd = try Socket.connect(port: UInt16(server.port))
+  /// closes (or `timeout` passes). The blocking socket work runs on a GCD thread: blocking the
+  /// concurrency pool (2 threads here) would stall every other test's tasks.
+  func raw(_ bytes: [UInt8], timeout: Int = 3000, closeWrite: Bool = false) async throws -> String {
+    try await rawExchange(bytes, timeout: timeout, closeWrite: closeWrite).text
+  }
+
+  /// What a raw exchange produced, and whether the server closed the connection (rather than
+  /// the client giving up after `timeout`).
+  struct RawReply: Sendable {
+    let text: String
+    let closedByServer: Bool
+  }
+
+  func rawExchange(_ bytes: [UInt8], timeout: Int = 3000, closeWrite: Bool = false) async throws
+    -> RawReply
+  {
+    let port = UInt16(server.port)
+    return try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(
+          with: Result {
+            try Self.exchangeRaw(bytes, port: port, timeout: timeout, closeWrite: closeWrite)
+          })
+      }
+    }
+  }
+
+  private static func exchangeRaw(_ bytes: [UInt8], port: UInt16, timeout: Int, closeWrite: Bool)
+    throws -> RawReply
+  {
+    let fd = try Socket.connect(port: port)
     defer { Socket.close(fd) }
     Socket.setReceiveTimeout(fd, milliseconds: timeout)
     if !bytes.isEmpty { Socket.send(fd, bytes) }
     if closeWrite { Socket.shutdownWrite(fd) }
     var received: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
+    var closedByServer = false
     reading: while true {
       switch chunk.withUnsafeMutableBytes({ Socket.receive(fd, into: $0) }) {
       case .data(let count): received.append(contentsOf: chunk[0..<count])
-      case .closed, .failed, .timedOut: break reading
+      case .closed, .failed:
+        closedByServer = true
+        break reading
+      case .timedOut: break reading
       }
     }
-    return String(decoding: received, as: UTF8.self)
+    return RawReply(text: String(decoding: received, as: UTF8.self), closedByServer: closedByServer)
   }
 
   func stop() async { await server.stop() }
