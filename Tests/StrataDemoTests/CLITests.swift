@@ -41,6 +41,7 @@ struct CLITests {
     (["post"], "'post' needs a subcommand"), ([], "missing command"),
     (["--set", "NOEQUALS", "users"], "--set needs KEY=VALUE"),
     (["--log-level", "loud", "config", "show"], ""),
+    (["sandbox", "serve", "--fault", "GET /users nonsense"], "ACTION must be a status"),
   ])
   func badArgumentsExit2WithUsage(_ arguments: [String], _ message: String) async throws {
     let result = try await CLIRunner().run(arguments)
@@ -215,7 +216,7 @@ struct CLITests {
     let cli = try CLIRunner()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-    process.arguments = ["sandbox", "serve", "--port", "0"]
+    process.arguments = ["sandbox", "serve", "--port", "0", "--fault", "GET /users/2 503"]
     let output = Pipe()
     process.standardOutput = output
     try process.run()
@@ -237,5 +238,7 @@ struct CLITests {
       text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
     let users = try await cli.run(["--api", url, "user", "1"])
     #expect(users.status == 0 && users.stdout.contains("emilys"))
+    let faulted = try await cli.run(["--api", url, "--set", "RETRY_MAX_RETRIES=0", "user", "2"])
+    #expect(faulted.status == 1 && faulted.stderr.contains("HTTP 503"))
   }
 }

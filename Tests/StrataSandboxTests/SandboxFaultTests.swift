@@ -112,3 +112,42 @@ struct SandboxJournalTests {
     await sandbox.stop()
   }
 }
+
+@Suite("Fault specs (sandbox serve --fault)")
+struct FaultSpecTests {
+  @Test func specsParse() throws {
+    let burst = try FaultInjector.Fault(spec: "GET /users 503x2")
+    #expect(burst.method == "GET" && burst.path == "/users" && burst.remaining == 2)
+    guard case .respond(let status, _, _) = burst.action else {
+      Issue.record("wrong action")
+      return
+    }
+    #expect(status == 503)
+    let drop = try FaultInjector.Fault(spec: "* /posts/* drop")
+    #expect(drop.method == nil && drop.path == "/posts/*" && drop.remaining == 1)
+    let delay = try FaultInjector.Fault(spec: "post /auth/refresh delay=1500ms x3")
+    #expect(delay.method == "POST" && delay.remaining == 3)
+    guard case .delay(let duration) = delay.action else {
+      Issue.record("wrong action")
+      return
+    }
+    #expect(duration == .milliseconds(1500))
+  }
+
+  @Test(arguments: [
+    "GET /users", "GET users 503", "G3T /users 503", "GET /users 999", "GET /users fast",
+    "GET /users 503x0", "GET /users delay=soon",
+  ])
+  func badSpecsAreRejected(_ spec: String) {
+    #expect(throws: FaultInjector.Fault.SpecError.self) { try FaultInjector.Fault(spec: spec) }
+  }
+
+  @Test func parsedFaultsAreServed() async throws {
+    let sandbox = try Sandbox()
+    sandbox.server.faults.add(try FaultInjector.Fault(spec: "GET /users/1 503x2"))
+    #expect(try await sandbox.send("GET", "/users/1").status == 503)
+    #expect(try await sandbox.send("GET", "/users/1").status == 503)
+    #expect(try await sandbox.send("GET", "/users/1").status == 200)
+    await sandbox.stop()
+  }
+}

@@ -127,9 +127,14 @@ enum CommandCatalog {
       summary: "Run the embedded DummyJSON-compatible API until interrupted.",
       positionals: [],
       options: [
-        OptionSpec(name: "port", valueName: "N", help: "port on 127.0.0.1 (default 8080; 0 = any)")
+        OptionSpec(name: "port", valueName: "N", help: "port on 127.0.0.1 (default 8080; 0 = any)"),
+        OptionSpec(
+          name: "fault", valueName: "SPEC",
+          help:
+            "inject a fault, repeatable: 'GET /users 503x2', '* /posts/* drop', 'GET /todos delay=2s x3'"
+        ),
       ],
-      example: "strata-demo sandbox serve --port 8080"),
+      example: "strata-demo sandbox serve --port 8080 --fault 'GET /users 503x2'"),
   ]
 
   static var help: String {

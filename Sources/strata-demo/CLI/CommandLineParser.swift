@@ -2,7 +2,8 @@
 struct Invocation: Sendable {
   var command: CommandSpec?
   var positionals: [String] = []
-  var options: [String: String] = [:]
+  /// Every value given for each command option, in order (most options take the last).
+  var options: [String: [String]] = [:]
   var configPath: String?
   var api: String?
   var sandbox = false
@@ -12,13 +13,15 @@ struct Invocation: Sendable {
   var help = false
   var version = false
 
-  func option(_ name: String) -> String? { options[name] }
+  func option(_ name: String) -> String? { options[name]?.last }
+
+  func values(_ name: String) -> [String] { options[name] ?? [] }
 
   /// An option that must be a whole number in `range`.
   func integer(_ name: String, default value: Int, in range: ClosedRange<Int> = 0...1_000_000)
     throws -> Int
   {
-    guard let text = options[name] else { return value }
+    guard let text = option(name) else { return value }
     guard let number = Int(text), range.contains(number) else {
       throw UsageError(
         "--\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
@@ -140,7 +143,7 @@ enum CommandLineParser {
       guard let value = option.value else {
         throw UsageError("--\(option.name) needs a value", command)
       }
-      invocation.options[option.name] = value
+      invocation.options[option.name, default: []].append(value)
     }
     return invocation
   }

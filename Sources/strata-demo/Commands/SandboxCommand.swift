@@ -5,7 +5,15 @@ import StrataSandbox
 enum SandboxCommand {
   static func serve(_ invocation: Invocation) async throws {
     let port = try invocation.integer("port", default: 8080, in: 0...65_535)
+    let faults = try invocation.values("fault").map { spec in
+      do {
+        return try FaultInjector.Fault(spec: spec)
+      } catch {
+        throw UsageError(String(describing: error), invocation.command)
+      }
+    }
     let server = SandboxServer(configuration: .init(port: UInt16(port)))
+    for fault in faults { server.faults.add(fault) }
     do {
       try server.start()
     } catch {

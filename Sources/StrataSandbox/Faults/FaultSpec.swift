@@ -1,0 +1,74 @@
+extension FaultInjector.Fault {
+  /// A fault spec that does not parse; the message says what is wrong.
+  public struct SpecError: Error, CustomStringConvertible {
+    /// What is wrong and the expected form.
+    public let description: String
+  }
+
+  /// Parses `METHOD PATH ACTION[xCOUNT]`, as given to `strata-demo sandbox serve --fault`:
+  /// `GET /users 503x2`, `* /posts/* drop`, `POST /auth/refresh 403 x10`,
+  /// `GET /todos delay=1500ms`, `GET /users truncate`. METHOD `*` matches any method; a PATH
+  /// ending in `*` matches a prefix; COUNT defaults to 1.
+  /// - Parameter spec: The text.
+  /// - Throws: ``SpecError`` naming the bad part.
+  public init(spec: String) throws {
+    let form = "expected 'METHOD PATH ACTION[xCOUNT]', e.g. 'GET /users 503x2'"
+    var parts = spec.split(whereSeparator: \.isWhitespace).map(String.init)
+    var count = 1
+    if parts.count == 4, parts[3].hasPrefix("x") {
+      count = try Self.count(String(parts[3].dropFirst()), spec: spec)
+      parts.removeLast()
+    }
+    guard parts.count == 3 else { throw SpecError(description: "fault '\(spec)': \(form)") }
+    let method = parts[0] == "*" ? nil : parts[0].uppercased()
+    if let method, method.isEmpty || !method.allSatisfy({ $0.isASCII && $0.isLetter }) {
+      throw SpecError(description: "fault '\(spec)': METHOD must be letters or '*'")
+    }
+    guard parts[1].hasPrefix("/") else {
+      throw SpecError(description: "fault '\(spec)': PATH must start with '/'")
+    }
+    var action = parts[2]
+    if let x = action.lastIndex(of: "x"),
+      !action.hasPrefix("delay=") || action[x...].dropFirst().allSatisfy(\.isNumber)
+    {
+      let suffix = String(action[action.index(after: x)...])
+      if !suffix.isEmpty, suffix.allSatisfy(\.isNumber) {
+        count = try Self.count(suffix, spec: spec)
+        action = String(action[..<x])
+      }
+    }
+    self.init(
+      method: method, path: parts[1], count: count, action: try Self.action(action, spec: spec))
+  }
+
+  private static func count(_ text: String, spec: String) throws -> Int {
+    guard let count = Int(text), count > 0 else {
+      throw SpecError(description: "fault '\(spec)': COUNT must be a positive number")
+    }
+    return count
+  }
+
+  private static func action(_ text: String, spec: String) throws -> FaultInjector.Action {
+    switch text {
+    case "drop": return .dropConnection
+    case "truncate": return .truncateBody
+    default: break
+    }
+    if text.hasPrefix("delay=") {
+      let value = text.dropFirst("delay=".count)
+      let (number, scale): (Substring, Double) =
+        value.hasSuffix("ms")
+        ? (value.dropLast(2), 0.001) : value.hasSuffix("s") ? (value.dropLast(), 1) : ("", 0)
+      guard let amount = Double(number), amount >= 0, amount.isFinite else {
+        throw SpecError(description: "fault '\(spec)': delay needs a duration such as 500ms or 2s")
+      }
+      return .delay(.milliseconds(Int64((amount * scale * 1000).rounded())))
+    }
+    guard let status = Int(text), (100...599).contains(status) else {
+      throw SpecError(
+        description:
+          "fault '\(spec)': ACTION must be a status (100-599), drop, truncate or delay=DURATION")
+    }
+    return .respond(status: status)
+  }
+}
