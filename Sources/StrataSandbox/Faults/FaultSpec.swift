@@ -28,9 +28,8 @@ extension FaultInjector.Fault {
       throw SpecError(description: "fault '\(spec)': PATH must start with '/'")
     }
     var action = parts[2]
-    if let x = action.lastIndex(of: "x"),
-      !action.hasPrefix("delay=") || action[x...].dropFirst().allSatisfy(\.isNumber)
-    {
+    // `503x2`: a count glued to the action.
+    if let x = action.lastIndex(of: "x") {
       let suffix = String(action[action.index(after: x)...])
       if !suffix.isEmpty, suffix.allSatisfy(\.isNumber) {
         count = try Self.count(suffix, spec: spec)
