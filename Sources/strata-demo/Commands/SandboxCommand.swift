@@ -21,6 +21,7 @@ enum SandboxCommand {
     }
     Terminal.out(
       "sandbox listening on \(server.baseURL.absoluteString) (demo account: emilys / emilyspass)")
+    for spec in invocation.values("fault") { Terminal.out("fault armed: \(spec)") }
     while true { try await Task.sleep(for: .seconds(3600)) }
   }
 
