@@ -151,3 +151,21 @@ struct FaultSpecTests {
     await sandbox.stop()
   }
 }
+
+@Suite("Journal ring")
+struct JournalRingTests {
+  @Test func wrapsAroundManyTimesInOrder() async throws {
+    let sandbox = try Sandbox(configuration: .init(journalCapacity: 4))
+    for id in 1...11 { _ = try await sandbox.send("GET", "/users/\(id)") }
+    #expect(
+      sandbox.server.journal.entries.map(\.path) == [
+        "/users/8", "/users/9", "/users/10", "/users/11",
+      ])
+    #expect(
+      sandbox.server.journal.count(path: "/users/9") == 1 && sandbox.server.journal.count() == 4)
+    sandbox.server.journal.reset()
+    _ = try await sandbox.send("GET", "/users/1")
+    #expect(sandbox.server.journal.entries.map(\.path) == ["/users/1"])
+    await sandbox.stop()
+  }
+}

@@ -26,7 +26,24 @@ public final class RequestJournal: Sendable {
     }
   }
 
-  private let storage = Mutex<[Entry]>([])
+  /// A ring: once full, the newest entry overwrites the oldest in O(1).
+  private struct Ring {
+    var slots: [Entry] = []
+    var oldest = 0
+
+    var ordered: [Entry] { Array(slots[oldest...] + slots[..<oldest]) }
+
+    mutating func append(_ entry: Entry, capacity: Int) {
+      if slots.count < capacity {
+        slots.append(entry)
+      } else {
+        slots[oldest] = entry
+        oldest = (oldest + 1) % capacity
+      }
+    }
+  }
+
+  private let storage = Mutex(Ring())
   /// How many entries are kept (the oldest are dropped first).
   public let capacity: Int
 
@@ -39,14 +56,11 @@ public final class RequestJournal: Sendable {
     let entry = Entry(
       method: request.method, path: request.path, query: request.query, headers: request.headers,
       timestamp: request.receivedAt)
-    storage.withLock { entries in
-      if entries.count >= capacity { entries.removeFirst(entries.count - capacity + 1) }
-      entries.append(entry)
-    }
+    storage.withLock { $0.append(entry, capacity: capacity) }
   }
 
-  /// Every entry so far.
-  public var entries: [Entry] { storage.withLock { $0 } }
+  /// Every entry kept, oldest first.
+  public var entries: [Entry] { storage.withLock { $0.ordered } }
 
   /// How many requests matched.
   /// - Parameters:
@@ -54,11 +68,13 @@ public final class RequestJournal: Sendable {
   ///   - path: The exact path, or nil for any.
   /// - Returns: The count.
   public func count(method: String? = nil, path: String? = nil) -> Int {
-    storage.withLock { entries in
-      entries.count { (method == nil || $0.method == method) && (path == nil || $0.path == path) }
+    storage.withLock { ring in
+      ring.slots.count {
+        (method == nil || $0.method == method) && (path == nil || $0.path == path)
+      }
     }
   }
 
   /// Forgets every entry.
-  public func reset() { storage.withLock { $0.removeAll() } }
+  public func reset() { storage.withLock { $0 = Ring() } }
 }
