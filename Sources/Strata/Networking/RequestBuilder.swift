@@ -10,6 +10,19 @@ import Foundation
 struct RequestBuilder: Sendable {
   let configuration: NetworkConfiguration
   let encoder: JSONEncoder
+  /// The base URL, parsed once (nil if it has no host: every relative request then fails).
+  private let base: URLComponents?
+
+  init(configuration: NetworkConfiguration, encoder: JSONEncoder) {
+    self.configuration = configuration
+    self.encoder = encoder
+    var base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)
+    if base?.host?.isEmpty != false { base = nil }
+    if let path = base?.percentEncodedPath, path.hasSuffix("/") {
+      base?.percentEncodedPath = String(path.dropLast())
+    }
+    self.base = base
+  }
 
   func build<E: Endpoint>(_ endpoint: E) throws -> URLRequest {
     let url = try makeURL(endpoint)
@@ -34,22 +47,17 @@ struct RequestBuilder: Sendable {
   private func makeURL<E: Endpoint>(_ endpoint: E) throws -> URL {
     let path = endpoint.path
     var components: URLComponents
-    if let absolute = URLComponents(string: path), absolute.scheme != nil {
+    if path.contains("://"), let absolute = URLComponents(string: path), absolute.scheme != nil {
       guard absolute.host?.isEmpty == false else { throw NetworkError.invalidURL(path) }
       components = absolute
     } else {
-      guard var base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false),
-        base.host?.isEmpty == false
-      else { throw NetworkError.invalidURL(configuration.baseURL.absoluteString) }
+      guard var base else { throw NetworkError.invalidURL(configuration.baseURL.absoluteString) }
       let pieces = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
       let relative = String(pieces[0])
       guard !relative.contains(where: { $0 == " " || $0 == "\n" || $0 == "#" }),
         let encodedPath = relative.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed)
       else { throw NetworkError.invalidURL(path) }
-      let basePath =
-        base.percentEncodedPath.hasSuffix("/")
-        ? String(base.percentEncodedPath.dropLast()) : base.percentEncodedPath
-      base.percentEncodedPath = basePath + "/" + encodedPath.drop { $0 == "/" }
+      base.percentEncodedPath += "/" + encodedPath.drop { $0 == "/" }
       if pieces.count == 2 { base.percentEncodedQuery = String(pieces[1]) }
       components = base
     }
