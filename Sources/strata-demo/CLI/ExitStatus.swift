@@ -11,6 +11,12 @@ enum ExitStatus: Int32 {
   case config = 78
 }
 
+/// A command that could not do its job, with the sentence to print (exit status 1).
+struct CommandFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
 /// Turns any error into one line on stderr and an exit status.
 enum Failure {
   static func report(_ error: any Error, command: CommandSpec?) -> ExitStatus {

@@ -20,18 +20,13 @@ enum AccountCommands {
     model.password = password ?? ""
     guard await model.login(), let user = model.user else {
       if let message = model.validationMessage { throw UsageError(message, invocation.command) }
-      throw LoginFailure(message: model.error ?? "login failed")
+      throw CommandFailure(model.error ?? "login failed")
     }
     if invocation.json {
       Terminal.out(try TableRenderer.json(user))
     } else {
       Terminal.out("signed in as \(user.firstName) \(user.lastName) (@\(user.username))")
     }
-  }
-
-  struct LoginFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
   }
 
   static func logout(_ app: AppContext, _ invocation: Invocation) async throws {

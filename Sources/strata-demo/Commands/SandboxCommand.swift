@@ -17,7 +17,7 @@ enum SandboxCommand {
     do {
       try server.start()
     } catch {
-      throw ServeFailure(message: "\(error); try another --port")
+      throw CommandFailure("\(error); try another --port")
     }
     Terminal.out(
       "sandbox listening on \(server.baseURL.absoluteString) (demo account: emilys / emilyspass)")
@@ -25,8 +25,4 @@ enum SandboxCommand {
     while true { try await Task.sleep(for: .seconds(3600)) }
   }
 
-  struct ServeFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-  }
 }

@@ -203,6 +203,6 @@ final class Narrator {
   }
 
   func failure(_ message: String) -> any Error {
-    SandboxCommand.ServeFailure(message: "tour: \(message)")
+    CommandFailure("tour: \(message)")
   }
 }
