@@ -33,22 +33,13 @@ enum Socket {
     #if canImport(Darwin)
       setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
     #endif
-    var address = loopback(port: port)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard bound == 0 else {
-      let code = errno
-      close(fd)
-      throw Failure(call: "bind 127.0.0.1:\(port)", code: code)
-    }
+    try withLoopback(port: port, fd: fd, call: "bind") { bind(fd, $0, $1) }
     guard systemListen(fd, backlog) == 0 else {
       let code = errno
       close(fd)
       throw Failure(call: "listen", code: code)
     }
+    var address = sockaddr_in()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -56,13 +47,24 @@ enum Socket {
     return (fd, UInt16(bigEndian: address.sin_port))
   }
 
-  /// 127.0.0.1:`port` as a socket address.
-  private static func loopback(port: UInt16) -> sockaddr_in {
+  /// Calls `body` (bind or connect) with 127.0.0.1:`port`; on failure closes `fd` and throws.
+  private static func withLoopback(
+    port: UInt16, fd: Int32, call: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+  ) throws {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
-    return address
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard result == 0 else {
+      let code = errno
+      close(fd)
+      throw Failure(call: "\(call) 127.0.0.1:\(port)", code: code)
+    }
   }
 
   /// Waits for a connection; nil once the listening socket is shut down.
@@ -92,17 +94,7 @@ enum Socket {
   static func connect(port: UInt16) throws -> Int32 {
     let fd = socket(AF_INET, streamType, 0)
     guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
-    var address = loopback(port: port)
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard result == 0 else {
-      let code = errno
-      close(fd)
-      throw Failure(call: "connect 127.0.0.1:\(port)", code: code)
-    }
+    try withLoopback(port: port, fd: fd, call: "connect") { systemConnect(fd, $0, $1) }
     #if canImport(Darwin)
       var yes: Int32 = 1
       setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
