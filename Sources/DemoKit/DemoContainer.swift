@@ -39,7 +39,7 @@ public enum DemoContainer {
       let idle = try config.duration(.requestTimeout, default: .seconds(30))
       let overall = try config.duration(.resourceTimeout, default: .seconds(60))
       return URLSessionTransport(
-        options: .init(requestTimeout: seconds(idle), resourceTimeout: seconds(overall)))
+        options: .init(requestTimeout: idle.inSeconds, resourceTimeout: overall.inSeconds))
     }
     container.register((any TokenStore).self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
@@ -100,7 +100,4 @@ public enum DemoContainer {
     init(_ container: Container) { self.container = container }
   }
 
-  private static func seconds(_ duration: Duration) -> TimeInterval {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-  }
 }

@@ -22,10 +22,8 @@ struct TokenResponse: Decodable, Sendable {
 
   /// Credentials expiring `lifetime` from `now`.
   func credentials(lifetime: Duration, now: Date) -> Credentials {
-    let seconds =
-      Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
     return Credentials(
       accessToken: accessToken, refreshToken: refreshToken,
-      expiresAt: now.addingTimeInterval(seconds))
+      expiresAt: now.addingTimeInterval(lifetime.inSeconds))
   }
 }

@@ -123,7 +123,7 @@ public actor AuthSession: Authenticator {
   public func accessToken() async throws -> String? {
     guard let current = credentials else { return nil }
     guard let expiresAt = current.expiresAt,
-      expiresAt.timeIntervalSince(now()) < Self.seconds(options.expirySkew)
+      expiresAt.timeIntervalSince(now()) < options.expirySkew.inSeconds
     else { return current.accessToken }
     Log.auth.debug("access token expires within \(options.expirySkew); refreshing ahead of use")
     do {
@@ -203,7 +203,4 @@ public actor AuthSession: Authenticator {
     return false
   }
 
-  private static func seconds(_ duration: Duration) -> TimeInterval {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-  }
 }

@@ -20,7 +20,7 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   ///   - now: Wall-clock time (tests inject their own).
   public init(ttl: Duration, capacity: Int = 256, now: @escaping @Sendable () -> Date = { Date() })
   {
-    self.ttl = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
+    self.ttl = ttl.inSeconds
     self.capacity = max(1, capacity)
     self.now = now
   }

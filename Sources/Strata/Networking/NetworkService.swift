@@ -120,7 +120,7 @@ public final class NetworkService: Networking {
         throw failure
       }
       logger.info(
-        "retry \(retries)/\(policy.maxRetries) in \(Self.format(delay)): \(label) → \(Self.reason(failure))"
+        "retry \(retries)/\(policy.maxRetries) in \(delay.shortDescription): \(label) → \(Self.reason(failure))"
       )
       configuration.onRetry?(
         RetryNotice(
@@ -156,7 +156,7 @@ public final class NetworkService: Networking {
       let (data, response) = try await transport.send(request, deadline: remaining)
       if logger.isEnabled(.debug) {
         logger.debug(
-          "← \(response.statusCode) \(label) in \(Self.format(ContinuousClock.now - started)), \(data.count) bytes"
+          "← \(response.statusCode) \(label) in \((ContinuousClock.now - started).shortDescription), \(data.count) bytes"
         )
       }
       if logger.isEnabled(.trace) {
@@ -229,13 +229,6 @@ public final class NetworkService: Networking {
   private static func deadlineExceeded(_ label: String, _ logger: Logger) -> NetworkError {
     logger.info("\(label): overall deadline exceeded")
     return .transport(URLError(.timedOut))
-  }
-
-  static func format(_ duration: Duration) -> String {
-    let seconds =
-      Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    return seconds >= 1
-      ? String(format: "%.1fs", seconds) : String(format: "%.0fms", seconds * 1000)
   }
 
   private static func reason(_ error: NetworkError) -> String {

@@ -54,7 +54,7 @@ final class AppContext: Sendable {
     let container = DemoContainer.make(config: config) { notice in
       guard !Log.networking.isEnabled(.info) else { return }  // the log line already says it
       Terminal.error(
-        "retrying in \(formatDuration(notice.delay)) (\(notice.retry)/\(notice.maxRetries)): \(notice.request) → \(notice.reason)…"
+        "retrying in \(notice.delay.shortDescription) (\(notice.retry)/\(notice.maxRetries)): \(notice.request) → \(notice.reason)…"
       )
     }
     try container.validate()
@@ -112,9 +112,4 @@ final class AppContext: Sendable {
       LogSystem.setLevels(LogLevels(global: level))
     }
   }
-}
-
-func formatDuration(_ duration: Duration) -> String {
-  let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-  return seconds >= 1 ? String(format: "%.1fs", seconds) : String(format: "%.0fms", seconds * 1000)
 }

@@ -45,7 +45,7 @@ enum TourCommand {
     let retry = try app.resolve(NetworkConfiguration.self).retryPolicy
     tour.say("API → embedded sandbox at \(sandbox.baseURL.absoluteString)")
     tour.say(
-      "retry policy: GET only, \(retry.maxRetries) retries, backoff \(formatDuration(retry.baseDelay)) doubling, cap \(formatDuration(retry.maxDelay))"
+      "retry policy: GET only, \(retry.maxRetries) retries, backoff \(retry.baseDelay.shortDescription) doubling, cap \(retry.maxDelay.shortDescription)"
     )
     tour.say(
       "DemoContainer.validate(): \(app.container.registeredServices.count) registrations resolve (services → repositories → view models)"
@@ -161,7 +161,7 @@ enum TourCommand {
     let elapsed = ContinuousClock.now - started
     Terminal.out("")
     Terminal.out(
-      "Tour complete in \(formatDuration(elapsed)): \(journal.count()) requests, "
+      "Tour complete in \(elapsed.shortDescription): \(journal.count()) requests, "
         + "\(journal.count(method: "POST", path: "/auth/refresh")) token refresh, every layer live — "
         + "Config → Log → Endpoint → NetworkService → Repository → ViewModel, wired by Container.")
   }
