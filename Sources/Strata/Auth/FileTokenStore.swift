@@ -96,18 +96,7 @@ public final class FileTokenStore: TokenStore {
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
     guard fd >= 0 else { throw Failure.io(path: temporary, operation: "create", errno: errno) }
-    var ok = data.withUnsafeBytes { buffer -> Bool in
-      guard let base = buffer.baseAddress else { return true }
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(fd, base + offset, buffer.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return false }
-        offset += written
-      }
-      return true
-    }
-    ok = ok && fsync(fd) == 0
+    let ok = FileDescriptor.writeAll(fd, data) && fsync(fd) == 0
     let code = errno
     close(fd)
     guard ok, rename(temporary, path) == 0 else {
