@@ -22,7 +22,7 @@ public final class RequestJournal: Sendable {
     /// - Parameter name: The header name.
     /// - Returns: Its value, or nil.
     public func header(_ name: String) -> String? {
-      headers.first { $0.name.lowercased() == name.lowercased() }?.value
+      HeaderFields.values(name, in: headers).first
     }
   }
 

@@ -89,15 +89,12 @@ struct HTTPRequestParser {
       headers.append(
         (String(name), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
     }
-    func header(_ name: String) -> [String] {
-      headers.filter { $0.name.lowercased() == name }.map(\.value)
-    }
 
-    if !header("transfer-encoding").isEmpty {
+    if !HeaderFields.values("transfer-encoding", in: headers).isEmpty {
       return .reject(
         status: 501, message: "Transfer-Encoding is not supported; send Content-Length")
     }
-    let lengths = header("content-length")
+    let lengths = HeaderFields.values("content-length", in: headers)
     var bodyLength = 0
     if let declared = lengths.first {
       guard Set(lengths).count == 1, let value = Int(declared), value >= 0 else {
@@ -114,7 +111,7 @@ struct HTTPRequestParser {
     let body = Data(buffer[(headEnd.count + headEnd.separator)..<total])
     buffer.removeFirst(total)
 
-    let connection = header("connection").first?.lowercased() ?? ""
+    let connection = HeaderFields.values("connection", in: headers).first?.lowercased() ?? ""
     let keepAlive =
       version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
     var target = String(parts[1])

@@ -19,8 +19,7 @@ public struct SandboxRequest: Sendable {
   /// - Parameter name: The header name.
   /// - Returns: Its value, or nil.
   public func header(_ name: String) -> String? {
-    let lower = name.lowercased()
-    return headers.first { $0.name.lowercased() == lower }?.value
+    HeaderFields.values(name, in: headers).first
   }
 
   /// The first query parameter with this name.
