@@ -2,7 +2,8 @@ import Foundation
 import Strata
 
 extension Config.Key {
-  /// `file` (default: `$XDG_CONFIG_HOME/<APP_NAME>/credentials.json`) or `memory`.
+  /// `file` (default: one file per API origin under `$XDG_CONFIG_HOME/<APP_NAME>/sessions/`)
+  /// or `memory`.
   public static let tokenStore: Config.Key = "TOKEN_STORE"
   /// Requested access-token lifetime (default 30m).
   public static let tokenLifetime: Config.Key = "TOKEN_LIFETIME"
@@ -41,13 +42,25 @@ public enum DemoContainer {
       return URLSessionTransport(
         options: .init(requestTimeout: idle.inSeconds, resourceTimeout: overall.inSeconds))
     }
+    // The API's origin: the session, its token file and its bearer token belong to it alone.
+    container.register(Origin.self, scope: .singleton) { c in
+      let config = try c.resolve(Config.self)
+      let api = try config.url(.api)
+      guard let origin = Origin(api) else {
+        throw ConfigError(
+          .invalidValue(key: Config.Key.api.name, expected: "an http or https URL"), at: nil,
+          "\(Config.Key.api.name): expected an http or https URL, got '\(api.absoluteString)'")
+      }
+      return origin
+    }
     container.register((any TokenStore).self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
       switch try config.string(.tokenStore, default: "file").lowercased() {
       case "memory": return InMemoryTokenStore()
       default:
         return FileTokenStore(
-          app: try config.string(.appName, default: "strata-demo"), environment: environment)
+          app: try config.string(.appName, default: "strata-demo"), origin: try c.resolve(),
+          environment: environment)
       }
     }
     // The session's refresh call resolves AuthRepo when it runs, not when the session is built:
@@ -55,9 +68,9 @@ public enum DemoContainer {
     container.register(AuthSession.self, scope: .singleton) { c in
       let resolver = WeakContainer(c)
       return AuthSession(
-        store: try c.resolve(), clock: try c.resolve(),
+        origin: try c.resolve(), store: try c.resolve(), clock: try c.resolve(),
         refresh: { refreshToken in
-          guard let container = resolver.container else { throw NetworkError.unauthorized }
+          guard let container = resolver.container else { throw CancellationError() }
           return try await container.resolve((any AuthRepo).self).refresh(
             refreshToken: refreshToken)
         })

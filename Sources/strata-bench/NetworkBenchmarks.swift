@@ -156,9 +156,12 @@ enum NetworkBenchmarks {
     let plain = NetworkService(
       configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
     let login = try await plain.send(Login())
+    guard let origin = Origin(server.baseURL) else { throw URLError(.badURL) }
     let good = AuthSession(
+      origin: origin,
       store: InMemoryTokenStore(
-        Credentials(accessToken: login.accessToken, refreshToken: login.refreshToken)))
+        Credentials(
+          accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)))
     let authed = NetworkService(
       configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport,
       authenticator: good)
@@ -174,8 +177,10 @@ enum NetworkBenchmarks {
     var refreshes: [Int] = []
     for _ in 0..<5 {
       let stale = AuthSession(
+        origin: origin,
         store: InMemoryTokenStore(
-          Credentials(accessToken: "sbx_at_stale", refreshToken: login.refreshToken)),
+          Credentials(
+            accessToken: "sbx_at_stale", refreshToken: login.refreshToken, origin: origin)),
         refresh: { token in
           let renewed = try await plain.send(Refresh(token: token))
           return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Strata
 import Testing
 
 /// Runs the built `strata-demo` binary with a private HOME / XDG_CONFIG_HOME. The blocking
@@ -19,7 +20,12 @@ struct CLIRunner: Sendable {
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
   }
 
-  var credentialsPath: String { home + "/config/strata-demo/credentials.json" }
+  /// The session file for the API at `api` (one file per origin).
+  func credentialsPath(for api: URL) -> String {
+    let origin = Origin(api)
+    return home + "/config/strata-demo/sessions/"
+      + "\(origin?.scheme ?? "")_\(origin?.host ?? "")_\(origin?.port ?? 0).json"
+  }
 
   static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()

@@ -83,7 +83,8 @@ struct CLITests {
     #expect(login.status == 0, "\(login.stderr)")
     #expect(login.stdout.contains("signed in as Emily Johnson (@emilys)"))
     let mode =
-      (try FileManager.default.attributesOfItem(atPath: cli.credentialsPath)[.posixPermissions]
+      (try FileManager.default.attributesOfItem(atPath: cli.credentialsPath(for: server.baseURL))[
+        .posixPermissions]
       as? NSNumber)?.intValue
     #expect(mode == 0o600)
 
@@ -97,7 +98,7 @@ struct CLITests {
 
     let logout = try await cli.run(api + ["logout"])
     #expect(logout.status == 0)
-    #expect(!FileManager.default.fileExists(atPath: cli.credentialsPath))
+    #expect(!FileManager.default.fileExists(atPath: cli.credentialsPath(for: server.baseURL)))
     let after = try await cli.run(api + ["me"])
     #expect(after.status == 77)
     #expect(after.stderr.contains("not signed in"))

@@ -1,8 +1,10 @@
 import Foundation
 
-/// The signed-in session: holds credentials, hands access tokens to `NetworkService`, and
-/// renews them — once for any number of concurrent 401s (single flight), proactively when
-/// the expiry is near, never in a loop — signing out when the server rejects the refresh.
+/// The signed-in session for one API origin: holds credentials, hands access tokens to
+/// `NetworkService` (only for requests to that origin), and renews them — once for any number
+/// of concurrent 401s (single flight, also across processes sharing a token file),
+/// proactively when the expiry is near, never in a loop — signing out only when the server
+/// definitively rejects the refresh.
 ///
 /// The refresh itself is an injected function (usually `AuthRepo.refresh`), so the session
 /// does not depend on the networking instance that depends on it.
@@ -34,6 +36,8 @@ public actor AuthSession: Authenticator {
     }
   }
 
+  /// The API that issued the session; its tokens are sent nowhere else.
+  public nonisolated let origin: Origin
   private let store: any TokenStore
   private var refresher: Refresh?
   private let options: Options
@@ -41,40 +45,59 @@ public actor AuthSession: Authenticator {
   private let now: @Sendable () -> Date
   private let broadcaster = EventBroadcaster<AuthEvent>()
   private var credentials: Credentials?
-  private var refreshTask: Task<Credentials, any Error>?
+  /// The refresh under way, and the session (generation) it belongs to.
+  private var inFlight: (generation: Int, task: Task<Void, any Error>)?
   private var refreshTimes: [Duration] = []
-  /// Bumped by sign-in and sign-out, so a refresh that finishes afterwards is discarded.
+  /// Bumped by sign-in and sign-out: a refresh that finishes afterwards is discarded, and its
+  /// waiters get the new session's answer, never the old one's token.
   private var generation = 0
   /// How many refresh calls were made (for diagnostics and tests).
   public private(set) var refreshCount = 0
 
-  /// Creates a session, restoring credentials from `store`.
+  /// Creates a session for the API at `origin`, restoring credentials from `store` when they
+  /// were issued by that origin (credentials bound elsewhere, or to no origin, are ignored and
+  /// never sent).
   /// - Parameters:
-  ///   - store: Where credentials persist.
-  ///   - options: Refresh tuning.
+  ///   - origin: The API's origin (``Origin`` of its base URL).
   ///   - clock: Time for the refresh-loop guard.
   ///   - now: Wall-clock time for token expiry.
   ///   - refresh: The refresh call (may be set later with ``setRefresh(_:)``).
   public init(
-    store: any TokenStore, options: Options = Options(),
+    origin: Origin, store: any TokenStore, options: Options = Options(),
     clock: any NetworkClock = SystemNetworkClock(),
     now: @escaping @Sendable () -> Date = { Date() }, refresh: Refresh? = nil
   ) {
+    self.origin = origin
     self.store = store
     self.options = options
     self.clock = clock
     self.now = now
     self.refresher = refresh
+    credentials = Self.restore(from: store, origin: origin)
+  }
+
+  private static func restore(from store: any TokenStore, origin: Origin) -> Credentials? {
+    let stored: Credentials?
     do {
-      credentials = try store.load()
+      stored = try store.load()
     } catch {
       Log.auth.warning("could not restore the session: \(error)")
-      credentials = nil
+      return nil
     }
+    guard let stored else { return nil }
+    KnownSecrets.register([stored.accessToken, stored.refreshToken])
+    guard let issuer = stored.origin else {
+      Log.auth.notice("stored credentials name no origin; ignored (sign in again)")
+      return nil
+    }
+    guard issuer == origin else {
+      Log.auth.notice("stored credentials belong to \(issuer), not \(origin); ignored")
+      return nil
+    }
+    return stored
   }
 
   /// Installs the refresh call (for wiring after construction).
-  /// - Parameter refresh: The refresh call.
   public func setRefresh(_ refresh: @escaping Refresh) { refresher = refresh }
 
   // MARK: State
@@ -86,40 +109,66 @@ public actor AuthSession: Authenticator {
   public var expiresAt: Date? { credentials?.expiresAt }
 
   /// A new stream of session changes; each subscriber gets its own.
-  /// - Returns: The stream.
   public nonisolated func events() -> AsyncStream<AuthEvent> { broadcaster.stream() }
 
-  /// Stores credentials after a login.
-  /// - Parameter credentials: The new credentials.
+  /// Stores credentials after a login, bound to this session's origin.
   /// - Throws: When the store cannot save them.
   public func signIn(_ credentials: Credentials) throws {
-    try store.save(credentials)
-    self.credentials = credentials
+    let bound = credentials.bound(to: origin)
+    KnownSecrets.register([bound.accessToken, bound.refreshToken])
+    try store.save(bound)
+    self.credentials = bound
     generation += 1
     refreshTimes.removeAll()
-    Log.auth.notice("signed in")
+    Log.auth.notice("signed in to \(origin)")
     broadcaster.yield(.signedIn)
   }
 
-  /// Forgets the credentials.
-  public func signOut() { signOut(.requested) }
-
-  private func signOut(_ reason: SignOutReason) {
-    guard credentials != nil else { return }
-    credentials = nil
-    generation += 1
+  /// Forgets the credentials and removes them from the store (also when the session could
+  /// not be restored, e.g. from a file with the wrong mode).
+  public func signOut() {
     do { try store.clear() } catch {
       Log.auth.error("could not clear stored credentials: \(error)")
     }
+    end(.requested)
+  }
+
+  private func end(_ reason: SignOutReason) {
+    guard credentials != nil else { return }
+    credentials = nil
+    generation += 1
     Log.auth.notice("signed out (\(String(describing: reason)))")
     broadcaster.yield(.signedOut(reason))
+  }
+
+  /// Ends the session after the server rejected `rejected`, clearing the store only if it still
+  /// holds them: another process may have stored newer credentials, which are adopted instead.
+  private func discard(_ rejected: Credentials, _ reason: SignOutReason) {
+    if let stored = try? store.load(), stored.origin == origin {
+      if stored.refreshToken != rejected.refreshToken {
+        adopt(stored)
+        return
+      }
+      do { try store.clear() } catch {
+        Log.auth.error("could not clear stored credentials: \(error)")
+      }
+    }
+    end(reason)
+  }
+
+  /// Takes credentials another process stored (same session, so no generation change).
+  private func adopt(_ stored: Credentials) {
+    KnownSecrets.register([stored.accessToken, stored.refreshToken])
+    credentials = stored
+    Log.auth.info("using the access token another process renewed")
+    broadcaster.yield(.refreshed)
   }
 
   // MARK: Authenticator
 
   /// The access token, renewed first when it expires within the skew.
   /// - Returns: The token, or nil when signed out.
-  /// - Throws: A retryable ``NetworkError`` when a needed refresh failed in transit.
+  /// - Throws: A retryable ``NetworkError`` when a needed refresh failed without a rejection.
   public func accessToken() async throws -> String? {
     guard let current = credentials else { return nil }
     guard let expiresAt = current.expiresAt,
@@ -139,68 +188,100 @@ public actor AuthSession: Authenticator {
   }
 
   /// Renews the token after a 401 (see ``Authenticator/refresh(rejectedToken:)``).
+  ///
+  /// One refresh runs at a time for any number of callers, and across processes sharing the
+  /// store (its refresh lock is held, and the store re-read, before the refresh token is
+  /// spent). Only a definitive rejection of the refresh (400, 401, 403) ends the session;
+  /// anything else keeps it and throws a retryable error. A caller whose session changed
+  /// while it waited gets the new session's token, or `unauthorized` after a sign-out.
   /// - Parameter rejectedToken: The token the failed request carried.
   /// - Returns: The token to retry with.
-  /// - Throws: ``NetworkError/unauthorized`` or a retryable error.
+  /// - Throws: ``NetworkError/unauthorized`` or a retryable ``NetworkError``.
   public func refresh(rejectedToken: String) async throws -> String {
     guard let current = credentials else { throw NetworkError.unauthorized }
     if current.accessToken != rejectedToken { return current.accessToken }
-    if let inFlight = refreshTask { return try await Self.token(from: inFlight) }
-
-    let time = clock.now()
-    refreshTimes.removeAll { time - $0 >= options.refreshWindow }
-    guard refreshTimes.count < options.maxRefreshes else {
-      Log.auth.error(
-        "\(refreshTimes.count) refreshes within \(options.refreshWindow): refresh loop, signing out"
-      )
-      signOut(.refreshLoop)
-      throw NetworkError.unauthorized
-    }
-    guard let refresher else {
-      signOut(.refreshRejected)
-      throw NetworkError.unauthorized
-    }
-    refreshTimes.append(time)
-    refreshCount += 1
     let startedIn = generation
-    let refreshToken = current.refreshToken
-    let task = Task { try await refresher(refreshToken) }
-    refreshTask = task
-    defer { refreshTask = nil }
-    do {
-      let renewed = try await task.value
-      guard generation == startedIn else { throw NetworkError.unauthorized }
-      credentials = renewed
-      do { try store.save(renewed) } catch {
-        Log.auth.error("could not store renewed credentials: \(error)")
+    let task: Task<Void, any Error>
+    if let inFlight, inFlight.generation == startedIn {
+      task = inFlight.task
+    } else {
+      let time = clock.now()
+      refreshTimes.removeAll { time - $0 >= options.refreshWindow }
+      guard refreshTimes.count < options.maxRefreshes else {
+        Log.auth.error(
+          "\(refreshTimes.count) refreshes within \(options.refreshWindow): refresh loop, signing out"
+        )
+        discard(current, .refreshLoop)
+        throw NetworkError.unauthorized
       }
-      Log.auth.info("access token refreshed")
-      broadcaster.yield(.refreshed)
-      return renewed.accessToken
+      guard let refresher else {
+        discard(current, .refreshRejected)
+        throw NetworkError.unauthorized
+      }
+      refreshTimes.append(time)
+      refreshCount += 1
+      task = Task { try await self.renew(current, using: refresher, generation: startedIn) }
+      inFlight = (startedIn, task)
+    }
+    let outcome = await task.result
+    guard let latest = credentials else { throw NetworkError.unauthorized }
+    if generation == startedIn, case .failure(let error) = outcome { throw error }
+    return latest.accessToken
+  }
+
+  /// The refresh itself, run once per session generation while callers wait on it.
+  private func renew(_ rejected: Credentials, using refresher: Refresh, generation startedIn: Int)
+    async throws
+  {
+    defer { if inFlight?.generation == startedIn { inFlight = nil } }
+    let lock: TokenStoreLock
+    do {
+      lock = try await store.lockForRefresh()
     } catch {
-      if Self.isTransient(error) {
-        Log.auth.warning("refresh failed in transit, session kept: \(error)")
-        throw error
+      throw error is CancellationError ? error : NetworkError.refreshFailed(error)
+    }
+    defer { lock.release() }
+    guard generation == startedIn else { return }
+
+    // Another process sharing the store may have renewed the session while we waited.
+    if let stored = try? store.load(), stored.origin == origin,
+      stored.accessToken != rejected.accessToken
+    {
+      adopt(stored)
+      return
+    }
+
+    let renewed: Credentials
+    do {
+      renewed = try await refresher(rejected.refreshToken).bound(to: origin)
+    } catch {
+      guard generation == startedIn else { return }
+      if error is CancellationError { throw error }
+      guard Self.isRejection(error) else {
+        Log.auth.warning("refresh failed, session kept: \(error)")
+        throw (error as? NetworkError).flatMap { $0.isRetryable ? $0 : nil }
+          ?? NetworkError.refreshFailed(error)
       }
       Log.auth.warning("refresh rejected: \(error)")
-      if generation == startedIn { signOut(.refreshRejected) }
+      discard(rejected, .refreshRejected)
       throw NetworkError.unauthorized
     }
+    guard generation == startedIn else { return }
+    KnownSecrets.register([renewed.accessToken, renewed.refreshToken])
+    credentials = renewed
+    do { try store.save(renewed) } catch {
+      Log.auth.error("could not store renewed credentials: \(error)")
+    }
+    Log.auth.info("access token refreshed")
+    broadcaster.yield(.refreshed)
   }
 
-  private static func token(from task: Task<Credentials, any Error>) async throws -> String {
-    do {
-      return try await task.value.accessToken
-    } catch {
-      if isTransient(error) { throw error }
-      throw NetworkError.unauthorized
+  /// Only the refresh endpoint's definitive answers end a session: 400, 401 and 403.
+  static func isRejection(_ error: any Error) -> Bool {
+    switch error as? NetworkError {
+    case .unauthorized: true
+    case .server(let status, _): status == 400 || status == 401 || status == 403
+    default: false
     }
   }
-
-  private static func isTransient(_ error: any Error) -> Bool {
-    if error is CancellationError { return true }
-    if let network = error as? NetworkError { return network.isRetryable }
-    return false
-  }
-
 }

@@ -1,6 +1,10 @@
 /// Supplies bearer tokens to `NetworkService` and renews them on 401. `AuthSession` is the
 /// implementation; the service never sees refresh tokens.
 public protocol Authenticator: Sendable {
+  /// The origin that issued the tokens. `NetworkService` attaches them only to requests for
+  /// this origin; a `requiresAuth` endpoint elsewhere is sent without credentials.
+  var origin: Origin { get }
+
   /// The access token to send now, refreshed first if it is about to expire.
   /// - Returns: The token, or nil when signed out (the request is then not sent).
   /// - Throws: Only for failures other than "signed out".

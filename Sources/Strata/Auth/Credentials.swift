@@ -1,7 +1,8 @@
 import Foundation
 
-/// An access token, the refresh token that renews it, and when the access token expires.
-/// Prints as `Credentials(<redacted>)` everywhere: descriptions, `dump` and mirrors.
+/// An access token, the refresh token that renews it, when the access token expires, and the
+/// origin of the API that issued them. Prints as `Credentials(<redacted>)` everywhere:
+/// descriptions, `dump` and mirrors.
 public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible,
   CustomDebugStringConvertible, CustomReflectable
 {
@@ -11,21 +12,31 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
   public let refreshToken: String
   /// When the access token stops working, if known.
   public let expiresAt: Date?
+  /// The API that issued the tokens; they are sent nowhere else. Nil for credentials that
+  /// are not bound yet (an ``AuthSession`` binds them to its origin when it stores them, and
+  /// never uses stored credentials that are unbound or bound elsewhere).
+  public let origin: Origin?
 
   /// Creates credentials.
-  /// - Parameters:
-  ///   - accessToken: The access token.
-  ///   - refreshToken: The refresh token.
-  ///   - expiresAt: Access token expiry, if known.
-  public init(accessToken: String, refreshToken: String, expiresAt: Date? = nil) {
+  public init(
+    accessToken: String, refreshToken: String, expiresAt: Date? = nil, origin: Origin? = nil
+  ) {
     self.accessToken = accessToken
     self.refreshToken = refreshToken
     self.expiresAt = expiresAt
+    self.origin = origin
+  }
+
+  /// The same credentials bound to `origin`.
+  public func bound(to origin: Origin) -> Credentials {
+    Credentials(
+      accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt, origin: origin)
   }
 
   /// Never shows a token.
   public var description: String {
     "Credentials(access: \(Redactor.placeholder), refresh: \(Redactor.placeholder)"
+      + (origin.map { ", origin: \($0)" } ?? "")
       + (expiresAt.map { ", expires: \($0)" } ?? "") + ")"
   }
 
@@ -34,6 +45,8 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
 
   /// A mirror without the tokens.
   public var customMirror: Mirror {
-    Mirror(self, children: ["expiresAt": expiresAt as Any], displayStyle: .struct)
+    Mirror(
+      self, children: ["expiresAt": expiresAt as Any, "origin": origin as Any],
+      displayStyle: .struct)
   }
 }

@@ -6,19 +6,35 @@ import Foundation
   import Glibc
 #endif
 
-/// Credentials in a JSON file readable by the owner only.
+/// Credentials in a JSON file only its owner can read, safe to share between processes.
 ///
 /// - Written atomically: a new file is created with mode 0600, written, synced and renamed over
 ///   the old one, so a crash never leaves a half-written file in place.
-/// - Read only if no other user can read it (mode `& 0o077 == 0`); otherwise ``load()`` throws.
+/// - Trusted only when the current user owns it, no one else can read it (mode `& 0o077 == 0`),
+///   it is a regular file (not a symbolic link) of at most 64 KiB, and its directory is owned by
+///   the current user and writable by no one else; otherwise ``load()`` and ``save(_:)`` throw a
+///   ``Failure`` that says what to fix.
+/// - ``clear()`` removes the file whatever its mode, so signing out always works.
+/// - ``lockForRefresh()`` takes an advisory `flock` on `<file>.lock`, so processes sharing the
+///   file refresh one at a time.
 /// - A corrupt file (a torn write from another tool, or garbage) reads as signed out.
 /// - Default location: `$XDG_CONFIG_HOME/<app>/credentials.json`, else
 ///   `~/.config/<app>/credentials.json`; the directory is created with mode 0700.
 public final class FileTokenStore: TokenStore {
   /// Why the store refused to work.
-  public enum Failure: Error, Equatable, CustomStringConvertible {
+  public enum Failure: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// The file can be read by group or others; it is not trusted.
     case insecurePermissions(path: String, mode: UInt16)
+    /// The directory can be written by group or others, so someone else could swap the file.
+    case insecureDirectory(path: String, mode: UInt16)
+    /// The file or its directory belongs to another user.
+    case foreignOwner(path: String, owner: UInt32)
+    /// The path is not a regular file (a symbolic link, a directory, a device, …).
+    case notRegularFile(path: String)
+    /// The file is larger than any credentials file (64 KiB).
+    case tooLarge(path: String, size: Int)
+    /// Another process held the refresh lock for longer than the time limit.
+    case lockTimedOut(path: String)
     /// A filesystem call failed.
     case io(path: String, operation: String, errno: Int32)
 
@@ -27,18 +43,39 @@ public final class FileTokenStore: TokenStore {
       switch self {
       case .insecurePermissions(let path, let mode):
         "refusing to read \(path): mode \(String(mode, radix: 8)) lets other users read it; run chmod 600 \(path)"
+      case .insecureDirectory(let path, let mode):
+        "refusing to keep credentials in \(path): mode \(String(mode, radix: 8)) lets other users write there; run chmod 700 \(path)"
+      case .foreignOwner(let path, let owner):
+        "refusing to use \(path): it belongs to user \(owner), not to you"
+      case .notRegularFile(let path):
+        "refusing to use \(path): it is not a regular file (a symbolic link?); remove it"
+      case .tooLarge(let path, let size):
+        "refusing to read \(path): \(size) bytes is too large for a credentials file; remove it"
+      case .lockTimedOut(let path):
+        "another process held \(path) for too long; try again"
       case .io(let path, let operation, let code):
         "\(operation) \(path) failed: \(String(cString: strerror(code)))"
       }
     }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
   }
+
+  /// The largest credentials file read.
+  public static let maxFileSize = 64 * 1024
 
   /// The credentials file.
   public let path: String
 
+  /// How long ``lockForRefresh()`` waits for another process.
+  public let lockTimeout: Duration
+
   /// Creates a store at an explicit path.
-  /// - Parameter path: The file path.
-  public init(path: String) { self.path = path }
+  public init(path: String, lockTimeout: Duration = .seconds(30)) {
+    self.path = path
+    self.lockTimeout = lockTimeout
+  }
 
   /// Creates a store at the XDG location for an application.
   /// - Parameters:
@@ -48,6 +85,31 @@ public final class FileTokenStore: TokenStore {
     app: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.init(path: Self.defaultDirectory(app: app, environment: environment) + "/credentials.json")
+  }
+
+  /// Creates the store for one API origin's session at
+  /// `<config home>/<app>/sessions/<scheme>_<host>_<port>.json`, so sessions with different
+  /// APIs never touch each other's files.
+  public convenience init(
+    app: String, origin: Origin,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    self.init(
+      path: Self.defaultDirectory(app: app, environment: environment) + "/sessions/"
+        + Self.fileName(for: origin))
+  }
+
+  /// `https_dummyjson.com_443.json`: the origin with anything but letters, digits, `.` and `-`
+  /// turned into `_`.
+  static func fileName(for origin: Origin) -> String {
+    let host = String(
+      origin.host.unicodeScalars.map { scalar -> Character in
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", ".", "-": Character(scalar)
+        default: "_"
+        }
+      })
+    return "\(origin.scheme)_\(host)_\(origin.port).json"
   }
 
   /// `$XDG_CONFIG_HOME/<app>` or `~/.config/<app>`.
@@ -63,18 +125,24 @@ public final class FileTokenStore: TokenStore {
 
   /// Reads the credentials.
   /// - Returns: The credentials, or nil when there is no file or it is corrupt.
-  /// - Throws: ``Failure/insecurePermissions(path:mode:)`` for a file others can read.
+  /// - Throws: ``Failure`` for a file or directory that cannot be trusted.
   public func load() throws -> Credentials? {
+    try checkDirectory(create: false)
     var info = stat()
-    guard stat(path, &info) == 0 else {
+    guard lstat(path, &info) == 0 else {
       if errno == ENOENT { return nil }
       throw Failure.io(path: path, operation: "stat", errno: errno)
     }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw Failure.notRegularFile(path: path) }
+    guard info.st_uid == geteuid() else {
+      throw Failure.foreignOwner(path: path, owner: UInt32(info.st_uid))
+    }
     let mode = UInt16(info.st_mode & 0o777)
     guard mode & 0o077 == 0 else { throw Failure.insecurePermissions(path: path, mode: mode) }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw Failure.io(path: path, operation: "read", errno: errno)
+    guard Int(info.st_size) <= Self.maxFileSize else {
+      throw Failure.tooLarge(path: path, size: Int(info.st_size))
     }
+    let data = try readContents()
     do {
       return try JSONDecoder().decode(Credentials.self, from: data)
     } catch {
@@ -84,12 +152,35 @@ public final class FileTokenStore: TokenStore {
     }
   }
 
+  /// At most ``maxFileSize`` bytes of the file, without following a symbolic link.
+  private func readContents() throws -> Data {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else {
+      if errno == ELOOP { throw Failure.notRegularFile(path: path) }
+      throw Failure.io(path: path, operation: "open", errno: errno)
+    }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: Self.maxFileSize + 1)
+    var total = 0
+    while total < buffer.count {
+      let count = buffer.withUnsafeMutableBytes { raw -> Int in
+        guard let base = raw.baseAddress else { return 0 }
+        return read(fd, base + total, raw.count - total)
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { throw Failure.io(path: path, operation: "read", errno: errno) }
+      if count == 0 { break }
+      total += count
+    }
+    guard total <= Self.maxFileSize else { throw Failure.tooLarge(path: path, size: total) }
+    return Data(buffer[0..<total])
+  }
+
   /// Writes the credentials atomically with mode 0600.
   /// - Parameter credentials: The credentials.
   /// - Throws: ``Failure/io(path:operation:errno:)``.
   public func save(_ credentials: Credentials) throws {
-    let directory = (path as NSString).deletingLastPathComponent
-    try createDirectory(directory)
+    try checkDirectory(create: true)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(credentials)
@@ -106,7 +197,7 @@ public final class FileTokenStore: TokenStore {
     }
   }
 
-  /// Deletes the file.
+  /// Deletes the file, whatever its mode: signing out always removes the session.
   /// - Throws: ``Failure/io(path:operation:errno:)`` unless it did not exist.
   public func clear() throws {
     guard unlink(path) == 0 || errno == ENOENT else {
@@ -114,15 +205,58 @@ public final class FileTokenStore: TokenStore {
     }
   }
 
-  private func createDirectory(_ directory: String) throws {
-    var info = stat()
-    if stat(directory, &info) == 0 { return }
-    do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-      )
-    } catch {
-      throw Failure.io(path: directory, operation: "mkdir", errno: errno)
+  /// Takes an exclusive `flock` on `<file>.lock`, polling every 10 ms (a blocked `flock` would
+  /// hold a thread of the concurrency pool) for at most ``lockTimeout``.
+  /// - Throws: ``Failure/lockTimedOut(path:)``, or ``Failure`` for an untrusted directory.
+  public func lockForRefresh() async throws -> TokenStoreLock {
+    try checkDirectory(create: true)
+    let lockPath = path + ".lock"
+    let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw Failure.io(path: lockPath, operation: "open", errno: errno) }
+    let deadline = ContinuousClock.now + lockTimeout
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      let code = errno
+      guard code == EWOULDBLOCK || code == EINTR else {
+        close(fd)
+        throw Failure.io(path: lockPath, operation: "lock", errno: code)
+      }
+      guard ContinuousClock.now < deadline else {
+        close(fd)
+        throw Failure.lockTimedOut(path: lockPath)
+      }
+      do {
+        try await Task.sleep(for: .milliseconds(10))
+      } catch {
+        close(fd)
+        throw error
+      }
     }
+    return TokenStoreLock {
+      flock(fd, LOCK_UN)
+      close(fd)
+    }
+  }
+
+  /// The file's directory must belong to the current user and be writable by no one else;
+  /// with `create`, a missing one is created with mode 0700.
+  private func checkDirectory(create: Bool) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    var info = stat()
+    if stat(directory, &info) != 0 {
+      guard errno == ENOENT, create else { return }
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw Failure.io(path: directory, operation: "mkdir", errno: errno)
+      }
+      return
+    }
+    guard info.st_uid == geteuid() else {
+      throw Failure.foreignOwner(path: directory, owner: UInt32(info.st_uid))
+    }
+    let mode = UInt16(info.st_mode & 0o777)
+    guard mode & 0o022 == 0 else { throw Failure.insecureDirectory(path: directory, mode: mode) }
   }
 }

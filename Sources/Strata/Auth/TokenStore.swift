@@ -3,16 +3,36 @@ import Synchronization
 /// Where credentials live between launches.
 public protocol TokenStore: Sendable {
   /// The stored credentials, or nil when signed out.
-  /// - Returns: The credentials.
   /// - Throws: When the store exists but cannot be trusted or read.
   func load() throws -> Credentials?
   /// Stores credentials, replacing any.
-  /// - Parameter credentials: The credentials.
   /// - Throws: When they cannot be written.
   func save(_ credentials: Credentials) throws
   /// Forgets the credentials.
   /// - Throws: When they cannot be removed.
   func clear() throws
+  /// Takes the store's refresh lock, waiting while another holder (another process sharing a
+  /// token file) has it. ``AuthSession`` holds it for the whole of a refresh and re-reads the
+  /// store once it has it, so processes sharing a store never spend one refresh token twice.
+  /// The default, for stores no other process can see, is a lock that is always free.
+  /// - Throws: When the lock cannot be taken (for instance it stays held past a time limit).
+  func lockForRefresh() async throws -> TokenStoreLock
+}
+
+extension TokenStore {
+  /// A lock that is always free: this store is not shared with other processes.
+  public func lockForRefresh() async throws -> TokenStoreLock { TokenStoreLock {} }
+}
+
+/// A held refresh lock (see ``TokenStore/lockForRefresh()``); ``release()`` gives it up.
+public struct TokenStoreLock: Sendable {
+  private let onRelease: @Sendable () -> Void
+
+  /// Creates a lock handle that runs `release` once when released.
+  public init(release: @escaping @Sendable () -> Void) { onRelease = release }
+
+  /// Gives the lock up.
+  public func release() { onRelease() }
 }
 
 /// Credentials kept in memory only (tests, or apps that sign in every launch).
@@ -20,15 +40,12 @@ public final class InMemoryTokenStore: TokenStore {
   private let stored: Mutex<Credentials?>
 
   /// Creates a store, optionally already signed in.
-  /// - Parameter credentials: Initial credentials.
   public init(_ credentials: Credentials? = nil) { stored = Mutex(credentials) }
 
   /// The credentials, if any.
-  /// - Returns: The credentials.
   public func load() -> Credentials? { stored.withLock { $0 } }
 
   /// Replaces the credentials.
-  /// - Parameter credentials: The credentials.
   public func save(_ credentials: Credentials) { stored.withLock { $0 = credentials } }
 
   /// Forgets the credentials.

@@ -79,6 +79,31 @@ extension Config {
     }
   }
 
+  /// The value of `key` as a size in bytes: a whole number with an optional unit, `65536`,
+  /// `64KiB`, `10MiB`, `1GiB` (`KB`, `MB`, `GB` are powers of 1000). Overflow is an error.
+  /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
+  public func byteCount(_ key: Key, default defaultValue: Int? = nil) throws -> Int {
+    try typed(key, default: defaultValue, expected: "a size in bytes such as 65536, 64KiB or 10MiB")
+    {
+      Self.parseByteCount($0)
+    }
+  }
+
+  /// Parses `512`, `64KiB`, `10MiB`, `1GB`, …; nil for anything else or an overflow.
+  static func parseByteCount(_ text: String) -> Int? {
+    let units: [(suffix: String, factor: Int)] = [
+      ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1_000), ("MB", 1_000_000),
+      ("GB", 1_000_000_000), ("B", 1),
+    ]
+    let unit = units.first { text.hasSuffix($0.suffix) } ?? ("", 1)
+    let number = text.dropLast(unit.suffix.count)
+    guard !number.isEmpty, number.count <= 19, number.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let amount = Int(number)
+    else { return nil }
+    let (bytes, overflow) = amount.multipliedReportingOverflow(by: unit.factor)
+    return overflow ? nil : bytes
+  }
+
   /// Parses `250ms`, `2s`, `1.5s`, `5m`, `1h`; nil for anything else.
   static func parseDuration(_ text: String) -> Duration? {
     let units: [(suffix: String, seconds: Double)] = [

@@ -115,6 +115,13 @@ public struct Config: Sendable, CustomStringConvertible {
         key: key, value: value, origin: definitions[key]?.origin ?? .defaults,
         isSecret: secrets.contains(key) || Key.nameLooksSecret(key))
     }
+    // Secret values are masked by value from now on, wherever they turn up. Short values of
+    // keys secret only by name (`TOKEN_STORE = file`) are settings, not secrets.
+    KnownSecrets.register(
+      values.values.filter { $0.isSecret && $0.value.utf8.count >= 8 }.map(\.value))
+    KnownSecrets.register(
+      values.values.filter { $0.value.contains("@") && $0.value.contains("://") }
+        .map { URLComponents(string: $0.value)?.password })
     self.values = values
     self.duplicates = duplicates
     self.skippedIncludes = skippedIncludes

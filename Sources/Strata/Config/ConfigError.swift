@@ -2,7 +2,7 @@ import Foundation
 
 /// Every failure of reading or querying configuration. Matchable through ``kind``; carries the
 /// file, line and column where that makes sense, and a message a person can act on.
-/// Secret values never appear in the message.
+/// Secret values never appear in the message, and ``KnownSecrets`` are masked in its description.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
   /// What went wrong.
   public enum Kind: Sendable, Equatable {
@@ -58,8 +58,8 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, 
 
   /// `file:line:column: message`, or just the message when there is no location.
   public var description: String {
-    guard let location else { return message }
-    return "\(location): \(message)"
+    guard let location else { return KnownSecrets.mask(message) }
+    return KnownSecrets.mask("\(location): \(message)")
   }
 
   /// Same as ``description``.

@@ -69,6 +69,8 @@ extension Config.Key {
   public static let retryBaseDelay: Config.Key = "RETRY_BASE_DELAY"
   /// Upper bound of any backoff delay (and of `Retry-After`).
   public static let retryMaxDelay: Config.Key = "RETRY_MAX_DELAY"
+  /// Largest response body accepted, e.g. `10MiB` (default); larger ones are cut off.
+  public static let maxResponseSize: Config.Key = "MAX_RESPONSE_SIZE"
   /// Application name, used for the token directory and the User-Agent.
   public static let appName: Config.Key = "APP_NAME"
 

@@ -1,6 +1,7 @@
 /// A category logger. Cheap to copy; create once (`static let`) and reuse.
 ///
 /// Messages are autoclosures: a disabled level never evaluates (or formats) its message.
+/// Every message that is written has the process's ``KnownSecrets`` masked, at every level.
 public struct Logger: Sendable {
   /// The category name, e.g. `networking`.
   public let category: String
@@ -44,7 +45,8 @@ public struct Logger: Sendable {
     }
     handler.log(
       LogRecord(
-        level: level, category: category, message: message().rendered(revealingPrivate: reveal),
+        level: level, category: category,
+        message: KnownSecrets.mask(message().rendered(revealingPrivate: reveal)),
         file: file, line: line))
   }
 

@@ -25,6 +25,9 @@ public protocol Endpoint: Sendable {
   var retryPolicy: RetryPolicy? { get }
   /// An overall deadline for this endpoint only (retries included); nil uses the service's.
   var timeout: Duration? { get }
+  /// Largest response body accepted for this request in bytes; nil uses the service's
+  /// ``NetworkConfiguration/maxResponseSize``.
+  var maxResponseSize: Int? { get }
 }
 
 extension Endpoint {
@@ -42,6 +45,8 @@ extension Endpoint {
   public var retryPolicy: RetryPolicy? { nil }
   /// The service's deadline.
   public var timeout: Duration? { nil }
+  /// The service's limit.
+  public var maxResponseSize: Int? { nil }
 }
 
 /// The response of an endpoint that returns nothing worth decoding (204, an empty body, or a

@@ -24,6 +24,14 @@ public protocol HTTPTransport: Sendable {
   /// - Returns: The body and the HTTP response.
   /// - Throws: `URLError(.timedOut)` when time runs out, or what ``send(_:)`` throws.
   func send(_ request: URLRequest, deadline: Duration) async throws -> (Data, HTTPURLResponse)
+
+  /// Performs one exchange within `deadline` whose body may not grow past `maxResponseSize`
+  /// bytes, else fails with `URLError(.dataLengthExceedsMaximum)`. A transport that streams
+  /// implements it directly and stops the transfer as soon as the limit is passed, so memory
+  /// stays bounded against an endless body; the default checks the size after ``send(_:deadline:)``.
+  func send(_ request: URLRequest, deadline: Duration, maxResponseSize: Int) async throws -> (
+    Data, HTTPURLResponse
+  )
 }
 
 extension HTTPTransport {
@@ -53,6 +61,18 @@ extension HTTPTransport {
       if expired.isSet { throw URLError(.timedOut) }
       throw error
     }
+  }
+}
+
+extension HTTPTransport {
+  /// Runs ``send(_:deadline:)`` and rejects a body over the limit once it has arrived.
+  /// - Throws: `URLError(.dataLengthExceedsMaximum)`, or what ``send(_:deadline:)`` throws.
+  public func send(_ request: URLRequest, deadline: Duration, maxResponseSize: Int) async throws
+    -> (Data, HTTPURLResponse)
+  {
+    let (data, response) = try await send(request, deadline: deadline)
+    guard data.count <= maxResponseSize else { throw URLError(.dataLengthExceedsMaximum) }
+    return (data, response)
   }
 }
 

@@ -10,6 +10,10 @@ public struct NetworkConfiguration: Sendable {
   public var retryPolicy: RetryPolicy
   /// The `User-Agent` header.
   public var userAgent: String
+  /// Largest response body accepted, in bytes (default 10 MiB). A larger one is cut off as it
+  /// streams in and the call fails with ``NetworkError/responseTooLarge(limit:)``; an
+  /// endpoint can set its own (``Endpoint/maxResponseSize``).
+  public var maxResponseSize: Int
   /// Told before each backoff wait, so a UI can show "retrying in 2s (2/3)…".
   public var onRetry: (@Sendable (RetryNotice) -> Void)?
 
@@ -21,16 +25,21 @@ public struct NetworkConfiguration: Sendable {
   ///   - userAgent: The `User-Agent` header.
   public init(
     baseURL: URL, timeout: Duration = .seconds(60), retryPolicy: RetryPolicy = .default,
-    userAgent: String = NetworkConfiguration.defaultUserAgent(app: "Strata")
+    userAgent: String = NetworkConfiguration.defaultUserAgent(app: "Strata"),
+    maxResponseSize: Int = NetworkConfiguration.defaultMaxResponseSize
   ) {
     self.baseURL = baseURL
+    self.maxResponseSize = maxResponseSize
     self.timeout = timeout
     self.retryPolicy = retryPolicy
     self.userAgent = userAgent
   }
 
-  /// Reads `RESOURCE_TIMEOUT`, `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY` and
-  /// `APP_NAME` (all optional, defaults as in ``RetryPolicy``).
+  /// 10 MiB.
+  public static let defaultMaxResponseSize = 10 << 20
+
+  /// Reads `RESOURCE_TIMEOUT`, `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY`,
+  /// `MAX_RESPONSE_SIZE` and `APP_NAME` (all optional, defaults as in ``RetryPolicy``).
   /// - Parameters:
   ///   - config: The configuration.
   ///   - baseURL: The API's base URL (the caller resolves `API`, which may name a sandbox).
@@ -44,7 +53,9 @@ public struct NetworkConfiguration: Sendable {
         maxRetries: try config.int(.retryMaxRetries, default: defaults.maxRetries),
         baseDelay: try config.duration(.retryBaseDelay, default: defaults.baseDelay),
         maxDelay: try config.duration(.retryMaxDelay, default: defaults.maxDelay)),
-      userAgent: Self.defaultUserAgent(app: try config.string(.appName, default: "Strata")))
+      userAgent: Self.defaultUserAgent(app: try config.string(.appName, default: "Strata")),
+      maxResponseSize: try config.byteCount(
+        .maxResponseSize, default: Self.defaultMaxResponseSize))
   }
 
   /// `<app> Strata/<version> (<os>)`.

@@ -21,6 +21,13 @@ public enum NetworkError: Error, Sendable, LocalizedError, CustomStringConvertib
   case decoding(DecodingFailure)
   /// The server answered with a non-success status.
   case server(status: Int, body: Data)
+  /// The response body grew past the limit (``NetworkConfiguration/maxResponseSize`` or the
+  /// endpoint's); the transfer was cancelled. Not retried.
+  case responseTooLarge(limit: Int)
+  /// The access token had to be renewed and the refresh did not finish for a reason that is not
+  /// a rejection (5xx, no connection, a captive portal's HTML page, an unreadable answer): the
+  /// session is kept, and trying again later may work. The refresh's own error is kept.
+  case refreshFailed(any Error)
 
   /// What went wrong while decoding, with enough context to fix it.
   public struct DecodingFailure: Sendable, CustomStringConvertible {
@@ -35,10 +42,12 @@ public enum NetworkError: Error, Sendable, LocalizedError, CustomStringConvertib
     /// The decoder's error.
     public let underlying: any Error
 
-    /// One line naming status, path and reason.
+    /// One line naming status, path and reason; the server's text in it is sanitised and
+    /// known secrets are masked.
     public var description: String {
-      let path = codingPath.isEmpty ? "the top level" : "'\(codingPath)'"
-      return "HTTP \(status): could not decode \(path): \(reason) — body: \(bodyExcerpt)"
+      let path = codingPath.isEmpty ? "the top level" : "'\(UntrustedText.sanitize(codingPath))'"
+      return
+        "HTTP \(status): could not decode \(path): \(UntrustedText.sanitize(reason)) — body: \(UntrustedText.sanitize(bodyExcerpt, limit: 200))"
     }
   }
 
@@ -48,7 +57,9 @@ public enum NetworkError: Error, Sendable, LocalizedError, CustomStringConvertib
     switch self {
     case .transport(let error): RetryPolicy.defaultRetryableErrors.contains(error.code)
     case .server(let status, _): status == 408 || status == 429 || (500...599).contains(status)
-    case .invalidURL, .invalidResponse, .unauthorized, .encoding, .decoding: false
+    case .refreshFailed: true
+    case .invalidURL, .invalidResponse, .unauthorized, .encoding, .decoding, .responseTooLarge:
+      false
     }
   }
 
@@ -62,21 +73,25 @@ public enum NetworkError: Error, Sendable, LocalizedError, CustomStringConvertib
     }
   }
 
-  /// The server's own explanation from a DummyJSON-style `{"message": "…"}` body.
+  /// The server's own explanation from a DummyJSON-style `{"message": "…"}` body, made one
+  /// safe line (see ``UntrustedText``): a hostile server's text never reaches a terminal raw.
   public var serverMessage: String? {
-    guard case .server(_, let body) = self,
-      let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+    guard case .server(_, let body) = self, body.count <= 64 * 1024,
+      let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+      let message = object["message"] as? String ?? object["error"] as? String
     else { return nil }
-    return object["message"] as? String ?? object["error"] as? String
+    return UntrustedText.sanitize(message, limit: 200)
   }
 
   /// A sentence a person can read.
   public var errorDescription: String? { description }
 
-  /// A sentence a person can read.
-  public var description: String {
+  /// A sentence a person can read, with ``KnownSecrets`` masked.
+  public var description: String { KnownSecrets.mask(rawDescription) }
+
+  private var rawDescription: String {
     switch self {
-    case .invalidURL(let url): "invalid URL '\(url)'"
+    case .invalidURL(let url): "invalid URL '\(UntrustedText.sanitize(url))'"
     case .invalidResponse: "the server's response was not HTTP"
     case .unauthorized: "not authorized: sign in again"
     case .transport(let error): "network error: \(Self.describe(error))"
@@ -89,6 +104,10 @@ public enum NetworkError: Error, Sendable, LocalizedError, CustomStringConvertib
         "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))"
           + (body.isEmpty ? "" : " (\(body.count) bytes)")
       }
+    case .responseTooLarge(let limit):
+      "the response was larger than the \(limit)-byte limit; the transfer was stopped"
+    case .refreshFailed(let error):
+      "could not renew the session (it is kept; try again): \(UntrustedText.sanitize(String(describing: error)))"
     }
   }
 

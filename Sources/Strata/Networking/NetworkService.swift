@@ -60,8 +60,17 @@ public final class NetworkService: Networking {
     var request = try builder.build(endpoint)
     let label = Self.label(endpoint.method, endpoint.path)
 
+    let maxResponseSize = endpoint.maxResponseSize ?? configuration.maxResponseSize
+
     var token: String?
-    if endpoint.requiresAuth {
+    if endpoint.requiresAuth, let authenticator, let url = request.url,
+      !authenticator.origin.contains(url)
+    {
+      // A token belongs to the origin that issued it: an endpoint elsewhere goes without it.
+      logger.notice(
+        "\(label): \(Origin(url)?.description ?? "that URL") is not \(authenticator.origin), which issued the session; sending it without credentials"
+      )
+    } else if endpoint.requiresAuth {
       guard let authenticator, let current = try await authenticator.accessToken() else {
         logger.info("\(label): not signed in; request not sent")
         throw NetworkError.unauthorized
@@ -81,7 +90,9 @@ public final class NetworkService: Networking {
 
       let failure: NetworkError
       var retryAfter: Duration?
-      let outcome = await perform(request, within: remaining, label: label, attempt: attempt)
+      let outcome = await perform(
+        request, within: remaining, maxResponseSize: maxResponseSize, label: label,
+        attempt: attempt)
       try Task.checkCancellation()
       switch outcome {
       case .success(let (data, response)):
@@ -136,7 +147,8 @@ public final class NetworkService: Networking {
   /// transport enforces it: see ``HTTPTransport/send(_:deadline:)``). This deadline is real
   /// time even when a test injects a manual clock: it guards real I/O.
   private func perform(
-    _ request: URLRequest, within remaining: Duration, label: String, attempt: Int
+    _ request: URLRequest, within remaining: Duration, maxResponseSize: Int, label: String,
+    attempt: Int
   ) async -> Result<(Data, HTTPURLResponse), NetworkError> {
     if logger.isEnabled(.debug) {
       logger.debug(
@@ -153,7 +165,11 @@ public final class NetworkService: Networking {
     }
     let started = ContinuousClock.now
     do {
-      let (data, response) = try await transport.send(request, deadline: remaining)
+      let (data, response) = try await transport.send(
+        request, deadline: remaining, maxResponseSize: maxResponseSize)
+      guard data.count <= maxResponseSize else {
+        return .failure(.responseTooLarge(limit: maxResponseSize))
+      }
       if logger.isEnabled(.debug) {
         logger.debug(
           "← \(response.statusCode) \(label) in \((ContinuousClock.now - started).shortDescription), \(data.count) bytes"
@@ -171,6 +187,10 @@ public final class NetworkService: Networking {
     } catch let error as NetworkError {
       return .failure(error)
     } catch let error as URLError {
+      if error.code == .dataLengthExceedsMaximum {
+        logger.info("\(label): response over the \(maxResponseSize)-byte limit; transfer stopped")
+        return .failure(.responseTooLarge(limit: maxResponseSize))
+      }
       if error.code == .cancelled, Task.isCancelled {
         return .failure(.transport(URLError(.cancelled)))
       }

@@ -1,13 +1,15 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
 /// The default transport: one long-lived `URLSession` (per-request sessions crash on Linux),
-/// request (idle) timeout 30 s, resource timeout 60 s, and a redirect guard that never
-/// forwards `Authorization`, `Proxy-Authorization` or `Cookie` to another origin
+/// request (idle) timeout 30 s, resource timeout 60 s, a body-size limit enforced while the
+/// body streams in, and a redirect guard that never forwards a credential header
+/// (`Authorization`, `Cookie`, `X-API-Key`, … and any name you add) to another origin
 /// (FoundationNetworking on Linux would).
 ///
 /// On Linux the request timeout acts as an idle timeout and the resource timeout is ignored;
@@ -21,26 +23,31 @@ public final class URLSessionTransport: HTTPTransport {
     public var resourceTimeout: TimeInterval
     /// Most simultaneous connections to one host.
     public var maxConnectionsPerHost: Int
+    /// Headers, beyond the ``Redactor``'s secret ones, that never follow a redirect to another
+    /// origin (any letter case).
+    public var credentialHeaders: Set<String>
 
     /// Creates options.
     /// - Parameters:
     ///   - requestTimeout: Idle timeout (default 30 s).
     ///   - resourceTimeout: Whole-exchange timeout (default 60 s).
     ///   - maxConnectionsPerHost: Connection limit per host (default 8).
+    ///   - credentialHeaders: Your own credential headers to drop on a cross-origin redirect.
     public init(
       requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 60,
-      maxConnectionsPerHost: Int = 8
+      maxConnectionsPerHost: Int = 8, credentialHeaders: Set<String> = []
     ) {
       self.requestTimeout = requestTimeout
       self.resourceTimeout = resourceTimeout
       self.maxConnectionsPerHost = maxConnectionsPerHost
+      self.credentialHeaders = credentialHeaders
     }
   }
 
   private let session: URLSession
+  private let exchanges: ExchangeTable
 
   /// Creates the transport and its session.
-  /// - Parameter options: Timeouts and limits.
   public init(options: Options = Options()) {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = options.requestTimeout
@@ -52,44 +59,51 @@ public final class URLSessionTransport: HTTPTransport {
     #if !canImport(FoundationNetworking)
       configuration.waitsForConnectivity = false
     #endif
+    let exchanges = ExchangeTable()
+    self.exchanges = exchanges
     session = URLSession(
-      configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
+      configuration: configuration,
+      delegate: SessionDelegate(
+        exchanges: exchanges, redirects: RedirectGuard(extraHeaders: options.credentialHeaders)),
+      delegateQueue: nil)
   }
 
   deinit { session.finishTasksAndInvalidate() }
 
-  /// Performs the exchange with the session's own timeouts.
-  /// - Parameter request: The request.
-  /// - Returns: Body and HTTP response.
+  /// Performs the exchange with the session's own timeouts and no size limit.
   /// - Throws: `URLError`, or `CancellationError` when the task is cancelled.
   public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-    try await send(request, deadline: nil)
+    try await send(request, deadline: nil, maxResponseSize: .max)
   }
 
   /// Performs the exchange, cancelling the underlying `URLSessionDataTask` when `deadline`
   /// passes (FoundationNetworking ignores the resource timeout, so this is what bounds a slow
   /// or dripping response). No extra Swift task is created.
-  /// - Parameters:
-  ///   - request: The request.
-  ///   - deadline: Time allowed for the whole exchange.
-  /// - Returns: Body and HTTP response.
   /// - Throws: `URLError(.timedOut)` when time runs out, `URLError`, or `CancellationError`.
   public func send(_ request: URLRequest, deadline: Duration) async throws -> (
     Data, HTTPURLResponse
   ) {
-    try await send(request, deadline: Optional(deadline))
+    try await send(request, deadline: Optional(deadline), maxResponseSize: .max)
   }
 
-  private func send(_ request: URLRequest, deadline: Duration?) async throws -> (
-    Data, HTTPURLResponse
-  ) {
-    let exchange = Exchange()
+  /// Performs the exchange within `deadline`, stopping the transfer as soon as the body (or
+  /// its announced `Content-Length`) passes `maxResponseSize` bytes.
+  /// - Throws: `URLError(.dataLengthExceedsMaximum)`, `URLError(.timedOut)`, `URLError`, or
+  ///   `CancellationError`.
+  public func send(_ request: URLRequest, deadline: Duration, maxResponseSize: Int) async throws
+    -> (Data, HTTPURLResponse)
+  {
+    try await send(request, deadline: Optional(deadline), maxResponseSize: maxResponseSize)
+  }
+
+  private func send(_ request: URLRequest, deadline: Duration?, maxResponseSize: Int)
+    async throws -> (Data, HTTPURLResponse)
+  {
+    let exchange = Exchange(limit: maxResponseSize, table: exchanges)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let task = session.dataTask(with: request) { data, response, error in
-          exchange.finish(data: data, response: response, error: error)
-        }
-        exchange.start(task, continuation: continuation, deadline: deadline)
+        exchange.start(
+          session.dataTask(with: request), continuation: continuation, deadline: deadline)
       }
     } onCancel: {
       exchange.cancel()
@@ -115,33 +129,58 @@ public final class URLSessionTransport: HTTPTransport {
   }
 }
 
-/// One data task's lifecycle. The first of completion, deadline or cancellation resumes the
-/// caller, at once: FoundationNetworking reports a cancelled transfer only when curl has torn
-/// it down, which under load can be seconds later. Whatever happens after is ignored.
-private final class Exchange: @unchecked Sendable {
+/// The exchanges in flight, by task identifier, for the session delegate to feed.
+final class ExchangeTable: Sendable {
+  private let exchanges = Mutex<[Int: Exchange]>([:])
+
+  func insert(_ exchange: Exchange, for task: Int) { exchanges.withLock { $0[task] = exchange } }
+  func remove(_ task: Int) { exchanges.withLock { _ = $0.removeValue(forKey: task) } }
+  subscript(task: Int) -> Exchange? { exchanges.withLock { $0[task] } }
+}
+
+/// One data task's lifecycle. The first of completion, deadline, size limit or cancellation
+/// resumes the caller, at once: FoundationNetworking reports a cancelled transfer only when
+/// curl has torn it down, which under load can be seconds later. Whatever happens after is
+/// ignored.
+final class Exchange: @unchecked Sendable {
   typealias Continuation = CheckedContinuation<(Data, HTTPURLResponse), any Error>
 
-  // Every stored property is read and written only while holding `lock`. URLSessionTask's
+  // Every stored `var` is read and written only while holding `lock`. URLSessionTask's
   // `cancel()` is thread-safe and is called outside it, as is resuming the continuation.
   private let lock = NSLock()
+  private let limit: Int
+  private let table: ExchangeTable
   private var task: URLSessionDataTask?
   private var continuation: Continuation?
   private var timer: UInt64?
   private var cancelled = false
+  private var response: HTTPURLResponse?
+  private var body = Data()
+
+  init(limit: Int, table: ExchangeTable) {
+    self.limit = limit
+    self.table = table
+  }
 
   func start(_ task: URLSessionDataTask, continuation: Continuation, deadline: Duration?) {
-    let timer = deadline.map {
-      DeadlineWatchdog.shared.schedule(after: $0) { [weak self] in self?.expire() }
-    }
+    table.insert(self, for: task.taskIdentifier)
     let cancelledAlready = lock.withLock {
       self.task = task
       self.continuation = continuation
-      self.timer = timer
       return cancelled
     }
+    // Armed only once the continuation is stored, so a deadline that fires at once is not lost.
+    let timer = deadline.map {
+      DeadlineWatchdog.shared.schedule(after: $0) { [weak self] in self?.expire() }
+    }
+    let endedAlready = lock.withLock {
+      self.timer = timer
+      return self.continuation == nil
+    }
+    if endedAlready, let timer { DeadlineWatchdog.shared.cancel(timer) }
     if cancelledAlready {
       cancel()
-    } else {
+    } else if !endedAlready {
       task.resume()
     }
   }
@@ -153,15 +192,38 @@ private final class Exchange: @unchecked Sendable {
     end(with: .failure(CancellationError()))
   }
 
-  func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+  /// The response head arrived; false rejects it (its announced length is over the limit).
+  func receive(_ response: URLResponse) -> Bool {
+    guard let http = response as? HTTPURLResponse else { return true }
+    if response.expectedContentLength > Int64(limit) {
+      end(with: .failure(URLError(.dataLengthExceedsMaximum)))
+      return false
+    }
+    lock.withLock { self.response = http }
+    return true
+  }
+
+  /// A piece of the body arrived.
+  func receive(_ data: Data) {
+    let over = lock.withLock { () -> Bool in
+      guard continuation != nil else { return false }
+      if body.count + data.count > limit { return true }
+      body.append(data)
+      return false
+    }
+    if over { end(with: .failure(URLError(.dataLengthExceedsMaximum))) }
+  }
+
+  func complete(_ error: (any Error)?) {
     if let error {
       let urlError = (error as? URLError).map(URLSessionTransport.normalised)
       return end(with: .failure(urlError ?? error), cancelTask: false)
     }
-    guard let http = response as? HTTPURLResponse else {
+    let (response, body) = lock.withLock { (self.response, self.body) }
+    guard let response else {
       return end(with: .failure(NetworkError.invalidResponse), cancelTask: false)
     }
-    end(with: .success((data ?? Data(), http)), cancelTask: false)
+    end(with: .success((body, response)), cancelTask: false)
   }
 
   /// Resumes the caller once; cancels the transfer when it is being abandoned.
@@ -170,46 +232,87 @@ private final class Exchange: @unchecked Sendable {
     let (continuation, task, timer) = lock.withLock {
       defer {
         self.continuation = nil
-        self.task = nil
         self.timer = nil
+        self.body = Data()
       }
       return (self.continuation, self.task, self.timer)
     }
     if let timer { DeadlineWatchdog.shared.cancel(timer) }
     guard let continuation else { return }
+    if let task, !cancelTask { table.remove(task.taskIdentifier) }
     continuation.resume(with: result)
     if cancelTask { task?.cancel() }
   }
 }
 
-/// Strips credentials from a redirect that leaves the original origin (scheme, host, port).
-final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
-  static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
+/// Feeds each task's events to its ``Exchange`` and guards redirects.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+  let exchanges: ExchangeTable
+  let redirects: RedirectGuard
+
+  init(exchanges: ExchangeTable, redirects: RedirectGuard) {
+    self.exchanges = exchanges
+    self.redirects = redirects
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    let accepted = exchanges[dataTask.taskIdentifier]?.receive(response) ?? false
+    completionHandler(accepted ? .allow : .cancel)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    exchanges[dataTask.taskIdentifier]?.receive(data)
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    let exchange = exchanges[task.taskIdentifier]
+    exchanges.remove(task.taskIdentifier)
+    exchange?.complete(error)
+  }
 
   func urlSession(
     _ session: URLSession, task: URLSessionTask,
     willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
-    completionHandler(Self.guarded(request, from: task.originalRequest?.url ?? response.url))
+    completionHandler(redirects.guarded(request, from: task.originalRequest?.url ?? response.url))
+  }
+}
+
+/// Strips credentials from a redirect that leaves the original origin (scheme, host, port; an
+/// https → http downgrade is a different origin).
+struct RedirectGuard: Sendable {
+  /// Always dropped on a cross-origin redirect, whatever the redactor says.
+  static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+  let extraHeaders: Set<String>
+  let redactor: Redactor
+
+  init(extraHeaders: Set<String> = [], redactor: Redactor = .standard) {
+    self.extraHeaders = Set(extraHeaders.map { $0.lowercased() })
+    self.redactor = redactor
+  }
+
+  /// Whether `name` carries a credential.
+  func isCredential(_ name: String) -> Bool {
+    let lower = name.lowercased()
+    return Self.credentialHeaders.contains(lower) || extraHeaders.contains(lower)
+      || redactor.isSensitive(header: name)
   }
 
   /// The redirected request, without credential headers when its origin differs from `origin`.
-  static func guarded(_ request: URLRequest, from origin: URL?) -> URLRequest {
-    guard let target = request.url, let origin, !sameOrigin(origin, target) else { return request }
+  func guarded(_ request: URLRequest, from origin: URL?) -> URLRequest {
+    guard let target = request.url else { return request }
+    if let origin, let from = Origin(origin), from.contains(target) { return request }
     var stripped = request
-    for name in credentialHeaders { stripped.setValue(nil, forHTTPHeaderField: name) }
-    return stripped
-  }
-
-  static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-    func port(_ url: URL) -> Int? {
-      url.port
-        ?? (url.scheme?.lowercased() == "https"
-          ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+    for name in (request.allHTTPHeaderFields ?? [:]).keys where isCredential(name) {
+      stripped.setValue(nil, forHTTPHeaderField: name)
     }
-    return a.scheme?.lowercased() == b.scheme?.lowercased()
-      && a.host?.lowercased() == b.host?.lowercased()
-      && port(a) == port(b)
+    return stripped
   }
 }

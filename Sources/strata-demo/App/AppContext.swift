@@ -11,8 +11,9 @@ final class SandboxClock: Sendable {
   func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
 }
 
-/// Everything one run needs: configuration, logging, the embedded sandbox when `API` is
-/// `sandbox`, and the DemoContainer — the composition root is the only place that builds
+/// Everything one run needs: configuration (built-in defaults, or the file named by `--config`
+/// or `STRATA_CONFIG`, never one found in the working directory), logging, the embedded sandbox
+/// when `API` is `sandbox`, and the DemoContainer — the composition root is the only place that builds
 /// concrete types.
 final class AppContext: Sendable {
   let config: Config
@@ -48,8 +49,12 @@ final class AppContext: Sendable {
       try server.start()
       Log.general.info("embedded sandbox on \(server.baseURL.absoluteString)")
       sandbox = server
+      // The embedded sandbox's tokens die with it, so its session is kept in memory only.
       (config, file) = try loadConfig(
-        invocation, extra: extra.merging(["API": server.baseURL.absoluteString]) { $1 })
+        invocation,
+        extra: extra.merging(["API": server.baseURL.absoluteString, "TOKEN_STORE": "memory"]) {
+          $1
+        })
     }
     let container = DemoContainer.make(config: config) { notice in
       guard !Log.networking.isEnabled(.info) else { return }  // the log line already says it
@@ -66,40 +71,37 @@ final class AppContext: Sendable {
 
   func resolve<T: Sendable>(_ type: T.Type = T.self) throws -> T { try container.resolve(type) }
 
+  /// The API the session belongs to, as a person would name it.
+  var apiName: String {
+    if sandbox != nil { return "the embedded sandbox" }
+    return (try? container.resolve(Origin.self).description) ?? "the API"
+  }
+
   // MARK: Configuration
 
   static func loadConfig(_ invocation: Invocation, extra: [String: String] = [:]) throws -> (
     Config, String?
   ) {
-    let file = invocation.configPath ?? defaultConfigFile()
+    // Only a file the user names is read: a config file lying in the working directory could
+    // otherwise point the stored session's credentials at another server.
+    let file = invocation.configPath ?? ProcessInfo.processInfo.environment["STRATA_CONFIG"]
     var overrides: [String: String] = [:]
     for (key, value) in invocation.sets { overrides[key] = value }
     if let api = invocation.api { overrides["API"] = api }
     if invocation.sandbox { overrides["API"] = "sandbox" }
     overrides.merge(extra) { $1 }
-    let config = try Config(
-      file: file, overrides: overrides, defaults: [.api: "sandbox", .appName: "strata-demo"])
+    let config = try Config(file: file, overrides: overrides, defaults: builtInDefaults)
     return (config, file)
   }
 
-  /// `Config/Debug.xcconfig` in the working directory, else next to the package this binary
-  /// was built from.
-  static func defaultConfigFile() -> String? {
-    let relative = "Config/Debug.xcconfig"
-    var candidates = [FileManager.default.currentDirectoryPath]
-    var executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
-      .resolvingSymlinksInPath()
-    for _ in 0..<5 {
-      executable.deleteLastPathComponent()
-      candidates.append(executable.path)
-    }
-    candidates.append(
-      URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path)
-    return candidates.map { $0 + "/" + relative }.first {
-      FileManager.default.fileExists(atPath: $0)
-    }
-  }
+  /// What the CLI uses when no file says otherwise: the embedded sandbox, fast backoff and
+  /// short timeouts (the same settings as `Config/Debug.xcconfig`).
+  static let builtInDefaults: [Config.Key: String] = [
+    .api: "sandbox", .appName: "strata-demo", .logLevel: "debug",
+    .logLevel(for: "networking"): "info",
+    .logFormat: "text", .logRevealPrivate: "NO", .requestTimeout: "5s", .resourceTimeout: "15s",
+    .retryMaxRetries: "3", .retryBaseDelay: "200ms", .retryMaxDelay: "2s",
+  ]
 
   static func bootstrapLogging(_ config: Config, _ invocation: Invocation) throws {
     try LogSystem.bootstrap(config: config)

@@ -49,6 +49,9 @@ enum StrataDemo {
       case "todo toggle": try await ResourceCommands.toggleTodo(app, invocation)
       default: throw UsageError("unknown command '\(command.name)'", nil)
       }
+    } catch NetworkError.unauthorized {
+      await app.shutdown()
+      throw SignInRequired(api: app.apiName)
     } catch {
       await app.shutdown()
       throw error

@@ -17,6 +17,11 @@ struct CommandFailure: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
+/// No session for the API the command talks to, or the server ended it (exit status 77).
+struct SignInRequired: Error {
+  let api: String
+}
+
 /// Turns any error into one line on stderr and an exit status.
 enum Failure {
   static func report(_ error: any Error, command: CommandSpec?) -> ExitStatus {
@@ -35,6 +40,11 @@ enum Failure {
       return .config
     case ContainerError.factoryFailed(_, let underlying):
       return report(underlying, command: command)
+    case let missing as SignInRequired:
+      Terminal.error(
+        "strata-demo: not signed in to \(missing.api) (or the session ended): run 'strata-demo login'"
+      )
+      return .unauthorized
     case NetworkError.unauthorized:
       Terminal.error("strata-demo: not signed in (or the session ended): run 'strata-demo login'")
       return .unauthorized

@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 
 #if canImport(Glibc)
   import Glibc
@@ -12,12 +13,16 @@ enum Terminal {
   /// Where lines go instead of stdout/stderr, for in-process tests (`true` marks stderr).
   @TaskLocal static var sink: (@Sendable (String, Bool) -> Void)?
 
+  /// Writes a result line; every secret the process holds is masked (``KnownSecrets``).
   static func out(_ text: String = "") {
+    let text = KnownSecrets.mask(text)
     if let sink { return sink(text, false) }
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
   }
 
+  /// Writes an error or progress line, secrets masked.
   static func error(_ text: String) {
+    let text = KnownSecrets.mask(text)
     if let sink { return sink(text, true) }
     FileHandle.standardError.write(Data((text + "\n").utf8))
   }
@@ -64,7 +69,9 @@ enum TableRenderer {
   }
 
   static func detail(_ fields: [(String, String?)]) -> String {
-    let present = fields.compactMap { key, value in value.map { (key, $0) } }
+    let present = fields.compactMap { key, value in
+      value.map { (key, UntrustedText.sanitize($0)) }
+    }
     let width = present.map(\.0.count).max() ?? 0
     return present.map { key, value in
       key + ":" + String(repeating: " ", count: width - key.count + 1) + value
@@ -72,9 +79,9 @@ enum TableRenderer {
     .joined(separator: "\n")
   }
 
+  /// A cell: server text made one safe line (no control characters or escapes), clipped.
   static func clip(_ text: String, _ width: Int) -> String {
-    let flat = text.replacingOccurrences(of: "\n", with: " ")
-    return flat.count <= width ? flat : String(flat.prefix(width - 1)) + "…"
+    UntrustedText.sanitize(text, limit: max(1, width - 1))
   }
 
   static func json<T: Encodable>(_ value: T) throws -> String {

@@ -7,13 +7,17 @@ enum AccountCommands {
   static func login(_ app: AppContext, _ invocation: Invocation) async throws {
     var username = invocation.option("username")
     var password = invocation.option("password")
+    KnownSecrets.register([password])
     if username == nil || password == nil {
       guard Terminal.inputIsTerminal else {
         throw UsageError(
           "login needs --username and --password when input is not a terminal", invocation.command)
       }
       if username == nil { username = Terminal.prompt("username: ") }
-      if password == nil { password = Terminal.promptSecret("password: ") }
+      if password == nil {
+        password = Terminal.promptSecret("password: ")
+        KnownSecrets.register([password])
+      }
     }
     let model = try app.resolve(LoginViewModel.self)
     model.username = username ?? ""

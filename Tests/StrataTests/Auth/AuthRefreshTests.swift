@@ -41,13 +41,15 @@ func acceptingTokens(_ accepted: Set<String>) -> MockTransport {
   }
 }
 
-let oldCredentials = Credentials(accessToken: "tok-old", refreshToken: "ref-old")
+let oldCredentials = Credentials(
+  accessToken: "tok-old", refreshToken: "ref-old", origin: exampleOrigin)
 
 @Suite("401 handling and AuthSession")
 struct AuthRefreshTests {
   @Test func unauthorizedThenOneRefreshThenSuccess() async throws {
     let refresher = CountingRefresher()
-    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let session = AuthSession(
+      origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
     let transport = acceptingTokens(["tok-new-1"])
     let user = try await makeService(transport, authenticator: session).send(GetMe())
     #expect(user.id == 1)
@@ -61,7 +63,7 @@ struct AuthRefreshTests {
   @Test func failedRefreshSignsOutAndThrowsUnauthorized() async throws {
     let refresher = CountingRefresher(failure: NetworkError.server(status: 403, body: Data()))
     let store = InMemoryTokenStore(oldCredentials)
-    let session = AuthSession(store: store, refresh: refresher.refresh)
+    let session = AuthSession(origin: exampleOrigin, store: store, refresh: refresher.refresh)
     let events = session.events()
     let error = await networkError {
       _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
@@ -78,7 +80,8 @@ struct AuthRefreshTests {
 
   @Test func unauthorizedAfterTheRefreshIsFinal() async throws {
     let refresher = CountingRefresher()
-    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let session = AuthSession(
+      origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
     let transport = acceptingTokens([])
     let error = await networkError {
       _ = try await makeService(transport, authenticator: session).send(GetMe())
@@ -93,7 +96,8 @@ struct AuthRefreshTests {
 
   @Test func staleTokenIsRetriedWithoutRefreshing() async throws {
     let refresher = CountingRefresher()
-    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let session = AuthSession(
+      origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
     try await session.signIn(Credentials(accessToken: "tok-current", refreshToken: "r"))
     #expect(try await session.refresh(rejectedToken: "tok-old") == "tok-current")
     #expect(refresher.count == 0)
@@ -101,7 +105,8 @@ struct AuthRefreshTests {
 
   @Test func hundredConcurrent401sShareOneRefresh() async throws {
     let refresher = CountingRefresher(delay: .milliseconds(20))
-    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let session = AuthSession(
+      origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
     let transport = acceptingTokens(["tok-new-1"])
     let service = makeService(transport, authenticator: session)
     let successes = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -114,7 +119,7 @@ struct AuthRefreshTests {
   }
 
   @Test func signedOutSendsNothing() async throws {
-    let session = AuthSession(store: InMemoryTokenStore())
+    let session = AuthSession(origin: exampleOrigin, store: InMemoryTokenStore())
     let transport = MockTransport.successful(json: userJSON)
     let error = await networkError {
       _ = try await makeService(transport, authenticator: session).send(GetMe())
@@ -130,9 +135,11 @@ struct AuthRefreshTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let refresher = CountingRefresher()
     let credentials = Credentials(
-      accessToken: "tok-old", refreshToken: "r", expiresAt: now.addingTimeInterval(10))
+      accessToken: "tok-old", refreshToken: "r", expiresAt: now.addingTimeInterval(10),
+      origin: exampleOrigin)
     let session = AuthSession(
-      store: InMemoryTokenStore(credentials), now: { now }, refresh: refresher.refresh)
+      origin: exampleOrigin, store: InMemoryTokenStore(credentials), now: { now },
+      refresh: refresher.refresh)
     let transport = acceptingTokens(["tok-new-1"])
     _ = try await makeService(transport, authenticator: session).send(GetMe())
     #expect(refresher.count == 1)
@@ -146,7 +153,8 @@ struct AuthRefreshTests {
     let refresher = CountingRefresher()
     let clock = ManualClock()
     let session = AuthSession(
-      store: InMemoryTokenStore(oldCredentials), clock: clock, refresh: refresher.refresh)
+      origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), clock: clock,
+      refresh: refresher.refresh)
     let events = session.events()
     let service = makeService(acceptingTokens([]), authenticator: session)
     for _ in 0..<7 { _ = await networkError { _ = try await service.send(GetMe()) } }
@@ -159,14 +167,15 @@ struct AuthRefreshTests {
 
   @Test func transientRefreshFailureKeepsTheSession() async throws {
     let refresher = CountingRefresher(failure: NetworkError.transport(URLError(.timedOut)))
-    let session = AuthSession(store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let session = AuthSession(
+      origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
     let capture = CapturingLogHandler()
     let error = await LogSystem.withScope(handler: capture) {
       await networkError {
         _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
       }
     }
-    #expect(capture.text.contains("refresh failed in transit, session kept"))
+    #expect(capture.text.contains("refresh failed, session kept"))
     guard case .transport = error else {
       Issue.record("expected .transport, got \(String(describing: error))")
       return
@@ -179,7 +188,7 @@ struct AuthRefreshTests {
     let refresher = CountingRefresher()
     try await LogSystem.withScope(handler: capture, levels: .all) {
       let store = InMemoryTokenStore()
-      let session = AuthSession(store: store, refresh: refresher.refresh)
+      let session = AuthSession(origin: exampleOrigin, store: store, refresh: refresher.refresh)
       try await session.signIn(oldCredentials)
       let transport = MockTransport { request, index in
         let ok = request.value(forHTTPHeaderField: "Authorization") == "Bearer tok-new-1"

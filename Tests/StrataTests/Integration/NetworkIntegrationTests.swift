@@ -177,10 +177,12 @@ struct NetworkIntegrationTests {
     try server.start()
     let plain = sandboxService(server)
     let login = try await plain.send(SandboxLogin())
+    let origin = try #require(Origin(server.baseURL))
     let store = InMemoryTokenStore(
-      Credentials(accessToken: login.accessToken, refreshToken: login.refreshToken))
+      Credentials(
+        accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin))
     let session = AuthSession(
-      store: store,
+      origin: origin, store: store,
       refresh: { refreshToken in
         let renewed = try await plain.send(SandboxRefresh(refreshToken: refreshToken))
         return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)

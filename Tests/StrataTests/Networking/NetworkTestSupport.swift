@@ -31,6 +31,9 @@ struct CreateThing: Endpoint {
   var body: (any Encodable & Sendable)? { Body(title: "t") }
 }
 
+/// The origin of ``makeService(_:clock:policy:timeout:authenticator:baseURL:)``'s default base URL.
+let exampleOrigin = Origin("https://api.example")!
+
 let userJSON = #"{"id":1,"firstName":"Emily"}"#
 
 func makeService(

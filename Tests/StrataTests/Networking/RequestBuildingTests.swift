@@ -91,7 +91,9 @@ struct RequestBuildingTests {
 
   @Test func authenticatedRequestsCarryABearerToken() async throws {
     let session = AuthSession(
-      store: InMemoryTokenStore(Credentials(accessToken: "tok-a", refreshToken: "r")))
+      origin: exampleOrigin,
+      store: InMemoryTokenStore(
+        Credentials(accessToken: "tok-a", refreshToken: "r", origin: exampleOrigin)))
     let transport = MockTransport.successful(json: userJSON)
     _ = try await makeService(transport, authenticator: session).send(GetMe())
     #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer tok-a")

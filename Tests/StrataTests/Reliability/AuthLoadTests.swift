@@ -9,9 +9,12 @@ struct AuthLoadTests {
   static func session(
     _ server: SandboxServer, _ plain: NetworkService, _ login: SandboxLogin.Response
   ) -> AuthSession {
-    AuthSession(
+    let origin = Origin(server.baseURL)!
+    return AuthSession(
+      origin: origin,
       store: InMemoryTokenStore(
-        Credentials(accessToken: login.accessToken, refreshToken: login.refreshToken)),
+        Credentials(
+          accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)),
       refresh: { token in
         let renewed = try await plain.send(SandboxRefresh(refreshToken: token))
         return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)

@@ -33,6 +33,7 @@ public final class AuthRepository: AuthRepo {
   /// - Returns: The signed-in user.
   /// - Throws: ``NetworkError``, or the token store's error.
   public func login(username: String, password: String) async throws -> AuthUser {
+    KnownSecrets.register(password)  // masked wherever it might turn up, e.g. echoed back
     let response = try await network.send(
       AuthEndpoints.Login(username: username, password: password, lifetimeSeconds: lifetimeSeconds))
     try await session.signIn(

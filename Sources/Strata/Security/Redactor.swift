@@ -1,0 +1,165 @@
+import Foundation
+
+/// Removes secrets from what gets logged: header values, JSON body fields, URL query
+/// parameters, URL passwords and fragments. The networking layer runs every request and
+/// response it logs through its redactor, so redaction cannot be forgotten; values the process
+/// knows to be secret are masked on top of this by ``KnownSecrets`` whatever their name.
+///
+/// Names are compared case- and separator-insensitively (`access_token`, `accessToken` and
+/// `Access-Token` are one name). A name is secret when it is in the set, or when it contains a
+/// secret word (`token`, `secret`, `password`, `apikey`, …), so `X-Upstream-Token` and
+/// `sessionToken` are caught without being listed. Personal data (`ssn`, `iban`, `cardNumber`,
+/// `ip`, …) is redacted too unless ``revealsPersonalData`` is set for local debugging.
+public struct Redactor: Sendable {
+  /// What replaces a secret.
+  public static let placeholder = "<redacted>"
+
+  /// Headers whose values are secrets (matched case- and separator-insensitively).
+  public static let defaultHeaderNames: Set<String> = [
+    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
+    "x-auth-token", "x-access-token", "x-refresh-token", "private-token", "x-csrf-token",
+    "x-xsrf-token", "x-amz-security-token", "x-goog-api-key", "x-session-id", "x-auth",
+  ]
+
+  /// JSON fields and query parameters whose values are secrets.
+  public static let defaultFieldNames: Set<String> = [
+    "accesstoken", "refreshtoken", "token", "idtoken", "password", "passwd", "pwd", "pass",
+    "passphrase", "secret", "clientsecret", "apikey", "key", "auth", "authorization", "jwt",
+    "sessiontoken", "session", "sessionid", "cookie", "privatekey", "accesskey", "secretkey",
+    "signature", "sig", "otp", "pin", "credentials", "bearer",
+  ]
+
+  /// Words that make any header, field or parameter name secret when it contains them.
+  public static let secretWords: [String] = [
+    "token", "secret", "password", "passwd", "apikey", "privatekey", "accesskey",
+    "authorization", "cookie", "credential", "jwt",
+  ]
+
+  /// JSON fields with personal data, redacted unless ``revealsPersonalData`` is set.
+  public static let defaultPersonalFieldNames: Set<String> = [
+    "ssn", "ein", "cardnumber", "cardexpire", "cardcvv", "cvv", "cvc", "iban", "wallet", "ip",
+    "ipaddress", "macaddress", "passport", "passportnumber", "taxid", "birthdate",
+  ]
+
+  /// The redactor used by the library.
+  public static let standard = Redactor()
+
+  /// Normalised header names to redact.
+  public var headerNames: Set<String>
+  /// Normalised field names to redact.
+  public var fieldNames: Set<String>
+  /// Normalised personal-data field names.
+  public var personalFieldNames: Set<String>
+  /// Show personal-data fields in logged bodies (local debugging only; secrets stay hidden).
+  public var revealsPersonalData: Bool
+
+  /// Creates a redactor; names are given in any case, with or without `_` and `-`.
+  public init(
+    headerNames: Set<String> = Redactor.defaultHeaderNames,
+    fieldNames: Set<String> = Redactor.defaultFieldNames,
+    personalFieldNames: Set<String> = Redactor.defaultPersonalFieldNames,
+    revealsPersonalData: Bool = false
+  ) {
+    self.headerNames = Set(headerNames.map(Self.normalise))
+    self.fieldNames = Set(fieldNames.map(Self.normalise))
+    self.personalFieldNames = Set(personalFieldNames.map(Self.normalise))
+    self.revealsPersonalData = revealsPersonalData
+  }
+
+  // MARK: Headers
+
+  /// Whether a header's value must be hidden (`Authorization`, `X-Auth-Token`, …).
+  public func isSensitive(header name: String) -> Bool {
+    let normalised = Self.normalise(name)
+    return headerNames.contains(normalised) || Self.containsSecretWord(normalised)
+  }
+
+  /// The value to log for a header: ``placeholder`` for a sensitive one, otherwise the value
+  /// made one safe line (it may have come from a server).
+  public func redact(headerValue value: String, named name: String) -> String {
+    isSensitive(header: name) ? Self.placeholder : UntrustedText.sanitize(value)
+  }
+
+  /// A copy of `headers` with sensitive values replaced.
+  public func redact(headers: [String: String]) -> [String: String] {
+    headers.reduce(into: [:]) { result, field in
+      result[field.key] = redact(headerValue: field.value, named: field.key)
+    }
+  }
+
+  // MARK: Bodies and URLs
+
+  /// Whether a JSON field or query parameter holds a secret (`password`, `refresh_token`, …).
+  public func isSensitive(field name: String) -> Bool {
+    let normalised = Self.normalise(name)
+    return fieldNames.contains(normalised) || Self.containsSecretWord(normalised)
+  }
+
+  /// Whether a JSON field holds personal data that is hidden by default.
+  public func isPersonal(field name: String) -> Bool {
+    !revealsPersonalData && personalFieldNames.contains(Self.normalise(name))
+  }
+
+  /// A loggable rendering of a body: JSON with secret (and personal) fields replaced at any
+  /// depth, known secrets masked, cut to `limit` characters; a non-JSON body is summarised by
+  /// its size and never printed.
+  public func redact(body: Data, limit: Int = 2048) -> String {
+    guard !body.isEmpty else { return "<empty>" }
+    guard
+      let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+      let data = try? JSONSerialization.data(
+        withJSONObject: redact(json: object), options: [.sortedKeys, .fragmentsAllowed]),
+      let text = String(data: data, encoding: .utf8)
+    else { return "<\(body.count) bytes, not JSON>" }
+    let safe = UntrustedText.sanitize(text, limit: .max)
+    guard safe.count > limit else { return safe }
+    return String(safe.prefix(limit)) + "…(\(body.count) bytes)"
+  }
+
+  /// The URL as text with the password of its user info, the values of secret query
+  /// parameters and the fragment (where OAuth puts tokens) replaced.
+  public func redact(url: URL) -> String {
+    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+      return Self.placeholder
+    }
+    var changed = false
+    if components.password != nil {
+      components.password = Self.placeholder
+      changed = true
+    }
+    if components.fragment != nil {
+      components.fragment = Self.placeholder
+      changed = true
+    }
+    if let items = components.queryItems, items.contains(where: { isSensitive(field: $0.name) }) {
+      components.queryItems = items.map {
+        isSensitive(field: $0.name) ? URLQueryItem(name: $0.name, value: Self.placeholder) : $0
+      }
+      changed = true
+    }
+    guard changed else { return KnownSecrets.mask(url.absoluteString) }
+    let text = (components.string ?? Self.placeholder)
+      .replacingOccurrences(of: "%3Credacted%3E", with: Self.placeholder)
+    return KnownSecrets.mask(text)
+  }
+
+  private func redact(json: Any) -> Any {
+    if let object = json as? [String: Any] {
+      return object.reduce(into: [String: Any]()) { result, field in
+        result[field.key] =
+          isSensitive(field: field.key) || isPersonal(field: field.key)
+          ? Self.placeholder : redact(json: field.value)
+      }
+    }
+    if let array = json as? [Any] { return array.map { redact(json: $0) } }
+    return json
+  }
+
+  private static func containsSecretWord(_ normalised: String) -> Bool {
+    secretWords.contains { normalised.contains($0) }
+  }
+
+  static func normalise(_ name: String) -> String {
+    name.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " && $0 != "." }
+  }
+}
