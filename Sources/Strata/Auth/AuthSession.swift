@@ -143,17 +143,20 @@ public actor AuthSession: Authenticator {
 
   /// Ends the session after the server rejected `rejected`, clearing the store only if it still
   /// holds them: another process may have stored newer credentials, which are adopted instead.
-  private func discard(_ rejected: Credentials, _ reason: SignOutReason) {
+  /// - Returns: False when newer credentials were adopted and the session goes on.
+  @discardableResult
+  private func discard(_ rejected: Credentials, _ reason: SignOutReason) -> Bool {
     if let stored = try? store.load(), stored.origin == origin {
       if stored.refreshToken != rejected.refreshToken {
         adopt(stored)
-        return
+        return false
       }
       do { try store.clear() } catch {
         Log.auth.error("could not clear stored credentials: \(error)")
       }
     }
     end(reason)
+    return true
   }
 
   /// Takes credentials another process stored (same session, so no generation change).
@@ -263,8 +266,8 @@ public actor AuthSession: Authenticator {
           ?? NetworkError.refreshFailed(error)
       }
       Log.auth.warning("refresh rejected: \(error)")
-      discard(rejected, .refreshRejected)
-      throw NetworkError.unauthorized
+      if discard(rejected, .refreshRejected) { throw NetworkError.unauthorized }
+      return
     }
     guard generation == startedIn else { return }
     KnownSecrets.register([renewed.accessToken, renewed.refreshToken])

@@ -54,7 +54,7 @@ extension SandboxAPI {
     guard let token = body["refreshToken"] as? String, !token.isEmpty else {
       return .message(401, "Refresh token required")
     }
-    guard case .valid(let userID) = tokens.checkRefresh(token) else {
+    guard case .valid(let userID) = tokens.redeemRefresh(token) else {
       return .message(403, "Invalid refresh token")
     }
     let pair = tokens.issue(

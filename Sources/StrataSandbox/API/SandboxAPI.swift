@@ -11,9 +11,12 @@ struct SandboxAPI: Sendable {
   let encodedTodos: [Data]
   private(set) var router = Router()
 
-  init(seed: SeedData = .standard, now: @escaping @Sendable () -> Date) {
+  init(
+    seed: SeedData = .standard, now: @escaping @Sendable () -> Date,
+    rotatesRefreshTokens: Bool = false
+  ) {
     self.seed = seed
-    self.tokens = TokenIssuer(now: now)
+    self.tokens = TokenIssuer(now: now, rotatesRefreshTokens: rotatesRefreshTokens)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encodedUsers = seed.users.map { (try? encoder.encode($0)) ?? Data("{}".utf8) }

@@ -22,8 +22,13 @@ final class TokenIssuer: Sendable {
 
   private let grants = Mutex(Grants())
   let now: @Sendable () -> Date
+  /// Whether a refresh token works once only (as with servers that rotate refresh tokens).
+  let rotatesRefreshTokens: Bool
 
-  init(now: @escaping @Sendable () -> Date) { self.now = now }
+  init(now: @escaping @Sendable () -> Date, rotatesRefreshTokens: Bool = false) {
+    self.now = now
+    self.rotatesRefreshTokens = rotatesRefreshTokens
+  }
 
   /// Issues a new pair for a user.
   func issue(userID: Int, accessLifetime: TimeInterval, refreshLifetime: TimeInterval) -> (
@@ -42,6 +47,16 @@ final class TokenIssuer: Sendable {
   func checkAccess(_ token: String) -> Verdict { check(token, \.access) }
 
   func checkRefresh(_ token: String) -> Verdict { check(token, \.refresh) }
+
+  /// Checks a refresh token about to be exchanged; when rotating, a valid one is spent, so
+  /// using it again is `.invalid`.
+  func redeemRefresh(_ token: String) -> Verdict {
+    guard rotatesRefreshTokens else { return checkRefresh(token) }
+    guard let grant = grants.withLock({ $0.refresh.removeValue(forKey: token) }) else {
+      return .invalid
+    }
+    return grant.expires > now() ? .valid(userID: grant.userID) : .expired
+  }
 
   private func check(_ token: String, _ table: KeyPath<Grants, [String: Grant]>) -> Verdict {
     guard let grant = grants.withLock({ $0[keyPath: table][token] }) else { return .invalid }

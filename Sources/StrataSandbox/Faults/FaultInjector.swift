@@ -15,6 +15,13 @@ public final class FaultInjector: Sendable {
     case dropConnection
     /// Send the real response's head and half its body, then close.
     case truncateBody
+    /// Answer with this status and a body that echoes the request back — every header (the
+    /// `Authorization` value in the message itself) and the body — as a careless or hostile
+    /// server does in its error pages.
+    case echo(status: Int)
+    /// Answer 200 and stream a JSON array that never ends, until the client goes away or the
+    /// server stops (at most 60 s).
+    case endlessBody
   }
 
   /// One scripted fault.

@@ -7,7 +7,9 @@ extension FaultInjector.Fault {
 
   /// Parses `METHOD PATH ACTION[xCOUNT]`, as given to `strata-demo sandbox serve --fault`:
   /// `GET /users 503x2`, `* /posts/* drop`, `POST /auth/refresh 403 x10`,
-  /// `GET /todos delay=1500ms`, `GET /users truncate`. METHOD `*` matches any method; a PATH
+  /// `GET /todos delay=1500ms`, `GET /users truncate`, `* /* echo=500` (the request echoed in
+  /// the error body), `GET /users endless` (a body that never ends). METHOD `*` matches any
+  /// method; a PATH
   /// ending in `*` matches a prefix; COUNT defaults to 1.
   /// - Parameter spec: The text.
   /// - Throws: ``SpecError`` naming the bad part.
@@ -51,7 +53,14 @@ extension FaultInjector.Fault {
     switch text {
     case "drop": return .dropConnection
     case "truncate": return .truncateBody
+    case "endless": return .endlessBody
     default: break
+    }
+    if text.hasPrefix("echo=") {
+      guard let status = Int(text.dropFirst("echo=".count)), (100...599).contains(status) else {
+        throw SpecError(description: "fault '\(spec)': echo needs a status, e.g. echo=500")
+      }
+      return .echo(status: status)
     }
     if text.hasPrefix("delay=") {
       let value = text.dropFirst("delay=".count)
@@ -66,7 +75,8 @@ extension FaultInjector.Fault {
     guard let status = Int(text), (100...599).contains(status) else {
       throw SpecError(
         description:
-          "fault '\(spec)': ACTION must be a status (100-599), drop, truncate or delay=DURATION")
+          "fault '\(spec)': ACTION must be a status (100-599), drop, truncate, endless, echo=STATUS or delay=DURATION"
+      )
     }
     return .respond(status: status)
   }

@@ -51,6 +51,25 @@ public struct SandboxResponse: Sendable {
     json(status, object: ["message": message])
   }
 
+  /// A response that echoes `request` back, as careless or hostile servers do: the
+  /// `Authorization` value in the message, and every header and the body as fields.
+  /// - Parameters:
+  ///   - request: The request to echo.
+  ///   - status: The status to answer with.
+  /// - Returns: The response.
+  public static func echo(_ request: SandboxRequest, status: Int) -> SandboxResponse {
+    var headers: [String: String] = [:]
+    for (name, value) in request.headers { headers[name] = value }
+    return json(
+      status,
+      object: [
+        "message":
+          "rejected \(request.method) \(request.path) with Authorization: \(request.header("Authorization") ?? "none")",
+        "headers": headers,
+        "body": String(decoding: request.body, as: UTF8.self),
+      ])
+  }
+
   /// The standard reason phrase for a status code.
   static func reason(_ status: Int) -> String {
     switch status {

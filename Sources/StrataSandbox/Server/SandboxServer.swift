@@ -29,6 +29,9 @@ public final class SandboxServer: Sendable {
     public var maxDelay: Duration
     /// How many requests the journal keeps.
     public var journalCapacity: Int
+    /// Each refresh token works once: using it again is 403 "Invalid refresh token", as with
+    /// servers that rotate refresh tokens (DummyJSON does not).
+    public var rotatesRefreshTokens: Bool
 
     /// Creates a configuration.
     /// - Parameters:
@@ -39,8 +42,10 @@ public final class SandboxServer: Sendable {
     ///   - now: The token clock.
     public init(
       port: UInt16 = 0, limits: SandboxLimits = SandboxLimits(), maxDelay: Duration = .seconds(5),
-      journalCapacity: Int = 10_000, now: @escaping @Sendable () -> Date = { Date() }
+      journalCapacity: Int = 10_000, rotatesRefreshTokens: Bool = false,
+      now: @escaping @Sendable () -> Date = { Date() }
     ) {
+      self.rotatesRefreshTokens = rotatesRefreshTokens
       self.port = port
       self.limits = limits
       self.maxDelay = maxDelay
@@ -91,7 +96,8 @@ public final class SandboxServer: Sendable {
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
     self.journal = RequestJournal(capacity: configuration.journalCapacity)
-    self.api = SandboxAPI(now: configuration.now)
+    self.api = SandboxAPI(
+      now: configuration.now, rotatesRefreshTokens: configuration.rotatesRefreshTokens)
   }
 
   // MARK: Lifecycle
