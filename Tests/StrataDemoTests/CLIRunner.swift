@@ -10,6 +10,8 @@ struct CLIRunner: Sendable {
     let status: Int32
     let stdout: String
     let stderr: String
+    /// The child's peak resident set size (VmHWM, sampled every 10 ms while it ran).
+    let peakResidentBytes: Int
     var all: String { stdout + stderr }
   }
 
@@ -49,13 +51,18 @@ struct CLIRunner: Sendable {
     return environment
   }
 
-  func run(_ arguments: [String], timeout: TimeInterval = 60) async throws -> Result {
+  /// Runs the binary; `directory` is the working directory (default: the package root).
+  func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 60)
+    async throws -> Result
+  {
     let environment = self.environment
     return try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
         do {
           continuation.resume(
-            returning: try Self.runBlocking(arguments, environment: environment, timeout: timeout))
+            returning: try Self.runBlocking(
+              arguments, environment: environment, directory: directory ?? Self.packageRoot,
+              timeout: timeout))
         } catch {
           continuation.resume(throwing: error)
         }
@@ -64,14 +71,14 @@ struct CLIRunner: Sendable {
   }
 
   private static func runBlocking(
-    _ arguments: [String], environment: [String: String], timeout: TimeInterval
+    _ arguments: [String], environment: [String: String], directory: URL, timeout: TimeInterval
   ) throws
     -> Result
   {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = directory
     process.environment = environment
     let output = Pipe()
     let errors = Pipe()
@@ -79,6 +86,7 @@ struct CLIRunner: Sendable {
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    let peak = PeakSampler(pid: process.processIdentifier)
     let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
     let group = DispatchGroup()
@@ -94,7 +102,41 @@ struct CLIRunner: Sendable {
     timer.cancel()
     return Result(
       status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-      stderr: String(decoding: errorBox.data, as: UTF8.self))
+      stderr: String(decoding: errorBox.data, as: UTF8.self), peakResidentBytes: peak.stop())
+  }
+
+  /// Samples a child's VmHWM from /proc on a thread of its own until stopped.
+  private final class PeakSampler: @unchecked Sendable {
+    // `peak` and `running` are guarded by `lock`.
+    private let lock = NSLock()
+    private var peak = 0
+    private var running = true
+
+    init(pid: Int32) {
+      let thread = Thread { [self] in
+        while lock.withLock({ running }) {
+          if let kilobytes = Self.highWaterMark(pid) {
+            lock.withLock { peak = max(peak, kilobytes * 1024) }
+          }
+          Thread.sleep(forTimeInterval: 0.01)
+        }
+      }
+      thread.start()
+    }
+
+    func stop() -> Int {
+      lock.withLock {
+        running = false
+        return peak
+      }
+    }
+
+    static func highWaterMark(_ pid: Int32) -> Int? {
+      guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+      else { return nil }
+      return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
   }
 
   private final class DataBox: @unchecked Sendable {

@@ -262,8 +262,7 @@ public actor AuthSession: Authenticator {
       if error is CancellationError { throw error }
       guard Self.isRejection(error) else {
         Log.auth.warning("refresh failed, session kept: \(error)")
-        throw (error as? NetworkError).flatMap { $0.isRetryable ? $0 : nil }
-          ?? NetworkError.refreshFailed(error)
+        throw NetworkError.refreshFailed(error)
       }
       Log.auth.warning("refresh rejected: \(error)")
       if discard(rejected, .refreshRejected) { throw NetworkError.unauthorized }

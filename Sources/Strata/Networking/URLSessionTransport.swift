@@ -241,7 +241,16 @@ final class Exchange: @unchecked Sendable {
     guard let continuation else { return }
     if let task, !cancelTask { table.remove(task.taskIdentifier) }
     continuation.resume(with: result)
-    if cancelTask { task?.cancel() }
+    // On a thread of its own: cancelling from the session's delegate queue leaves
+    // FoundationNetworking's transfer running, a cancel queued on the global pool can wait
+    // seconds on a 2-core machine, and `cancel()` itself can block for seconds while curl is
+    // busy reading a flood (checked on Linux with Swift 6.3) — which must not hold up the
+    // deadline watchdog or the caller.
+    if cancelTask, let task {
+      let canceller = Thread { task.cancel() }
+      canceller.stackSize = 128 * 1024
+      canceller.start()
+    }
   }
 }
 

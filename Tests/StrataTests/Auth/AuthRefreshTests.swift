@@ -176,8 +176,8 @@ struct AuthRefreshTests {
       }
     }
     #expect(capture.text.contains("refresh failed, session kept"))
-    guard case .transport = error else {
-      Issue.record("expected .transport, got \(String(describing: error))")
+    guard case .refreshFailed(let underlying) = error, underlying is NetworkError else {
+      Issue.record("expected .refreshFailed(.transport), got \(String(describing: error))")
       return
     }
     #expect(await session.isSignedIn)

@@ -1,0 +1,146 @@
+import Foundation
+import Strata
+import StrataSandbox
+import Synchronization
+import Testing
+
+/// The built `strata-demo` against hostile servers: nothing leaks, nothing is sent where it
+/// does not belong, and processes sharing a session never corrupt it.
+@Suite("strata-demo against hostile servers")
+struct SecurityCLITests {
+  static let password = SandboxServer.demoAccount.password
+
+  static func login(_ cli: CLIRunner, _ server: SandboxServer) async throws -> Credentials {
+    let login = try await cli.run([
+      "--api", server.baseURL.absoluteString, "--log-level", "trace", "login", "--username",
+      "emilys", "--password", password,
+    ])
+    #expect(login.status == 0, "\(login.stderr)")
+    #expect(!login.all.contains(password), "the password leaked at login")
+    let data = try Data(contentsOf: URL(fileURLWithPath: cli.credentialsPath(for: server.baseURL)))
+    return try JSONDecoder().decode(Credentials.self, from: data)
+  }
+
+  @Test func aConfigFileInTheWorkingDirectoryNeverRedirectsTheSession() async throws {
+    let real = SandboxServer()
+    let hostile = SandboxServer()
+    try real.start()
+    try hostile.start()
+    defer {
+      real.stopAndWait()
+      hostile.stopAndWait()
+    }
+    hostile.faults.fail(401, path: "/*", count: 1_000)
+    let cli = try CLIRunner()
+    _ = try await Self.login(cli, real)
+
+    let folder = cli.home + "/project"
+    try FileManager.default.createDirectory(
+      atPath: folder + "/Config", withIntermediateDirectories: true)
+    try "API = \(hostile.baseURL.absoluteString)\nLOG_LEVEL = critical\n".write(
+      toFile: folder + "/Config/Debug.xcconfig", atomically: true, encoding: .utf8)
+    let here = URL(fileURLWithPath: folder)
+
+    let implicit = try await cli.run(["me"], in: here)
+    #expect(implicit.status == 77, "\(implicit.all)")
+    #expect(implicit.stderr.contains("not signed in to the embedded sandbox"))
+
+    let explicit = try await cli.run(["--api", hostile.baseURL.absoluteString, "me"], in: here)
+    #expect(explicit.status == 77)
+    #expect(explicit.stderr.contains("not signed in to \(hostile.baseURL.absoluteString)"))
+
+    let named = try await cli.run(["--config", "Config/Debug.xcconfig", "me"], in: here)
+    #expect(named.status == 77, "a file passed explicitly is read, and still gets no token")
+
+    #expect(hostile.journal.count() == 0, "nothing was sent to the other server")
+    let again = try await cli.run(["--api", real.baseURL.absoluteString, "me"], in: here)
+    #expect(again.status == 0, "the real session was not touched: \(again.stderr)")
+  }
+
+  @Test func noSecretReachesAnyOutputAtAnyLogLevelEvenWhenTheServerEchoesIt() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    let credentials = try await Self.login(cli, server)
+    let secrets = [credentials.accessToken, credentials.refreshToken, Self.password]
+    let api = ["--api", server.baseURL.absoluteString, "--set", "RETRY_BASE_DELAY=10ms"]
+
+    for level in LogLevel.allCases {
+      server.faults.add(
+        .init(method: "GET", path: "/auth/me", count: 4, action: .echo(status: 500)))
+      let result = try await cli.run(api + ["--log-level", level.description, "me"])
+      #expect(result.status == 1, "\(level): \(result.stderr)")
+      #expect(result.stderr.contains("HTTP 500"))
+      for secret in secrets { #expect(!result.all.contains(secret), "\(level) leaked a secret") }
+    }
+    let echoed = try #require(server.journal.entries.last { $0.path == "/auth/me" })
+    #expect(echoed.header("Authorization") == "Bearer \(credentials.accessToken)", "it was echoed")
+
+    // A refresh answered by an echoing 500 keeps the session; an echoing 400 ends it.
+    server.faults.fail(401, method: "GET", path: "/auth/me")
+    server.faults.add(
+      .init(method: "POST", path: "/auth/refresh", count: 1, action: .echo(status: 500)))
+    let kept = try await cli.run(api + ["--log-level", "trace", "me"])
+    #expect(kept.status == 1, "\(kept.stderr)")
+    #expect(kept.stderr.contains("could not renew the session (it is kept; try again)"))
+    #expect(FileManager.default.fileExists(atPath: cli.credentialsPath(for: server.baseURL)))
+
+    server.faults.fail(401, method: "GET", path: "/auth/me")
+    server.faults.add(
+      .init(method: "POST", path: "/auth/refresh", count: 1, action: .echo(status: 400)))
+    let ended = try await cli.run(api + ["--log-level", "trace", "me"])
+    #expect(ended.status == 77, "\(ended.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: cli.credentialsPath(for: server.baseURL)))
+    for result in [kept, ended] {
+      for secret in secrets { #expect(!result.all.contains(secret), "a secret leaked") }
+    }
+  }
+
+  @Test func eightProcessesOverAnExpiredTokenRefreshOnceAgainstARotatingServer() async throws {
+    let clock = Mutex(Date())
+    let server = SandboxServer(
+      configuration: .init(rotatesRefreshTokens: true, now: { clock.withLock { $0 } }))
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    let before = try await Self.login(cli, server)
+    clock.withLock { $0 += 2 * 3600 }  // every access token is now expired for the server
+
+    let results = try await withThrowingTaskGroup(of: CLIRunner.Result.self) { group in
+      for _ in 0..<8 {
+        group.addTask { try await cli.run(["--api", server.baseURL.absoluteString, "me"]) }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    for result in results { #expect(result.status == 0, "\(result.stderr)") }
+    #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
+    let path = cli.credentialsPath(for: server.baseURL)
+    let mode =
+      (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?
+      .intValue
+    #expect(mode == 0o600)
+    let after = try JSONDecoder().decode(
+      Credentials.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    #expect(after.accessToken != before.accessToken && after.refreshToken != before.refreshToken)
+    #expect(after.origin == Origin(server.baseURL))
+  }
+
+  @Test(arguments: ["1MiB", "10MiB"])
+  func anEndlessBodyStopsAtTheLimitWithBoundedMemory(_ limit: String) async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    server.faults.add(.init(method: "GET", path: "/users/1", count: 4, action: .endlessBody))
+    let started = ContinuousClock.now
+    let result = try await CLIRunner().run([
+      "--api", server.baseURL.absoluteString, "--set", "MAX_RESPONSE_SIZE=\(limit)", "user", "1",
+    ])
+    #expect(result.status == 1, "\(result.stderr)")
+    let bytes = limit == "1MiB" ? 1 << 20 : 10 << 20
+    #expect(result.stderr.contains("larger than the \(bytes)-byte limit"), "\(result.stderr)")
+    #expect(ContinuousClock.now - started < .seconds(15), "within the deadline")
+    #expect(result.peakResidentBytes > 0 && result.peakResidentBytes < 100 << 20)
+    #expect(server.journal.count(path: "/users/1") == 1, "not retried")
+  }
+}

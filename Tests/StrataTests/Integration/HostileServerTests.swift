@@ -1,0 +1,106 @@
+import Foundation
+import Strata
+import StrataSandbox
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Against a hostile server (real URLSession)")
+struct HostileServerTests {
+  @Test(arguments: [1 << 20, NetworkConfiguration.defaultMaxResponseSize])
+  func anEndlessBodyIsCutOffAtTheLimitWithinTheDeadline(_ limit: Int) async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    server.faults.add(.init(method: "GET", path: "/users/1", count: 5, action: .endlessBody))
+    let service = NetworkService(
+      configuration: NetworkConfiguration(
+        baseURL: server.baseURL, timeout: .seconds(20), maxResponseSize: limit),
+      transport: URLSessionTransport())
+    let started = ContinuousClock.now
+    let error = await networkError { _ = try await service.send(GetUser()) }
+    guard case .responseTooLarge(let reported) = error else {
+      Issue.record("expected .responseTooLarge, got \(String(describing: error))")
+      return
+    }
+    #expect(reported == limit)
+    #expect(ContinuousClock.now - started < .seconds(20))
+    #expect(error?.description.contains("\(limit)-byte limit") == true)
+    #expect(server.journal.count(path: "/users/1") == 1, "not retried")
+    // The process's peak memory is measured by the CLI test, in a process of its own.
+  }
+
+  @Test func credentialHeadersDoNotFollowACrossOriginRedirect() async throws {
+    let origin = SandboxServer()
+    let other = SandboxServer()
+    try origin.start()
+    try other.start()
+    defer {
+      origin.stopAndWait()
+      other.stopAndWait()
+    }
+    origin.faults.fail(
+      302, path: "/hop-away", headers: ["Location": "\(other.baseURL.absoluteString)/users/1"])
+    origin.faults.fail(
+      302, path: "/hop-home", headers: ["Location": "\(origin.baseURL.absoluteString)/users/2"])
+    let transport = URLSessionTransport(options: .init(credentialHeaders: ["X-Org-Credential"]))
+    let credentials = [
+      "X-API-Key": "key-123456", "X-Auth-Token": "auth-123456", "Api-Key": "api-123456",
+      "Private-Token": "priv-123456", "X-Org-Credential": "org-123456",
+      "Authorization": "Bearer tok-123456",
+    ]
+    for (path, server, target) in [
+      ("/hop-away", other, "/users/1"), ("/hop-home", origin, "/users/2"),
+    ] {
+      var request = URLRequest(url: try #require(URL(string: origin.baseURL.absoluteString + path)))
+      for (name, value) in credentials { request.setValue(value, forHTTPHeaderField: name) }
+      request.setValue("kept", forHTTPHeaderField: "X-Request-Id")
+      let (_, response) = try await transport.send(request)
+      #expect(response.statusCode == 200)
+      let arrived = try #require(server.journal.entries.last { $0.path == target })
+      #expect(arrived.header("X-Request-Id") == "kept")
+      for (name, value) in credentials {
+        if server === other {
+          #expect(arrived.header(name) == nil, "\(name) followed the redirect to another origin")
+        } else {
+          #expect(arrived.header(name) == value, "\(name) dropped on a same-origin redirect")
+        }
+      }
+    }
+  }
+
+  @Test func anErrorBodyEchoingTheTokenNeverShowsIt() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let plain = sandboxService(server)
+    let login = try await plain.send(SandboxLogin())
+    let origin = try #require(Origin(server.baseURL))
+    let session = AuthSession(
+      origin: origin,
+      store: InMemoryTokenStore(
+        Credentials(
+          accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)))
+    server.faults.add(.init(method: "GET", path: "/auth/me", count: 4, action: .echo(status: 500)))
+    let capture = CapturingLogHandler()
+    let error = await LogSystem.withScope(handler: capture, levels: .all) {
+      await networkError {
+        _ = try await sandboxService(server, authenticator: session).send(GetMe())
+      }
+    }
+    guard case .server(500, let body) = error else {
+      Issue.record("expected HTTP 500, got \(String(describing: error))")
+      return
+    }
+    #expect(String(decoding: body, as: UTF8.self).contains(login.accessToken), "it was echoed")
+    let shown = try #require(error).description
+    #expect(shown.contains("<redacted>"), "\(shown)")
+    #expect(!shown.contains(login.accessToken))
+    #expect(!capture.text.contains(login.accessToken))
+    #expect(!capture.text.contains(login.refreshToken))
+    #expect(!capture.text.contains("emilyspass"))
+  }
+}
