@@ -16,7 +16,8 @@ test:
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
 
-## demo: the tour — every layer, live, against the embedded sandbox (no network needed)
+## demo: the tour — every layer, live, against the embedded sandbox (no network needed; the
+## CLI's built-in defaults: it reads a config file only from --config or STRATA_CONFIG)
 demo:
 	$(SWIFT) build $(STRICT) --product strata-demo
 	$(SWIFT) run --skip-build strata-demo tour

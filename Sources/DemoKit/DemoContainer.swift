@@ -76,9 +76,13 @@ public enum DemoContainer {
         })
     }
     container.register((any Networking).self, scope: .singleton) { c in
-      NetworkService(
+      // LOG_REVEAL_PRIVATE also shows personal data (ssn, iban, …) in logged bodies, for
+      // local debugging; tokens and passwords stay hidden whatever it says.
+      let reveal = try c.resolve(Config.self).bool(.logRevealPrivate, default: false)
+      return NetworkService(
         configuration: try c.resolve(), transport: try c.resolve(),
-        authenticator: try c.resolve(AuthSession.self), clock: try c.resolve())
+        authenticator: try c.resolve(AuthSession.self), clock: try c.resolve(),
+        redactor: Redactor(revealsPersonalData: reveal))
     }
 
     // MARK: Repositories

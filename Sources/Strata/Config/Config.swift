@@ -120,7 +120,7 @@ public struct Config: Sendable, CustomStringConvertible {
     KnownSecrets.register(
       values.values.filter { $0.isSecret && $0.value.utf8.count >= 8 }.map(\.value))
     KnownSecrets.register(
-      values.values.filter { $0.value.contains("@") && $0.value.contains("://") }
+      values.values.filter { $0.value.utf8.contains(UInt8(ascii: "@")) }
         .map { URLComponents(string: $0.value)?.password })
     self.values = values
     self.duplicates = duplicates

@@ -57,7 +57,8 @@ extension Config.Key {
   public static let logLevel: Config.Key = "LOG_LEVEL"
   /// Log output format: `text` or `json`.
   public static let logFormat: Config.Key = "LOG_FORMAT"
-  /// Print values logged with `privacy: .private` (local debugging only).
+  /// Print values logged with `privacy: .private`, and personal-data fields (ssn, iban, …) in
+  /// logged bodies — local debugging only; tokens and passwords stay hidden.
   public static let logRevealPrivate: Config.Key = "LOG_REVEAL_PRIVATE"
   /// Per-request (idle) timeout.
   public static let requestTimeout: Config.Key = "REQUEST_TIMEOUT"

@@ -16,13 +16,113 @@ public enum KnownSecrets {
   /// At most this many values (with their encoded forms) are kept; the oldest go first.
   public static let capacity = 1024
 
-  private static let values = Mutex<[String]>([])
+  /// The registered byte patterns, chained by their first two bytes (longest first), so
+  /// ``mask(_:)`` is one pass over the text with a table look-up per byte.
+  struct Patterns: Sendable {
+    var inOrder: [[UInt8]] = []
+    var known: Set<[UInt8]> = []
+    /// For each first-two-bytes key, the first pattern of its chain (-1: none).
+    var heads: [Int32] = []
+    /// For each pattern, the next one in its chain (-1: end).
+    var next: [Int32] = []
+
+    mutating func insert(_ pattern: [UInt8]) {
+      guard known.insert(pattern).inserted else { return }
+      inOrder.append(pattern)
+      if inOrder.count > KnownSecrets.capacity {
+        known.remove(inOrder.removeFirst())
+      }
+    }
+
+    mutating func index() {
+      heads = [Int32](repeating: -1, count: 1 << 16)
+      next = [Int32](repeating: -1, count: inOrder.count)
+      // Shortest pushed first, so each chain starts with its longest pattern.
+      for position in inOrder.indices.sorted(by: { inOrder[$0].count < inOrder[$1].count }) {
+        let key = Self.key(inOrder[position][0], inOrder[position][1])
+        next[position] = heads[key]
+        heads[key] = Int32(position)
+      }
+    }
+
+    static func key(_ first: UInt8, _ second: UInt8) -> Int { Int(first) << 8 | Int(second) }
+  }
+
+  private static let patterns = Mutex(Patterns())
   private static let count = Atomic<Int>(0)
 
   /// Remembers `value` as a secret: from now on ``mask(_:)`` replaces it, and its JSON-escaped
   /// and percent-encoded forms, with `<redacted>`.
-  public static func register(_ value: String) {
-    guard value.unicodeScalars.count >= minimumLength else { return }
+  public static func register(_ value: String) { register([value]) }
+
+  /// Registers every value in `values` (nil and short ones are skipped).
+  public static func register(_ values: [String?]) {
+    let forms = values.compactMap { $0 }.filter { $0.unicodeScalars.count >= minimumLength }
+      .flatMap(encodedForms)
+    guard !forms.isEmpty else { return }
+    patterns.withLock { patterns in
+      for form in forms { patterns.insert(Array(form.utf8)) }
+      patterns.index()
+      count.store(patterns.inOrder.count, ordering: .relaxed)
+    }
+  }
+
+  /// `text` with every registered value replaced by `<redacted>`.
+  public static func mask(_ text: String) -> String {
+    guard count.load(ordering: .relaxed) > 0, !text.isEmpty else { return text }
+    guard let masked = mask(Array(text.utf8), with: patterns.withLock { $0 }) else { return text }
+    return String(decoding: masked, as: UTF8.self)
+  }
+
+  /// Whether `text` contains a registered value.
+  public static func containsSecret(_ text: String) -> Bool {
+    guard count.load(ordering: .relaxed) > 0 else { return false }
+    return mask(Array(text.utf8), with: patterns.withLock { $0 }) != nil
+  }
+
+  /// The bytes with every match replaced, or nil when nothing matched.
+  private static func mask(_ bytes: [UInt8], with patterns: Patterns) -> [UInt8]? {
+    let placeholder = Array(Redactor.placeholder.utf8)
+    var output: [UInt8] = []
+    var copied = 0
+    var index = 0
+    var matched = false
+    bytes.withUnsafeBufferPointer { text in
+      while index + 1 < text.count {
+        var length = 0
+        var candidate = patterns.heads[Patterns.key(text[index], text[index + 1])]
+        while candidate >= 0 {
+          let pattern = patterns.inOrder[Int(candidate)]
+          if pattern.count <= text.count - index,
+            pattern.withUnsafeBufferPointer({ p in
+              var offset = 2
+              while offset < p.count, p[offset] == text[index + offset] { offset += 1 }
+              return offset == p.count
+            })
+          {
+            length = pattern.count
+            break
+          }
+          candidate = patterns.next[Int(candidate)]
+        }
+        guard length > 0 else {
+          index += 1
+          continue
+        }
+        if !matched { output.reserveCapacity(text.count) }
+        matched = true
+        output.append(contentsOf: text[copied..<index])
+        output.append(contentsOf: placeholder)
+        index += length
+        copied = index
+      }
+      if matched { output.append(contentsOf: text[copied...]) }
+    }
+    return matched ? output : nil
+  }
+
+  /// The value, its JSON-escaped form and its percent-encoded form.
+  private static func encodedForms(_ value: String) -> [String] {
     var forms = [value]
     let escaped = value.replacingOccurrences(of: "\\", with: "\\\\")
       .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "/", with: "\\/")
@@ -32,34 +132,7 @@ public enum KnownSecrets {
     {
       forms.append(encoded)
     }
-    values.withLock { values in
-      for form in forms where !values.contains(form) { values.append(form) }
-      if values.count > capacity { values.removeFirst(values.count - capacity) }
-      // Longest first, so a value that contains another is masked whole.
-      values.sort { $0.utf8.count > $1.utf8.count }
-      count.store(values.count, ordering: .relaxed)
-    }
-  }
-
-  /// Registers every value in `values` (nil and short ones are skipped).
-  public static func register(_ values: [String?]) {
-    for value in values.compactMap({ $0 }) { register(value) }
-  }
-
-  /// `text` with every registered value replaced by `<redacted>`.
-  public static func mask(_ text: String) -> String {
-    guard count.load(ordering: .relaxed) > 0, !text.isEmpty else { return text }
-    var output = text
-    for value in values.withLock({ $0 }) where output.contains(value) {
-      output = output.replacingOccurrences(of: value, with: Redactor.placeholder)
-    }
-    return output
-  }
-
-  /// Whether `text` contains a registered value.
-  public static func containsSecret(_ text: String) -> Bool {
-    guard count.load(ordering: .relaxed) > 0 else { return false }
-    return values.withLock { $0 }.contains { text.contains($0) }
+    return forms
   }
 
   private static let unreserved = CharacterSet(

@@ -45,7 +45,9 @@ enum CommandCatalog {
 
   static let globalOptions: [OptionSpec] = [
     OptionSpec(
-      name: "config", valueName: "FILE", help: "configuration file (default Config/Debug.xcconfig)"),
+      name: "config", valueName: "FILE",
+      help:
+        "configuration file (or STRATA_CONFIG); none is read from the working directory"),
     OptionSpec(
       name: "api", valueName: "URL", help: "API base URL, or 'sandbox' for the embedded server"),
     OptionSpec(
@@ -131,8 +133,11 @@ enum CommandCatalog {
         OptionSpec(
           name: "fault", valueName: "SPEC",
           help:
-            "inject a fault, repeatable: 'GET /users 503x2', '* /posts/* drop', 'GET /todos delay=2s x3'"
+            "inject a fault, repeatable: 'GET /users 503x2', '* /posts/* drop', 'GET /todos delay=2s x3', '* /* echo=500', 'GET /users endless'"
         ),
+        OptionSpec(
+          name: "rotate-refresh-tokens", valueName: nil,
+          help: "each refresh token works once (as servers that rotate them do)"),
       ],
       example: "strata-demo sandbox serve --port 8080 --fault 'GET /users 503x2'"),
   ]

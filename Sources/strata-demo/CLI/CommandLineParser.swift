@@ -135,10 +135,16 @@ enum CommandLineParser {
       throw UsageError(
         "'\(command.name)' takes \(expected), got \(invocation.positionals.count)", command)
     }
-    let allowed = Set(command.options.map(\.name))
     for option in commandOptions {
-      guard allowed.contains(option.name) else {
+      guard let spec = command.options.first(where: { $0.name == option.name }) else {
         throw UsageError("unknown option '--\(option.name)' for '\(command.name)'", command)
+      }
+      if spec.valueName == nil {  // a flag
+        guard option.value == nil else {
+          throw UsageError("--\(option.name) takes no value", command)
+        }
+        invocation.options[option.name, default: []].append("")
+        continue
       }
       guard let value = option.value else {
         throw UsageError("--\(option.name) needs a value", command)

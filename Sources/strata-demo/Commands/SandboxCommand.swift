@@ -1,7 +1,8 @@
 import Foundation
 import StrataSandbox
 
-/// `sandbox serve [--port N]`: the embedded API, until interrupted.
+/// `sandbox serve [--port N] [--fault SPEC]… [--rotate-refresh-tokens]`: the embedded API,
+/// until interrupted.
 enum SandboxCommand {
   static func serve(_ invocation: Invocation) async throws {
     let port = try invocation.integer("port", default: 8080, in: 0...65_535)
@@ -12,7 +13,10 @@ enum SandboxCommand {
         throw UsageError(String(describing: error), invocation.command)
       }
     }
-    let server = SandboxServer(configuration: .init(port: UInt16(port)))
+    let server = SandboxServer(
+      configuration: .init(
+        port: UInt16(port),
+        rotatesRefreshTokens: !invocation.values("rotate-refresh-tokens").isEmpty))
     for fault in faults { server.faults.add(fault) }
     do {
       try server.start()

@@ -135,6 +135,19 @@ struct KnownSecretsTests {
     #expect(!capture.text.contains(token))
   }
 
+  @Test func secretConfigValuesAndURLPasswordsAreMaskedByValue() throws {
+    let key = "cfg-\(UUID().uuidString)"
+    let password = "pw-\(UUID().uuidString)"
+    _ = try Config(
+      parsing: "CLIENT_SECRET = \(key)\nUPSTREAM = https://svc:\(password)@api.example/v1\n")
+    let echoed = NetworkError.server(
+      status: 502, body: Data(#"{"message":"upstream said \#(key) / \#(password)"}"#.utf8))
+    #expect(!echoed.description.contains(key) && !echoed.description.contains(password))
+    let capture = CapturingLogHandler()
+    LogSystem.withScope(handler: capture) { Log.general.error("value: \(key) \(password)") }
+    #expect(capture.text.contains("value: <redacted> <redacted>"))
+  }
+
   @Test func shortValuesAreNotRegistered() {
     KnownSecrets.register("abc")
     #expect(KnownSecrets.mask("abc") == "abc")
