@@ -106,6 +106,9 @@ struct SecurityCLITests {
     let cli = try CLIRunner()
     let before = try await Self.login(cli, server)
     clock.withLock { $0 += 2 * 3600 }  // every access token is now expired for the server
+    // A slow refresh, so every process meets the 401 while the first refresh is in flight.
+    server.faults.add(
+      .init(method: "POST", path: "/auth/refresh", count: 8, action: .delay(.milliseconds(700))))
 
     let results = try await withThrowingTaskGroup(of: CLIRunner.Result.self) { group in
       for _ in 0..<8 {
