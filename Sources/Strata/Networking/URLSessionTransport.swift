@@ -214,6 +214,13 @@ final class Exchange: @unchecked Sendable {
     if over { end(with: .failure(URLError(.dataLengthExceedsMaximum))) }
   }
 
+  /// Ends the exchange with `response` and the body received so far (an authentication
+  /// challenge's failure response; its body has arrived before the challenge).
+  func answer(with response: HTTPURLResponse) {
+    let body = lock.withLock { self.body }
+    end(with: .success((body, response)), cancelTask: false)
+  }
+
   func complete(_ error: (any Error)?) {
     if let error {
       let urlError = (error as? URLError).map(URLSessionTransport.normalised)
@@ -274,6 +281,25 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     exchanges[dataTask.taskIdentifier]?.receive(data)
+  }
+
+  /// A 401 with `WWW-Authenticate` (Basic, Digest, Bearer, …) comes back to the caller as the
+  /// response it is: `NetworkService` decides what to do (refresh, or fail). Left unanswered,
+  /// FoundationNetworking waits for a credential until the deadline. Server-trust challenges
+  /// keep the system's handling.
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    completionHandler:
+      @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?)
+      -> Void
+  ) {
+    // A challenge that answers a request (401/407) carries that response; a server-trust or
+    // client-certificate challenge (TLS) does not, and keeps the default handling.
+    guard let response = challenge.failureResponse as? HTTPURLResponse,
+      let exchange = exchanges[task.taskIdentifier]
+    else { return completionHandler(.performDefaultHandling, nil) }
+    exchange.answer(with: response)
+    completionHandler(.cancelAuthenticationChallenge, nil)
   }
 
   func urlSession(

@@ -103,4 +103,35 @@ struct HostileServerTests {
     #expect(!capture.text.contains(login.refreshToken))
     #expect(!capture.text.contains("emilyspass"))
   }
+
+  @Test(arguments: [
+    #"Basic realm="x""#, #"Digest realm="x", nonce="abc", qop="auth""#, "Bearer",
+    #"Bearer realm="api", error="invalid_token""#, "Negotiate",
+  ])
+  func aChallengingUnauthorizedComesBackAtOnceAndIsRefreshed(_ challenge: String) async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let plain = sandboxService(server)
+    let login = try await plain.send(SandboxLogin())
+    let origin = try #require(Origin(server.baseURL))
+    let session = AuthSession(
+      origin: origin,
+      store: InMemoryTokenStore(
+        Credentials(
+          accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)),
+      refresh: { token in
+        let renewed = try await plain.send(SandboxRefresh(refreshToken: token))
+        return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
+      })
+    server.faults.fail(
+      401, method: "GET", path: "/auth/me", headers: ["WWW-Authenticate": challenge])
+    // A deadline of 5 s: left unanswered, the challenge would hold the call until it passed.
+    let service = NetworkService(
+      configuration: NetworkConfiguration(baseURL: server.baseURL, timeout: .seconds(5)),
+      transport: sharedTransport, authenticator: session)
+    #expect(try await service.send(GetMe()).firstName == "Emily")
+    #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
+    #expect(server.journal.count(method: "GET", path: "/auth/me") == 2)
+  }
 }
