@@ -37,8 +37,11 @@ public enum DemoContainer {
     container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
     container.register((any HTTPTransport).self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
-      let idle = try config.duration(.requestTimeout, default: .seconds(30))
-      let overall = try config.duration(.resourceTimeout, default: .seconds(60))
+      let longest = NetworkConfiguration.longestTimeout
+      let idle = try config.duration(
+        .requestTimeout, default: .seconds(30), in: .milliseconds(1)...longest)
+      let overall = try config.duration(
+        .resourceTimeout, default: .seconds(60), in: .milliseconds(1)...longest)
       return URLSessionTransport(
         options: .init(requestTimeout: idle.inSeconds, resourceTimeout: overall.inSeconds))
     }
@@ -89,12 +92,14 @@ public enum DemoContainer {
     container.register((any AuthRepo).self, scope: .singleton) { c in
       AuthRepository(
         network: try c.resolve(), session: try c.resolve(),
-        tokenLifetime: try c.resolve(Config.self).duration(.tokenLifetime, default: .seconds(1800)))
+        tokenLifetime: try c.resolve(Config.self).duration(
+          .tokenLifetime, default: .seconds(1800), in: .seconds(1)...(.seconds(30 * 24 * 3600))))
     }
     container.register((any UsersRepo).self, scope: .singleton) { c in
       UsersRepository(
         network: try c.resolve(),
-        ttl: try c.resolve(Config.self).duration(.usersCacheTTL, default: .seconds(60)))
+        ttl: try c.resolve(Config.self).duration(
+          .usersCacheTTL, default: .seconds(60), in: .zero...NetworkConfiguration.longestTimeout))
     }
     container.register((any PostsRepo).self, scope: .singleton) { c in
       PostsRepository(network: try c.resolve())

@@ -19,7 +19,45 @@ struct SandboxRobustnessTests {
       "POST /posts/add HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"
     ),
     ("negative content length", "POST /posts/add HTTP/1.1\r\nContent-Length: -1\r\n\r\n"),
+    ("signed content length", "POST /posts/add HTTP/1.1\r\nContent-Length: +2\r\n\r\nab"),
+    (
+      "20-digit content length",
+      "POST /posts/add HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n"
+    ),
+    ("unicode digits", "POST /posts/add HTTP/1.1\r\nContent-Length: \u{0662}\r\n\r\nab"),
+    ("NUL in a header name", "GET /users/1 HTTP/1.1\r\nX-A\u{0}b: 1\r\n\r\n"),
+    ("control character in a header name", "GET /users/1 HTTP/1.1\r\nX\u{1}: 1\r\n\r\n"),
+    ("separator in a header name", "GET /users/1 HTTP/1.1\r\nX(y): 1\r\n\r\n"),
   ]
+
+  static let extremeNumbers = [
+    "0", "-1", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "1e300",
+    "99999999999999999999", "", "%D9%A1%D9%A2", "%2B2", "%205", "nan",
+  ]
+
+  @Test func extremeNumbersInQueriesAreAnsweredNeverATrap() async throws {
+    let sandbox = try Sandbox(configuration: .init(maxDelay: .milliseconds(5)))
+    for value in Self.extremeNumbers {
+      for path in [
+        "/users?limit=\(value)", "/users?skip=\(value)", "/users?limit=\(value)&skip=\(value)",
+        "/posts?limit=\(value)&skip=1", "/users/\(value)", "/http/\(value)",
+        "/users/1?delay=\(value)",
+      ] {
+        let reply = try await sandbox.send("GET", path)
+        #expect(
+          reply.status == 200 || (400..<500).contains(reply.status), "\(path): \(reply.status)")
+      }
+      let login = try await sandbox.send(
+        "POST", "/auth/login",
+        json: ["username": "emilys", "password": "emilyspass", "expiresInMins": value])
+      #expect(login.status == 200 || login.status == 400, "expiresInMins=\(value)")
+    }
+    let page = try await sandbox.send("GET", "/users?limit=9223372036854775807&skip=1")
+    #expect(page.status == 200 && (page.json["users"] as? [Any])?.count == 35)
+    #expect(try await sandbox.send("GET", "/users?limit=-1").status == 400)
+    #expect(try await sandbox.send("GET", "/users/1").status == 200, "still serving")
+    await sandbox.stop()
+  }
 
   @Test(arguments: malformed)
   func malformedRequestsGet400(_ name: String, _ request: String) async throws {

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A small time-to-live cache for repository responses: entries expire `ttl` after they were
-/// stored; ``removeAll()`` invalidates everything (call it after a mutation).
+/// stored; ``removeAll()`` invalidates everything (call it after a mutation), including loads
+/// still in flight, whose results are then handed to their callers but not stored. Concurrent
+/// misses for one key share one load.
 public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   private struct Entry {
     let value: Value
@@ -9,6 +11,9 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   }
 
   private var entries: [Key: Entry] = [:]
+  /// Bumped by ``removeAll()``: a load that started before it is not stored.
+  private var generation = 0
+  private var loading: [Key: (generation: Int, task: Task<Value, any Error>)] = [:]
   private let ttl: TimeInterval
   private let now: @Sendable () -> Date
   private let capacity: Int
@@ -50,8 +55,12 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
     entries[key] = Entry(value: value, expires: now().addingTimeInterval(ttl))
   }
 
-  /// Forgets every entry.
-  public func removeAll() { entries.removeAll() }
+  /// Forgets every entry, and makes loads in flight not store what they bring.
+  public func removeAll() {
+    entries.removeAll()
+    loading.removeAll()
+    generation += 1
+  }
 
   /// Returns the cached value or loads, stores and returns a new one.
   /// - Parameters:
@@ -60,11 +69,19 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   /// - Returns: The value and whether it came from the cache.
   /// - Throws: What `load` throws (nothing is stored then).
   public func value(
-    for key: Key, orLoad load: @Sendable () async throws -> Value
+    for key: Key, orLoad load: @escaping @Sendable () async throws -> Value
   ) async throws -> (value: Value, cached: Bool) {
     if let cached = value(for: key) { return (cached, true) }
-    let loaded = try await load()
-    store(loaded, for: key)
+    if let inFlight = loading[key], inFlight.generation == generation {
+      return (try await inFlight.task.value, false)
+    }
+    let started = generation
+    let task = Task { try await load() }
+    loading[key] = (started, task)
+    let result = await task.result
+    if let current = loading[key], current.task == task { loading[key] = nil }
+    let loaded = try result.get()
+    if generation == started { store(loaded, for: key) }
     return (loaded, false)
   }
 }

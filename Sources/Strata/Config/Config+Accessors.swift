@@ -38,6 +38,32 @@ extension Config {
     try typed(key, default: defaultValue, expected: "a whole number") { Int($0) }
   }
 
+  /// The value of `key` as a whole number within `range` (an out-of-range value is a
+  /// ``ConfigError`` naming the range).
+  public func int(_ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int>)
+    throws -> Int
+  {
+    try typed(
+      key, default: defaultValue,
+      expected: "a whole number from \(range.lowerBound) to \(range.upperBound)"
+    ) {
+      Int($0).flatMap { range.contains($0) ? $0 : nil }
+    }
+  }
+
+  /// The value of `key` as a duration within `range`.
+  public func duration(
+    _ key: Key, default defaultValue: Duration? = nil, in range: ClosedRange<Duration>
+  ) throws -> Duration {
+    try typed(
+      key, default: defaultValue,
+      expected:
+        "a duration from \(range.lowerBound.shortDescription) to \(range.upperBound.shortDescription), such as 250ms, 2s or 5m"
+    ) {
+      Self.parseDuration($0).flatMap { range.contains($0) ? $0 : nil }
+    }
+  }
+
   /// The value of `key` as a finite decimal number.
   /// - Parameters:
   ///   - key: The key.
@@ -82,10 +108,15 @@ extension Config {
   /// The value of `key` as a size in bytes: a whole number with an optional unit, `65536`,
   /// `64KiB`, `10MiB`, `1GiB` (`KB`, `MB`, `GB` are powers of 1000). Overflow is an error.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
-  public func byteCount(_ key: Key, default defaultValue: Int? = nil) throws -> Int {
-    try typed(key, default: defaultValue, expected: "a size in bytes such as 65536, 64KiB or 10MiB")
-    {
-      Self.parseByteCount($0)
+  public func byteCount(
+    _ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int> = 0...Int.max
+  ) throws -> Int {
+    try typed(
+      key, default: defaultValue,
+      expected:
+        "a size in bytes from \(range.lowerBound) to \(range.upperBound), such as 65536, 64KiB or 10MiB"
+    ) {
+      Self.parseByteCount($0).flatMap { range.contains($0) ? $0 : nil }
     }
   }
 
@@ -104,7 +135,10 @@ extension Config {
     return overflow ? nil : bytes
   }
 
-  /// Parses `250ms`, `2s`, `1.5s`, `5m`, `1h`; nil for anything else.
+  /// The longest duration accepted: 10 years (longer is a typo, and would overflow timers).
+  static let maxDuration: Double = 10 * 365 * 24 * 3600
+
+  /// Parses `250ms`, `2s`, `1.5s`, `5m`, `1h` up to ``maxDuration``; nil for anything else.
   static func parseDuration(_ text: String) -> Duration? {
     let units: [(suffix: String, seconds: Double)] = [
       ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600),
@@ -112,7 +146,7 @@ extension Config {
     for unit in units where text.hasSuffix(unit.suffix) {
       let number = text.dropLast(unit.suffix.count)
       guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-        let amount = Double(number), amount.isFinite
+        let amount = Double(number), amount.isFinite, amount * unit.seconds <= maxDuration
       else { return nil }
       return .milliseconds(Int64((amount * unit.seconds * 1000).rounded()))
     }
@@ -127,7 +161,7 @@ extension Config {
       throw missing(key)
     }
     if let parsed = parse(entry.value) { return parsed }
-    let shown = entry.isSecret || key.isSecret ? Redactor.placeholder : "'\(entry.value)'"
+    let shown = entry.isSecret || key.isSecret ? Redactor.placeholder : Self.quoted(entry.value)
     let location: SourceLocation?
     let source: String
     switch entry.origin {
@@ -141,6 +175,11 @@ extension Config {
     throw ConfigError(
       .invalidValue(key: key.name, expected: expected), at: location,
       "\(key.name)\(source): expected \(expected), got \(shown)")
+  }
+
+  /// `'value'`, at most 80 characters of it: an error message never repeats a huge input.
+  static func quoted(_ value: String) -> String {
+    value.count <= 80 ? "'\(value)'" : "'\(value.prefix(77))…' (\(value.count) characters)"
   }
 
   private func missing(_ key: Key) -> ConfigError {

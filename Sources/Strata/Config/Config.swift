@@ -135,7 +135,7 @@ public struct Config: Sendable, CustomStringConvertible {
     guard isValidKey(key) else {
       throw ConfigError(
         .invalidKey, at: SourceLocation(file: label, line: 1, column: 1),
-        "invalid key '\(key)' in --set: keys are letters, digits and '_', not starting with a digit"
+        "invalid key \(Self.quoted(key)) in --set: keys are letters, digits and '_', not starting with a digit"
       )
     }
     let scalars = Array(value.unicodeScalars)

@@ -32,6 +32,8 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, 
     case undefinedVariable(name: String)
     /// Keys refer to each other; the chain of keys, first repeated last.
     case substitutionCycle(chain: [String])
+    /// Substitution made a value (or all of them) too large; the chain of keys that did it.
+    case valueTooLarge(chain: [String])
     /// A key that has no value in any layer.
     case missingKey(key: String)
     /// A value that does not have the expected shape (`expected` names it).

@@ -84,9 +84,9 @@ struct ConfigParser {
       if let found = scanner.current {
         throw scanner.error(
           .expectedEquals,
-          "expected '=' after key '\(key)', found '\(found.escaped(asASCII: true))'")
+          "expected '=' after key \(Config.quoted(key)), found '\(found.escaped(asASCII: true))'")
       }
-      throw scanner.error(.expectedEquals, "expected '=' after key '\(key)'")
+      throw scanner.error(.expectedEquals, "expected '=' after key \(Config.quoted(key))")
     }
     scanner.index += 1
     scanner.skipWhitespace()

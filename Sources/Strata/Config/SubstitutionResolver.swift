@@ -8,10 +8,15 @@ struct SubstitutionResolver {
 
   /// Chains longer than this are almost certainly generated nonsense; stop before the stack does.
   static let maxDepth = 64
+  /// The largest expanded value ("billion laughs": a few lines doubling each other).
+  static let maxValueBytes = 1 << 20
+  /// The most all expanded values may add up to.
+  static let maxTotalBytes = 8 << 20
 
   let definitions: [String: Definition]
   let environment: [String: String]
   private var resolved: [String: String] = [:]
+  private var totalBytes = 0
 
   init(definitions: [String: Definition], environment: [String: String]) {
     self.definitions = definitions
@@ -27,6 +32,11 @@ struct SubstitutionResolver {
     if let done = resolved[key] { return done }
     guard let definition = definitions[key] else { return "" }
     let value = try expand(definition.segments, stack: stack)
+    totalBytes += value.utf8.count
+    guard totalBytes <= Self.maxTotalBytes else {
+      throw tooLarge(
+        stack, "the expanded values add up to more than \(Self.maxTotalBytes >> 20) MiB")
+    }
     resolved[key] = value
     return value
   }
@@ -40,9 +50,27 @@ struct SubstitutionResolver {
       case .reference(let nameSegments, let location):
         let name = try expand(nameSegments, stack: stack)
         output += try lookUp(name, at: location, stack: stack)
+        guard output.utf8.count <= Self.maxValueBytes else {
+          throw tooLarge(
+            stack, "expands to more than \(Self.maxValueBytes >> 20) MiB", at: location)
+        }
       }
     }
     return output
+  }
+
+  private func tooLarge(_ stack: [String], _ what: String, at location: SourceLocation? = nil)
+    -> ConfigError
+  {
+    let chain = stack.prefix(8).joined(separator: " → ") + (stack.count > 8 ? " → …" : "")
+    return ConfigError(
+      .valueTooLarge(chain: Array(stack)),
+      at: location
+        ?? definitions[stack[0]].flatMap {
+          if case .file(let location) = $0.origin { return location }
+          return nil
+        },
+      "\(Config.quoted(stack[0])) \(what) (through \(chain)): substitution stops there")
   }
 
   private mutating func lookUp(

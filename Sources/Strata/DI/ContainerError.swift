@@ -1,6 +1,8 @@
+import Foundation
+
 /// Why a resolution failed. Container errors raised while building a dependency pass through
 /// unchanged, so the outermost caller sees the real cause (the missing service, the cycle).
-public enum ContainerError: Error, CustomStringConvertible {
+public enum ContainerError: Error, CustomStringConvertible, LocalizedError {
   /// Nothing is registered for the service; `registered` lists what is (this container and
   /// its parents), so a typo or a missing registration is obvious.
   case notRegistered(service: String, registered: [String])
@@ -11,6 +13,28 @@ public enum ContainerError: Error, CustomStringConvertible {
   case factoryFailed(service: String, underlying: any Error)
   /// ``Container/validate()`` found these failures (all of them, not just the first).
   case validationFailed([ContainerError])
+
+  /// The errors that are not the container's own — what the failing factories threw — in
+  /// order, without repeats of one message (a bad configuration value usually fails every
+  /// service that depends on it). Empty when the container itself is the cause.
+  public var underlyingErrors: [any Error] {
+    var seen: Set<String> = []
+    var found: [any Error] = []
+    func collect(_ error: ContainerError) {
+      switch error {
+      case .factoryFailed(_, let underlying as ContainerError): collect(underlying)
+      case .factoryFailed(_, let underlying):
+        if seen.insert(String(describing: underlying)).inserted { found.append(underlying) }
+      case .validationFailed(let failures): failures.forEach(collect)
+      case .notRegistered, .circularDependency: break
+      }
+    }
+    collect(self)
+    return found
+  }
+
+  /// Same as ``description``.
+  public var errorDescription: String? { description }
 
   /// A message naming the service(s) involved.
   public var description: String {

@@ -23,20 +23,26 @@ final class DeadlineWatchdog: @unchecked Sendable {
   /// Calls `fire` once `duration` has passed, unless cancelled first.
   /// - Returns: A handle for ``cancel(_:)``.
   func schedule(after duration: Duration, _ fire: @escaping @Sendable () -> Void) -> UInt64 {
-    let nanoseconds =
-      duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-    let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(clamping: max(0, nanoseconds))
+    // Saturating: a duration of centuries means "never", not an overflow trap.
+    let (whole, overflow) = duration.components.seconds.multipliedReportingOverflow(
+      by: 1_000_000_000)
+    let (total, carry) = whole.addingReportingOverflow(
+      duration.components.attoseconds / 1_000_000_000)
+    let nanoseconds = overflow || carry ? Int64.max : total
+    let (deadline, late) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(
+      UInt64(clamping: max(0, nanoseconds)))
+    let due = late ? UInt64.max : deadline
     condition.lock()
     defer { condition.unlock() }
     nextID &+= 1
-    entries[nextID] = Entry(deadline: deadline, fire: fire)
+    entries[nextID] = Entry(deadline: due, fire: fire)
     if !started {
       started = true
       let thread = Thread { [self] in run() }
       thread.name = "strata-deadlines"
       thread.stackSize = 128 * 1024
       thread.start()
-    } else if deadline < wakeAt {
+    } else if due < wakeAt {
       condition.signal()
     }
     return nextID
@@ -73,7 +79,9 @@ final class DeadlineWatchdog: @unchecked Sendable {
       if earliest == .max {
         condition.wait()
       } else {
-        _ = condition.wait(until: Date(timeIntervalSinceNow: Double(earliest - now) / 1e9))
+        // At most an hour at a time: NSCondition traps on a date centuries away.
+        _ = condition.wait(
+          until: Date(timeIntervalSinceNow: min(3600, Double(earliest - now) / 1e9)))
       }
       wakeAt = .max
     }

@@ -38,6 +38,9 @@ public struct NetworkConfiguration: Sendable {
   /// 10 MiB.
   public static let defaultMaxResponseSize = 10 << 20
 
+  /// The longest timeout or delay configuration accepts: one day.
+  public static let longestTimeout: Duration = .seconds(24 * 3600)
+
   /// Reads `RESOURCE_TIMEOUT`, `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY`,
   /// `MAX_RESPONSE_SIZE` and `APP_NAME` (all optional, defaults as in ``RetryPolicy``).
   /// - Parameters:
@@ -48,14 +51,17 @@ public struct NetworkConfiguration: Sendable {
     let defaults = RetryPolicy.default
     self.init(
       baseURL: baseURL,
-      timeout: try config.duration(.resourceTimeout, default: .seconds(60)),
+      timeout: try config.duration(
+        .resourceTimeout, default: .seconds(60), in: .milliseconds(1)...Self.longestTimeout),
       retryPolicy: RetryPolicy(
-        maxRetries: try config.int(.retryMaxRetries, default: defaults.maxRetries),
-        baseDelay: try config.duration(.retryBaseDelay, default: defaults.baseDelay),
-        maxDelay: try config.duration(.retryMaxDelay, default: defaults.maxDelay)),
+        maxRetries: try config.int(.retryMaxRetries, default: defaults.maxRetries, in: 0...100),
+        baseDelay: try config.duration(
+          .retryBaseDelay, default: defaults.baseDelay, in: .zero...Self.longestTimeout),
+        maxDelay: try config.duration(
+          .retryMaxDelay, default: defaults.maxDelay, in: .zero...Self.longestTimeout)),
       userAgent: Self.defaultUserAgent(app: try config.string(.appName, default: "Strata")),
       maxResponseSize: try config.byteCount(
-        .maxResponseSize, default: Self.defaultMaxResponseSize))
+        .maxResponseSize, default: Self.defaultMaxResponseSize, in: 1...(1 << 40)))
   }
 
   /// `<app> Strata/<version> (<os>)`.

@@ -78,11 +78,14 @@ struct SandboxAPI: Sendable {
   /// (default 30, 0 = all), `skip` and `select` as DummyJSON applies them.
   static func page(_ key: String, _ items: [Data], request: SandboxRequest) -> SandboxResponse {
     let total = items.count
-    let skip = max(0, Int(request.queryValue("skip") ?? "") ?? 0)
-    let requested = Int(request.queryValue("limit") ?? "") ?? 30
-    let limit = requested <= 0 ? total : requested
+    guard let skip = count("skip", in: request, default: 0),
+      let requested = count("limit", in: request, default: 30)
+    else {
+      return .message(400, "limit and skip must be whole numbers from 0 to \(Int.max)")
+    }
+    let limit = requested == 0 ? total : requested
     let start = min(skip, total)
-    let slice = Array(items[start..<min(total, start + limit)])
+    let slice = Array(items[start..<(start + min(limit, total - start))])
     let selected = request.queryValue("select").map { select(slice, fields: $0) } ?? slice
     var body = Data("{\"\(key)\":[".utf8)
     for (index, item) in selected.enumerated() {
@@ -92,6 +95,14 @@ struct SandboxAPI: Sendable {
     body.append(
       contentsOf: Array("],\"total\":\(total),\"skip\":\(start),\"limit\":\(selected.count)}".utf8))
     return .json(200, body)
+  }
+
+  /// A non-negative whole-number query parameter: digits only (no sign, no spaces), at most
+  /// `Int.max`; nil for anything else. Absent → `defaultValue`.
+  static func count(_ name: String, in request: SandboxRequest, default defaultValue: Int) -> Int? {
+    guard let text = request.queryValue(name) else { return defaultValue }
+    guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+    return Int(text)
   }
 
   /// Keeps `id` plus the comma-separated fields of each encoded object.

@@ -67,8 +67,9 @@ extension FaultInjector.Fault {
       let (number, scale): (Substring, Double) =
         value.hasSuffix("ms")
         ? (value.dropLast(2), 0.001) : value.hasSuffix("s") ? (value.dropLast(), 1) : ("", 0)
-      guard let amount = Double(number), amount >= 0, amount.isFinite else {
-        throw SpecError(description: "fault '\(spec)': delay needs a duration such as 500ms or 2s")
+      guard let amount = Double(number), amount >= 0, amount * scale <= 3600 else {
+        throw SpecError(
+          description: "fault '\(spec)': delay needs a duration from 0 to 1h, such as 500ms or 2s")
       }
       return .delay(.milliseconds(Int64((amount * scale * 1000).rounded())))
     }

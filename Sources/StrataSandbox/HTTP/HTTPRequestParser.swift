@@ -82,7 +82,7 @@ struct HTTPRequestParser {
         return .reject(status: 400, message: "Malformed header line")
       }
       let name = line[..<colon]
-      guard !name.isEmpty, name.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "\u{7F}" })
+      guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte)
       else {
         return .reject(status: 400, message: "Malformed header name")
       }
@@ -97,7 +97,9 @@ struct HTTPRequestParser {
     let lengths = HeaderFields.values("content-length", in: headers)
     var bodyLength = 0
     if let declared = lengths.first {
-      guard Set(lengths).count == 1, let value = Int(declared), value >= 0 else {
+      guard Set(lengths).count == 1, !declared.isEmpty,
+        declared.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int(declared)
+      else {
         return .reject(status: 400, message: "Invalid Content-Length")
       }
       bodyLength = value
@@ -139,6 +141,16 @@ struct HTTPRequestParser {
       index += 1
     }
     return nil
+  }
+
+  /// RFC 9110 `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``.
+  static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
   }
 
   static func splitTarget(_ target: String) -> (String, [(name: String, value: String)]) {

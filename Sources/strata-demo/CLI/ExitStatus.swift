@@ -38,8 +38,15 @@ enum Failure {
     case let config as ConfigError:
       Terminal.error("strata-demo: configuration error: \(config)")
       return .config
-    case ContainerError.factoryFailed(_, let underlying):
-      return report(underlying, command: command)
+    case let container as ContainerError:
+      // One line for the real cause: a bad configuration value fails every service that
+      // depends on it, and is a configuration error (78) whenever it is found.
+      let causes = container.underlyingErrors
+      if let cause = causes.first(where: { $0 is ConfigError }) ?? causes.first {
+        return report(cause, command: command)
+      }
+      Terminal.error("strata-demo: \(command?.name ?? "command") failed: \(container)")
+      return .failure
     case let missing as SignInRequired:
       Terminal.error(
         "strata-demo: not signed in to \(missing.api) (or the session ended): run 'strata-demo login'"
