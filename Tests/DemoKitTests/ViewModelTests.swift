@@ -1,8 +1,31 @@
 import DemoKit
 import Foundation
 import Strata
+import StrataTesting
 import Synchronization
 import Testing
+
+/// Answers a search with one user named after the query; the search for `heldQuery` waits at
+/// the gate first.
+final class GatedUsersRepo: UsersRepo {
+  let gate: Gate
+  let heldQuery: String
+  init(gate: Gate, heldQuery: String) {
+    self.gate = gate
+    self.heldQuery = heldQuery
+  }
+  func page(limit: Int, skip: Int) async throws -> Page<User> {
+    Page(items: [], total: 0, skip: 0, limit: 0)
+  }
+  func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
+    if query == heldQuery { await gate.pass() }
+    let user = try JSONDecoder().decode(
+      User.self, from: Data(#"{"id":1,"firstName":"\#(query)","lastName":"L"}"#.utf8))
+    return Page(items: [user], total: 1, skip: 0, limit: 1)
+  }
+  func user(id: Int) async throws -> User { makeUser(id) }
+  func rename(id: Int, firstName: String) async throws -> User { makeUser(id) }
+}
 
 /// Users 1…total, paged; can be told to fail the next calls.
 final class MockUsersRepo: UsersRepo {
@@ -95,6 +118,20 @@ struct ViewModelTests {
     #expect(!model.output.canLoadMore)
     await model.send(.loadMore)
     #expect(repo.log == ["page 0", "page 0", "page 10", "page 20"], "stops at total")
+  }
+
+  @Test func aStaleSearchNeverOverwritesANewerOne() async throws {
+    let gate = Gate()
+    let repo = GatedUsersRepo(gate: gate, heldQuery: "old")
+    let model = UsersViewModel(repo: repo, pageSize: 10)
+    let stale = Task { await model.send(.search("old")) }
+    try await gate.waitUntilEntered()
+    await model.send(.search("new"))
+    #expect(model.output.users.map(\.firstName) == ["new"] && !model.output.isLoading)
+    gate.open()
+    await stale.value
+    #expect(model.output.users.map(\.firstName) == ["new"], "the late answer was dropped")
+    #expect(model.output.query == "new" && !model.output.isLoading)
   }
 
   @Test func errorClearsAtTheStartOfTheNextFetch() async {

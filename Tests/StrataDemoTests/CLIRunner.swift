@@ -85,7 +85,9 @@ struct CLIRunner: Sendable {
     process.standardOutput = output
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    // One spawn at a time: Foundation's Process.run() on Linux crashed (a bad memcpy inside
+    // it) when several tests spawned at once.
+    try spawnLock.withLock { try process.run() }
     let peak = PeakSampler(pid: process.processIdentifier)
     let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
@@ -138,6 +140,8 @@ struct CLIRunner: Sendable {
       return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
   }
+
+  private static let spawnLock = NSLock()
 
   private final class DataBox: @unchecked Sendable {
     // Written by one GCD block before `group.leave()`, read after `group.wait()`.

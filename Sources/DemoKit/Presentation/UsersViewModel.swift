@@ -51,6 +51,9 @@ public final class UsersViewModel {
   @ObservationIgnored private let repo: any UsersRepo
   @ObservationIgnored private let pageSize: Int
   @ObservationIgnored private var lastFetchWasReset = true
+  /// Bumped by every fetch: a response that arrives after a newer fetch started is dropped
+  /// (the latest request wins, so a slow old search never overwrites a newer one).
+  @ObservationIgnored private var fetchNumber = 0
 
   /// Creates the view model.
   /// - Parameters:
@@ -82,19 +85,29 @@ public final class UsersViewModel {
   }
 
   private func fetch(reset: Bool) async {
+    fetchNumber += 1
+    let number = fetchNumber
     lastFetchWasReset = reset
     output.isLoading = true
     output.error = nil
-    defer { output.isLoading = false }
     let skip = reset ? 0 : output.users.count
+    let query = output.query
+    let result: Result<Page<User>, any Error>
     do {
-      let page =
-        output.query.isEmpty
-        ? try await repo.page(limit: pageSize, skip: skip)
-        : try await repo.search(output.query, limit: pageSize, skip: skip)
+      result = .success(
+        query.isEmpty
+          ? try await repo.page(limit: pageSize, skip: skip)
+          : try await repo.search(query, limit: pageSize, skip: skip))
+    } catch {
+      result = .failure(error)
+    }
+    guard number == fetchNumber else { return }  // a newer fetch owns the state now
+    output.isLoading = false
+    switch result {
+    case .success(let page):
       output.users = reset ? page.items : output.users + page.items
       output.total = page.total
-    } catch {
+    case .failure(let error):
       output.error = ErrorText.describe(error)
     }
   }

@@ -18,17 +18,49 @@ final class TokenIssuer: Sendable {
   private struct Grants {
     var access: [String: Grant] = [:]
     var refresh: [String: Grant] = [:]
+    /// Issued pairs, oldest first from `head`, for eviction at capacity.
+    var order: [(access: String, refresh: String)] = []
+    var head = 0
+    var issuedSinceSweep = 0
+
+    /// Forgets the oldest pairs beyond `capacity`, and every expired grant now and then.
+    mutating func trim(capacity: Int, now: Date) {
+      while order.count - head > capacity {
+        access[order[head].access] = nil
+        refresh[order[head].refresh] = nil
+        head += 1
+      }
+      if head > capacity {
+        order.removeFirst(head)
+        head = 0
+      }
+      issuedSinceSweep += 1
+      if issuedSinceSweep >= 1_000 {
+        issuedSinceSweep = 0
+        access = access.filter { $0.value.expires > now }
+        refresh = refresh.filter { $0.value.expires > now }
+      }
+    }
   }
 
   private let grants = Mutex(Grants())
   let now: @Sendable () -> Date
   /// Whether a refresh token works once only (as with servers that rotate refresh tokens).
   let rotatesRefreshTokens: Bool
+  /// Most token pairs remembered; beyond it the oldest are forgotten (they stop working).
+  let capacity: Int
 
-  init(now: @escaping @Sendable () -> Date, rotatesRefreshTokens: Bool = false) {
+  init(
+    now: @escaping @Sendable () -> Date, rotatesRefreshTokens: Bool = false,
+    capacity: Int = 10_000
+  ) {
     self.now = now
     self.rotatesRefreshTokens = rotatesRefreshTokens
+    self.capacity = max(1, capacity)
   }
+
+  /// How many access and refresh grants are remembered (bounded by ``capacity`` pairs).
+  var grantCount: Int { grants.withLock { $0.access.count + $0.refresh.count } }
 
   /// Issues a new pair for a user.
   func issue(userID: Int, accessLifetime: TimeInterval, refreshLifetime: TimeInterval) -> (
@@ -40,6 +72,8 @@ final class TokenIssuer: Sendable {
     grants.withLock {
       $0.access[access] = Grant(userID: userID, expires: issuedAt + accessLifetime)
       $0.refresh[refresh] = Grant(userID: userID, expires: issuedAt + refreshLifetime)
+      $0.order.append((access, refresh))
+      $0.trim(capacity: capacity, now: issuedAt)
     }
     return (access, refresh)
   }

@@ -8,7 +8,8 @@ public struct SandboxLimits: Sendable {
   public var maxBodyBytes: Int
   /// How long a connection may sit without sending a byte (408, or a quiet close).
   public var idleTimeout: Duration
-  /// Most connections served at once; more are answered 503 and closed.
+  /// Most connections served at once; at the limit a new one takes the place of the least
+  /// recently active.
   public var maxConnections: Int
 
   /// Creates limits.

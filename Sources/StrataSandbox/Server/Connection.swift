@@ -5,6 +5,7 @@ import Foundation
 struct Connection {
   let fd: Int32
   let server: SandboxServer
+  let activity: ConnectionActivity
 
   func serve() {
     let limits = server.limits
@@ -39,6 +40,7 @@ struct Connection {
       let result = chunk.withUnsafeMutableBytes { Socket.receive(fd, into: $0) }
       switch result {
       case .data(let count):
+        activity.touch()
         if buffer.isEmpty { requestStarted = .now }
         buffer.append(contentsOf: chunk[0..<count])
       case .closed, .failed:

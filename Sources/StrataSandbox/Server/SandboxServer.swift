@@ -74,7 +74,7 @@ public final class SandboxServer: Sendable {
     var listener: Int32?
     var port: UInt16 = 0
     var running = false
-    var connections: Set<Int32> = []
+    var connections: [Int32: ConnectionActivity] = [:]
   }
 
   /// The seeded demo account: `emilys` / `emilyspass`, as on dummyjson.com.
@@ -157,10 +157,10 @@ public final class SandboxServer: Sendable {
 
   /// The blocking form of ``stop()``, for command-line tools.
   public func stopAndWait() {
-    let (listener, connections) = state.withLock { state -> (Int32?, Set<Int32>) in
+    let (listener, connections) = state.withLock { state -> (Int32?, [Int32]) in
       state.running = false
       defer { state.listener = nil }
-      return (state.listener, state.connections)
+      return (state.listener, Array(state.connections.keys))
     }
     if let listener { Socket.shutdown(listener) }
     for connection in connections { Socket.shutdown(connection) }
@@ -173,28 +173,33 @@ public final class SandboxServer: Sendable {
 
   // MARK: Accepting
 
+  /// Accepts connections. At the connection limit, the least recently active connection is
+  /// closed to make room (a slow or silent client loses its place to a new one), so many slow
+  /// clients can never lock everyone else out, and the thread count stays bounded.
   private func acceptLoop(_ listener: Int32) {
     while let client = Socket.accept(listener) {
-      let admitted = state.withLock { state -> Bool in
-        guard state.running, state.connections.count < configuration.limits.maxConnections else {
-          return false
+      let activity = ConnectionActivity()
+      let (admitted, evicted) = state.withLock { state -> (Bool, Int32?) in
+        guard state.running else { return (false, nil) }
+        var evicted: Int32?
+        if state.connections.count >= configuration.limits.maxConnections {
+          evicted = state.connections.min { $0.value.lastActive < $1.value.lastActive }?.key
+          if let evicted { state.connections[evicted] = nil }
         }
-        state.connections.insert(client)
-        return true
+        state.connections[client] = activity
+        return (true, evicted)
       }
+      if let evicted { Socket.shutdown(evicted) }  // its thread closes it
       guard admitted else {
-        Socket.send(
-          client,
-          SandboxResponse.message(503, "Too many connections").serialized(
-            keepAlive: false, includeBody: true))
         Socket.close(client)
-        if !isRunning { break }
-        continue
+        break
       }
       threads.enter()
       let thread = Thread { [self] in
-        Connection(fd: client, server: self).serve()
-        state.withLock { _ = $0.connections.remove(client) }
+        Connection(fd: client, server: self, activity: activity).serve()
+        state.withLock { state in
+          if state.connections[client] === activity { state.connections[client] = nil }
+        }
         Socket.close(client)
         threads.leave()
       }
@@ -224,4 +229,14 @@ public final class SandboxServer: Sendable {
           0.05, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
     }
   }
+}
+
+/// When a connection last received or sent something (monotonic nanoseconds), read by the
+/// accept loop to choose whom to close at the connection limit.
+final class ConnectionActivity: Sendable {
+  private let stamp = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+
+  var lastActive: UInt64 { stamp.load(ordering: .relaxed) }
+
+  func touch() { stamp.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
 }

@@ -8,47 +8,6 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Holds refresh calls until the test opens it, so a refresh can be caught in flight without
-/// sleeping.
-final class RefreshGate: Sendable {
-  private let state = Mutex<
-    (entered: Int, open: Bool, waiters: [CheckedContinuation<Void, Never>])
-  >(
-    (0, false, []))
-
-  var entered: Int { state.withLock { $0.entered } }
-
-  func pass() async {
-    await withCheckedContinuation { continuation in
-      let proceed = state.withLock { state -> Bool in
-        state.entered += 1
-        if state.open { return true }
-        state.waiters.append(continuation)
-        return false
-      }
-      if proceed { continuation.resume() }
-    }
-  }
-
-  func open() {
-    let waiters = state.withLock { state in
-      state.open = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  /// Waits (yielding, at most 5 s) until `count` refresh calls are held.
-  func waitUntilEntered(_ count: Int = 1) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while entered < count {
-      guard ContinuousClock.now < deadline else { throw CancellationError() }
-      try await Task.sleep(for: .milliseconds(1))
-    }
-  }
-}
-
 final class StartCounter: Sendable {
   let count = Atomic<Int>(0)
 }
@@ -164,7 +123,7 @@ struct SessionSafetyTests {
   // MARK: The session changing while a refresh is in flight
 
   /// Starts a refresh held at the gate, plus `joiners` callers that join it.
-  static func refreshInFlight(_ session: AuthSession, _ gate: RefreshGate, joiners: Int = 8)
+  static func refreshInFlight(_ session: AuthSession, _ gate: Gate, joiners: Int = 8)
     async throws -> [Task<String, any Error>]
   {
     var tasks = [Task { try await session.refresh(rejectedToken: "tok-old") }]
@@ -182,7 +141,7 @@ struct SessionSafetyTests {
     return tasks
   }
 
-  static func gatedSession(_ gate: RefreshGate, store: any TokenStore) -> AuthSession {
+  static func gatedSession(_ gate: Gate, store: any TokenStore) -> AuthSession {
     AuthSession(
       origin: exampleOrigin, store: store,
       refresh: { _ in
@@ -192,7 +151,7 @@ struct SessionSafetyTests {
   }
 
   @Test func aSignOutDuringARefreshLeavesEveryWaiterUnauthorized() async throws {
-    let gate = RefreshGate()
+    let gate = Gate()
     let store = InMemoryTokenStore(oldCredentials)
     let session = Self.gatedSession(gate, store: store)
     let tasks = try await Self.refreshInFlight(session, gate)
@@ -207,7 +166,7 @@ struct SessionSafetyTests {
   }
 
   @Test func aSignInDuringARefreshGivesEveryWaiterTheNewSessionsToken() async throws {
-    let gate = RefreshGate()
+    let gate = Gate()
     let store = InMemoryTokenStore(oldCredentials)
     let session = Self.gatedSession(gate, store: store)
     let tasks = try await Self.refreshInFlight(session, gate)
@@ -223,7 +182,7 @@ struct SessionSafetyTests {
     let directory = try TemporaryDirectory()
     let path = directory.path + "/app/credentials.json"
     try FileTokenStore(path: path).save(oldCredentials)
-    let gate = RefreshGate()
+    let gate = Gate()
     let refresher = CountingRefresher()
     let first = AuthSession(
       origin: exampleOrigin, store: FileTokenStore(path: path),
@@ -248,7 +207,7 @@ struct SessionSafetyTests {
     let directory = try TemporaryDirectory()
     let path = directory.path + "/app/credentials.json"
     try FileTokenStore(path: path).save(oldCredentials)
-    let gate = RefreshGate()
+    let gate = Gate()
     let session = AuthSession(
       origin: exampleOrigin, store: FileTokenStore(path: path),
       refresh: { _ in

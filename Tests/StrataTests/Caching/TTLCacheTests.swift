@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTesting
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ struct TTLCacheTests {
 
   @Test func concurrentMissesShareOneLoad() async throws {
     let cache = TTLCache<Int, String>(ttl: .seconds(60))
-    let gate = RefreshGate()
+    let gate = Gate()
     let loads = LoadCounter()
     let tasks = (0..<10).map { _ in
       Task {
@@ -32,7 +33,7 @@ struct TTLCacheTests {
 
   @Test func anInvalidationWinsOverALoadInFlight() async throws {
     let cache = TTLCache<Int, String>(ttl: .seconds(60))
-    let gate = RefreshGate()
+    let gate = Gate()
     let stale = Task {
       try await cache.value(for: 1) {
         await gate.pass()

@@ -34,6 +34,10 @@ struct CreateThing: Endpoint {
 /// The origin of ``makeService(_:clock:policy:timeout:authenticator:baseURL:)``'s default base URL.
 let exampleOrigin = Origin("https://api.example")!
 
+/// A loopback port nothing listens on, below the ephemeral range, so no test's server can be
+/// given it (a stopped server's port can be: another test's requests would then reach it).
+let refusingURL = URL(string: "http://127.0.0.1:1")!
+
 let userJSON = #"{"id":1,"firstName":"Emily"}"#
 
 func makeService(

@@ -66,7 +66,7 @@ struct ExtremeInputTests {
   }
 
   @Test func aHugeLineWithoutEqualsIsQuotedShort() throws {
-    let key = String(repeating: "K", count: 1_000_000)
+    let key = String(repeating: "K", count: 200_000)
     #expect {
       _ = try Config(parsing: key + "\n")
     } throws: { error in

@@ -1,0 +1,60 @@
+import Synchronization
+
+/// Holds async work at a point until the test opens it, so a race (a refresh in flight, a slow
+/// response overtaken by a newer one) is set up deterministically, without sleeping.
+///
+/// ```swift
+/// let gate = Gate()
+/// let slow = Task { await gate.pass(); return "old" }   // held
+/// try await gate.waitUntilEntered()                      // it is in flight now
+/// …                                                      // change the world meanwhile
+/// gate.open()                                            // let it finish
+/// ```
+public final class Gate: Sendable {
+  private struct State {
+    var entered = 0
+    var open = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private let state = Mutex(State())
+
+  /// Creates a closed gate.
+  public init() {}
+
+  /// How many callers have reached ``pass()`` so far.
+  public var entered: Int { state.withLock { $0.entered } }
+
+  /// Waits here until the gate is open (returns at once if it already is).
+  public func pass() async {
+    await withCheckedContinuation { continuation in
+      let proceed = state.withLock { state -> Bool in
+        state.entered += 1
+        if state.open { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if proceed { continuation.resume() }
+    }
+  }
+
+  /// Opens the gate: every waiting caller, and every later one, goes through.
+  public func open() {
+    let waiters = state.withLock { state in
+      state.open = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Waits until `count` callers have reached ``pass()``; throws `CancellationError` after
+  /// `limit`, so a regression fails the test instead of hanging it.
+  public func waitUntilEntered(_ count: Int = 1, limit: Duration = .seconds(30)) async throws {
+    let deadline = ContinuousClock.now + limit
+    while entered < count {
+      guard ContinuousClock.now < deadline else { throw CancellationError() }
+      try await Task.sleep(for: .milliseconds(1))
+    }
+  }
+}
