@@ -147,3 +147,37 @@ struct SecurityCLITests {
     #expect(server.journal.count(path: "/users/1") == 1, "not retried")
   }
 }
+
+/// Hostile numbers at every numeric input of the CLI: each run ends with a documented status
+/// (0, 1, 2, 77 or 78) and at most one error line — never a trap.
+@Suite("strata-demo with extreme numbers")
+struct ExtremeNumberCLITests {
+  static let values = [
+    "0", "-1", "9223372036854775807", "-9223372036854775808", "99999999999999999999", "1e300",
+    "", "١٢٣", "+2",
+  ]
+
+  static func invocations(_ value: String) -> [[String]] {
+    [
+      ["users", "--limit", value], ["users", "--skip", value], ["user", value],
+      ["--set", "RETRY_MAX_RETRIES=\(value)", "users", "--limit", "1"],
+      ["--set", "RESOURCE_TIMEOUT=\(value)s", "users", "--limit", "1"],
+      ["--set", "REQUEST_TIMEOUT=\(value)ms", "users", "--limit", "1"],
+      ["--set", "MAX_RESPONSE_SIZE=\(value)", "users", "--limit", "1"],
+      ["--set", "TOKEN_LIFETIME=\(value)m", "login", "--username", "emilys", "--password", "x"],
+      ["sandbox", "serve", "--port", value, "--fault", "GET /x delay=\(value)s"],
+    ]
+  }
+
+  @Test(arguments: values)
+  func everyNumericInputEndsWithADocumentedStatus(_ value: String) async throws {
+    let cli = try CLIRunner()
+    for arguments in Self.invocations(value) where !(arguments.first == "sandbox" && value == "0") {
+      let result = try await cli.run(arguments, timeout: 30)
+      #expect([0, 1, 2, 77, 78].contains(result.status), "\(arguments) → \(result.status)")
+      let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("strata-demo:") }
+      #expect(errors.count <= 1, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.count < 2_000, "\(arguments) printed \(result.stderr.count) characters")
+    }
+  }
+}

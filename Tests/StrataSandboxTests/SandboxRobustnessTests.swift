@@ -35,6 +35,22 @@ struct SandboxRobustnessTests {
     "99999999999999999999", "", "%D9%A1%D9%A2", "%2B2", "%205", "nan",
   ]
 
+  @Test func extremeNumbersInFaultSpecsAreParsedOrRefusedNeverATrap() {
+    for value in Self.extremeNumbers + ["1e300", "-0", "inf"] {
+      for spec in [
+        "GET /x delay=\(value)s", "GET /x delay=\(value)ms", "GET /x 503x\(value)",
+        "GET /x \(value)", "GET /x echo=\(value)", "GET /x drop x\(value)",
+      ] {
+        do {
+          let fault = try FaultInjector.Fault(spec: spec)
+          #expect(fault.remaining > 0, "\(spec)")
+        } catch {
+          #expect("\(error)".count < 300, "\(spec): \(error)")
+        }
+      }
+    }
+  }
+
   @Test func extremeNumbersInQueriesAreAnsweredNeverATrap() async throws {
     let sandbox = try Sandbox(configuration: .init(maxDelay: .milliseconds(5)))
     for value in Self.extremeNumbers {

@@ -34,16 +34,35 @@ enum Terminal {
     return readLine(strippingNewline: true)
   }
 
-  /// Asks for a secret without echoing it.
+  /// Asks for a secret without echoing it. The terminal's settings come back on every way
+  /// out: the answer, end of input, or a signal (Ctrl-C, Ctrl-\\, hang-up, kill), after which
+  /// the process exits with 128 + the signal's number, as a shell would report it.
   static func promptSecret(_ question: String) -> String? {
     var settings = termios()
     guard tcgetattr(0, &settings) == 0 else { return prompt(question) }
     let saved = settings
+    let restore: @Sendable () -> Void = {
+      var original = saved
+      tcsetattr(0, TCSANOW, &original)
+    }
+    let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    let watchers = signals.map { number -> any DispatchSourceSignal in
+      signal(number, SIG_IGN)  // delivered to the source below instead
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler {
+        restore()
+        FileHandle.standardError.write(Data("\n".utf8))
+        exit(128 + number)
+      }
+      source.resume()
+      return source
+    }
     settings.c_lflag &= ~tcflag_t(ECHO)
     tcsetattr(0, TCSANOW, &settings)
     defer {
-      var restore = saved
-      tcsetattr(0, TCSANOW, &restore)
+      restore()
+      for watcher in watchers { watcher.cancel() }
+      for number in signals { signal(number, SIG_DFL) }
       FileHandle.standardError.write(Data("\n".utf8))
     }
     return prompt(question)
