@@ -30,7 +30,7 @@ bench:
 ## leaks: the integration and reliability suites under AddressSanitizer + LeakSanitizer.
 ## Fails on a test failure or on any leak whose stack has a frame in Strata's own modules
 ## (libcurl / FoundationNetworking / XCTest leaks are reported, not ours to fix).
-LEAK_SUITES := Integration|FaultMatrix|AuthLoad|Sandbox
+LEAK_SUITES := Integration|FaultMatrix|AuthLoad|Sandbox|HostileServer|SessionSafety
 leaks:
 	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
 	ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --skip-build --scratch-path .build-asan \

@@ -37,9 +37,11 @@ struct Invocation: Sendable {
     return Int(text)
   }
 
-  /// `'text'`, at most 40 characters of it.
-  static func quoted(_ text: String) -> String {
-    text.count <= 40 ? "'\(text)'" : "'\(text.prefix(37))…'"
+  /// `'text'` (or the bare text), at most 40 characters of it: a usage error never repeats a
+  /// huge argument.
+  static func quoted(_ text: String, bare: Bool = false) -> String {
+    let shown = text.count <= 40 ? text : text.prefix(37) + "…"
+    return bare ? shown : "'\(shown)'"
   }
 
   /// The positional `ID` as a positive number.
@@ -95,7 +97,7 @@ enum CommandLineParser {
       if argument == "-h" { name = "help" }
       if valueOptions.contains(name), value == nil {
         guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-          throw UsageError("--\(name) needs a value", nil)
+          throw UsageError("--\(Invocation.quoted(name, bare: true)) needs a value", nil)
         }
         value = arguments[index]
         index += 1
@@ -106,7 +108,7 @@ enum CommandLineParser {
       case "log-level": invocation.logLevel = value
       case "set":
         guard let value, let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-          throw UsageError("--set needs KEY=VALUE, got '\(value ?? "")'", nil)
+          throw UsageError("--set needs KEY=VALUE, got \(Invocation.quoted(value ?? ""))", nil)
         }
         invocation.sets.append(
           (String(value[..<equals]), String(value[value.index(after: equals)...])))
@@ -134,7 +136,7 @@ enum CommandLineParser {
           throw UsageError(
             "'\(first)' needs a subcommand: \(known.map(\.name).joined(separator: ", "))", nil)
         }
-        throw UsageError("unknown command '\(first)'", nil)
+        throw UsageError("unknown command \(Invocation.quoted(first))", nil)
       }
       throw UsageError("missing command", nil)
     }
@@ -149,7 +151,9 @@ enum CommandLineParser {
     }
     for option in commandOptions {
       guard let spec = command.options.first(where: { $0.name == option.name }) else {
-        throw UsageError("unknown option '--\(option.name)' for '\(command.name)'", command)
+        throw UsageError(
+          "unknown option '--\(Invocation.quoted(option.name, bare: true))' for '\(command.name)'",
+          command)
       }
       if spec.valueName == nil {  // a flag
         guard option.value == nil else {
