@@ -68,6 +68,14 @@ struct SandboxRobustnessTests {
         json: ["username": "emilys", "password": "emilyspass", "expiresInMins": value])
       #expect(login.status == 200 || login.status == 400, "expiresInMins=\(value)")
     }
+    for (minutes, status) in [(1e300, 500), (43_201, 500), (-5, 200), (43_200, 200)]
+      as [(Double, Int)]
+    {
+      let login = try await sandbox.send(
+        "POST", "/auth/login",
+        json: ["username": "emilys", "password": "emilyspass", "expiresInMins": minutes])
+      #expect(login.status == status, "expiresInMins \(minutes)")
+    }
     let page = try await sandbox.send("GET", "/users?limit=9223372036854775807&skip=1")
     #expect(page.status == 200 && (page.json["users"] as? [Any])?.count == 35)
     #expect(try await sandbox.send("GET", "/users?limit=-1").status == 400)

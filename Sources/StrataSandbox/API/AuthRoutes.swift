@@ -17,16 +17,23 @@ extension SandboxAPI {
     route("POST", "/auth/refresh") { request, _ in api.refresh(request) }
   }
 
-  /// Lifetimes: `expiresInSeconds` (sandbox extension) wins over `expiresInMins` (default 60).
-  private static func accessLifetime(_ body: [String: Any]) -> TimeInterval {
-    if let seconds = (body["expiresInSeconds"] as? NSNumber)?.doubleValue, seconds > 0 {
-      return seconds
+  /// Lifetimes: `expiresInSeconds` (sandbox extension) wins over `expiresInMins` (default 60);
+  /// nil when longer than DummyJSON's maximum of 43,200 minutes (30 days).
+  private static func accessLifetime(_ body: [String: Any]) -> TimeInterval? {
+    var seconds: TimeInterval = 3600
+    if let value = (body["expiresInSeconds"] as? NSNumber)?.doubleValue, value > 0 {
+      seconds = value
+    } else if let minutes = (body["expiresInMins"] as? NSNumber)?.doubleValue, minutes > 0 {
+      seconds = minutes * 60
     }
-    if let minutes = (body["expiresInMins"] as? NSNumber)?.doubleValue, minutes > 0 {
-      return minutes * 60
-    }
-    return 3600
+    return seconds.isFinite && seconds <= maxLifetime ? seconds : nil
   }
+
+  private static let maxLifetime: TimeInterval = 43_200 * 60
+
+  /// DummyJSON's answer to a lifetime over its maximum.
+  private static let lifetimeTooLong = SandboxResponse.message(
+    500, "Maximum access token expire time can be 43200 minutes")
 
   private static let refreshLifetime: TimeInterval = 30 * 24 * 3600
 
@@ -37,8 +44,9 @@ extension SandboxAPI {
     guard let user = seed.users.first(where: { $0.username == username }),
       seed.passwords[username] == password
     else { return .message(400, "Invalid credentials") }
+    guard let lifetime = Self.accessLifetime(body) else { return Self.lifetimeTooLong }
     let pair = tokens.issue(
-      userID: user.id, accessLifetime: Self.accessLifetime(body),
+      userID: user.id, accessLifetime: lifetime,
       refreshLifetime: Self.refreshLifetime)
     return .json(
       200,
@@ -57,8 +65,9 @@ extension SandboxAPI {
     guard case .valid(let userID) = tokens.redeemRefresh(token) else {
       return .message(403, "Invalid refresh token")
     }
+    guard let lifetime = Self.accessLifetime(body) else { return Self.lifetimeTooLong }
     let pair = tokens.issue(
-      userID: userID, accessLifetime: Self.accessLifetime(body),
+      userID: userID, accessLifetime: lifetime,
       refreshLifetime: Self.refreshLifetime)
     return .json(200, object: ["accessToken": pair.access, "refreshToken": pair.refresh])
   }
