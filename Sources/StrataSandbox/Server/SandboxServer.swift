@@ -157,13 +157,14 @@ public final class SandboxServer: Sendable {
 
   /// The blocking form of ``stop()``, for command-line tools.
   public func stopAndWait() {
-    let (listener, connections) = state.withLock { state -> (Int32?, [Int32]) in
+    let listener = state.withLock { state -> Int32? in
       state.running = false
       defer { state.listener = nil }
-      return (state.listener, Array(state.connections.keys))
+      // Under the lock, for the reason given in `acceptLoop`.
+      for connection in state.connections.keys { Socket.shutdown(connection) }
+      return state.listener
     }
     if let listener { Socket.shutdown(listener) }
-    for connection in connections { Socket.shutdown(connection) }
     _ = threads.wait(timeout: .now() + 10)
     if let listener { Socket.close(listener) }
   }
@@ -179,17 +180,20 @@ public final class SandboxServer: Sendable {
   private func acceptLoop(_ listener: Int32) {
     while let client = Socket.accept(listener) {
       let activity = ConnectionActivity()
-      let (admitted, evicted) = state.withLock { state -> (Bool, Int32?) in
-        guard state.running else { return (false, nil) }
-        var evicted: Int32?
-        if state.connections.count >= configuration.limits.maxConnections {
-          evicted = state.connections.min { $0.value.lastActive < $1.value.lastActive }?.key
-          if let evicted { state.connections[evicted] = nil }
+      let admitted = state.withLock { state -> Bool in
+        guard state.running else { return false }
+        if state.connections.count >= configuration.limits.maxConnections,
+          let evicted = state.connections.min(by: { $0.value.lastActive < $1.value.lastActive })?
+            .key
+        {
+          // Under the lock: a connection's thread closes its descriptor only after removing
+          // it here, so the number cannot have been reused by another socket yet.
+          Socket.shutdown(evicted)
+          state.connections[evicted] = nil
         }
         state.connections[client] = activity
-        return (true, evicted)
+        return true
       }
-      if let evicted { Socket.shutdown(evicted) }  // its thread closes it
       guard admitted else {
         Socket.close(client)
         break
