@@ -78,12 +78,7 @@ struct HostileServerTests {
     defer { server.stopAndWait() }
     let plain = sandboxService(server)
     let login = try await plain.send(SandboxLogin())
-    let origin = try #require(Origin(server.baseURL))
-    let session = AuthSession(
-      origin: origin,
-      store: InMemoryTokenStore(
-        Credentials(
-          accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)))
+    let session = sandboxSession(server, plain, login)
     server.faults.add(.init(method: "GET", path: "/auth/me", count: 4, action: .echo(status: 500)))
     let capture = CapturingLogHandler()
     let error = await LogSystem.withScope(handler: capture, levels: .all) {
@@ -114,16 +109,7 @@ struct HostileServerTests {
     defer { server.stopAndWait() }
     let plain = sandboxService(server)
     let login = try await plain.send(SandboxLogin())
-    let origin = try #require(Origin(server.baseURL))
-    let session = AuthSession(
-      origin: origin,
-      store: InMemoryTokenStore(
-        Credentials(
-          accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)),
-      refresh: { token in
-        let renewed = try await plain.send(SandboxRefresh(refreshToken: token))
-        return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
-      })
+    let session = sandboxSession(server, plain, login)
     server.faults.fail(
       401, method: "GET", path: "/auth/me", headers: ["WWW-Authenticate": challenge])
     // A deadline of 5 s: left unanswered, the challenge would hold the call until it passed.

@@ -67,6 +67,22 @@ func sandboxService(
     transport: sharedTransport, authenticator: authenticator)
 }
 
+/// A session for `server`, signed in with `login`, that refreshes through `plain`.
+func sandboxSession(
+  _ server: SandboxServer, _ plain: NetworkService, _ login: SandboxLogin.Response
+) -> AuthSession {
+  let origin = Origin(server.baseURL)!
+  return AuthSession(
+    origin: origin,
+    store: InMemoryTokenStore(
+      Credentials(
+        accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)),
+    refresh: { token in
+      let renewed = try await plain.send(SandboxRefresh(refreshToken: token))
+      return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
+    })
+}
+
 @Suite("NetworkService against the sandbox (real URLSession)")
 struct NetworkIntegrationTests {
   @Test func getAndDecode() async throws {
@@ -178,16 +194,7 @@ struct NetworkIntegrationTests {
     try server.start()
     let plain = sandboxService(server)
     let login = try await plain.send(SandboxLogin())
-    let origin = try #require(Origin(server.baseURL))
-    let store = InMemoryTokenStore(
-      Credentials(
-        accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin))
-    let session = AuthSession(
-      origin: origin, store: store,
-      refresh: { refreshToken in
-        let renewed = try await plain.send(SandboxRefresh(refreshToken: refreshToken))
-        return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
-      })
+    let session = sandboxSession(server, plain, login)
     let service = sandboxService(server, authenticator: session)
     #expect(try await service.send(GetMe()).firstName == "Emily")
     clock.withLock { $0 += 120 }  // the access token (60 s) is now expired on the server

@@ -6,27 +6,13 @@ import Testing
 
 @Suite("Auth under load (real URLSession against the sandbox)")
 struct AuthLoadTests {
-  static func session(
-    _ server: SandboxServer, _ plain: NetworkService, _ login: SandboxLogin.Response
-  ) -> AuthSession {
-    let origin = Origin(server.baseURL)!
-    return AuthSession(
-      origin: origin,
-      store: InMemoryTokenStore(
-        Credentials(
-          accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)),
-      refresh: { token in
-        let renewed = try await plain.send(SandboxRefresh(refreshToken: token))
-        return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
-      })
-  }
 
   @Test func twoHundredConcurrentRequestsAcrossAnExpiryShareOneRefresh() async throws {
     let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
     let server = SandboxServer(configuration: .init(now: { clock.withLock { $0 } }))
     try server.start()
     let plain = sandboxService(server)
-    let session = Self.session(server, plain, try await plain.send(SandboxLogin()))
+    let session = sandboxSession(server, plain, try await plain.send(SandboxLogin()))
     let service = sandboxService(server, authenticator: session)
     #expect(try await service.send(GetMe()).id == 1)
     clock.withLock { $0 += 120 }  // expired for the server
@@ -46,7 +32,7 @@ struct AuthLoadTests {
     let server = SandboxServer(configuration: .init(now: { clock.withLock { $0 } }))
     try server.start()
     let plain = sandboxService(server)
-    let session = Self.session(server, plain, try await plain.send(SandboxLogin()))
+    let session = sandboxSession(server, plain, try await plain.send(SandboxLogin()))
     let events = session.events()
     let service = sandboxService(server, authenticator: session)
     server.faults.fail(403, method: "POST", path: "/auth/refresh", count: 1000)
