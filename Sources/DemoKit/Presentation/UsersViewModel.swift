@@ -2,7 +2,7 @@ import Foundation
 import Observation
 import Strata
 
-/// The users list, written in the reference architecture's Input → Output → Effect style:
+/// The users list, written in the Input → Output → Effect style:
 /// one ``send(_:)`` entry point, one ``Output`` state value, one-shot ``Effect``s.
 /// Loading and error state reset at the start of every fetch.
 @MainActor @Observable

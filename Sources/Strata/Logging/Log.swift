@@ -1,4 +1,4 @@
-/// The application's category loggers, as in the original architecture.
+/// The application's category loggers, one per concern (networking, auth, navigation, general).
 ///
 /// ```swift
 /// Log.networking.info("GET \(path) → \(status)")

@@ -4,8 +4,8 @@ import Foundation
   import Network
 #endif
 
-/// Whether the device has a route to the network, as a stream (the original architecture's
-/// offline-banner source). The first value is the current state; later values are changes.
+/// Whether the device has a route to the network, as a stream (what an offline banner
+/// shows). The first value is the current state; later values are changes.
 public protocol ConnectivityMonitor: Sendable {
   /// A new stream of online (`true`) / offline (`false`) values.
   /// - Returns: The stream; cancelling its consumer stops monitoring.

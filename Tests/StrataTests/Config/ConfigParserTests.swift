@@ -1,7 +1,7 @@
 import Strata
 import Testing
 
-/// The table of DESIGN §3.1: every parsing rule, one row each.
+/// Every rule of the configuration syntax, one row each.
 @Suite("Config parser")
 struct ConfigParserTests {
   struct Valid: Sendable, CustomTestStringConvertible {
