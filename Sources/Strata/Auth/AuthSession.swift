@@ -146,11 +146,8 @@ public actor AuthSession: Authenticator {
   /// - Returns: False when newer credentials were adopted and the session goes on.
   @discardableResult
   private func discard(_ rejected: Credentials, _ reason: SignOutReason) -> Bool {
-    if let stored = try? store.load(), stored.origin == origin {
-      if stored.refreshToken != rejected.refreshToken {
-        adopt(stored)
-        return false
-      }
+    if adoptNewer(than: rejected) { return false }
+    if (try? store.load())?.refreshToken == rejected.refreshToken {
       do { try store.clear() } catch {
         Log.auth.error("could not clear stored credentials: \(error)")
       }
@@ -159,12 +156,18 @@ public actor AuthSession: Authenticator {
     return true
   }
 
-  /// Takes credentials another process stored (same session, so no generation change).
-  private func adopt(_ stored: Credentials) {
+  /// Takes the stored credentials when another process replaced `rejected` with newer ones
+  /// for this origin (same session, so no generation change).
+  /// - Returns: Whether it did.
+  private func adoptNewer(than rejected: Credentials) -> Bool {
+    guard let stored = try? store.load(), stored.origin == origin,
+      stored.accessToken != rejected.accessToken
+    else { return false }
     KnownSecrets.register([stored.accessToken, stored.refreshToken])
     credentials = stored
     Log.auth.info("using the access token another process renewed")
     broadcaster.yield(.refreshed)
+    return true
   }
 
   // MARK: Authenticator
@@ -247,12 +250,7 @@ public actor AuthSession: Authenticator {
     guard generation == startedIn else { return }
 
     // Another process sharing the store may have renewed the session while we waited.
-    if let stored = try? store.load(), stored.origin == origin,
-      stored.accessToken != rejected.accessToken
-    {
-      adopt(stored)
-      return
-    }
+    if adoptNewer(than: rejected) { return }
 
     let renewed: Credentials
     do {

@@ -159,21 +159,14 @@ public final class FileTokenStore: TokenStore {
       if errno == ELOOP { throw Failure.notRegularFile(path: path) }
       throw Failure.io(path: path, operation: "open", errno: errno)
     }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: Self.maxFileSize + 1)
-    var total = 0
-    while total < buffer.count {
-      let count = buffer.withUnsafeMutableBytes { raw -> Int in
-        guard let base = raw.baseAddress else { return 0 }
-        return read(fd, base + total, raw.count - total)
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count >= 0 else { throw Failure.io(path: path, operation: "read", errno: errno) }
-      if count == 0 { break }
-      total += count
+    let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    guard let data = try? file.read(upToCount: Self.maxFileSize + 1) ?? Data() else {
+      throw Failure.io(path: path, operation: "read", errno: errno)
     }
-    guard total <= Self.maxFileSize else { throw Failure.tooLarge(path: path, size: total) }
-    return Data(buffer[0..<total])
+    guard data.count <= Self.maxFileSize else {
+      throw Failure.tooLarge(path: path, size: data.count)
+    }
+    return data
   }
 
   /// Writes the credentials atomically with mode 0600.

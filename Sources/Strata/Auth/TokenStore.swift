@@ -24,11 +24,12 @@ extension TokenStore {
   public func lockForRefresh() async throws -> TokenStoreLock { TokenStoreLock {} }
 }
 
-/// A held refresh lock (see ``TokenStore/lockForRefresh()``); ``release()`` gives it up.
+/// A held refresh lock (see ``TokenStore/lockForRefresh()``); ``release()`` gives it up, and
+/// is called exactly once.
 public struct TokenStoreLock: Sendable {
   private let onRelease: @Sendable () -> Void
 
-  /// Creates a lock handle that runs `release` once when released.
+  /// Creates a lock handle that runs `release` when released.
   public init(release: @escaping @Sendable () -> Void) { onRelease = release }
 
   /// Gives the lock up.

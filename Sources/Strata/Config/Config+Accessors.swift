@@ -43,12 +43,7 @@ extension Config {
   public func int(_ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int>)
     throws -> Int
   {
-    try typed(
-      key, default: defaultValue,
-      expected: "a whole number from \(range.lowerBound) to \(range.upperBound)"
-    ) {
-      Int($0).flatMap { range.contains($0) ? $0 : nil }
-    }
+    try typed(key, default: defaultValue, in: range, expected: "a whole number") { Int($0) }
   }
 
   /// The value of `key` as a duration within `range`.
@@ -56,12 +51,8 @@ extension Config {
     _ key: Key, default defaultValue: Duration? = nil, in range: ClosedRange<Duration>
   ) throws -> Duration {
     try typed(
-      key, default: defaultValue,
-      expected:
-        "a duration from \(range.lowerBound.shortDescription) to \(range.upperBound.shortDescription), such as 250ms, 2s or 5m"
-    ) {
-      Self.parseDuration($0).flatMap { range.contains($0) ? $0 : nil }
-    }
+      key, default: defaultValue, in: range, expected: "a duration", shown: \.shortDescription,
+      examples: "250ms, 2s or 5m", parse: Self.parseDuration)
   }
 
   /// The value of `key` as a finite decimal number.
@@ -112,12 +103,8 @@ extension Config {
     _ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int> = 0...Int.max
   ) throws -> Int {
     try typed(
-      key, default: defaultValue,
-      expected:
-        "a size in bytes from \(range.lowerBound) to \(range.upperBound), such as 65536, 64KiB or 10MiB"
-    ) {
-      Self.parseByteCount($0).flatMap { range.contains($0) ? $0 : nil }
-    }
+      key, default: defaultValue, in: range, expected: "a size in bytes",
+      examples: "65536, 64KiB or 10MiB", parse: Self.parseByteCount)
   }
 
   /// Parses `512`, `64KiB`, `10MiB`, `1GB`, …; nil for anything else or an overflow.
@@ -128,9 +115,7 @@ extension Config {
     ]
     let unit = units.first { text.hasSuffix($0.suffix) } ?? ("", 1)
     let number = text.dropLast(unit.suffix.count)
-    guard !number.isEmpty, number.count <= 19, number.allSatisfy({ $0.isASCII && $0.isNumber }),
-      let amount = Int(number)
-    else { return nil }
+    guard let amount = number.plainInteger else { return nil }
     let (bytes, overflow) = amount.multipliedReportingOverflow(by: unit.factor)
     return overflow ? nil : bytes
   }
@@ -151,6 +136,21 @@ extension Config {
       return .milliseconds(Int64((amount * unit.seconds * 1000).rounded()))
     }
     return nil
+  }
+
+  /// ``typed(_:default:expected:parse:)`` for a value that must also lie in `range`; the
+  /// message names the range (and examples, if given).
+  private func typed<T: Comparable>(
+    _ key: Key, default defaultValue: T?, in range: ClosedRange<T>, expected: String,
+    shown: (T) -> String = { "\($0)" }, examples: String? = nil, parse: (String) -> T?
+  ) throws -> T {
+    let bounds = "from \(shown(range.lowerBound)) to \(shown(range.upperBound))"
+    return try typed(
+      key, default: defaultValue,
+      expected: "\(expected) \(bounds)" + (examples.map { ", such as \($0)" } ?? "")
+    ) {
+      parse($0).flatMap { range.contains($0) ? $0 : nil }
+    }
   }
 
   private func typed<T>(

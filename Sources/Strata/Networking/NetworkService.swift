@@ -167,9 +167,6 @@ public final class NetworkService: Networking {
     do {
       let (data, response) = try await transport.send(
         request, deadline: remaining, maxResponseSize: maxResponseSize)
-      guard data.count <= maxResponseSize else {
-        return .failure(.responseTooLarge(limit: maxResponseSize))
-      }
       if logger.isEnabled(.debug) {
         logger.debug(
           "← \(response.statusCode) \(label) in \((ContinuousClock.now - started).shortDescription), \(data.count) bytes"

@@ -101,8 +101,7 @@ struct SandboxAPI: Sendable {
   /// `Int.max`; nil for anything else. Absent → `defaultValue`.
   static func count(_ name: String, in request: SandboxRequest, default defaultValue: Int) -> Int? {
     guard let text = request.queryValue(name) else { return defaultValue }
-    guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
-    return Int(text)
+    return HTTPRequestParser.digits(text)
   }
 
   /// Keeps `id` plus the comma-separated fields of each encoded object.

@@ -98,9 +98,7 @@ struct HTTPRequestParser {
     let lengths = HeaderFields.values("content-length", in: headers)
     var bodyLength = 0
     if let declared = lengths.first {
-      guard Set(lengths).count == 1, !declared.isEmpty,
-        declared.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int(declared)
-      else {
+      guard Set(lengths).count == 1, let value = Self.digits(declared) else {
         return .reject(status: 400, message: "Invalid Content-Length")
       }
       bodyLength = value
@@ -142,6 +140,12 @@ struct HTTPRequestParser {
       index += 1
     }
     return nil
+  }
+
+  /// A number written in ASCII digits only (no sign or spaces), within `Int`; nil otherwise.
+  static func digits(_ text: String) -> Int? {
+    guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+    return Int(text)
   }
 
   /// RFC 9110 `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``.

@@ -1,3 +1,5 @@
+import Strata
+
 /// A parsed command line.
 struct Invocation: Sendable {
   var command: CommandSpec?
@@ -22,19 +24,12 @@ struct Invocation: Sendable {
     throws -> Int
   {
     guard let text = option(name) else { return value }
-    guard let number = Self.plainInteger(text), range.contains(number) else {
+    guard let number = text.plainInteger, range.contains(number) else {
       throw UsageError(
         "--\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got \(Self.quoted(text))",
         command)
     }
     return number
-  }
-
-  /// Digits only (no sign, spaces or other scripts' digits), within `Int`; nil otherwise.
-  static func plainInteger(_ text: String) -> Int? {
-    guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ (48...57).contains($0) })
-    else { return nil }
-    return Int(text)
   }
 
   /// `'text'` (or the bare text), at most 40 characters of it: a usage error never repeats a
@@ -46,7 +41,7 @@ struct Invocation: Sendable {
 
   /// The positional `ID` as a positive number.
   func identifier() throws -> Int {
-    guard let text = positionals.first, let id = Self.plainInteger(text), id > 0 else {
+    guard let text = positionals.first, let id = text.plainInteger, id > 0 else {
       throw UsageError(
         "ID must be a positive whole number, got '\(positionals.first ?? "")'", command)
     }
