@@ -10,6 +10,17 @@ import Testing
 
 @Suite("Against a hostile server (real URLSession)")
 struct HostileServerTests {
+  /// A running sandbox, the demo account's login and a session that refreshes through it.
+  static func signedInSandbox() async throws -> (
+    SandboxServer, SandboxLogin.Response, AuthSession
+  ) {
+    let server = SandboxServer()
+    try server.start()
+    let plain = sandboxService(server)
+    let login = try await plain.send(SandboxLogin())
+    return (server, login, sandboxSession(server, plain, login))
+  }
+
   @Test(arguments: [1 << 20, NetworkConfiguration.defaultMaxResponseSize])
   func anEndlessBodyIsCutOffAtTheLimitWithinTheDeadline(_ limit: Int) async throws {
     let server = SandboxServer()
@@ -73,12 +84,8 @@ struct HostileServerTests {
   }
 
   @Test func anErrorBodyEchoingTheTokenNeverShowsIt() async throws {
-    let server = SandboxServer()
-    try server.start()
+    let (server, login, session) = try await Self.signedInSandbox()
     defer { server.stopAndWait() }
-    let plain = sandboxService(server)
-    let login = try await plain.send(SandboxLogin())
-    let session = sandboxSession(server, plain, login)
     server.faults.add(.init(method: "GET", path: "/auth/me", count: 4, action: .echo(status: 500)))
     let capture = CapturingLogHandler()
     let error = await LogSystem.withScope(handler: capture, levels: .all) {
@@ -104,12 +111,8 @@ struct HostileServerTests {
     #"Bearer realm="api", error="invalid_token""#, "Negotiate",
   ])
   func aChallengingUnauthorizedComesBackAtOnceAndIsRefreshed(_ challenge: String) async throws {
-    let server = SandboxServer()
-    try server.start()
+    let (server, _, session) = try await Self.signedInSandbox()
     defer { server.stopAndWait() }
-    let plain = sandboxService(server)
-    let login = try await plain.send(SandboxLogin())
-    let session = sandboxSession(server, plain, login)
     server.faults.fail(
       401, method: "GET", path: "/auth/me", headers: ["WWW-Authenticate": challenge])
     // A deadline of 5 s: left unanswered, the challenge would hold the call until it passed.
