@@ -14,6 +14,9 @@ let testSession: URLSession = {
   let configuration = URLSessionConfiguration.ephemeral
   configuration.timeoutIntervalForRequest = 10
   configuration.urlCache = nil
+  // Each test sends its own credentials: cookies one test's login set must not sign in another's.
+  configuration.httpCookieStorage = nil
+  configuration.httpShouldSetCookies = false
   return URLSession(configuration: configuration)
 }()
 

@@ -55,7 +55,11 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.httpMaximumConnectionsPerHost = options.maxConnectionsPerHost
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    // No cookie jar: servers such as DummyJSON put the tokens in cookies too, and a jar would
+    // keep them unmasked and send them after sign-out. Credentials travel only as headers.
     configuration.httpShouldSetCookies = false
+    configuration.httpCookieAcceptPolicy = .never
+    configuration.httpCookieStorage = nil
     #if !canImport(FoundationNetworking)
       configuration.waitsForConnectivity = false
     #endif

@@ -1,12 +1,14 @@
 import Foundation
 
 extension SandboxAPI {
-  /// `GET /users`, `/users/search?q=`, `/users/{id}`, `PUT|PATCH /users/{id}` (simulated).
+  /// `/users` (list, `search?q=`, `filter?key=&value=`, by id, a user's posts and todos) and
+  /// the simulated `add`, `PUT|PATCH`, `DELETE` (answered, never stored, as DummyJSON does).
   mutating func addUserRoutes() {
     let api = self
-    route("GET", "/users") { request, _ in Self.page("users", api.encodedUsers, request: request) }
-    route("GET", "/users/search") { request, _ in
-      let query = (request.queryValue("q") ?? "").lowercased()
+    let users = encodedUsers
+    route("GET", "/users") { call in call.options.page("users", users) }
+    route("GET", "/users/search") { call in
+      let query = call.options.search
       let matches = api.seed.users.indices.filter { index in
         let user = api.seed.users[index]
         return query.isEmpty
@@ -14,135 +16,237 @@ extension SandboxAPI {
             $0.lowercased().contains(query)
           }
       }
-      return Self.page("users", matches.map { api.encodedUsers[$0] }, request: request)
+      return call.options.page("users", matches.map { users[$0] })
     }
-    route("GET", "/users/{id}") { request, parameters in
-      api.record(parameters["id"], in: api.encodedUsers, kind: "user", label: "User")
+    route("GET", "/users/filter") { call in
+      guard let key = call.request.queryValue("key"), let value = call.request.queryValue("value")
+      else { return call.options.page("users", []) }
+      return call.options.page("users", users.filter { Self.nestedValue(key, in: $0) == value })
     }
-    for method in ["PUT", "PATCH"] {
-      route(method, "/users/{id}") { request, parameters in
-        api.update(
-          parameters["id"], in: api.encodedUsers, kind: "user", label: "User", request: request)
+    route("GET", "/users/{id}") { call in
+      call.options.record(try Self.lookUp(call["id"], in: users, kind: "user", label: "User"))
+    }
+    for (resource, items, owners) in [
+      ("posts", encodedPosts, seed.posts.map(\.userId)),
+      ("todos", encodedTodos, seed.todos.map(\.userId)),
+    ] {
+      route("GET", "/users/{id}/\(resource)") { call in
+        _ = try Self.lookUp(call["id"], in: users, kind: "user", label: "User")
+        return call.options.page(resource, Self.owned(by: call["id"], items, owners))
       }
     }
+    route("POST", "/users/add") { call in
+      var object = Self.body(call.request)
+      object["id"] = users.count + 1
+      return .json(201, object: object)
+    }
+    addUpdateAndDelete("users", items: users, kind: "user", label: "User")
   }
 
-  /// `GET /posts…`, `POST /posts/add`, `PUT|PATCH|DELETE /posts/{id}` (simulated, as DummyJSON:
-  /// changes are answered but not stored), plus `/posts/search?q=`.
+  /// `/posts` (list, `search?q=`, by id, by user, a post's comments) and the simulated
+  /// `add` (which checks `userId` as the real service does), `PUT|PATCH`, `DELETE`.
   mutating func addPostRoutes() {
     let api = self
-    route("GET", "/posts/search") { request, _ in
-      let query = (request.queryValue("q") ?? "").lowercased()
+    let posts = encodedPosts
+    route("GET", "/posts") { call in call.options.page("posts", posts) }
+    route("GET", "/posts/search") { call in
+      let query = call.options.search
       let matches = api.seed.posts.indices.filter {
-        query.isEmpty || api.seed.posts[$0].title.lowercased().contains(query)
-          || api.seed.posts[$0].body.lowercased().contains(query)
+        query.isEmpty || api.seed.posts[$0].body.lowercased().contains(query)
       }
-      return Self.page("posts", matches.map { api.encodedPosts[$0] }, request: request)
+      return call.options.page("posts", matches.map { posts[$0] })
     }
-    addCollection(
-      "posts", label: "Post", items: encodedPosts, owners: seed.posts.map(\.userId),
-      required: ["title", "userId"])
+    route("GET", "/posts/{id}") { call in
+      call.options.record(try Self.lookUp(call["id"], in: posts, kind: "post", label: "Post"))
+    }
+    route("GET", "/posts/user/{userId}") { call in
+      _ = try Self.lookUp(call["userId"], in: api.encodedUsers, kind: "user", label: "User")
+      return call.options.page(
+        "posts", Self.owned(by: call["userId"], posts, api.seed.posts.map(\.userId)))
+    }
+    route("GET", "/posts/{id}/comments") { call in try api.comments(ofPost: call["id"], call) }
+    route("POST", "/posts/add") { call in
+      try api.create(
+        call.request, id: posts.count + 1, fields: ["title", "body", "userId", "tags", "reactions"])
+    }
+    addUpdateAndDelete("posts", items: posts, kind: "post", label: "Post")
   }
 
-  /// `GET /todos…`, `POST /todos/add`, `PUT|PATCH|DELETE /todos/{id}` (simulated).
+  /// `/todos` (list, by id, by user) and the simulated `add`, `PUT|PATCH`, `DELETE`.
   mutating func addTodoRoutes() {
-    addCollection(
-      "todos", label: "Todo", items: encodedTodos, owners: seed.todos.map(\.userId),
-      required: ["todo", "userId"])
-  }
-
-  /// The routes every DummyJSON collection has: list, by owner, by id, add, update, delete.
-  private mutating func addCollection(
-    _ name: String, label: String, items: [Data], owners: [Int], required: [String]
-  ) {
     let api = self
-    let kind = label.lowercased()
-    route("GET", "/\(name)") { request, _ in Self.page(name, items, request: request) }
-    route("GET", "/\(name)/user/{userId}") { request, parameters in
-      let userID = Int(parameters["userId"] ?? "") ?? -1
-      return Self.page(
-        name, owners.indices.filter { owners[$0] == userID }.map { items[$0] }, request: request)
+    let todos = encodedTodos
+    route("GET", "/todos") { call in call.options.page("todos", todos, []) }
+    route("GET", "/todos/{id}") { call in
+      .json(200, try Self.lookUp(call["id"], in: todos, kind: "todo", label: "Todo"))
     }
-    route("GET", "/\(name)/{id}") { _, parameters in
-      api.record(parameters["id"], in: items, kind: kind, label: label)
+    route("GET", "/todos/user/{userId}") { call in
+      _ = try Self.lookUp(call["userId"], in: api.encodedUsers, kind: "user", label: "User")
+      return call.options.page(
+        "todos", Self.owned(by: call["userId"], todos, api.seed.todos.map(\.userId)), .selects)
     }
-    route("POST", "/\(name)/add") { request, _ in
-      api.create(request, id: items.count + 1, required: required)
+    route("POST", "/todos/add") { call in
+      try api.create(call.request, id: todos.count + 1, fields: ["todo", "completed", "userId"])
     }
-    for method in ["PUT", "PATCH"] {
-      route(method, "/\(name)/{id}") { request, parameters in
-        api.update(parameters["id"], in: items, kind: kind, label: label, request: request)
+    addUpdateAndDelete("todos", items: todos, kind: "todo", label: "Todo")
+  }
+
+  /// `/comments` (list, by id, by post) and the simulated `add` (body, post and user checked),
+  /// `PUT|PATCH`, `DELETE`. Comments are paged but not sorted or selected, as on DummyJSON.
+  mutating func addCommentRoutes() {
+    let api = self
+    let comments = encodedComments
+    route("GET", "/comments") { call in call.options.page("comments", comments, []) }
+    route("GET", "/comments/{id}") { call in
+      .json(200, try Self.lookUp(call["id"], in: comments, kind: "comment", label: "Comment"))
+    }
+    route("GET", "/comments/post/{postId}") { call in try api.comments(ofPost: call["postId"], call)
+    }
+    route("POST", "/comments/add") { call in
+      let body = Self.body(call.request)
+      guard let text = body["body"] as? String, !text.isEmpty else {
+        throw Rejection(400, "Invalid comment body")
       }
+      _ = try Self.lookUp(
+        Self.text(body["postId"]), in: api.encodedPosts, kind: "post", label: "Post")
+      let user = try api.user(Self.text(body["userId"]))
+      return .json(
+        201,
+        object: [
+          "id": comments.count + 1, "body": text, "postId": body["postId"] ?? NSNull(),
+          "user": [
+            "id": user.id, "username": user.username,
+            "fullName": "\(user.firstName) \(user.lastName)",
+          ],
+        ])
     }
-    route("DELETE", "/\(name)/{id}") { _, parameters in
-      api.delete(parameters["id"], in: items, kind: kind, label: label)
+    addUpdateAndDelete("comments", items: comments, kind: "comment", label: "Comment")
+  }
+
+  /// `GET /http/{code}/{message?}`: answers with that status, as DummyJSON does —
+  /// `application/problem+json` (`type`, `title`, `status`, `detail`, `message`) from 400 up,
+  /// no body for 204, and a 500 for a code it does not support.
+  mutating func addHTTPStatusRoutes() {
+    for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] {
+      route(method, "/http/{code}/{message?}") { call in
+        let code = call["code"]
+        guard Double(code) != nil else { throw Rejection(500, "Status code '\(code)' is invalid") }
+        guard let status = Int(code), let title = Self.statusTitles[status] else {
+          throw Rejection(500, "Status code '\(code)' is not supported")
+        }
+        if status == 204 { return SandboxResponse(status: 204) }
+        let message = call.parameters["message"] ?? title
+        var object: [String: Any] = ["status": status, "message": message]
+        if status >= 400 {
+          object["type"] = "about:blank"
+          object["title"] = message
+          object["detail"] = message
+        }
+        var response = SandboxResponse.json(status, object: object)
+        if status >= 400 {
+          response.headers = [("Content-Type", "application/problem+json; charset=utf-8")]
+        }
+        return response
+      }
     }
   }
 
-  /// `GET /http/{code}/{message?}`: answers with that status, as DummyJSON does.
-  mutating func addHTTPRoutes() {
-    route("GET", "/http/{code}/{message?}") { _, parameters in
-      guard let code = Int(parameters["code"] ?? ""), (200...599).contains(code) else {
-        return .message(400, "Invalid status code '\(parameters["code"] ?? "")'")
-      }
-      if code == 204 { return SandboxResponse(status: 204) }
-      let message = parameters["message"] ?? SandboxResponse.reason(code)
-      return .json(code, object: ["status": code, "message": message])
-    }
-  }
+  /// The status codes DummyJSON's `/http` route knows, with their reason phrases.
+  static let statusTitles: [Int: String] = [
+    200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information",
+    204: "No Content", 205: "Reset Content", 206: "Partial Content", 207: "Multi-Status",
+    208: "Already Reported", 226: "IM Used", 300: "Multiple Choices", 301: "Moved Permanently",
+    302: "Found", 303: "See Other", 304: "Not Modified", 305: "Use Proxy",
+    307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
+    402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+    406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
+    409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed",
+    413: "Request Entity Too Large", 414: "Request-URI Too Long", 415: "Unsupported Media Type",
+    416: "Requested Range Not Satisfiable", 417: "Expectation Failed", 418: "I'm a teapot",
+    420: "Enhance Your Calm", 422: "Unprocessable Entity", 423: "Locked",
+    424: "Failed Dependency", 426: "Upgrade Required", 428: "Precondition Required",
+    429: "Too Many Requests", 431: "Request Header Fields Too Large", 444: "No Response",
+    449: "Retry With", 450: "Blocked by Windows Parental Controls",
+    451: "Unavailable For Legal Reasons", 499: "Client Closed Request",
+    500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+    503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+    506: "Variant Also Negotiates", 507: "Insufficient Storage", 508: "Loop Detected",
+    510: "Not Extended", 511: "Network Authentication Required",
+    598: "Network Read Timeout Error", 599: "Network Connect Timeout Error",
+  ]
 
   // MARK: Record helpers
 
-  private func lookUp(_ text: String?, in items: [Data], kind: String, label: String) -> Result<
-    Data, Rejection
-  > {
-    switch Self.id(text, kind: kind) {
-    case .failure(let rejection): return .failure(rejection)
-    case .success(let id):
-      guard items.indices.contains(id - 1) else {
-        return .failure(Rejection(.message(404, "\(label) with id '\(id)' not found")))
+  /// `PUT|PATCH /<name>/{id}` (the body merged into the record, `id` kept) and
+  /// `DELETE /<name>/{id}` (the record with `isDeleted` and `deletedOn`).
+  private mutating func addUpdateAndDelete(
+    _ name: String, items: [Data], kind: String, label: String
+  ) {
+    let now = tokens.now
+    for method in ["PUT", "PATCH"] {
+      route(method, "/\(name)/{id}") { call in
+        let item = try Self.lookUp(call["id"], in: items, kind: kind, label: label)
+        var object = Self.object(item)
+        for (key, value) in Self.body(call.request) where key != "id" { object[key] = value }
+        return .json(200, object: object)
       }
-      return .success(items[id - 1])
     }
-  }
-
-  func record(_ text: String?, in items: [Data], kind: String, label: String) -> SandboxResponse {
-    switch lookUp(text, in: items, kind: kind, label: label) {
-    case .success(let item): .json(200, item)
-    case .failure(let rejection): rejection.response
-    }
-  }
-
-  func update(
-    _ text: String?, in items: [Data], kind: String, label: String, request: SandboxRequest
-  ) -> SandboxResponse {
-    switch lookUp(text, in: items, kind: kind, label: label) {
-    case .success(let item): Self.merge(item, with: request)
-    case .failure(let rejection): rejection.response
-    }
-  }
-
-  func delete(_ text: String?, in items: [Data], kind: String, label: String) -> SandboxResponse {
-    switch lookUp(text, in: items, kind: kind, label: label) {
-    case .failure(let rejection): return rejection.response
-    case .success(let item):
-      guard var object = (try? JSONSerialization.jsonObject(with: item)) as? [String: Any] else {
-        return .message(500, "Corrupt record")
-      }
+    route("DELETE", "/\(name)/{id}") { call in
+      var object = Self.object(try Self.lookUp(call["id"], in: items, kind: kind, label: label))
       object["isDeleted"] = true
-      object["deletedOn"] = ISO8601DateFormatter().string(from: tokens.now())
+      object["deletedOn"] = ISO8601DateFormatter().string(from: now())
       return .json(200, object: object)
     }
   }
 
-  func create(_ request: SandboxRequest, id: Int, required: [String]) -> SandboxResponse {
-    guard var object = request.jsonObject else {
-      return .message(400, "Body must be a JSON object")
-    }
-    if let missing = required.first(where: { object[$0] == nil }) {
-      return .message(400, "Field '\(missing)' is required")
-    }
-    object["id"] = id
+  private func comments(ofPost id: String, _ call: Router.Call) throws(Rejection) -> SandboxResponse
+  {
+    _ = try Self.lookUp(id, in: encodedPosts, kind: "post", label: "Post")
+    return call.options.page(
+      "comments", Self.owned(by: id, encodedComments, seed.comments.map(\.postId)), [])
+  }
+
+  /// A simulated create: the listed fields of the body, a new id, and `userId` checked as the
+  /// real service checks it (required, a number, an existing user).
+  private func create(_ request: SandboxRequest, id: Int, fields: [String]) throws(Rejection)
+    -> SandboxResponse
+  {
+    let body = Self.body(request)
+    _ = try user(Self.text(body["userId"]))
+    var object: [String: Any] = ["id": id]
+    for field in fields { object[field] = body[field] }
     return .json(201, object: object)
+  }
+
+  private func user(_ id: String) throws(Rejection) -> SandboxUser {
+    _ = try Self.lookUp(id, in: encodedUsers, kind: "user", label: "User")
+    return seed.users[(Int(Double(id) ?? 1)) - 1]
+  }
+
+  /// The items whose owner id, as text, is `id` (the real service compares strings).
+  private static func owned(by id: String, _ items: [Data], _ owners: [Int]) -> [Data] {
+    owners.indices.filter { String(owners[$0]) == id }.map { items[$0] }
+  }
+
+  /// A JSON value as JavaScript's `toString` shows it ("" when absent).
+  static func text(_ value: Any?) -> String {
+    switch value {
+    case let text as String: text
+    case let number as NSNumber: number.stringValue
+    default: ""
+    }
+  }
+
+  /// The value at a dotted path (`hair.color`) of an encoded record, as text.
+  static func nestedValue(_ path: String, in item: Data) -> String? {
+    var value: Any? = object(item)
+    for key in path.split(separator: ".") { value = (value as? [String: Any])?[String(key)] }
+    guard let value, !(value is [String: Any]), !(value is [Any]) else { return nil }
+    let text = text(value)
+    return text.isEmpty ? nil : text
+  }
+
+  static func object(_ item: Data) -> [String: Any] {
+    ((try? JSONSerialization.jsonObject(with: item)) as? [String: Any]) ?? [:]
   }
 }

@@ -1,14 +1,17 @@
 import Foundation
 
-/// The DummyJSON-compatible API: seeded data, tokens and the routes over them. Handlers are
-/// plain functions of a request value; the socket code never sees them.
+/// The DummyJSON-compatible API: seeded data, tokens and the routes over them, answering as
+/// the real service does (statuses, messages, cookies, validation, redirects, its HTML
+/// not-found page, ETags and gzip). Handlers are plain functions of a request value; the
+/// socket code never sees them.
 struct SandboxAPI: Sendable {
   let seed: SeedData
   let tokens: TokenIssuer
-  /// Each user pre-encoded once, so list pages are assembled, not re-encoded.
+  /// Each record pre-encoded once, so list pages are assembled, not re-encoded.
   let encodedUsers: [Data]
   let encodedPosts: [Data]
   let encodedTodos: [Data]
+  let encodedComments: [Data]
   private(set) var router = Router()
 
   init(
@@ -19,123 +22,148 @@ struct SandboxAPI: Sendable {
     self.tokens = TokenIssuer(now: now, rotatesRefreshTokens: rotatesRefreshTokens)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encodedUsers = seed.users.map { (try? encoder.encode($0)) ?? Data("{}".utf8) }
-    encodedPosts = seed.posts.map { (try? encoder.encode($0)) ?? Data("{}".utf8) }
-    encodedTodos = seed.todos.map { (try? encoder.encode($0)) ?? Data("{}".utf8) }
+    func encode<T: Encodable>(_ items: [T]) -> [Data] {
+      items.map { (try? encoder.encode($0)) ?? Data("{}".utf8) }
+    }
+    encodedUsers = encode(seed.users)
+    encodedPosts = encode(seed.posts)
+    encodedTodos = encode(seed.todos)
+    encodedComments = encode(seed.comments)
     addAuthRoutes()
     addUserRoutes()
     addPostRoutes()
     addTodoRoutes()
-    addHTTPRoutes()
+    addCommentRoutes()
+    addHTTPStatusRoutes()
   }
 
-  /// Routes a request. `/auth/<resource>…` (other than login, refresh and me) serves the public
-  /// resource after checking the bearer token, as DummyJSON does.
+  /// Answers a request, as the real service's middleware chain does: a trailing slash is
+  /// redirected, the query validated, `/auth/<resource>…` (other than the auth routes) served
+  /// after checking the token, an unknown route gets the HTML not-found page; then the answer
+  /// gets its ETag (a matching `If-None-Match` → 304) and is gzipped when the client accepts it.
   func handle(_ request: SandboxRequest) -> SandboxResponse {
+    ContentCoding.finish(route(request), for: request)
+  }
+
+  private func route(_ request: SandboxRequest) -> SandboxResponse {
+    if request.path.count > 1, request.path.hasSuffix("/") {
+      return Self.redirectWithoutTrailingSlash(request)
+    }
+    let options: QueryOptions
+    do { options = try QueryOptions(request) } catch { return error.response }
+    if let answer = router.handle(request, options: options) { return answer }
     let protectedPrefix = "/auth/"
-    if request.path.hasPrefix(protectedPrefix),
-      !["/auth/login", "/auth/refresh", "/auth/me"].contains(request.path)
-    {
+    if request.path.hasPrefix(protectedPrefix) {
       if case .failure(let rejection) = authenticate(request) { return rejection.response }
       let inner = SandboxRequest(
         method: request.method, path: String(request.path.dropFirst(protectedPrefix.count - 1)),
         query: request.query, headers: request.headers, body: request.body,
         receivedAt: request.receivedAt)
-      return router.handle(inner)
+      return router.handle(inner, options: options) ?? Self.notFound(request)
     }
-    return router.handle(request)
+    return Self.notFound(request)
   }
 
   mutating func route(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
     router.add(method, pattern, handler)
   }
 
+  // MARK: Answers the middleware gives
+
+  /// `301` to the same path without its trailing slash (and runs of `/` collapsed), query kept.
+  private static func redirectWithoutTrailingSlash(_ request: SandboxRequest) -> SandboxResponse {
+    var path = String(request.path.dropLast())
+    while path.contains("//") { path = path.replacingOccurrences(of: "//", with: "/") }
+    var components = URLComponents()
+    components.path = path
+    if !request.query.isEmpty {
+      components.queryItems = request.query.map { URLQueryItem(name: $0.name, value: $0.value) }
+    }
+    let location = components.string ?? path
+    return SandboxResponse(
+      status: 301,
+      headers: [("Location", location), ("Content-Type", "text/plain; charset=utf-8")],
+      body: Data("Moved Permanently. Redirecting to \(location)".utf8))
+  }
+
+  /// The real service's not-found answers: its HTML page for a `GET`, Express's
+  /// "Cannot METHOD /path" page for other methods.
+  static func notFound(_ request: SandboxRequest) -> SandboxResponse {
+    let html: String
+    if request.method == "GET" || request.method == "HEAD" {
+      html = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head><meta charset="UTF-8" /><title>Page not found — DummyJSON</title></head>
+        <body><main class="page-404" role="main"><h1>404</h1><p>Page not found</p></main></body>
+        </html>
+        """
+    } else {
+      let path = request.path.replacingOccurrences(of: "&", with: "&amp;")
+        .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+      html = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>Error</title>
+        </head>
+        <body>
+        <pre>Cannot \(request.method) \(path)</pre>
+        </body>
+        </html>
+        """
+    }
+    return SandboxResponse(
+      status: 404, headers: [("Content-Type", "text/html; charset=utf-8")], body: Data(html.utf8))
+  }
+
   // MARK: Shared helpers
 
-  /// The user a bearer token belongs to, or DummyJSON's 401 answer.
+  /// The user an access token (header, with or without `Bearer `, else the `accessToken`
+  /// cookie) belongs to, or the real service's answer, which also clears the token cookies.
   func authenticate(_ request: SandboxRequest) -> Result<SandboxUser, Rejection> {
-    guard let token = request.bearerToken else {
-      return .failure(Rejection(.message(401, "Access Token is required")))
-    }
-    switch tokens.checkAccess(token) {
-    case .valid(let userID):
-      guard let user = seed.users.first(where: { $0.id == userID }) else {
-        return .failure(Rejection(.message(401, "Invalid/Expired Token!")))
+    let rejection: SandboxResponse
+    if let token = request.accessToken {
+      switch tokens.checkAccess(token) {
+      case .success(let claims):
+        if let subject = TokenIssuer.Subject(claims), let user = user(named: subject) {
+          return .success(user)
+        }
+        rejection = .message(400, "Invalid access token")
+      case .failure(.expired): rejection = .message(401, "Token Expired!")
+      case .failure(.malformed): rejection = .message(401, "Invalid/Expired Token!")
+      case .failure(let failure): rejection = .message(500, failure.message)
       }
-      return .success(user)
-    case .expired: return .failure(Rejection(.message(401, "Token Expired!")))
-    case .invalid: return .failure(Rejection(.message(401, "Invalid/Expired Token!")))
+    } else {
+      rejection = .message(401, "Access Token is required")
     }
+    return .failure(Rejection(rejection.clearingTokenCookies()))
   }
 
-  /// A response carried as an error, so guard-style handlers read top to bottom.
-  struct Rejection: Error {
-    let response: SandboxResponse
-    init(_ response: SandboxResponse) { self.response = response }
+  /// The user with this id and (case-insensitively) this username.
+  func user(named subject: TokenIssuer.Subject) -> SandboxUser? {
+    guard seed.users.indices.contains(subject.id - 1) else { return nil }
+    let user = seed.users[subject.id - 1]
+    return user.username.lowercased() == subject.username.lowercased() ? user : nil
   }
 
-  /// `{"<key>":[…],"total":…,"skip":…,"limit":…}` from pre-encoded items, with `limit`
-  /// (default 30, 0 = all), `skip` and `select` as DummyJSON applies them.
-  static func page(_ key: String, _ items: [Data], request: SandboxRequest) -> SandboxResponse {
-    let total = items.count
-    guard let skip = count("skip", in: request, default: 0),
-      let requested = count("limit", in: request, default: 30)
-    else {
-      return .message(400, "limit and skip must be whole numbers from 0 to \(Int.max)")
+  /// The record a path id names: 400 "Invalid <kind> id 'x'" when not a number, 404
+  /// "<Label> with id 'x' not found" when there is none.
+  static func lookUp(_ text: String, in items: [Data], kind: String, label: String)
+    throws(Rejection) -> Data
+  {
+    guard !text.isEmpty else { throw Rejection(400, "\(label) id is required") }
+    guard let id = Double(text), id.isFinite else {
+      throw Rejection(400, "Invalid \(kind) id '\(text)'")
     }
-    let limit = requested == 0 ? total : requested
-    let start = min(skip, total)
-    let slice = Array(items[start..<(start + min(limit, total - start))])
-    let selected = request.queryValue("select").map { select(slice, fields: $0) } ?? slice
-    var body = Data("{\"\(key)\":[".utf8)
-    for (index, item) in selected.enumerated() {
-      if index > 0 { body.append(UInt8(ascii: ",")) }
-      body.append(item)
+    guard id == id.rounded(), id >= 1, id <= Double(items.count) else {
+      throw Rejection(404, "\(label) with id '\(text)' not found")
     }
-    body.append(
-      contentsOf: Array("],\"total\":\(total),\"skip\":\(start),\"limit\":\(selected.count)}".utf8))
-    return .json(200, body)
+    return items[Int(id) - 1]
   }
 
-  /// A non-negative whole-number query parameter: digits only (no sign, no spaces), at most
-  /// `Int.max`; nil for anything else. Absent → `defaultValue`.
-  static func count(_ name: String, in request: SandboxRequest, default defaultValue: Int) -> Int? {
-    guard let text = request.queryValue(name) else { return defaultValue }
-    return HTTPRequestParser.digits(text)
-  }
-
-  /// Keeps `id` plus the comma-separated fields of each encoded object.
-  static func select(_ items: [Data], fields: String) -> [Data] {
-    let wanted = Set(
-      fields.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } + ["id"])
-    return items.map { item in
-      guard let object = (try? JSONSerialization.jsonObject(with: item)) as? [String: Any] else {
-        return item
-      }
-      let filtered = object.filter { wanted.contains($0.key) }
-      return
-        (try? JSONSerialization.data(
-          withJSONObject: filtered, options: [.sortedKeys, .withoutEscapingSlashes])) ?? item
-    }
-  }
-
-  /// Merges a JSON body into an encoded record (PUT/PATCH), keeping `id`.
-  static func merge(_ item: Data, with request: SandboxRequest) -> SandboxResponse {
-    guard var object = (try? JSONSerialization.jsonObject(with: item)) as? [String: Any] else {
-      return .message(500, "Corrupt record")
-    }
-    guard let update = request.jsonObject else {
-      return .message(400, "Body must be a JSON object")
-    }
-    for (key, value) in update where key != "id" { object[key] = value }
-    return .json(200, object: object)
-  }
-
-  /// A path id that must be a positive integer.
-  static func id(_ text: String?, kind: String) -> Result<Int, Rejection> {
-    guard let text, let id = Int(text), id > 0 else {
-      return .failure(Rejection(.message(400, "Invalid \(kind) id '\(text ?? "")'")))
-    }
-    return .success(id)
-  }
+  /// A JSON body as an object; a missing or non-object body reads as `{}`, as Express's body
+  /// parser leaves it.
+  static func body(_ request: SandboxRequest) -> [String: Any] { request.jsonObject ?? [:] }
 }

@@ -1,5 +1,6 @@
-/// The sandbox's own records, shaped as DummyJSON serves them. (The sandbox does not depend
-/// on DemoKit: it is the server, DemoKit is a client.)
+/// The sandbox's own records, shaped as DummyJSON serves them, every field the real service
+/// has (personal ones included, so clients meet them). The sandbox does not depend on DemoKit:
+/// it is the server, DemoKit is a client.
 struct SandboxUser: Codable, Sendable {
   struct Hair: Codable, Sendable {
     let color: String
@@ -18,11 +19,23 @@ struct SandboxUser: Codable, Sendable {
     let coordinates: Coordinates
     let country: String
   }
+  struct Bank: Codable, Sendable {
+    let cardExpire: String
+    let cardNumber: String
+    let cardType: String
+    let currency: String
+    let iban: String
+  }
   struct Company: Codable, Sendable {
     let department: String
     let name: String
     let title: String
     let address: Address
+  }
+  struct Crypto: Codable, Sendable {
+    let coin: String
+    let wallet: String
+    let network: String
   }
 
   let id: Int
@@ -34,6 +47,7 @@ struct SandboxUser: Codable, Sendable {
   let email: String
   let phone: String
   let username: String
+  let password: String
   let birthDate: String
   let image: String
   let bloodGroup: String
@@ -41,10 +55,25 @@ struct SandboxUser: Codable, Sendable {
   let weight: Double
   let eyeColor: String
   let hair: Hair
+  let ip: String
   let address: Address
+  let macAddress: String
   let university: String
+  let bank: Bank
   let company: Company
+  let ein: String
+  let ssn: String
+  let userAgent: String
+  let crypto: Crypto
   let role: String
+
+  /// The claims a token carries and a login returns besides the tokens.
+  var tokenPayload: [String: Any] {
+    [
+      "id": id, "username": username, "email": email, "firstName": firstName,
+      "lastName": lastName, "gender": gender, "image": image,
+    ]
+  }
 }
 
 struct SandboxPost: Codable, Sendable {
@@ -66,4 +95,17 @@ struct SandboxTodo: Codable, Sendable {
   let todo: String
   let completed: Bool
   let userId: Int
+}
+
+struct SandboxComment: Codable, Sendable {
+  struct Author: Codable, Sendable {
+    let id: Int
+    let username: String
+    let fullName: String
+  }
+  let id: Int
+  let body: String
+  let postId: Int
+  let likes: Int
+  let user: Author
 }

@@ -33,11 +33,28 @@ public struct SandboxRequest: Sendable {
     return (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
   }
 
-  /// The bearer token of the `Authorization` header, if any.
-  var bearerToken: String? {
-    guard let value = header("Authorization") else { return nil }
-    let parts = value.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-    return String(parts[1]).trimmingCharacters(in: .whitespaces)
+  /// The access token as the real service reads it: the `Authorization` header with a
+  /// leading `Bearer ` removed if present, else the `accessToken` cookie.
+  var accessToken: String? {
+    if let value = header("Authorization"), !value.isEmpty {
+      guard let range = value.range(of: "Bearer ") else { return value }
+      return value.replacingCharacters(in: range, with: "")
+    }
+    return cookie("accessToken").flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  /// A cookie's value from the `Cookie` headers, percent-decoded.
+  func cookie(_ name: String) -> String? {
+    for header in HeaderFields.values("Cookie", in: headers) {
+      for pair in header.split(separator: ";") {
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name else {
+          continue
+        }
+        let value = parts[1].trimmingCharacters(in: .whitespaces)
+        return value.removingPercentEncoding ?? value
+      }
+    }
+    return nil
   }
 }

@@ -2,13 +2,18 @@
 /// the handler with the captured parameters. Literal segments win over parameters, so
 /// `/users/search` is never taken for a user id.
 struct Router: Sendable {
-  typealias Handler = @Sendable (SandboxRequest, Parameters) -> SandboxResponse
+  /// What a handler gets: the request, its path parameters and its validated query options.
+  struct Call {
+    let request: SandboxRequest
+    let parameters: [String: String]
+    let options: QueryOptions
 
-  /// Captured path parameters by name.
-  struct Parameters: Sendable {
-    let values: [String: String]
-    subscript(_ name: String) -> String? { values[name] }
+    /// A path parameter (routes name the ones they capture, so it is always there).
+    subscript(_ name: String) -> String { parameters[name] ?? "" }
   }
+
+  /// A handler answers, or throws a ``Rejection`` carrying the error answer.
+  typealias Handler = @Sendable (Call) throws -> SandboxResponse
 
   private struct Route: Sendable {
     let method: String
@@ -41,19 +46,22 @@ struct Router: Sendable {
     routes.sort { $0.specificity > $1.specificity }
   }
 
-  /// Runs the matching handler: 404 when no path matches, 405 when only the method differs.
-  func handle(_ request: SandboxRequest) -> SandboxResponse {
+  /// Runs the matching handler (`HEAD` runs the `GET` route); nil when no route has this
+  /// method and path, as Express falls through to its not-found page.
+  func handle(_ request: SandboxRequest, options: QueryOptions) -> SandboxResponse? {
     let parts = request.path.split(separator: "/").map(String.init)
-    var pathMatched = false
-    for route in routes {
+    let method = request.method == "HEAD" ? "GET" : request.method
+    for route in routes where route.method == method {
       guard let parameters = match(route.segments, parts) else { continue }
-      pathMatched = true
-      let method = request.method == "HEAD" ? "GET" : request.method
-      if route.method == method { return route.handler(request, Parameters(values: parameters)) }
+      do {
+        return try route.handler(Call(request: request, parameters: parameters, options: options))
+      } catch let rejection as Rejection {
+        return rejection.response
+      } catch {
+        return .message(500, String(describing: error))
+      }
     }
-    return pathMatched
-      ? .message(405, "Method \(request.method) not allowed on \(request.path)")
-      : .message(404, "Route \(request.method) \(request.path) not found")
+    return nil
   }
 
   private func match(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
@@ -74,4 +82,12 @@ struct Router: Sendable {
     }
     return parameters
   }
+}
+
+/// An error answer carried as an error, so handlers read top to bottom with `guard … throw`.
+struct Rejection: Error {
+  let response: SandboxResponse
+  init(_ response: SandboxResponse) { self.response = response }
+  /// DummyJSON's `{"message": …}` error.
+  init(_ status: Int, _ message: String) { self.response = .message(status, message) }
 }

@@ -86,7 +86,10 @@ struct Connection {
         return false
       }
     }
-    if let delay = request.queryValue("delay").flatMap({ Int($0) }), delay > 0 {
+    // A `?delay=` the API rejects (not a number, over 5 s) is answered 400 at once.
+    if let delay = request.queryValue("delay").flatMap(HTTPRequestParser.digits), delay > 0,
+      delay <= QueryOptions.maxDelay
+    {
       server.pause(min(.milliseconds(delay), server.configuration.maxDelay))
     }
     let answer = response()

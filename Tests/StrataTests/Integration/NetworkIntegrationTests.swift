@@ -89,7 +89,7 @@ struct NetworkIntegrationTests {
     let server = SandboxServer()
     try server.start()
     let page = try await sandboxService(server).send(ListUsers())
-    #expect(page.users.count == 5 && page.total == 36)
+    #expect(page.users.count == 5 && page.total == 120)
     #expect(page.users.first == TestUser(id: 1, firstName: "Emily"))
     let entry = try #require(server.journal.entries.first)
     #expect(entry.header("User-Agent")?.contains("Strata/") == true)
