@@ -5,7 +5,8 @@ extension Config.Key {
   /// `file` (default: one file per API origin under `$XDG_CONFIG_HOME/<APP_NAME>/sessions/`)
   /// or `memory`.
   public static let tokenStore: Config.Key = "TOKEN_STORE"
-  /// Requested access-token lifetime (default 30m).
+  /// Requested access-token lifetime: whole minutes from 1m to 30d, as DummyJSON's
+  /// `expiresInMins` takes it (default 30m).
   public static let tokenLifetime: Config.Key = "TOKEN_LIFETIME"
   /// How long user lists stay cached (default 60s).
   public static let usersCacheTTL: Config.Key = "USERS_CACHE_TTL"
@@ -32,6 +33,7 @@ public enum DemoContainer {
       let config = try c.resolve(Config.self)
       var configuration = try NetworkConfiguration(config: config, baseURL: config.url(.api))
       configuration.onRetry = onRetry
+      configuration.credentialRejection = .dummyJSON
       return configuration
     }
     container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
@@ -93,7 +95,8 @@ public enum DemoContainer {
       AuthRepository(
         network: try c.resolve(), session: try c.resolve(),
         tokenLifetime: try c.resolve(Config.self).duration(
-          .tokenLifetime, default: .seconds(1800), in: .seconds(1)...(.seconds(30 * 24 * 3600))))
+          .tokenLifetime, default: .seconds(1800), in: AuthRepository.tokenLifetimes,
+          step: .seconds(60)))
     }
     container.register((any UsersRepo).self, scope: .singleton) { c in
       UsersRepository(

@@ -20,10 +20,12 @@ struct TokenResponse: Decodable, Sendable {
   let accessToken: String
   let refreshToken: String
 
-  /// Credentials expiring `lifetime` from `now`.
-  func credentials(lifetime: Duration, now: Date) -> Credentials {
-    return Credentials(
+  /// Credentials expiring when the access token says (its JWT `exp` claim), or, for a token
+  /// that is not a JWT, `requested` from `now`.
+  func credentials(requested: Duration, now: Date) -> Credentials {
+    Credentials(
       accessToken: accessToken, refreshToken: refreshToken,
-      expiresAt: now.addingTimeInterval(lifetime.inSeconds))
+      expiresAt: JSONWebTokenClaims(token: accessToken)?.expiresAt
+        ?? now.addingTimeInterval(requested.inSeconds))
   }
 }

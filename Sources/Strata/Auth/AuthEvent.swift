@@ -19,6 +19,8 @@ public enum SignOutReason: Sendable, Equatable {
   case refreshRejected
   /// Too many refreshes in a short time: the server keeps rejecting new tokens.
   case refreshLoop
+  /// The server rejected an access token it had just issued.
+  case tokenRejected
 }
 
 /// Fans one stream of values out to any number of `AsyncStream` subscribers.

@@ -193,6 +193,14 @@ public actor AuthSession: Authenticator {
     }
   }
 
+  /// Ends the session when the server rejects the token it just renewed (see
+  /// ``Authenticator/rejected(renewedToken:)``); a session that has moved on is kept.
+  public func rejected(renewedToken: String) async {
+    guard let current = credentials, current.accessToken == renewedToken else { return }
+    Log.auth.notice("the server rejected a freshly renewed token; signing out")
+    _ = discard(current, .tokenRejected)
+  }
+
   /// Renews the token after a 401 (see ``Authenticator/refresh(rejectedToken:)``).
   ///
   /// One refresh runs at a time for any number of callers, and across processes sharing the

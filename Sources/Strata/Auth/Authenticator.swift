@@ -19,4 +19,13 @@ public protocol Authenticator: Sendable {
   ///   signed out), or a retryable ``NetworkError`` when the refresh call itself failed in
   ///   transit (the session stays signed in).
   func refresh(rejectedToken: String) async throws -> String
+
+  /// Called when the server rejects a token just after renewing it: the session cannot be
+  /// used, so the implementation ends it (unless it has changed since).
+  func rejected(renewedToken: String) async
+}
+
+extension Authenticator {
+  /// Does nothing: an authenticator without a session to end.
+  public func rejected(renewedToken: String) async {}
 }

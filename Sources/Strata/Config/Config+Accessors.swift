@@ -46,13 +46,27 @@ extension Config {
     try typed(key, default: defaultValue, in: range, expected: "a whole number") { Int($0) }
   }
 
-  /// The value of `key` as a duration within `range`.
+  /// The value of `key` as a duration within `range`; with `step`, also a whole multiple of
+  /// it (`step: .seconds(60)`: whole minutes, as an API that counts in minutes needs).
   public func duration(
-    _ key: Key, default defaultValue: Duration? = nil, in range: ClosedRange<Duration>
+    _ key: Key, default defaultValue: Duration? = nil, in range: ClosedRange<Duration>,
+    step: Duration? = nil
   ) throws -> Duration {
-    try typed(
-      key, default: defaultValue, in: range, expected: "a duration", shown: \.shortDescription,
-      examples: "250ms, 2s or 5m", parse: Self.parseDuration)
+    guard let step, step > .zero else {
+      return try typed(
+        key, default: defaultValue, in: range, expected: "a duration", shown: \.shortDescription,
+        examples: "250ms, 2s or 5m", parse: Self.parseDuration)
+    }
+    return try typed(
+      key, default: defaultValue, in: range,
+      expected: "a whole number of \(step.shortDescription) steps", shown: \.shortDescription,
+      examples: "30m or 2h"
+    ) { text in
+      Self.parseDuration(text).flatMap { value in
+        let steps = value / step
+        return steps == steps.rounded() ? value : nil
+      }
+    }
   }
 
   /// The value of `key` as a finite decimal number.

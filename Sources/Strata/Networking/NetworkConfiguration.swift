@@ -16,6 +16,8 @@ public struct NetworkConfiguration: Sendable {
   public var maxResponseSize: Int
   /// Told before each backoff wait, so a UI can show "retrying in 2s (2/3)…".
   public var onRetry: (@Sendable (RetryNotice) -> Void)?
+  /// Which answers reject the access token a request carried (default: `401`).
+  public var credentialRejection: CredentialRejection = .unauthorizedStatus
 
   /// Creates a configuration.
   /// - Parameters:

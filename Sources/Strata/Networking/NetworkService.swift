@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// Sends ``Endpoint``s over an ``HTTPTransport``: builds the request, adds the bearer token,
-/// retries with backoff, renews the token once on 401, enforces one overall deadline, decodes
+/// retries with backoff, renews the token once when the server rejects it (401, or what
+/// ``NetworkConfiguration/credentialRejection`` says), enforces one overall deadline, decodes
 /// the response off the caller's actor, and logs every step with secrets redacted.
 public final class NetworkService: Networking {
   /// Settings (base URL, deadline, retry policy, User-Agent).
@@ -97,13 +98,17 @@ public final class NetworkService: Networking {
       switch outcome {
       case .success(let (data, response)):
         let status = response.statusCode
-        if status == 401, let authenticator, let rejected = token {
+        if let authenticator, let rejected = token,
+          configuration.credentialRejection.rejects(status: status, body: data)
+        {
           guard !refreshed else {
-            logger.info("\(label) → 401 after a refresh; giving up")
+            logger.info(
+              "\(label) → \(status): the renewed token was rejected too; ending the session")
+            await authenticator.rejected(renewedToken: rejected)
             throw NetworkError.unauthorized
           }
           refreshed = true
-          let renewed = try await renew(rejected, with: authenticator, label: label)
+          let renewed = try await renew(rejected, status: status, with: authenticator, label: label)
           token = renewed
           request.setValue("Bearer \(renewed)", forHTTPHeaderField: "Authorization")
           continue
@@ -200,10 +205,10 @@ public final class NetworkService: Networking {
   }
 
   /// Asks the authenticator for a token after a 401.
-  private func renew(_ rejected: String, with authenticator: any Authenticator, label: String)
-    async throws -> String
-  {
-    logger.info("\(label) → 401; renewing the access token")
+  private func renew(
+    _ rejected: String, status: Int, with authenticator: any Authenticator, label: String
+  ) async throws -> String {
+    logger.info("\(label) → \(status): the access token was rejected; renewing it")
     do {
       return try await authenticator.refresh(rejectedToken: rejected)
     } catch let error as NetworkError where error.isRetryable {

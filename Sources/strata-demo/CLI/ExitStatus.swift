@@ -53,7 +53,9 @@ enum Failure {
       )
       return .unauthorized
     case NetworkError.unauthorized:
-      Terminal.error("strata-demo: not signed in (or the session ended): run 'strata-demo login'")
+      // The request went out with the session's token and the server refused it (and its
+      // renewal): the session is over, and retrying cannot help.
+      Terminal.error("strata-demo: your session is no longer valid: run 'strata-demo login'")
       return .unauthorized
     case let network as NetworkError:
       Terminal.error("strata-demo: \(command?.name ?? "command") failed: \(network)")

@@ -13,10 +13,12 @@ final class CountingRefresher: Sendable {
   private let calls = Atomic<Int>(0)
   let failure: (any Error & Sendable)?
   let delay: Duration
+  let expiresAt: Date?
 
-  init(failure: (any Error & Sendable)? = nil, delay: Duration = .zero) {
+  init(failure: (any Error & Sendable)? = nil, delay: Duration = .zero, expiresAt: Date? = nil) {
     self.failure = failure
     self.delay = delay
+    self.expiresAt = expiresAt
   }
 
   var count: Int { calls.load(ordering: .relaxed) }
@@ -26,7 +28,8 @@ final class CountingRefresher: Sendable {
       let number = calls.add(1, ordering: .relaxed).newValue
       if delay > .zero { try await Task.sleep(for: delay) }
       if let failure { throw failure }
-      return Credentials(accessToken: "tok-new-\(number)", refreshToken: "ref-new-\(number)")
+      return Credentials(
+        accessToken: "tok-new-\(number)", refreshToken: "ref-new-\(number)", expiresAt: expiresAt)
     }
   }
 }
@@ -149,20 +152,40 @@ struct AuthRefreshTests {
       ])
   }
 
-  @Test func refreshLoopIsStopped() async throws {
+  @Test func aRenewedTokenRejectedAgainEndsTheSession() async throws {
     let refresher = CountingRefresher()
+    let session = AuthSession(
+      origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let events = session.events()
+    let transport = acceptingTokens([])
+    let error = await networkError {
+      _ = try await makeService(transport, authenticator: session).send(GetMe())
+    }
+    guard case .unauthorized? = error else {
+      Issue.record("expected .unauthorized, got \(String(describing: error))")
+      return
+    }
+    #expect(refresher.count == 1 && transport.requests.count == 2, "renewed once, replayed once")
+    #expect(await session.isSignedIn == false)
+    #expect(await firstElements(2, of: events) == [.refreshed, .signedOut(.tokenRejected)])
+  }
+
+  @Test func refreshLoopIsStopped() async throws {
+    // A server that issues tokens already expired: every use refreshes ahead of time.
+    let refresher = CountingRefresher(expiresAt: .distantPast)
     let clock = ManualClock()
     let session = AuthSession(
       origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), clock: clock,
       refresh: refresher.refresh)
     let events = session.events()
-    let service = makeService(acceptingTokens([]), authenticator: session)
-    for _ in 0..<7 { _ = await networkError { _ = try await service.send(GetMe()) } }
+    let service = makeService(
+      acceptingTokens(Set((1...9).map { "tok-new-\($0)" })), authenticator: session)
+    for _ in 0..<7 { _ = try? await service.send(GetMe()) }
     #expect(refresher.count == 5)
     #expect(await session.isSignedIn == false)
-    var iterator = events.makeAsyncIterator()
-    for _ in 0..<5 { #expect(await iterator.next() == .refreshed) }
-    #expect(await iterator.next() == .signedOut(.refreshLoop))
+    #expect(
+      await firstElements(6, of: events)
+        == Array(repeating: .refreshed, count: 5) + [.signedOut(.refreshLoop)])
   }
 
   @Test func transientRefreshFailureKeepsTheSession() async throws {

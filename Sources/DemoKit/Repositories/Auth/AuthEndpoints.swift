@@ -7,7 +7,6 @@ enum AuthEndpoints {
       let username: String
       let password: String
       let expiresInMins: Int
-      let expiresInSeconds: Int
     }
     struct Response: Decodable, Sendable {
       let user: AuthUser
@@ -19,13 +18,11 @@ enum AuthEndpoints {
     }
     let username: String
     let password: String
-    let lifetimeSeconds: Int
+    let lifetimeMinutes: Int
     var path: String { "auth/login" }
     var method: HTTPMethod { .post }
     var body: (any Encodable & Sendable)? {
-      Body(
-        username: username, password: password, expiresInMins: max(1, lifetimeSeconds / 60),
-        expiresInSeconds: lifetimeSeconds)
+      Body(username: username, password: password, expiresInMins: lifetimeMinutes)
     }
   }
 
@@ -34,16 +31,13 @@ enum AuthEndpoints {
     struct Body: Encodable, Sendable {
       let refreshToken: String
       let expiresInMins: Int
-      let expiresInSeconds: Int
     }
     let refreshToken: String
-    let lifetimeSeconds: Int
+    let lifetimeMinutes: Int
     var path: String { "auth/refresh" }
     var method: HTTPMethod { .post }
     var body: (any Encodable & Sendable)? {
-      Body(
-        refreshToken: refreshToken, expiresInMins: max(1, lifetimeSeconds / 60),
-        expiresInSeconds: lifetimeSeconds)
+      Body(refreshToken: refreshToken, expiresInMins: lifetimeMinutes)
     }
   }
 
@@ -51,5 +45,15 @@ enum AuthEndpoints {
     typealias Response = User
     var path: String { "auth/me" }
     var requiresAuth: Bool { true }
+  }
+
+  /// Best effort on the way out: one attempt, a short deadline.
+  struct Logout: Endpoint {
+    typealias Response = EmptyResponse
+    var path: String { "auth/logout" }
+    var method: HTTPMethod { .post }
+    var requiresAuth: Bool { true }
+    var retryPolicy: RetryPolicy? { RetryPolicy.none }
+    var timeout: Duration? { .seconds(5) }
   }
 }
