@@ -20,10 +20,12 @@ public enum DemoContainer {
   ///   - config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
   ///   - environment: For the token file location.
   ///   - onRetry: Told before each retry wait (the CLI prints "retrying in 2s (2/3)…").
+  ///   - now: Wall-clock time, for token expiry (tests share one clock with a sandbox).
   /// - Returns: The container. Call `validate()` to check it.
   public static func make(
     config: Config, environment: [String: String] = ProcessInfo.processInfo.environment,
-    onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    onRetry: (@Sendable (RetryNotice) -> Void)? = nil,
+    now: @escaping @Sendable () -> Date = { Date() }
   ) -> Container {
     let container = Container()
 
@@ -73,7 +75,7 @@ public enum DemoContainer {
     container.register(AuthSession.self, scope: .singleton) { c in
       let resolver = WeakContainer(c)
       return AuthSession(
-        origin: try c.resolve(), store: try c.resolve(), clock: try c.resolve(),
+        origin: try c.resolve(), store: try c.resolve(), clock: try c.resolve(), now: now,
         refresh: { refreshToken in
           guard let container = resolver.container else { throw CancellationError() }
           return try await container.resolve((any AuthRepo).self).refresh(
@@ -96,7 +98,7 @@ public enum DemoContainer {
         network: try c.resolve(), session: try c.resolve(),
         tokenLifetime: try c.resolve(Config.self).duration(
           .tokenLifetime, default: .seconds(1800), in: AuthRepository.tokenLifetimes,
-          step: .seconds(60)))
+          step: .seconds(60)), now: now)
     }
     container.register((any UsersRepo).self, scope: .singleton) { c in
       UsersRepository(

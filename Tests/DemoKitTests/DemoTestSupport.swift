@@ -15,19 +15,24 @@ struct DemoHarness {
     func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
   }
 
-  static func start(extraConfig: String = "", clock: Clock = Clock()) throws -> (DemoHarness, Clock)
-  {
+  /// Starts a sandbox on `clock`; the client reads the same clock unless `clientUsesClock` is
+  /// false (then it lives in real time and learns of expiry from the server's 401s).
+  static func start(
+    extraConfig: String = "", clock: Clock = Clock(), clientUsesClock: Bool = true
+  ) throws -> (DemoHarness, Clock) {
     let server = SandboxServer(configuration: .init(now: { clock.now }))
     try server.start()
     let config = try Config(
       parsing: """
         API = \(server.baseURL.absoluteString)
         TOKEN_STORE = memory
-        TOKEN_LIFETIME = 60s
+        TOKEN_LIFETIME = 1m
         RETRY_BASE_DELAY = 10ms
         \(extraConfig)
         """, name: "test.xcconfig")
-    let container = DemoContainer.make(config: config)
+    let now: @Sendable () -> Date
+    if clientUsesClock { now = { clock.now } } else { now = { Date() } }
+    let container = DemoContainer.make(config: config, now: now)
     return (DemoHarness(server: server, container: container), clock)
   }
 

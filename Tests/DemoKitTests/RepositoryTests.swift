@@ -32,16 +32,62 @@ struct RepositoryTests {
   }
 
   @Test func expiredTokenIsRefreshedTransparently() async throws {
-    let (harness, clock) = try DemoHarness.start()  // 60-second tokens
+    // 1-minute tokens; the client's clock is not the server's, so it cannot know.
+    let (harness, clock) = try DemoHarness.start(clientUsesClock: false)
     let auth = try harness.container.resolve((any AuthRepo).self)
     _ = try await auth.login(username: "emilys", password: "emilyspass")
-    clock.advance(120)  // the server now considers the token expired; the client does not know
+    clock.advance(120)  // the server now considers the token expired
     let me = try await auth.me()
     #expect(me.username == "emilys")
     #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 1)
     #expect(
       harness.server.journal.count(method: "GET", path: "/auth/me") == 2,
       "401, then 200 with the new token")
+    await harness.stop()
+  }
+
+  @Test func theTokensOwnExpiryIsReadAndItIsRenewedBeforeUse() async throws {
+    let (harness, clock) = try DemoHarness.start()  // TOKEN_LIFETIME = 1m
+    let auth = try harness.container.resolve((any AuthRepo).self)
+    let session = try harness.container.resolve(AuthSession.self)
+    let signedInAt = clock.now
+    _ = try await auth.login(username: "emilys", password: "emilyspass")
+    let login = try #require(harness.server.journal.entries.last)
+    #expect(String(decoding: login.body, as: UTF8.self).contains(#""expiresInMins":1"#))
+    #expect(!String(decoding: login.body, as: UTF8.self).contains("expiresInSeconds"))
+    #expect(await session.expiresAt == signedInAt.addingTimeInterval(60), "from the JWT's exp")
+
+    clock.advance(29)  // 31 s left: more than the 30 s skew
+    _ = try await auth.me()
+    #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 0)
+    clock.advance(2)  // 29 s left: renewed before use
+    _ = try await auth.me()
+    #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 1)
+    clock.advance(61)  // past the renewed token's expiry too
+    _ = try await auth.me()
+    #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 2)
+    #expect(
+      harness.server.journal.count(method: "GET", path: "/auth/me") == 3,
+      "no request was sent with an expired token (no 401, no replay)")
+    await harness.stop()
+  }
+
+  @Test func logoutTellsTheServerAndForgetsTheSessionWhateverItAnswers() async throws {
+    let (harness, _) = try DemoHarness.start()
+    let auth = try harness.container.resolve((any AuthRepo).self)
+    _ = try await auth.login(username: "emilys", password: "emilyspass")
+    await auth.logout()
+    #expect(harness.server.journal.count(method: "POST", path: "/auth/logout") == 1)
+    #expect(await auth.isSignedIn == false)
+
+    _ = try await auth.login(username: "emilys", password: "emilyspass")
+    harness.server.faults.fail(500, method: "POST", path: "/auth/logout", count: 5)
+    await auth.logout()
+    #expect(
+      harness.server.journal.count(method: "POST", path: "/auth/logout") == 2, "one attempt")
+    #expect(await auth.isSignedIn == false, "signed out locally all the same")
+    await auth.logout()  // signed out: nothing is sent
+    #expect(harness.server.journal.count(method: "POST", path: "/auth/logout") == 2)
     await harness.stop()
   }
 

@@ -57,10 +57,20 @@ extension Config {
         key, default: defaultValue, in: range, expected: "a duration", shown: \.shortDescription,
         examples: "250ms, 2s or 5m", parse: Self.parseDuration)
     }
+    // "whole minutes from 1m to 43200m": bounds in the step's unit where it has one.
+    let units: [(Duration, String, String)] = [
+      (.milliseconds(1), "milliseconds", "ms"), (.seconds(1), "seconds", "s"),
+      (.seconds(60), "minutes", "m"), (.seconds(3600), "hours", "h"),
+      (.seconds(86_400), "days", "d"),
+    ]
+    let unit = units.first { $0.0 == step }
     return try typed(
       key, default: defaultValue, in: range,
-      expected: "a whole number of \(step.shortDescription) steps", shown: \.shortDescription,
-      examples: "30m or 2h"
+      expected: unit.map { "whole \($0.1)" } ?? "a whole multiple of \(step.shortDescription)",
+      shown: { value in
+        unit.map { "\(Int((value / $0.0).rounded()))\($0.2)" } ?? value.shortDescription
+      },
+      examples: unit.map { "30\($0.2)" }
     ) { text in
       Self.parseDuration(text).flatMap { value in
         let steps = value / step
@@ -140,7 +150,7 @@ extension Config {
   /// Parses `250ms`, `2s`, `1.5s`, `5m`, `1h` up to ``maxDuration``; nil for anything else.
   static func parseDuration(_ text: String) -> Duration? {
     let units: [(suffix: String, seconds: Double)] = [
-      ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600),
+      ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400),
     ]
     for unit in units where text.hasSuffix(unit.suffix) {
       let number = text.dropLast(unit.suffix.count)

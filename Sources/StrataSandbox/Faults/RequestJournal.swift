@@ -15,6 +15,8 @@ public final class RequestJournal: Sendable {
     public let query: [(name: String, value: String)]
     /// Header fields as received (including `Authorization`: this is a test aid).
     public let headers: [(name: String, value: String)]
+    /// The body's first ``RequestJournal/bodyPrefixLimit`` bytes.
+    public let body: Data
     /// When it arrived.
     public let timestamp: Date
 
@@ -25,6 +27,9 @@ public final class RequestJournal: Sendable {
       HeaderFields.values(name, in: headers).first
     }
   }
+
+  /// How much of each body is kept (4 KiB): enough to check what a client sent, bounded.
+  public static let bodyPrefixLimit = 4_096
 
   /// A ring: once full, the newest entry overwrites the oldest in O(1).
   private struct Ring {
@@ -55,7 +60,7 @@ public final class RequestJournal: Sendable {
     guard capacity > 0 else { return }
     let entry = Entry(
       method: request.method, path: request.path, query: request.query, headers: request.headers,
-      timestamp: request.receivedAt)
+      body: request.body.prefix(Self.bodyPrefixLimit), timestamp: request.receivedAt)
     storage.withLock { $0.append(entry, capacity: capacity) }
   }
 

@@ -64,10 +64,13 @@ enum JSONWebToken {
     let signature = parts[2].trimmingCharacters(in: .whitespaces)
     guard !signature.isEmpty else { return .failure(.signatureRequired) }
     guard header["alg"] as? String == "HS256" else { return .failure(.invalidAlgorithm) }
-    let expected = SHA256.hmac(key: secret, message: Array("\(parts[0]).\(parts[1])".utf8))
-    guard let given = decodeBase64URL(Substring(signature)),
-      constantTimeEqual(Array(given), expected)
-    else { return .failure(.invalidSignature) }
+    // Compared as text, as `jws` does: a signature with altered padding bits is another
+    // signature, even though it decodes to the same bytes.
+    let expected = base64URL(
+      Data(SHA256.hmac(key: secret, message: Array("\(parts[0]).\(parts[1])".utf8))))
+    guard constantTimeEqual(Array(signature.utf8), Array(expected.utf8)) else {
+      return .failure(.invalidSignature)
+    }
     guard let exp = claims["exp"] as? NSNumber, exp.doubleValue.isFinite else {
       return .failure(.invalidExpiry)
     }

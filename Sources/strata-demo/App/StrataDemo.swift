@@ -36,6 +36,8 @@ enum StrataDemo {
     default: break
     }
     let app = try AppContext.start(invocation)
+    // Whether a session existed before the command: a refusal then means the server ended it.
+    let hadSession = await (try? app.resolve(AuthSession.self))?.isSignedIn ?? false
     do {
       switch command.name {
       case "login": try await AccountCommands.login(app, invocation)
@@ -51,7 +53,7 @@ enum StrataDemo {
       }
     } catch NetworkError.unauthorized {
       await app.shutdown()
-      throw SignInRequired(api: app.apiName)
+      throw SignInRequired(api: app.apiName, sessionEnded: hadSession)
     } catch {
       await app.shutdown()
       throw error

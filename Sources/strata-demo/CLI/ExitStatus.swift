@@ -20,6 +20,8 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// No session for the API the command talks to, or the server ended it (exit status 77).
 struct SignInRequired: Error {
   let api: String
+  /// The command started with a session and the server refused it (and its renewal).
+  var sessionEnded = false
 }
 
 /// Turns any error into one line on stderr and an exit status.
@@ -47,15 +49,16 @@ enum Failure {
       }
       Terminal.error("strata-demo: \(command?.name ?? "command") failed: \(container)")
       return .failure
-    case let missing as SignInRequired:
-      Terminal.error(
-        "strata-demo: not signed in to \(missing.api) (or the session ended): run 'strata-demo login'"
-      )
-      return .unauthorized
-    case NetworkError.unauthorized:
+    case let missing as SignInRequired where missing.sessionEnded:
       // The request went out with the session's token and the server refused it (and its
       // renewal): the session is over, and retrying cannot help.
       Terminal.error("strata-demo: your session is no longer valid: run 'strata-demo login'")
+      return .unauthorized
+    case let missing as SignInRequired:
+      Terminal.error("strata-demo: not signed in to \(missing.api): run 'strata-demo login'")
+      return .unauthorized
+    case NetworkError.unauthorized:
+      Terminal.error("strata-demo: not signed in: run 'strata-demo login'")
       return .unauthorized
     case let network as NetworkError:
       Terminal.error("strata-demo: \(command?.name ?? "command") failed: \(network)")

@@ -67,7 +67,7 @@ struct ConfigAccessorTests {
     #expect(try Self.config(text).duration("V") == expected)
   }
 
-  @Test(arguments: ["2", "s", "-1s", "2 s", "1.5.1s", "2d", "fast", "1e3s"])
+  @Test(arguments: ["2", "s", "-1s", "2 s", "1.5.1s", "2w", "fast", "1e3s"])
   func invalidDuration(_ text: String) throws {
     let error = try #require(throws: ConfigError.self) {
       try Self.config("'\(text)'").duration("V")

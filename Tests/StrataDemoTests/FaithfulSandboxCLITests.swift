@@ -1,0 +1,107 @@
+import Foundation
+import Strata
+import StrataSandbox
+import Testing
+
+/// The built `strata-demo` against a sandbox that answers as the real DummyJSON does: JWTs
+/// the server cannot verify, lifetimes it refuses, a logout route.
+@Suite("strata-demo against DummyJSON's token answers")
+struct FaithfulSandboxCLITests {
+  /// The session file with `change` applied to the stored credentials (kept 0600).
+  static func tamper(
+    _ cli: CLIRunner, _ server: SandboxServer, _ change: (Credentials) -> Credentials
+  ) throws {
+    let path = cli.credentialsPath(for: server.baseURL)
+    let stored = try JSONDecoder().decode(
+      Credentials.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    try JSONEncoder().encode(change(stored)).write(to: URL(fileURLWithPath: path))
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+  }
+
+  /// The token with the last character of its signature changed: well formed, badly signed.
+  static func corrupt(_ token: String) -> String {
+    String(token.dropLast()) + (token.hasSuffix("A") ? "B" : "A")
+  }
+
+  @Test func aSessionTheServerCannotVerifyEndsWithExit77AndNoRetries() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    _ = try await SecurityCLITests.login(cli, server)
+    try Self.tamper(cli, server) {
+      Credentials(
+        accessToken: Self.corrupt($0.accessToken), refreshToken: Self.corrupt($0.refreshToken),
+        expiresAt: $0.expiresAt, origin: $0.origin)
+    }
+    let api = ["--api", server.baseURL.absoluteString]
+    let started = ContinuousClock.now
+    let me = try await cli.run(api + ["me"])
+    #expect(me.status == 77, "\(me.stderr)")
+    #expect(me.stderr.contains("your session is no longer valid: run 'strata-demo login'"))
+    #expect(ContinuousClock.now - started < .seconds(5))
+    // 500 "invalid signature" → one renewal (403 "Invalid refresh token") → signed out.
+    #expect(server.journal.count(method: "GET", path: "/auth/me") == 1, "never retried")
+    #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
+    #expect(!FileManager.default.fileExists(atPath: cli.credentialsPath(for: server.baseURL)))
+
+    let again = try await cli.run(api + ["me"])
+    #expect(again.status == 77 && again.stderr.contains("not signed in to"), "\(again.stderr)")
+    #expect(server.journal.count(method: "GET", path: "/auth/me") == 1, "nothing sent")
+  }
+
+  @Test func aCorruptAccessTokenWithAGoodRefreshTokenRecoversInOneRenewal() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    _ = try await SecurityCLITests.login(cli, server)
+    try Self.tamper(cli, server) {
+      Credentials(
+        accessToken: Self.corrupt($0.accessToken), refreshToken: $0.refreshToken,
+        expiresAt: $0.expiresAt, origin: $0.origin)
+    }
+    let me = try await cli.run(["--api", server.baseURL.absoluteString, "me"])
+    #expect(me.status == 0, "\(me.stderr)")
+    #expect(me.stdout.contains("emilys"))
+    #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
+    #expect(server.journal.count(method: "GET", path: "/auth/me") == 2, "rejected once, replayed")
+  }
+
+  @Test(arguments: ["119s", "30s", "744h", "0m", "90s", "1.5m", "43201m"])
+  func aTokenLifetimeDummyJSONWouldRefuseIsAConfigurationError(_ value: String) async throws {
+    let cli = try CLIRunner()
+    let result = try await cli.run([
+      "--api", "http://127.0.0.1:1", "--set", "TOKEN_LIFETIME=\(value)", "login", "--username",
+      "emilys", "--password", "x",
+    ])
+    #expect(result.status == 78, "\(value): \(result.stderr)")
+    #expect(result.stderr.contains("TOKEN_LIFETIME"), "\(result.stderr)")
+  }
+
+  @Test(arguments: ["1m", "2h", "43200m", "30d"])
+  func wholeMinutesUpTo30DaysSignIn(_ value: String) async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    let result = try await cli.run([
+      "--api", server.baseURL.absoluteString, "--set", "TOKEN_LIFETIME=\(value)", "login",
+      "--username", "emilys", "--password", SecurityCLITests.password,
+    ])
+    #expect(result.status == 0, "\(value): \(result.stderr)")
+  }
+
+  @Test func logoutTellsTheServer() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    _ = try await SecurityCLITests.login(cli, server)
+    let logout = try await cli.run(["--api", server.baseURL.absoluteString, "logout"])
+    #expect(logout.status == 0 && logout.stdout.contains("signed out"))
+    let call = try #require(server.journal.entries.last)
+    #expect(call.method == "POST" && call.path == "/auth/logout")
+    #expect(call.header("Authorization")?.hasPrefix("Bearer eyJ") == true)
+  }
+}
