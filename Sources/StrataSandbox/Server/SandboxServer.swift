@@ -87,7 +87,7 @@ public final class SandboxServer: Sendable {
   /// The configuration it was created with.
   public let configuration: Configuration
 
-  private let api: SandboxAPI
+  let api: SandboxAPI
   private let state = Mutex(State())
   private let threads = DispatchGroup()
 
