@@ -3,7 +3,7 @@ SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 SOURCES      := Package.swift Sources Tests
 
-.PHONY: all build test demo bench leaks format lint clean
+.PHONY: all build test demo bench contract leaks format lint clean
 
 all: build
 
@@ -26,6 +26,14 @@ demo:
 bench:
 	$(SWIFT) build -c release --product strata-bench
 	$(SWIFT) run -c release --skip-build strata-bench $(if $(BENCH_JSON),--json $(BENCH_JSON),)
+
+## contract: DemoKit's contract suite against any DummyJSON deployment (needs the network
+## for a remote one; never run by CI): STRATA_CONTRACT_API=https://dummyjson.com make contract
+contract:
+	@test -n "$(STRATA_CONTRACT_API)" || { \
+	  echo "usage: STRATA_CONTRACT_API=https://dummyjson.com make contract"; exit 2; }
+	$(SWIFT) build --build-tests $(STRICT)
+	STRATA_CONTRACT_API='$(STRATA_CONTRACT_API)' $(SWIFT) test --skip-build --filter ContractTests
 
 ## leaks: the integration and reliability suites under AddressSanitizer + LeakSanitizer.
 ## Fails on a test failure or on any leak whose stack has a frame in Strata's own modules

@@ -70,13 +70,13 @@ extension Config {
       shown: { value in
         unit.map { "\(Int((value / $0.0).rounded()))\($0.2)" } ?? value.shortDescription
       },
-      examples: unit.map { "30\($0.2)" }
-    ) { text in
-      Self.parseDuration(text).flatMap { value in
-        let steps = value / step
-        return steps == steps.rounded() ? value : nil
-      }
-    }
+      examples: unit.map { "30\($0.2)" },
+      parse: { text in
+        Self.parseDuration(text).flatMap { value in
+          let steps = value / step
+          return steps == steps.rounded() ? value : nil
+        }
+      })
   }
 
   /// The value of `key` as a finite decimal number.
