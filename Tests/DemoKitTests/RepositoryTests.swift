@@ -72,6 +72,17 @@ struct RepositoryTests {
     await harness.stop()
   }
 
+  @Test func oneMinuteTokensAMinuteLaterOneRefreshNo401() async throws {
+    let (harness, clock) = try DemoHarness.start()  // TOKEN_LIFETIME = 1m
+    let auth = try harness.container.resolve((any AuthRepo).self)
+    _ = try await auth.login(username: "emilys", password: "emilyspass")
+    clock.advance(61)
+    #expect(try await auth.me().username == "emilys")
+    #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 1)
+    #expect(harness.server.journal.count(method: "GET", path: "/auth/me") == 1, "sent once")
+    await harness.stop()
+  }
+
   @Test func logoutTellsTheServerAndForgetsTheSessionWhateverItAnswers() async throws {
     let (harness, _) = try DemoHarness.start()
     let auth = try harness.container.resolve((any AuthRepo).self)

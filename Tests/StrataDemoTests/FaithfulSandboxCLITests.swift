@@ -7,15 +7,23 @@ import Testing
 /// the server cannot verify, lifetimes it refuses, a logout route.
 @Suite("strata-demo against DummyJSON's token answers")
 struct FaithfulSandboxCLITests {
-  /// The session file with `change` applied to the stored credentials (kept 0600).
-  static func tamper(
-    _ cli: CLIRunner, _ server: SandboxServer, _ change: (Credentials) -> Credentials
-  ) throws {
+  /// A running sandbox and a CLI signed in to it whose session file then had its access token
+  /// (and, if asked, its refresh token) corrupted; the file stays 0600.
+  static func signedInWithCorruptTokens(refreshToken corruptsRefresh: Bool) async throws -> (
+    SandboxServer, CLIRunner
+  ) {
+    let server = SandboxServer()
+    try server.start()
+    let cli = try CLIRunner()
+    let stored = try await SecurityCLITests.login(cli, server)
+    let tampered = Credentials(
+      accessToken: corrupt(stored.accessToken),
+      refreshToken: corruptsRefresh ? corrupt(stored.refreshToken) : stored.refreshToken,
+      expiresAt: stored.expiresAt, origin: stored.origin)
     let path = cli.credentialsPath(for: server.baseURL)
-    let stored = try JSONDecoder().decode(
-      Credentials.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-    try JSONEncoder().encode(change(stored)).write(to: URL(fileURLWithPath: path))
+    try JSONEncoder().encode(tampered).write(to: URL(fileURLWithPath: path))
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    return (server, cli)
   }
 
   /// The token with the last character of its signature changed: well formed, badly signed.
@@ -24,16 +32,8 @@ struct FaithfulSandboxCLITests {
   }
 
   @Test func aSessionTheServerCannotVerifyEndsWithExit77AndNoRetries() async throws {
-    let server = SandboxServer()
-    try server.start()
+    let (server, cli) = try await Self.signedInWithCorruptTokens(refreshToken: true)
     defer { server.stopAndWait() }
-    let cli = try CLIRunner()
-    _ = try await SecurityCLITests.login(cli, server)
-    try Self.tamper(cli, server) {
-      Credentials(
-        accessToken: Self.corrupt($0.accessToken), refreshToken: Self.corrupt($0.refreshToken),
-        expiresAt: $0.expiresAt, origin: $0.origin)
-    }
     let api = ["--api", server.baseURL.absoluteString]
     let started = ContinuousClock.now
     let me = try await cli.run(api + ["me"])
@@ -51,16 +51,8 @@ struct FaithfulSandboxCLITests {
   }
 
   @Test func aCorruptAccessTokenWithAGoodRefreshTokenRecoversInOneRenewal() async throws {
-    let server = SandboxServer()
-    try server.start()
+    let (server, cli) = try await Self.signedInWithCorruptTokens(refreshToken: false)
     defer { server.stopAndWait() }
-    let cli = try CLIRunner()
-    _ = try await SecurityCLITests.login(cli, server)
-    try Self.tamper(cli, server) {
-      Credentials(
-        accessToken: Self.corrupt($0.accessToken), refreshToken: $0.refreshToken,
-        expiresAt: $0.expiresAt, origin: $0.origin)
-    }
     let me = try await cli.run(["--api", server.baseURL.absoluteString, "me"])
     #expect(me.status == 0, "\(me.stderr)")
     #expect(me.stdout.contains("emilys"))

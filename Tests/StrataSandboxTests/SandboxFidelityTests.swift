@@ -121,10 +121,7 @@ struct SandboxTokenFidelityTests {
         "Maximum access token expire time can be 43200 minutes"
       ),
     ]
-    for (body, status, message) in cases {
-      let reply = try await sandbox.send("POST", "/auth/login", json: body)
-      #expect(reply.status == status && reply.message == message, "\(body)")
-    }
+    try await sandbox.expectAnswers(cases, from: "/auth/login")
   }
 
   @Test func meReadsTheTokenFromTheHeaderWithOrWithoutBearerOrFromTheCookie() async throws {
@@ -202,10 +199,7 @@ struct SandboxTokenFidelityTests {
         "Maximum access token expire time can be 43200 minutes"
       ),
     ]
-    for (body, status, message) in cases {
-      let reply = try await sandbox.send("POST", "/auth/refresh", json: body)
-      #expect(reply.status == status && reply.message == message, "\(message)")
-    }
+    try await sandbox.expectAnswers(cases, from: "/auth/refresh")
   }
 
   @Test func logoutNeedsATokenAndClearsTheCookies() async throws {
@@ -401,5 +395,20 @@ struct SandboxResourceFidelityTests {
       $0 | UInt32($1.element) << UInt32($1.offset * 8)
     }
     #expect(crc == Gzip.crc32([UInt8](input)))
+  }
+}
+
+extension Sandbox {
+  /// POSTs each body to `path` and expects its status and DummyJSON message.
+  func expectAnswers(
+    _ cases: [([String: Any], Int, String)], from path: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    for (body, status, message) in cases {
+      let reply = try await send("POST", path, json: body)
+      #expect(
+        reply.status == status && reply.message == message, "\(message)",
+        sourceLocation: sourceLocation)
+    }
   }
 }

@@ -26,14 +26,14 @@ extension SandboxAPI {
     route("GET", "/users/{id}") { call in
       call.options.record(try Self.lookUp(call["id"], in: users, kind: "user", label: "User"))
     }
-    for (resource, items, owners) in [
-      ("posts", encodedPosts, seed.posts.map(\.userId)),
-      ("todos", encodedTodos, seed.todos.map(\.userId)),
-    ] {
-      route("GET", "/users/{id}/\(resource)") { call in
-        _ = try Self.lookUp(call["id"], in: users, kind: "user", label: "User")
-        return call.options.page(resource, Self.owned(by: call["id"], items, owners))
-      }
+    route("GET", "/users/{id}/posts") { call in
+      try api.page(
+        "posts", ownedBy: call["id"], api.encodedPosts, api.seed.posts.map(\.userId), call)
+    }
+    route("GET", "/users/{id}/todos") { call in
+      try api.page(
+        "todos", ownedBy: call["id"], api.encodedTodos, api.seed.todos.map(\.userId), call,
+        .selects)
     }
     route("POST", "/users/add") { call in
       var object = Self.body(call.request)
@@ -60,9 +60,7 @@ extension SandboxAPI {
       call.options.record(try Self.lookUp(call["id"], in: posts, kind: "post", label: "Post"))
     }
     route("GET", "/posts/user/{userId}") { call in
-      _ = try Self.lookUp(call["userId"], in: api.encodedUsers, kind: "user", label: "User")
-      return call.options.page(
-        "posts", Self.owned(by: call["userId"], posts, api.seed.posts.map(\.userId)))
+      try api.page("posts", ownedBy: call["userId"], posts, api.seed.posts.map(\.userId), call)
     }
     route("GET", "/posts/{id}/comments") { call in try api.comments(ofPost: call["id"], call) }
     route("POST", "/posts/add") { call in
@@ -81,9 +79,8 @@ extension SandboxAPI {
       .json(200, try Self.lookUp(call["id"], in: todos, kind: "todo", label: "Todo"))
     }
     route("GET", "/todos/user/{userId}") { call in
-      _ = try Self.lookUp(call["userId"], in: api.encodedUsers, kind: "user", label: "User")
-      return call.options.page(
-        "todos", Self.owned(by: call["userId"], todos, api.seed.todos.map(\.userId)), .selects)
+      try api.page(
+        "todos", ownedBy: call["userId"], todos, api.seed.todos.map(\.userId), call, .selects)
     }
     route("POST", "/todos/add") { call in
       try api.create(call.request, id: todos.count + 1, fields: ["todo", "completed", "userId"])
@@ -197,6 +194,16 @@ extension SandboxAPI {
       object["deletedOn"] = ISO8601DateFormatter().string(from: now())
       return .json(200, object: object)
     }
+  }
+
+  /// The items a user owns, paged (the real service checks the user first: 400 for an id that
+  /// is not a number, 404 for one it does not know).
+  private func page(
+    _ key: String, ownedBy userID: String, _ items: [Data], _ owners: [Int], _ call: Router.Call,
+    _ listing: QueryOptions.Listing = [.sorts, .selects]
+  ) throws(Rejection) -> SandboxResponse {
+    _ = try Self.lookUp(userID, in: encodedUsers, kind: "user", label: "User")
+    return call.options.page(key, Self.owned(by: userID, items, owners), listing)
   }
 
   private func comments(ofPost id: String, _ call: Router.Call) throws(Rejection) -> SandboxResponse
