@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
   name: "Strata",
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
   products: [
     .library(name: "Strata", targets: ["Strata"]),
     .library(name: "StrataTesting", targets: ["StrataTesting"]),
@@ -14,19 +14,34 @@ let package = Package(
     .executable(name: "strata-bench", targets: ["strata-bench"]),
   ],
   targets: [
-    .target(name: "Strata"),
-    .target(name: "StrataTesting", dependencies: ["Strata"]),
-    .target(name: "StrataSandbox"),
+    // Word-sized atomics (C, over the compiler's builtins) and the package's lock: what
+    // `Synchronization` would give, on every OS version Strata supports.
+    .target(name: "CStrataAtomics"),
+    .target(name: "StrataConcurrency", dependencies: ["CStrataAtomics"]),
+    .target(name: "Strata", dependencies: ["StrataConcurrency"]),
+    .target(name: "StrataTesting", dependencies: ["Strata", "StrataConcurrency"]),
+    .target(name: "StrataSandbox", dependencies: ["StrataConcurrency"]),
     .target(name: "DemoKit", dependencies: ["Strata"]),
-    .executableTarget(name: "strata-demo", dependencies: ["Strata", "DemoKit", "StrataSandbox"]),
     .executableTarget(
-      name: "strata-bench", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
-    .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "StrataSandbox"]),
-    .testTarget(name: "StrataSandboxTests", dependencies: ["StrataSandbox", "StrataTesting"]),
-    .testTarget(name: "DemoKitTests", dependencies: ["DemoKit", "StrataTesting", "StrataSandbox"]),
+      name: "strata-demo",
+      dependencies: ["Strata", "DemoKit", "StrataSandbox", "StrataConcurrency"]),
+    .executableTarget(
+      name: "strata-bench",
+      dependencies: ["Strata", "StrataTesting", "StrataSandbox", "StrataConcurrency"]),
+    .testTarget(
+      name: "StrataTests",
+      dependencies: ["Strata", "StrataTesting", "StrataSandbox", "StrataConcurrency"]),
+    .testTarget(
+      name: "StrataSandboxTests",
+      dependencies: ["StrataSandbox", "StrataTesting", "StrataConcurrency"]),
+    .testTarget(
+      name: "DemoKitTests",
+      dependencies: ["DemoKit", "StrataTesting", "StrataSandbox", "StrataConcurrency"]),
     .testTarget(
       name: "StrataDemoTests",
-      dependencies: ["strata-demo", "StrataSandbox", "StrataTesting", "Strata"]),
+      dependencies: [
+        "strata-demo", "StrataSandbox", "StrataTesting", "Strata", "StrataConcurrency",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

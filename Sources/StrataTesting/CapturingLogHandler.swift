@@ -1,5 +1,5 @@
 import Strata
-import Synchronization
+import StrataConcurrency
 
 /// A ``LogHandler`` that keeps every record in memory, for assertions in tests.
 ///
@@ -9,7 +9,7 @@ import Synchronization
 /// #expect(!capture.text.contains(token))
 /// ```
 public final class CapturingLogHandler: LogHandler {
-  private let storage = Mutex<[LogRecord]>([])
+  private let storage = Lock<[LogRecord]>([])
 
   /// Creates an empty capture.
   public init() {}

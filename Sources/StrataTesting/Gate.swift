@@ -1,4 +1,4 @@
-import Synchronization
+import StrataConcurrency
 
 /// Holds async work at a point until the test opens it, so a race (a refresh in flight, a slow
 /// response overtaken by a newer one) is set up deterministically, without sleeping.
@@ -17,7 +17,7 @@ public final class Gate: Sendable {
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Creates a closed gate.
   public init() {}

@@ -1,5 +1,5 @@
 import Strata
-import Synchronization
+import StrataConcurrency
 
 /// A ``NetworkClock`` that never waits: each sleep is recorded and moves ``now()`` forward at
 /// once, so a test of a 1 s + 2 s + 4 s backoff runs in microseconds and can assert the exact
@@ -14,7 +14,7 @@ public final class ManualClock: NetworkClock {
     var suspendsSleeps = false
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Creates a clock at time zero.
   /// - Parameter suspendsSleeps: Whether sleeps wait (until cancelled or resumed).

@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-import Synchronization
+import StrataConcurrency
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -19,7 +19,7 @@ public final class MockTransport: HTTPTransport {
   public typealias Handler = @Sendable (URLRequest, Int) async throws -> (Data, HTTPURLResponse)
 
   private let handler: Handler
-  private let recorded = Mutex<[URLRequest]>([])
+  private let recorded = Lock<[URLRequest]>([])
 
   /// Creates a transport from a handler.
   /// - Parameter handler: Produces each response (or throws a transport error).

@@ -1,8 +1,8 @@
 import DemoKit
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataSandbox
-import Synchronization
 
 /// A sandbox with a clock the test moves, plus a DemoContainer pointed at it.
 struct DemoHarness {
@@ -10,7 +10,7 @@ struct DemoHarness {
   let container: Container
 
   final class Clock: Sendable {
-    let value = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    let value = Lock(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { value.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
   }

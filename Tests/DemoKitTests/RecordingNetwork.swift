@@ -1,9 +1,9 @@
 import Strata
-import Synchronization
+import StrataConcurrency
 
 /// A `Networking` double that records endpoint paths and fails every call.
 final class RecordingNetwork: Networking {
-  private let recorded = Mutex<[String]>([])
+  private let recorded = Lock<[String]>([])
   var paths: [String] { recorded.withLock { $0 } }
 
   func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {

@@ -1,8 +1,8 @@
 import DemoKit
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
-import Synchronization
 import Testing
 
 /// Answers a search with one user named after the query; the search for `heldQuery` waits at
@@ -30,8 +30,8 @@ final class GatedUsersRepo: UsersRepo {
 /// Users 1…total, paged; can be told to fail the next calls.
 final class MockUsersRepo: UsersRepo {
   let total: Int
-  private let failures = Mutex(0)
-  private let calls = Mutex<[String]>([])
+  private let failures = Lock(0)
+  private let calls = Lock<[String]>([])
 
   init(total: Int = 23) { self.total = total }
   func failNext(_ count: Int) { failures.withLock { $0 = count } }
@@ -78,7 +78,7 @@ final class MockTodosRepo: TodosRepo {
 }
 
 final class MockAuthRepo: AuthRepo {
-  private let attempts = Mutex<[String]>([])
+  private let attempts = Lock<[String]>([])
   var logins: [String] { attempts.withLock { $0 } }
   func login(username: String, password: String) async throws -> AuthUser {
     attempts.withLock { $0.append(username) }

@@ -1,7 +1,7 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataSandbox
-import Synchronization
 import Testing
 
 /// The built `strata-demo` against hostile servers: nothing leaks, nothing is sent where it
@@ -98,7 +98,7 @@ struct SecurityCLITests {
   }
 
   @Test func eightProcessesOverAnExpiredTokenRefreshOnceAgainstARotatingServer() async throws {
-    let clock = Mutex(Date())
+    let clock = Lock(Date())
     let server = SandboxServer(
       configuration: .init(rotatesRefreshTokens: true, now: { clock.withLock { $0 } }))
     try server.start()

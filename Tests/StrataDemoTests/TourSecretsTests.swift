@@ -1,7 +1,7 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
-import Synchronization
 import Testing
 
 @testable import strata_demo
@@ -11,7 +11,7 @@ struct TourSecretsTests {
   @MainActor
   @Test func wholeTourAtTraceLogsNoTokenAndNoPassword() async throws {
     let capture = CapturingLogHandler()
-    let lines = Mutex<[String]>([])
+    let lines = Lock<[String]>([])
     let previous = LogSystem.levels
     defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
     let invocation = try CommandLineParser.parse(["tour"])

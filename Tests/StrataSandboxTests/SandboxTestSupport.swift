@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import StrataConcurrency
 import Testing
 
 @testable import StrataSandbox
@@ -22,7 +22,7 @@ let testSession: URLSession = {
 
 /// A clock a test moves by hand.
 final class ManualDate: Sendable {
-  private let value = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+  private let value = Lock(Date(timeIntervalSince1970: 1_800_000_000))
   var now: Date { value.withLock { $0 } }
   func advance(by seconds: TimeInterval) { value.withLock { $0 += seconds } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataConcurrency
 
 /// A change of the session that a UI or CLI may want to show ("signed out, log in again").
 public enum AuthEvent: Sendable, Equatable {
@@ -25,7 +25,7 @@ public enum SignOutReason: Sendable, Equatable {
 
 /// Fans one stream of values out to any number of `AsyncStream` subscribers.
 final class EventBroadcaster<Event: Sendable>: Sendable {
-  private let continuations = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
+  private let continuations = Lock<[UUID: AsyncStream<Event>.Continuation]>([:])
 
   func stream() -> AsyncStream<Event> {
     let (stream, continuation) = AsyncStream.makeStream(

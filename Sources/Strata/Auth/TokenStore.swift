@@ -1,4 +1,4 @@
-import Synchronization
+import StrataConcurrency
 
 /// Where credentials live between launches.
 public protocol TokenStore: Sendable {
@@ -38,10 +38,10 @@ public struct TokenStoreLock: Sendable {
 
 /// Credentials kept in memory only (tests, or apps that sign in every launch).
 public final class InMemoryTokenStore: TokenStore {
-  private let stored: Mutex<Credentials?>
+  private let stored: Lock<Credentials?>
 
   /// Creates a store, optionally already signed in.
-  public init(_ credentials: Credentials? = nil) { stored = Mutex(credentials) }
+  public init(_ credentials: Credentials? = nil) { stored = Lock(credentials) }
 
   /// The credentials, if any.
   public func load() -> Credentials? { stored.withLock { $0 } }

@@ -1,4 +1,4 @@
-import Synchronization
+import StrataConcurrency
 
 /// A hand-rolled dependency-injection container: register factories, resolve services.
 ///
@@ -25,7 +25,7 @@ public final class Container: Sendable {
 
   /// The container whose registrations this one inherits, if any.
   public let parent: Container?
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Creates an empty container, optionally inheriting a parent's registrations.
   /// - Parameter parent: The container to fall back to for unregistered services.

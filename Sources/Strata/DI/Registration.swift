@@ -1,4 +1,4 @@
-import Synchronization
+import StrataConcurrency
 
 extension Container {
   /// How long a resolved instance lives.
@@ -24,7 +24,7 @@ final class Registration: Sendable {
   let label: String
   let scope: Container.Scope
   let factory: Factory
-  private let hook = Mutex<Hook?>(nil)
+  private let hook = Lock<Hook?>(nil)
 
   init(key: ServiceKey, label: String, scope: Container.Scope, factory: @escaping Factory) {
     self.key = key
@@ -76,8 +76,8 @@ final class InstanceCell: Sendable {
     case weak(WeakBox)
   }
 
-  private let value = Mutex<Stored>(.none)
-  private let build = Mutex(())
+  private let value = Lock<Stored>(.none)
+  private let build = Lock(())
 
   var instance: Any? {
     value.withLock { stored in

@@ -1,4 +1,4 @@
-import Synchronization
+import StrataConcurrency
 
 /// A destination for formatted log lines: standard error, or any closure (tests, files).
 public struct LogOutput: Sendable {
@@ -17,5 +17,5 @@ public struct LogOutput: Sendable {
     writeLock.withLock { _ in _ = FileDescriptor.writeAll(2, line.utf8) }
   }
 
-  private static let writeLock = Mutex(())
+  private static let writeLock = Lock(())
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import StrataConcurrency
 
 /// The process-wide logging set-up: one handler and the enabled levels, bootstrapped once by
 /// the executable, plus scoped overrides for tests.
@@ -20,10 +20,10 @@ public enum LogSystem {
     let revealPrivate: Bool
   }
 
-  static let state = Mutex(
+  static let state = Lock(
     State(
       handler: TextLogHandler(), levels: LogLevels(), revealPrivate: false, categories: [:]))
-  static let activeScopes = Atomic<Int>(0)
+  static let activeScopes = AtomicInt(0)
   @TaskLocal static var scope: Scope?
 
   // MARK: Set-up
@@ -96,8 +96,8 @@ public enum LogSystem {
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> R
   ) async rethrows -> R {
-    activeScopes.add(1, ordering: .relaxed)
-    defer { activeScopes.subtract(1, ordering: .relaxed) }
+    activeScopes.add(1)
+    defer { activeScopes.add(-1) }
     let scope = Scope(handler: handler, levels: levels, revealPrivate: revealPrivate)
     return try await $scope.withValue(scope) { try await operation() }
   }
@@ -114,8 +114,8 @@ public enum LogSystem {
     handler: any LogHandler, levels: LogLevels = .all, revealPrivate: Bool = false,
     _ operation: () throws -> R
   ) rethrows -> R {
-    activeScopes.add(1, ordering: .relaxed)
-    defer { activeScopes.subtract(1, ordering: .relaxed) }
+    activeScopes.add(1)
+    defer { activeScopes.add(-1) }
     let scope = Scope(handler: handler, levels: levels, revealPrivate: revealPrivate)
     return try $scope.withValue(scope) { try operation() }
   }
@@ -138,14 +138,14 @@ public enum LogSystem {
   private static func apply(_ levels: LogLevels, to state: inout State) {
     state.levels = levels
     for (name, category) in state.categories {
-      category.threshold.store(levels.level(for: name).rawValue, ordering: .relaxed)
+      category.threshold.storeReleasing(Int(levels.level(for: name).rawValue))
     }
   }
 }
 
 /// A category's current threshold, read without a lock on every log call.
 final class LogCategoryState: Sendable {
-  let threshold: Atomic<UInt8>
+  let threshold: AtomicInt
 
-  init(threshold: LogLevel) { self.threshold = Atomic(threshold.rawValue) }
+  init(threshold: LogLevel) { self.threshold = AtomicInt(Int(threshold.rawValue)) }
 }

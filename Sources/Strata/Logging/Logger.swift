@@ -18,10 +18,10 @@ public struct Logger: Sendable {
   /// - Parameter level: A level.
   /// - Returns: True when a record at `level` would reach a handler.
   public func isEnabled(_ level: LogLevel) -> Bool {
-    if LogSystem.activeScopes.load(ordering: .relaxed) > 0, let scope = LogSystem.scope {
+    if LogSystem.activeScopes.load() > 0, let scope = LogSystem.scope {
       return level >= scope.levels.level(for: category)
     }
-    return level.rawValue >= state.threshold.load(ordering: .relaxed)
+    return Int(level.rawValue) >= state.threshold.load()
   }
 
   /// Logs `message` at `level` if that level is enabled.
@@ -36,11 +36,11 @@ public struct Logger: Sendable {
   ) {
     let handler: any LogHandler
     let reveal: Bool
-    if LogSystem.activeScopes.load(ordering: .relaxed) > 0, let scope = LogSystem.scope {
+    if LogSystem.activeScopes.load() > 0, let scope = LogSystem.scope {
       guard level >= scope.levels.level(for: category) else { return }
       (handler, reveal) = (scope.handler, scope.revealPrivate)
     } else {
-      guard level.rawValue >= state.threshold.load(ordering: .relaxed) else { return }
+      guard Int(level.rawValue) >= state.threshold.load() else { return }
       (handler, reveal) = LogSystem.current()
     }
     handler.log(

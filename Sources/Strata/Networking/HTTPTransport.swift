@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataConcurrency
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -78,7 +78,7 @@ extension HTTPTransport {
 
 /// Set once by the deadline, read after the exchange ends.
 private final class ExpiryFlag: Sendable {
-  private let value = Atomic<Bool>(false)
-  func set() { value.store(true, ordering: .relaxed) }
-  var isSet: Bool { value.load(ordering: .relaxed) }
+  private let value = AtomicInt(0)
+  func set() { value.storeReleasing(1) }
+  var isSet: Bool { value.load() != 0 }
 }

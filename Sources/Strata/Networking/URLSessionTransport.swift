@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import StrataConcurrency
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -135,7 +135,7 @@ public final class URLSessionTransport: HTTPTransport {
 
 /// The exchanges in flight, by task identifier, for the session delegate to feed.
 final class ExchangeTable: Sendable {
-  private let exchanges = Mutex<[Int: Exchange]>([:])
+  private let exchanges = Lock<[Int: Exchange]>([:])
 
   func insert(_ exchange: Exchange, for task: Int) { exchanges.withLock { $0[task] = exchange } }
   func remove(_ task: Int) { exchanges.withLock { _ = $0.removeValue(forKey: task) } }

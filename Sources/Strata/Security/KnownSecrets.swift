@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataConcurrency
 
 /// The secret values this process holds — access and refresh tokens, the password typed at
 /// login, values of secret configuration keys, URL passwords — masked *by value* wherever text
@@ -48,8 +48,8 @@ public enum KnownSecrets {
     static func key(_ first: UInt8, _ second: UInt8) -> Int { Int(first) << 8 | Int(second) }
   }
 
-  private static let patterns = Mutex(Patterns())
-  private static let count = Atomic<Int>(0)
+  private static let patterns = Lock(Patterns())
+  private static let count = AtomicInt(0)
 
   /// Remembers `value` as a secret: from now on ``mask(_:)`` replaces it, and its JSON-escaped
   /// and percent-encoded forms, with `<redacted>`.
@@ -63,20 +63,20 @@ public enum KnownSecrets {
     patterns.withLock { patterns in
       for form in forms { patterns.insert(Array(form.utf8)) }
       patterns.index()
-      count.store(patterns.inOrder.count, ordering: .relaxed)
+      count.storeReleasing(patterns.inOrder.count)
     }
   }
 
   /// `text` with every registered value replaced by `<redacted>`.
   public static func mask(_ text: String) -> String {
-    guard count.load(ordering: .relaxed) > 0, !text.isEmpty else { return text }
+    guard count.load() > 0, !text.isEmpty else { return text }
     guard let masked = mask(Array(text.utf8), with: patterns.withLock { $0 }) else { return text }
     return String(decoding: masked, as: UTF8.self)
   }
 
   /// Whether `text` contains a registered value.
   public static func containsSecret(_ text: String) -> Bool {
-    guard count.load(ordering: .relaxed) > 0 else { return false }
+    guard count.load() > 0 else { return false }
     return mask(Array(text.utf8), with: patterns.withLock { $0 }) != nil
   }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataConcurrency
 
 /// Scripted misbehaviour: "the next N requests matching METHOD PATH get status S / are
 /// delayed D / have the connection dropped". Faults are consumed in the order they were added.
@@ -55,7 +55,7 @@ public final class FaultInjector: Sendable {
     }
   }
 
-  private let faults = Mutex<[Fault]>([])
+  private let faults = Lock<[Fault]>([])
 
   /// Creates an injector with no faults.
   public init() {}

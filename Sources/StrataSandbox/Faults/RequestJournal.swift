@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataConcurrency
 
 /// The requests the sandbox received, in order, so tests can assert how many attempts and
 /// refreshes happened. Bounded: only the newest ``capacity`` entries are kept, so a
@@ -48,7 +48,7 @@ public final class RequestJournal: Sendable {
     }
   }
 
-  private let storage = Mutex(Ring())
+  private let storage = Lock(Ring())
   /// How many entries are kept (the oldest are dropped first).
   public let capacity: Int
 

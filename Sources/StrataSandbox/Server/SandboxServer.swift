@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import StrataConcurrency
 
 /// The embedded DummyJSON-compatible HTTP/1.1 server on 127.0.0.1.
 ///
@@ -88,7 +88,7 @@ public final class SandboxServer: Sendable {
   public let configuration: Configuration
 
   let api: SandboxAPI
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let threads = DispatchGroup()
 
   /// Creates a stopped server.
@@ -238,9 +238,11 @@ public final class SandboxServer: Sendable {
 /// When a connection last received or sent something (monotonic nanoseconds), read by the
 /// accept loop to choose whom to close at the connection limit.
 final class ConnectionActivity: Sendable {
-  private let stamp = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+  private let stamp = AtomicInt(Int(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds))
 
-  var lastActive: UInt64 { stamp.load(ordering: .relaxed) }
+  var lastActive: UInt64 { UInt64(truncatingIfNeeded: stamp.load()) }
 
-  func touch() { stamp.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+  func touch() {
+    stamp.storeReleasing(Int(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds))
+  }
 }

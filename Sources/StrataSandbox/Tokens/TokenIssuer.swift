@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataConcurrency
 
 /// Mints and checks the sandbox's tokens: HS256 JWTs as the real DummyJSON issues them,
 /// stateless, signed with a secret of this server. Time comes from an injected clock so tests
@@ -42,7 +42,7 @@ final class TokenIssuer: Sendable {
     }
   }
 
-  private let spent = Mutex(Spent())
+  private let spent = Lock(Spent())
   private let secret: [UInt8]
   let now: @Sendable () -> Date
   /// Whether a refresh token works once only (as with servers that rotate refresh tokens).

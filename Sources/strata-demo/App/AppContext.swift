@@ -1,12 +1,12 @@
 import DemoKit
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataSandbox
-import Synchronization
 
 /// The sandbox's clock: real time plus an offset the tour moves to expire tokens instantly.
 final class SandboxClock: Sendable {
-  private let offset = Mutex<TimeInterval>(0)
+  private let offset = Lock<TimeInterval>(0)
   var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
   func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
 }

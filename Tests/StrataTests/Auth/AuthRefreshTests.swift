@@ -1,7 +1,7 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -10,7 +10,7 @@ import Testing
 
 /// A refresh function that hands out `tok-new-1`, `tok-new-2`, … and counts its calls.
 final class CountingRefresher: Sendable {
-  private let calls = Atomic<Int>(0)
+  private let calls = AtomicInt(0)
   let failure: (any Error & Sendable)?
   let delay: Duration
   let expiresAt: Date?
@@ -21,11 +21,11 @@ final class CountingRefresher: Sendable {
     self.expiresAt = expiresAt
   }
 
-  var count: Int { calls.load(ordering: .relaxed) }
+  var count: Int { calls.load() }
 
   var refresh: AuthSession.Refresh {
     { [self] _ in
-      let number = calls.add(1, ordering: .relaxed).newValue
+      let number = calls.add(1)
       if delay > .zero { try await Task.sleep(for: delay) }
       if let failure { throw failure }
       return Credentials(

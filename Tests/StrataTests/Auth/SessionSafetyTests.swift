@@ -1,7 +1,7 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -9,7 +9,7 @@ import Testing
 #endif
 
 final class StartCounter: Sendable {
-  let count = Atomic<Int>(0)
+  let count = AtomicInt(0)
 }
 
 struct AbsoluteEndpoint: Endpoint {
@@ -132,11 +132,11 @@ struct SessionSafetyTests {
     for _ in 0..<joiners {
       tasks.append(
         Task {
-          started.count.add(1, ordering: .relaxed)
+          started.count.add(1)
           return try await session.refresh(rejectedToken: "tok-old")
         })
     }
-    while started.count.load(ordering: .relaxed) < joiners { await Task.yield() }
+    while started.count.load() < joiners { await Task.yield() }
     for _ in 0..<50 { await Task.yield() }  // let them reach the actor and join
     return tasks
   }

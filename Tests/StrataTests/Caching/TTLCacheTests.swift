@@ -1,13 +1,13 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
-import Synchronization
 import Testing
 
 @Suite("TTLCache races")
 struct TTLCacheTests {
   final class LoadCounter: Sendable {
-    let count = Atomic<Int>(0)
+    let count = AtomicInt(0)
   }
 
   @Test func concurrentMissesShareOneLoad() async throws {
@@ -17,7 +17,7 @@ struct TTLCacheTests {
     let tasks = (0..<10).map { _ in
       Task {
         try await cache.value(for: 1) {
-          loads.count.add(1, ordering: .relaxed)
+          loads.count.add(1)
           await gate.pass()
           return "loaded"
         }
@@ -27,7 +27,7 @@ struct TTLCacheTests {
     for _ in 0..<50 { await Task.yield() }  // let the other nine reach the cache
     gate.open()
     for task in tasks { #expect(try await task.value.value == "loaded") }
-    #expect(loads.count.load(ordering: .relaxed) == 1)
+    #expect(loads.count.load() == 1)
     #expect(await cache.value(for: 1) == "loaded")
   }
 

@@ -1,5 +1,5 @@
 import Strata
-import Synchronization
+import StrataConcurrency
 import Testing
 
 private protocol Greeter: Sendable { var greeting: String { get } }
@@ -14,9 +14,9 @@ private struct Broken: Error, Equatable { let reason: String }
 
 /// Counts factory runs across threads.
 private final class Counter: Sendable {
-  private let value = Atomic<Int>(0)
-  func increment() { value.add(1, ordering: .relaxed) }
-  var count: Int { value.load(ordering: .relaxed) }
+  private let value = AtomicInt(0)
+  func increment() { value.add(1) }
+  var count: Int { value.load() }
 }
 
 @Suite("Container scopes")
@@ -236,7 +236,7 @@ struct ContainerChildTests {
 
   @Test func initCompletedWiresARealCycle() throws {
     final class Parent: Sendable {
-      let child = Mutex<Child?>(nil)
+      let child = Lock<Child?>(nil)
     }
     final class Child: Sendable {
       let parent: Parent

@@ -1,8 +1,8 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataSandbox
 import StrataTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -189,7 +189,7 @@ struct NetworkIntegrationTests {
   }
 
   @Test func expiredTokenIsRefreshedTransparentlyAgainstTheSandbox() async throws {
-    let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    let clock = Lock(Date(timeIntervalSince1970: 1_800_000_000))
     let server = SandboxServer(configuration: .init(now: { clock.withLock { $0 } }))
     try server.start()
     let plain = sandboxService(server)

@@ -1,11 +1,11 @@
 import Foundation
 import Strata
-import Synchronization
+import StrataConcurrency
 import Testing
 
 /// Collects what a handler writes.
 final class CapturingOutput: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = Lock<[String]>([])
   var lines: [String] { storage.withLock { $0 } }
   var output: LogOutput { LogOutput { line in self.storage.withLock { $0.append(line) } } }
 }

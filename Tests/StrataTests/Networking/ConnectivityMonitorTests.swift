@@ -1,6 +1,6 @@
 import Strata
+import StrataConcurrency
 import StrataTesting
-import Synchronization
 import Testing
 
 @Suite("ConnectivityMonitor")
@@ -22,7 +22,7 @@ struct ConnectivityMonitorTests {
   }
 
   @Test func reportsTheFirstStateAndEveryChange() async {
-    let table = Mutex(Self.offline)
+    let table = Lock(Self.offline)
     let clock = ManualClock(suspendsSleeps: true)
     let monitor = RouteTableConnectivityMonitor(clock: clock) { table.withLock { $0 } }
     var updates = monitor.updates().makeAsyncIterator()

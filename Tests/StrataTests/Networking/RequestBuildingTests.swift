@@ -1,7 +1,7 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -170,7 +170,7 @@ struct NetworkErrorTests {
 
   /// Records whether decoding ran on the main thread.
   struct ThreadProbe: Decodable, Sendable {
-    static let decodedOnMain = Mutex<Bool?>(nil)
+    static let decodedOnMain = Lock<Bool?>(nil)
     init(from decoder: any Decoder) throws {
       Self.decodedOnMain.withLock { $0 = Thread.isMainThread }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -183,7 +183,7 @@ struct RetryTests {
   }
 
   @Test func retryObserverIsToldBeforeEachWait() async throws {
-    let notices = Mutex<[RetryNotice]>([])
+    let notices = Lock<[RetryNotice]>([])
     var configuration = NetworkConfiguration(baseURL: URL(fileURLWithPath: "/"))
     configuration.baseURL = URL(string: "https://api.example") ?? configuration.baseURL
     configuration.onRetry = { notice in notices.withLock { $0.append(notice) } }

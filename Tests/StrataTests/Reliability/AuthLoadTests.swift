@@ -1,14 +1,14 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataSandbox
-import Synchronization
 import Testing
 
 @Suite("Auth under load (real URLSession against the sandbox)")
 struct AuthLoadTests {
 
   @Test func twoHundredConcurrentRequestsAcrossAnExpiryShareOneRefresh() async throws {
-    let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    let clock = Lock(Date(timeIntervalSince1970: 1_800_000_000))
     let server = SandboxServer(configuration: .init(now: { clock.withLock { $0 } }))
     try server.start()
     let plain = sandboxService(server)
@@ -28,7 +28,7 @@ struct AuthLoadTests {
   }
 
   @Test func refreshEndpointThatKeepsRejectingSignsOutOnceWithoutALoop() async throws {
-    let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    let clock = Lock(Date(timeIntervalSince1970: 1_800_000_000))
     let server = SandboxServer(configuration: .init(now: { clock.withLock { $0 } }))
     try server.start()
     let plain = sandboxService(server)

@@ -1,0 +1,59 @@
+#if canImport(Darwin)
+  import os
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The package's one lock: state guarded by `os_unfair_lock` on Apple platforms and a
+/// `pthread_mutex_t` elsewhere. Unlike `Synchronization.Mutex` it needs no iOS 18 / macOS 15,
+/// and it stays fast when many threads contend (on this toolchain's Linux, `Mutex` costs
+/// ~3.7 µs per lock with 8 threads, a pthread mutex ~60 ns).
+///
+/// Not recursive: taking it again on the same thread deadlocks, as with any mutex.
+package final class Lock<State>: @unchecked Sendable {
+  // The lock lives at a stable address of its own (never moved, as both primitives require).
+  #if canImport(Darwin)
+    private let primitive: UnsafeMutablePointer<os_unfair_lock>
+  #else
+    private let primitive: UnsafeMutablePointer<pthread_mutex_t>
+  #endif
+  private var state: State
+
+  package init(_ initial: State) {
+    state = initial
+    primitive = .allocate(capacity: 1)
+    #if canImport(Darwin)
+      primitive.initialize(to: os_unfair_lock())
+    #else
+      primitive.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(primitive, nil)
+    #endif
+  }
+
+  deinit {
+    #if !canImport(Darwin)
+      pthread_mutex_destroy(primitive)
+    #endif
+    primitive.deinitialize(count: 1)
+    primitive.deallocate()
+  }
+
+  /// Runs `body` with exclusive access to the state.
+  @inline(__always)
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    #if canImport(Darwin)
+      os_unfair_lock_lock(primitive)
+      defer { os_unfair_lock_unlock(primitive) }
+    #else
+      pthread_mutex_lock(primitive)
+      defer { pthread_mutex_unlock(primitive) }
+    #endif
+    return try body(&state)
+  }
+}
+
+extension Lock where State == Void {
+  package convenience init() { self.init(()) }
+}
