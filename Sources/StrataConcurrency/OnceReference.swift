@@ -21,6 +21,13 @@ package final class OnceReference<Object: AnyObject & Sendable>: @unchecked Send
     return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
   }
 
+  /// The object, if set, unretained: read it with `_withUnsafeGuaranteedRef` on a hot path.
+  @inline(__always)
+  package var unmanaged: Unmanaged<Object>? {
+    guard let pointer = UnsafeRawPointer(bitPattern: address.loadAcquiring()) else { return nil }
+    return Unmanaged<Object>.fromOpaque(pointer)
+  }
+
   /// Sets `object` unless one is set already; returns the one that is set.
   @discardableResult
   package func setIfEmpty(_ object: Object) -> Object {

@@ -122,6 +122,14 @@ enum NetworkBenchmarks {
           compares: "median of 24 paired ratios, ABBA-interleaved in one run",
           value: Measure.median(ratios), unit: "×",
           target: "≤ 1.05"),
+        BenchmarkResult(
+          name: "  paired ratios, \(label): min",
+          compares: "the spread of the same 24 ratios (max below)",
+          value: ratios.min() ?? .nan, unit: "×", target: "-"),
+        BenchmarkResult(
+          name: "  paired ratios, \(label): max",
+          compares: "a noisy round shows here, not in the median",
+          value: ratios.max() ?? .nan, unit: "×", target: "-"),
       ]
     }
     results += try await refreshStorm(server)

@@ -1,29 +1,35 @@
 import Foundation
 
-// strata-bench: prints a table of figures; `--json FILE` also writes them as JSON.
+// strata-bench: prints a table of figures; `--json FILE` also writes them as JSON; `--core`
+// skips the network benchmarks (DI, logging, config only: seconds instead of minutes).
 // Run with `make bench` (release build). Every row says what it compares.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 var jsonPath: String?
+var coreOnly = false
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
   case "--json" where index + 1 < arguments.count:
     jsonPath = arguments[index + 1]
     index += 2
+  case "--core":
+    coreOnly = true
+    index += 1
   case "--help", "-h":
-    print("usage: strata-bench [--json FILE]")
+    print("usage: strata-bench [--core] [--json FILE]")
     exit(0)
   default:
-    FileHandle.standardError.write(Data("usage: strata-bench [--json FILE]\n".utf8))
+    FileHandle.standardError.write(Data("usage: strata-bench [--core] [--json FILE]\n".utf8))
     exit(2)
   }
 }
 
 do {
   let results =
-    try CoreBenchmarks.run() + [try await CoreBenchmarks.serviceOverhead()]
-    + (await NetworkBenchmarks.run())
+    try CoreBenchmarks.run() + ContentionBenchmarks.run()
+    + (coreOnly
+      ? [] : [try await CoreBenchmarks.serviceOverhead()] + (await NetworkBenchmarks.run()))
   let nameWidth = max(4, results.map(\.name.count).max() ?? 0)
   func pad(_ text: String, _ width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - text.count))

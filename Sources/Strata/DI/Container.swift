@@ -21,11 +21,50 @@ public final class Container: Sendable {
   private struct State {
     var registrations: [ServiceKey: Registration] = [:]
     var cells: [ServiceKey: InstanceCell] = [:]
+    /// Snapshots replaced since: resolves in flight may still read them (see ``Snapshot``).
+    var retired: [Snapshot] = []
+  }
+
+  /// What a resolve reads without a lock: this container's registrations and instance cells
+  /// at one moment. Published on the first resolve after a change (so registering many
+  /// services publishes once); a replaced snapshot is kept until the container is released,
+  /// since a concurrent resolve may still be reading it.
+  final class Snapshot: Sendable {
+    /// A key's registration here (nil: it is the parent's) and this container's cell for it,
+    /// unretained — the snapshot holds them (``owned``) — so that reading an entry costs no
+    /// reference counting on objects every thread shares.
+    struct Entry: @unchecked Sendable {
+      let unmanagedRegistration: Unmanaged<Registration>?
+      let unmanagedCell: Unmanaged<InstanceCell>?
+
+      var registration: Registration? { unmanagedRegistration?.takeUnretainedValue() }
+      var cell: InstanceCell? { unmanagedCell?.takeUnretainedValue() }
+
+      /// The cell's built instance, if any: the only reference count it touches is the
+      /// instance's own.
+      @inline(__always)
+      var builtInstance: Any? { unmanagedCell?._withUnsafeGuaranteedRef { $0.instance } }
+    }
+    let entries: [ServiceKey: Entry]
+    /// Keeps every registration and cell an entry points to alive as long as the snapshot.
+    private let owned: [any AnyObject & Sendable]
+
+    init(registrations: [ServiceKey: Registration], cells: [ServiceKey: InstanceCell]) {
+      var entries: [ServiceKey: Entry] = [:]
+      for key in Set(registrations.keys).union(cells.keys) {
+        entries[key] = Entry(
+          unmanagedRegistration: registrations[key].map(Unmanaged.passUnretained),
+          unmanagedCell: cells[key].map(Unmanaged.passUnretained))
+      }
+      self.entries = entries
+      self.owned = Array(registrations.values) + Array(cells.values)
+    }
   }
 
   /// The container whose registrations this one inherits, if any.
   public let parent: Container?
   private let state = Lock(State())
+  private let published = PublishedReference<Snapshot>()
 
   /// Creates an empty container, optionally inheriting a parent's registrations.
   /// - Parameter parent: The container to fall back to for unregistered services.
@@ -100,9 +139,35 @@ public final class Container: Sendable {
   private func add<Service>(_ registration: Registration) -> RegistrationHandle<Service> {
     state.withLock { state in
       state.registrations[registration.key] = registration
-      state.cells[registration.key] = nil
+      // Singletons get their cell now, so a resolve never has to republish for one.
+      state.cells[registration.key] = registration.scope == .transient ? nil : InstanceCell()
+      retireSnapshot(&state)
     }
     return RegistrationHandle(registration: registration)
+  }
+
+  /// Unpublishes the current snapshot (the next resolve publishes a new one).
+  private func retireSnapshot(_ state: inout State) {
+    if let previous = published.publish(nil) { state.retired.append(previous) }
+  }
+
+  /// `key`'s entry in the current snapshot.
+  @inline(__always)
+  private func entry(for key: ServiceKey) -> Snapshot.Entry? {
+    guard let current = published.unmanaged else { return snapshot.entries[key] }
+    return current._withUnsafeGuaranteedRef { $0.entries[key] }
+  }
+
+  /// The current snapshot: one atomic load, or, after a change, built and published once.
+  @inline(__always)
+  private var snapshot: Snapshot {
+    if let current = published.value { return current }
+    return state.withLock { state in
+      if let current = published.value { return current }
+      let snapshot = Snapshot(registrations: state.registrations, cells: state.cells)
+      published.publish(snapshot)
+      return snapshot
+    }
   }
 
   // MARK: Resolving
@@ -113,11 +178,15 @@ public final class Container: Sendable {
   ///   - name: The registration's name.
   /// - Returns: The instance, per the registration's scope.
   /// - Throws: ``ContainerError``: not registered, circular dependency, or factory failed.
+  @inlinable
   public func resolve<Service: Sendable>(
     _ type: Service.Type = Service.self, name: String? = nil
   ) throws -> Service {
+    // Inlinable, so the caller's compiler specialises it: no generic metadata lookups.
     let key = ServiceKey(type, name: name)
-    return try typed(resolveInstance(key, argument: nil) { ServiceKey.label(type, name: name) })
+    let instance = try resolveInstance(key, argument: nil) { ServiceKey.label(type, name: name) }
+    if let typed = instance as? Service { return typed }
+    throw Self.typeMismatch(Service.self)
   }
 
   /// Resolves a one-argument registration.
@@ -140,29 +209,37 @@ public final class Container: Sendable {
   /// Registrations are keyed by the service type, so the cast only fails if a factory's
   /// result was bridged to another type; report it rather than trap.
   private func typed<Service>(_ instance: Any) throws -> Service {
-    guard let typed = instance as? Service else {
-      throw ContainerError.factoryFailed(
-        service: String(describing: Service.self),
-        underlying: ContainerError.notRegistered(
-          service: String(describing: Service.self), registered: []))
-    }
+    guard let typed = instance as? Service else { throw Self.typeMismatch(Service.self) }
     return typed
   }
 
-  private func resolveInstance(
+  @usableFromInline
+  static func typeMismatch(_ type: Any.Type) -> ContainerError {
+    ContainerError.factoryFailed(
+      service: String(describing: type),
+      underlying: ContainerError.notRegistered(service: String(describing: type), registered: []))
+  }
+
+  @usableFromInline
+  func resolveInstance(
     _ key: ServiceKey, argument: (any Sendable)?, label: () -> String
   ) throws -> Any {
-    if let cached = state.withLock({ $0.cells[key] })?.instance { return cached }
-    guard let registration = registration(for: key) else {
+    // The hot path — a singleton already built — reads one snapshot and one cell: no lock,
+    // and no reference count traffic on the shared snapshot.
+    let entry = entry(for: key)
+    if let cached = entry?.builtInstance { return cached }
+    guard let registration = entry?.registration ?? parent?.registration(for: key) else {
       throw ContainerError.notRegistered(service: label(), registered: registeredLabels())
     }
-    return try ResolutionPath.enter(key, label: registration.label) { () throws -> Any in
+    return try ResolutionPath.enter(registration) { () throws -> Any in
       let (instance, isNew): (Any, Bool)
       switch registration.scope {
       case .transient:
         (instance, isNew) = (try build(registration, argument: argument), true)
       case .singleton, .weak:
-        (instance, isNew) = try cell(for: key).getOrBuild(weakly: registration.scope == .weak) {
+        (instance, isNew) = try (entry?.cell ?? cell(for: key)).getOrBuild(
+          weakly: registration.scope == .weak
+        ) {
           try build(registration, argument: argument)
         }
       }
@@ -187,17 +264,20 @@ public final class Container: Sendable {
     return ContainerError.factoryFailed(service: label, underlying: error)
   }
 
+  /// This container's cell for `key`: made here for a parent's registration resolved through
+  /// this container (it keeps its own instance).
   private func cell(for key: ServiceKey) -> InstanceCell {
-    state.withLock { state in
+    return state.withLock { state in
       if let existing = state.cells[key] { return existing }
       let created = InstanceCell()
       state.cells[key] = created
+      retireSnapshot(&state)
       return created
     }
   }
 
   private func registration(for key: ServiceKey) -> Registration? {
-    state.withLock { $0.registrations[key] } ?? parent?.registration(for: key)
+    snapshot.entries[key]?.registration ?? parent?.registration(for: key)
   }
 
   // MARK: Inspection
@@ -206,14 +286,16 @@ public final class Container: Sendable {
   public var registeredServices: [String] { registeredLabels() }
 
   private func registeredLabels() -> [String] {
-    var labels = Set(state.withLock { $0.registrations.values.map(\.label) })
+    var labels = Set(snapshot.entries.values.compactMap { $0.registration?.label })
     if let parent { labels.formUnion(parent.registeredLabels()) }
     return labels.sorted()
   }
 
   private func allRegistrations() -> [ServiceKey: Registration] {
     var result = parent?.allRegistrations() ?? [:]
-    for (key, registration) in state.withLock({ $0.registrations }) { result[key] = registration }
+    for (key, entry) in snapshot.entries {
+      if let registration = entry.registration { result[key] = registration }
+    }
     return result
   }
 

@@ -25,6 +25,8 @@ final class Registration: Sendable {
   let scope: Container.Scope
   let factory: Factory
   private let hook = Lock<Hook?>(nil)
+  /// Whether a hook is set: read on every new instance without taking the lock.
+  private let hasHook = AtomicInt(0)
 
   init(key: ServiceKey, label: String, scope: Container.Scope, factory: @escaping Factory) {
     self.key = key
@@ -34,8 +36,11 @@ final class Registration: Sendable {
   }
 
   var initCompleted: Hook? {
-    get { hook.withLock { $0 } }
-    set { hook.withLock { $0 = newValue } }
+    get { hasHook.loadAcquiring() == 0 ? nil : hook.withLock { $0 } }
+    set {
+      hook.withLock { $0 = newValue }
+      hasHook.storeReleasing(newValue == nil ? 0 : 1)
+    }
   }
 }
 
@@ -63,30 +68,30 @@ public struct RegistrationHandle<Service: Sendable>: Sendable {
   }
 }
 
-/// One container's cached instance of one registration. Two locks: `value` is held only to
-/// read or store, `build` is held while the factory runs, so a second thread waits for the
-/// first build instead of running the factory again, and a re-entrant resolve on the same
-/// thread reaches the cycle check instead of deadlocking.
+/// One container's cached instance of one registration. A built singleton is read without a
+/// lock (published once, release/acquire); `build` is held while the factory runs, so a second
+/// thread waits for the first build instead of running the factory again, and a re-entrant
+/// resolve on the same thread reaches the cycle check instead of deadlocking. Weak instances,
+/// which can go away, are read under `weakValue`'s lock.
 final class InstanceCell: Sendable {
-  private enum Stored: @unchecked Sendable {
-    // Every stored instance came out of a factory typed `-> any Sendable`; it is kept as
-    // `Any` only so a weak reference can be read back without a marker-protocol cast.
-    case none
-    case strong(Any)
-    case weak(WeakBox)
+  /// A built instance. Every stored instance came out of a factory typed `-> any Sendable`;
+  /// it is kept as `Any` only so a weak reference can be read back without a marker-protocol
+  /// cast.
+  private final class Built: @unchecked Sendable {
+    let instance: Any
+    init(_ instance: Any) { self.instance = instance }
   }
 
-  private let value = Lock<Stored>(.none)
-  private let build = Lock(())
+  private let strong = OnceReference<Built>()
+  private let weakValue = Lock<WeakBox?>(nil)
+  private let build = Lock()
 
+  @inline(__always)
   var instance: Any? {
-    value.withLock { stored in
-      switch stored {
-      case .none: nil
-      case .strong(let instance): instance
-      case .weak(let box): box.object
-      }
+    if let built = strong.unmanaged {
+      return built._withUnsafeGuaranteedRef { (cell: Built) -> Any? in cell.instance }
     }
+    return weakValue.withLock { $0?.object }
   }
 
   /// Returns the cached instance or builds, caches and returns a new one (at most one build
@@ -97,12 +102,10 @@ final class InstanceCell: Sendable {
     try build.withLock { _ in
       if let existing = instance { return (existing, false) }
       let created = try make()
-      value.withLock { stored in
-        if weakly, type(of: created as Any) is AnyClass {
-          stored = .weak(WeakBox(created as AnyObject))
-        } else if !weakly {
-          stored = .strong(created)
-        }
+      if !weakly {
+        strong.setIfEmpty(Built(created))
+      } else if type(of: created as Any) is AnyClass {
+        weakValue.withLock { $0 = WeakBox(created as AnyObject) }
       }
       return (created, true)
     }

@@ -16,7 +16,10 @@ enum ResolutionPath {
 
   /// One thread's stack; only ever touched by that thread.
   final class Stack {
-    var entries: [(key: ServiceKey, label: String)] = []
+    /// The registrations being built, unretained: each is kept alive by the container's
+    /// snapshot for the whole resolution, and pushing a pointer costs no reference counting.
+    // Touched by one thread only: the runtime's exclusivity check would cost more than the push.
+    @exclusivity(unchecked) var entries: [Unmanaged<Registration>] = []
   }
 
   private static let threadKey: pthread_key_t = {
@@ -40,16 +43,19 @@ enum ResolutionPath {
     return stack
   }
 
-  /// Runs `body` with `key` on the path; throws if `key` is already on it.
-  static func enter<R>(_ key: ServiceKey, label: String, _ body: () throws -> R) throws -> R {
+  /// Runs `body` with `registration`'s key on the path; throws if it is already on it.
+  static func enter<R>(_ registration: Registration, _ body: () throws -> R) throws -> R {
     let stack = stack
-    if let start = stack.entries.firstIndex(where: { $0.key == key }) {
-      throw ContainerError.circularDependency(path: stack.entries[start...].map(\.label) + [label])
+    let pointer = Unmanaged.passUnretained(registration)
+    if let start = stack.entries.firstIndex(where: { $0.toOpaque() == pointer.toOpaque() }) {
+      throw ContainerError.circularDependency(
+        path: stack.entries[start...].map { $0.takeUnretainedValue().label } + [registration.label])
     }
     guard stack.entries.count < maxDepth else {
-      throw ContainerError.circularDependency(path: stack.entries.map(\.label) + [label])
+      throw ContainerError.circularDependency(
+        path: stack.entries.map { $0.takeUnretainedValue().label } + [registration.label])
     }
-    stack.entries.append((key, label))
+    stack.entries.append(pointer)
     defer { stack.entries.removeLast() }
     return try body()
   }

@@ -1,11 +1,13 @@
 /// Identifies a registration: the service type, an optional name and, for one-argument
 /// registrations, the argument type. Cheap to build and hash (no strings but the name), since
 /// every resolve builds one; the readable label is made only for registrations and errors.
+@usableFromInline
 struct ServiceKey: Hashable, Sendable {
-  let type: ObjectIdentifier
-  let name: String?
-  let argument: ObjectIdentifier?
+  @usableFromInline let type: ObjectIdentifier
+  @usableFromInline let name: String?
+  @usableFromInline let argument: ObjectIdentifier?
 
+  @inlinable
   init<T>(_ type: T.Type, name: String?) {
     self.type = ObjectIdentifier(type)
     self.name = name
@@ -19,6 +21,7 @@ struct ServiceKey: Hashable, Sendable {
   }
 
   /// `UsersRepo`, `Networking (name: "mock")`, `UserViewModel (argument: Int)`.
+  @usableFromInline
   static func label<T>(_ type: T.Type, name: String?, argument: Any.Type? = nil) -> String {
     var label = String(describing: type)
     if let name { label += " (name: \"\(name)\")" }

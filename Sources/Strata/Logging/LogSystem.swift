@@ -4,13 +4,24 @@ import StrataConcurrency
 /// the executable, plus scoped overrides for tests.
 ///
 /// A disabled log call costs two relaxed atomic loads: each category keeps its threshold in an
-/// atomic that ``setLevels(_:)`` updates, and a counter says whether any scope is active.
+/// atomic that ``setLevels(_:)`` updates, and a counter says whether any scope is active. A
+/// written one reads the handler with one more (acquire) load: no lock on either path.
 public enum LogSystem {
   struct State: Sendable {
-    var handler: any LogHandler
     var levels: LogLevels
-    var revealPrivate: Bool
     var categories: [String: LogCategoryState]
+    /// Set-ups replaced by a later bootstrap: a log call in flight may still be using one.
+    var retired: [Setup] = []
+  }
+
+  /// Where enabled records go, read by every written log call without a lock.
+  final class Setup: Sendable {
+    let handler: any LogHandler
+    let revealPrivate: Bool
+    init(handler: any LogHandler, revealPrivate: Bool) {
+      self.handler = handler
+      self.revealPrivate = revealPrivate
+    }
   }
 
   /// A scoped override: handler, levels and privacy for one task tree.
@@ -20,9 +31,12 @@ public enum LogSystem {
     let revealPrivate: Bool
   }
 
-  static let state = Lock(
-    State(
-      handler: TextLogHandler(), levels: LogLevels(), revealPrivate: false, categories: [:]))
+  static let state = Lock(State(levels: LogLevels(), categories: [:]))
+  static let setup: PublishedReference<Setup> = {
+    let setup = PublishedReference<Setup>()
+    setup.publish(Setup(handler: TextLogHandler(), revealPrivate: false))
+    return setup
+  }()
   static let activeScopes = AtomicInt(0)
   @TaskLocal static var scope: Scope?
 
@@ -38,8 +52,9 @@ public enum LogSystem {
     handler: any LogHandler, levels: LogLevels = LogLevels(), revealPrivate: Bool = false
   ) {
     state.withLock { state in
-      state.handler = handler
-      state.revealPrivate = revealPrivate
+      if let previous = setup.publish(Setup(handler: handler, revealPrivate: revealPrivate)) {
+        state.retired.append(previous)
+      }
       apply(levels, to: &state)
     }
   }
@@ -132,7 +147,8 @@ public enum LogSystem {
   }
 
   static func current() -> (handler: any LogHandler, revealPrivate: Bool) {
-    state.withLock { ($0.handler, $0.revealPrivate) }
+    let current = setup.value ?? Setup(handler: TextLogHandler(), revealPrivate: false)
+    return (current.handler, current.revealPrivate)
   }
 
   private static func apply(_ levels: LogLevels, to state: inout State) {

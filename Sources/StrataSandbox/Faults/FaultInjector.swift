@@ -56,13 +56,20 @@ public final class FaultInjector: Sendable {
   }
 
   private let faults = Lock<[Fault]>([])
+  /// How many faults are queued, so a request with none to take never takes the lock.
+  private let queued = AtomicInt(0)
 
   /// Creates an injector with no faults.
   public init() {}
 
   /// Adds a fault.
   /// - Parameter fault: The fault.
-  public func add(_ fault: Fault) { faults.withLock { $0.append(fault) } }
+  public func add(_ fault: Fault) {
+    faults.withLock {
+      $0.append(fault)
+      queued.storeReleasing($0.count)
+    }
+  }
 
   /// Shorthand: the next `count` requests matching `method` `path` get `status`.
   /// - Parameters:
@@ -82,14 +89,20 @@ public final class FaultInjector: Sendable {
   }
 
   /// Removes every pending fault.
-  public func reset() { faults.withLock { $0.removeAll() } }
+  public func reset() {
+    faults.withLock {
+      $0.removeAll()
+      queued.storeReleasing(0)
+    }
+  }
 
   /// How many faulted requests are still scripted.
   public var pending: Int { faults.withLock { $0.reduce(0) { $0 + $1.remaining } } }
 
   /// Takes the actions that apply to `request` (at most one per fault), consuming them.
   func take(for request: SandboxRequest) -> [Action] {
-    faults.withLock { faults in
+    guard queued.loadAcquiring() > 0 else { return [] }
+    return faults.withLock { faults in
       var actions: [Action] = []
       for index in faults.indices
       where faults[index].remaining > 0 && faults[index].matches(request) {
@@ -99,6 +112,7 @@ public final class FaultInjector: Sendable {
         break  // one terminal action per request
       }
       faults.removeAll { $0.remaining <= 0 }
+      queued.storeReleasing(faults.count)
       return actions
     }
   }

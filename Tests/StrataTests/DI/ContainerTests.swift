@@ -279,6 +279,41 @@ struct ContainerConcurrencyTests {
     #expect(ids.count == 1)
   }
 
+  @Test func registrationsWhileOtherThreadsResolveAreSeenAndNothingIsTorn() async throws {
+    // Resolves read a published snapshot without a lock; registrations publish new ones.
+    let container = Container()
+    container.register(Service.self, scope: .singleton) { _ in Service() }
+    let first = ObjectIdentifier(try container.resolve(Service.self))
+    let identities = try await withThrowingTaskGroup(of: Set<ObjectIdentifier>.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          var seen = Set<ObjectIdentifier>()
+          for index in 0..<20_000 {
+            seen.insert(ObjectIdentifier(try container.resolve(Service.self)))
+            if index % 1_000 == 0 { await Task.yield() }
+          }
+          return seen
+        }
+      }
+      group.addTask {
+        for index in 0..<500 {
+          container.register(ValueService.self, name: "n\(index)") { _ in ValueService(id: index) }
+          let resolved = try container.resolve(ValueService.self, name: "n\(index)")
+          #expect(resolved.id == index)
+          if index % 50 == 0 { await Task.yield() }
+        }
+        return []
+      }
+      return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.formUnion($1) }
+    }
+    #expect(identities == [first], "one singleton throughout")
+    #expect(try container.resolve(ValueService.self, name: "n499").id == 499)
+
+    // Re-registering after resolving is seen by the next resolve.
+    container.register(Service.self, scope: .singleton) { _ in Service() }
+    #expect(ObjectIdentifier(try container.resolve(Service.self)) != first)
+  }
+
   @Test func nestedResolutionFromConcurrentTasksDoesNotDeadlock() async throws {
     struct Root: Sendable {}
     let container = Container()

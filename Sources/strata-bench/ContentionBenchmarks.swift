@@ -1,0 +1,172 @@
+import Foundation
+import Strata
+import StrataTesting
+
+/// The same work from 1 and from 8 threads at once: what contention costs per operation.
+/// Each figure is printed beside a yardstick that does the same work through a plain
+/// `NSLock`-guarded dictionary.
+enum ContentionBenchmarks {
+  static let threads = 8
+
+  static func run() throws -> [BenchmarkResult] {
+    try containerResults() + [logging()]
+  }
+
+  // MARK: DI
+
+  private final class Leaf: Sendable {}
+  private final class Middle: Sendable {
+    let leaf: Leaf
+    init(leaf: Leaf) { self.leaf = leaf }
+  }
+  private final class Top: Sendable {
+    let middle: Middle
+    let leaf: Leaf
+    init(middle: Middle, leaf: Leaf) {
+      self.middle = middle
+      self.leaf = leaf
+    }
+  }
+
+  /// The yardstick: factories and cached singletons in a dictionary behind one `NSLock`, the
+  /// simplest thread-safe container.
+  private final class LockedRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var singletons: [ObjectIdentifier: AnyObject] = [:]
+    private var factories: [ObjectIdentifier: (LockedRegistry) -> AnyObject] = [:]
+
+    func register<T: AnyObject>(_ type: T.Type, _ factory: @escaping (LockedRegistry) -> T) {
+      lock.withLock { factories[ObjectIdentifier(type)] = factory }
+    }
+
+    func singleton<T: AnyObject>(_ type: T.Type, _ make: () -> T) -> T {
+      lock.withLock {
+        if let existing = singletons[ObjectIdentifier(type)] as? T { return existing }
+        let created = make()
+        singletons[ObjectIdentifier(type)] = created
+        return created
+      }
+    }
+
+    func make<T: AnyObject>(_ type: T.Type) -> T? {
+      let factory = lock.withLock { factories[ObjectIdentifier(type)] }
+      return factory?(self) as? T
+    }
+  }
+
+  static func containerResults() throws -> [BenchmarkResult] {
+    let container = Container()
+    container.register(Leaf.self, scope: .singleton) { _ in Leaf() }
+    container.register(Leaf.self, name: "transient") { _ in Leaf() }
+    container.register(Middle.self) { c in Middle(leaf: try c.resolve(Leaf.self, name: "transient"))
+    }
+    container.register(Top.self) { c in
+      Top(middle: try c.resolve(), leaf: try c.resolve(Leaf.self, name: "transient"))
+    }
+    let registry = LockedRegistry()
+    registry.register(Leaf.self) { _ in Leaf() }
+    registry.register(Middle.self) { r in Middle(leaf: r.make(Leaf.self) ?? Leaf()) }
+    registry.register(Top.self) { r in
+      Top(middle: r.make(Middle.self) ?? Middle(leaf: Leaf()), leaf: r.make(Leaf.self) ?? Leaf())
+    }
+
+    let resolves = 200_000
+    let single = try perOperation(threads: 1, iterations: resolves) {
+      blackHole(try container.resolve(Leaf.self))
+    }
+    let contended = try perOperation(threads: threads, iterations: resolves) {
+      blackHole(try container.resolve(Leaf.self))
+    }
+    let lockedSingle = perOperation(threads: 1, iterations: resolves) {
+      blackHole(registry.singleton(Leaf.self) { Leaf() })
+    }
+    let lockedContended = perOperation(threads: threads, iterations: resolves) {
+      blackHole(registry.singleton(Leaf.self) { Leaf() })
+    }
+    let graph = try perOperation(threads: 1, iterations: 100_000) {
+      blackHole(try container.resolve(Top.self))
+    }
+    let lockedGraph = perOperation(threads: 1, iterations: 100_000) {
+      blackHole(registry.make(Top.self))
+    }
+    return [
+      BenchmarkResult(
+        name: "DI singleton, 1 thread", compares: "Container.resolve of a built singleton",
+        value: single, unit: "ns/op", target: "-"),
+      BenchmarkResult(
+        name: "DI singleton, \(threads) threads", compares: "the same, \(threads) threads at once",
+        value: contended, unit: "ns/op", target: "-"),
+      BenchmarkResult(
+        name: "DI singleton, \(threads) threads / 1", compares: "cost per resolve under contention",
+        value: contended / single, unit: "×", target: "≤ 2"),
+      BenchmarkResult(
+        name: "  NSLock dictionary, 1 thread", compares: "yardstick: the same lookup behind NSLock",
+        value: lockedSingle, unit: "ns/op", target: "-"),
+      BenchmarkResult(
+        name: "  NSLock dictionary, \(threads) threads", compares: "yardstick, \(threads) threads",
+        value: lockedContended, unit: "ns/op", target: "-"),
+      BenchmarkResult(
+        name: "DI 3-level transient graph", compares: "Top → Middle → Leaf, 4 resolves, 1 thread",
+        value: graph, unit: "ns/op", target: "≤ 700 ns"),
+      BenchmarkResult(
+        name: "  NSLock dictionary, 3-level graph", compares: "yardstick: 4 factory lookups",
+        value: lockedGraph, unit: "ns/op", target: "-"),
+    ]
+  }
+
+  // MARK: Logging
+
+  /// An enabled log call into one handler, from 1 and from 8 threads.
+  static func logging() -> BenchmarkResult {
+    let handler = CountingLogHandler()
+    let logger = Logger(category: "bench")
+    let (single, contended) = LogSystem.withScope(handler: handler, levels: .all) {
+      (
+        perOperation(threads: 1, iterations: 50_000) { logger.debug("value is \(42)") },
+        perOperation(threads: threads, iterations: 50_000) { logger.debug("value is \(42)") }
+      )
+    }
+    return BenchmarkResult(
+      name: "Log call, enabled, \(threads) threads / 1",
+      compares: String(
+        format: "%.0f ns vs %.0f ns per call, one handler", contended, single),
+      value: contended / single, unit: "×", target: "-")
+  }
+
+  /// A handler that only counts, so the figure is the logging path's own cost.
+  private final class CountingLogHandler: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func log(_ record: LogRecord) { lock.withLock { count += 1 } }
+  }
+
+  // MARK: Measuring
+
+  /// Median nanoseconds of CPU per operation when `threads` threads each run `body`
+  /// `iterations` times at once: wall time × the cores that can run them ÷ all operations.
+  /// Without contention it equals the single-thread figure, whatever the core count.
+  static func perOperation(
+    threads: Int, iterations: Int, _ body: @escaping @Sendable () throws -> Void
+  )
+    rethrows -> Double
+  {
+    var samples: [Double] = []
+    for _ in 0..<5 {
+      let group = DispatchGroup()
+      let start = ContinuousClock.now
+      for _ in 0..<threads {
+        group.enter()
+        Thread.detachNewThread {
+          for _ in 0..<iterations { try? body() }
+          group.leave()
+        }
+      }
+      group.wait()
+      let elapsed = Measure.nanoseconds(ContinuousClock.now - start)
+      samples.append(elapsed / Double(iterations) * Double(min(threads, cores)) / Double(threads))
+    }
+    return Measure.median(samples)
+  }
+
+  static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+}
