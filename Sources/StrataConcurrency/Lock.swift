@@ -19,10 +19,14 @@ package final class Lock<State>: @unchecked Sendable {
   #else
     private let primitive: UnsafeMutablePointer<pthread_mutex_t>
   #endif
-  private var state: State
+  // The state lives outside the object too: reached through a pointer, an access is guarded
+  // by the lock alone (no runtime exclusivity check, which would also see a zero-size
+  // `Void` state as a racing access).
+  private let state: UnsafeMutablePointer<State>
 
   package init(_ initial: State) {
-    state = initial
+    state = .allocate(capacity: 1)
+    state.initialize(to: initial)
     primitive = .allocate(capacity: 1)
     #if canImport(Darwin)
       primitive.initialize(to: os_unfair_lock())
@@ -38,6 +42,8 @@ package final class Lock<State>: @unchecked Sendable {
     #endif
     primitive.deinitialize(count: 1)
     primitive.deallocate()
+    state.deinitialize(count: 1)
+    state.deallocate()
   }
 
   /// Runs `body` with exclusive access to the state.
@@ -50,7 +56,7 @@ package final class Lock<State>: @unchecked Sendable {
       pthread_mutex_lock(primitive)
       defer { pthread_mutex_unlock(primitive) }
     #endif
-    return try body(&state)
+    return try body(&state.pointee)
   }
 }
 
