@@ -15,14 +15,14 @@
 package final class Lock<State>: @unchecked Sendable {
   // The lock lives at a stable address of its own (never moved, as both primitives require).
   #if canImport(Darwin)
-    private let primitive: UnsafeMutablePointer<os_unfair_lock>
+    @usableFromInline let primitive: UnsafeMutablePointer<os_unfair_lock>
   #else
-    private let primitive: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let primitive: UnsafeMutablePointer<pthread_mutex_t>
   #endif
   // The state lives outside the object too: reached through a pointer, an access is guarded
   // by the lock alone (no runtime exclusivity check, which would also see a zero-size
   // `Void` state as a racing access).
-  private let state: UnsafeMutablePointer<State>
+  @usableFromInline let state: UnsafeMutablePointer<State>
 
   package init(_ initial: State) {
     state = .allocate(capacity: 1)
@@ -47,7 +47,7 @@ package final class Lock<State>: @unchecked Sendable {
   }
 
   /// Runs `body` with exclusive access to the state.
-  @inline(__always)
+  @inlinable
   package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     #if canImport(Darwin)
       os_unfair_lock_lock(primitive)

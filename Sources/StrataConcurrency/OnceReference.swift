@@ -2,7 +2,7 @@
 /// published snapshot. Readers see either nothing or the fully built object (release/acquire).
 /// The object is retained until this reference is released.
 package final class OnceReference<Object: AnyObject & Sendable>: @unchecked Sendable {
-  private let address = AtomicInt(0)
+  @usableFromInline let address = AtomicInt(0)
 
   package init() {}
 
@@ -14,7 +14,7 @@ package final class OnceReference<Object: AnyObject & Sendable>: @unchecked Send
   }
 
   /// The object, if set.
-  @inline(__always)
+  @inlinable
   package var value: Object? {
     let bits = address.loadAcquiring()
     guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
@@ -22,7 +22,7 @@ package final class OnceReference<Object: AnyObject & Sendable>: @unchecked Send
   }
 
   /// The object, if set, unretained: read it with `_withUnsafeGuaranteedRef` on a hot path.
-  @inline(__always)
+  @inlinable
   package var unmanaged: Unmanaged<Object>? {
     guard let pointer = UnsafeRawPointer(bitPattern: address.loadAcquiring()) else { return nil }
     return Unmanaged<Object>.fromOpaque(pointer)

@@ -5,7 +5,7 @@
 /// container keeps the few snapshots it publishes until it is released). Writers serialise
 /// among themselves (hold a lock around ``publish(_:)``).
 package final class PublishedReference<Object: AnyObject & Sendable>: @unchecked Sendable {
-  private let address = AtomicInt(0)
+  @usableFromInline let address = AtomicInt(0)
 
   package init() {}
 
@@ -17,7 +17,7 @@ package final class PublishedReference<Object: AnyObject & Sendable>: @unchecked
   }
 
   /// The current object, if any.
-  @inline(__always)
+  @inlinable
   package var value: Object? {
     guard let pointer = UnsafeRawPointer(bitPattern: address.loadAcquiring()) else { return nil }
     return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
@@ -25,7 +25,7 @@ package final class PublishedReference<Object: AnyObject & Sendable>: @unchecked
 
   /// The current object, unretained: read it with `_withUnsafeGuaranteedRef` on a hot path
   /// (no reference counting on an object many threads read).
-  @inline(__always)
+  @inlinable
   package var unmanaged: Unmanaged<Object>? {
     guard let pointer = UnsafeRawPointer(bitPattern: address.loadAcquiring()) else { return nil }
     return Unmanaged<Object>.fromOpaque(pointer)
