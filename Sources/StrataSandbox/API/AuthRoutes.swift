@@ -31,8 +31,9 @@ extension SandboxAPI {
   static let maxLifetimeMinutes = 43_200
 
   /// The answer to a lifetime outside 1…43,200 minutes (a 500, as the real service sends).
-  private static let lifetimeTooLong = Rejection(
-    500, "Maximum access token expire time can be \(maxLifetimeMinutes) minutes")
+  private static var lifetimeTooLong: Rejection {
+    Rejection(500, "Maximum access token expire time can be \(maxLifetimeMinutes) minutes")
+  }
 
   /// The access-token lifetime in seconds a body asks for: `expiresInMins` (1…43,200, default
   /// 60; a login treats a falsy value as the default of the token library, the maximum), or

@@ -6,7 +6,7 @@ import Testing
 /// The built `strata-demo` against a sandbox that answers as the real DummyJSON does: JWTs
 /// the server cannot verify, lifetimes it refuses, a logout route.
 @Suite("strata-demo against DummyJSON's token answers")
-struct FaithfulSandboxCLITests {
+struct DummyJSONTokenCLITests {
   /// A running sandbox and a CLI signed in to it whose session file then had its access token
   /// (and, if asked, its refresh token) corrupted; the file stays 0600.
   static func signedInWithCorruptTokens(refreshToken corruptsRefresh: Bool) async throws -> (
