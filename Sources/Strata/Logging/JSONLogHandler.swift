@@ -21,7 +21,18 @@ public struct JSONLogHandler: LogHandler {
     Self.appendQuoted(record.message, to: &line)
     line += ",\"file\":"
     Self.appendQuoted(record.file, to: &line)
-    line += ",\"line\":\(record.line)}\n"
+    line += ",\"line\":\(record.line)"
+    if !record.fields.isEmpty {
+      line += ",\"fields\":{"
+      for (index, (name, value)) in record.fields.sorted(by: { $0.key < $1.key }).enumerated() {
+        if index > 0 { line += "," }
+        Self.appendQuoted(name, to: &line)
+        line += ":"
+        Self.appendQuoted(KnownSecrets.mask(value), to: &line)
+      }
+      line += "}"
+    }
+    line += "}\n"
     output.write(line)
   }
 

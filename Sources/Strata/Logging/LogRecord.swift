@@ -15,6 +15,9 @@ public struct LogRecord: Sendable, Equatable {
   public let file: String
   /// The source line that logged it.
   public let line: UInt
+  /// Structured data beside the message (a request's method, status, duration…): JSON lines
+  /// carry them as a `fields` object.
+  public let fields: [String: String]
 
   /// Creates a record.
   /// - Parameters:
@@ -26,7 +29,7 @@ public struct LogRecord: Sendable, Equatable {
   ///   - line: Source line.
   public init(
     timestamp: Date = Date(), level: LogLevel, category: String, message: String,
-    file: String = #fileID, line: UInt = #line
+    file: String = #fileID, line: UInt = #line, fields: [String: String] = [:]
   ) {
     self.timestamp = timestamp
     self.level = level
@@ -34,6 +37,7 @@ public struct LogRecord: Sendable, Equatable {
     self.message = message
     self.file = file
     self.line = line
+    self.fields = fields
   }
 
   /// The timestamp as ISO-8601 UTC with milliseconds: `2026-11-22T01:30:00.123Z`.

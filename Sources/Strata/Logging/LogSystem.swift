@@ -3,11 +3,17 @@ import StrataConcurrency
 /// The process-wide logging set-up: one handler and the enabled levels, bootstrapped once by
 /// the executable, plus scoped overrides for tests.
 ///
+/// Silent by default: until the app calls ``bootstrap(handler:levels:revealPrivate:)`` (or
+/// ``bootstrap(config:output:)``) nothing is written anywhere — a library never prints on its
+/// own. ``setLevels(_:)`` before that only records the levels bootstrap will start from.
+///
 /// A disabled log call costs two relaxed atomic loads: each category keeps its threshold in an
 /// atomic that ``setLevels(_:)`` updates, and a counter says whether any scope is active. A
 /// written one reads the handler with one more (acquire) load: no lock on either path.
 public enum LogSystem {
   struct State: Sendable {
+    /// Nothing is written until the app bootstraps logging: a library stays silent.
+    var bootstrapped = false
     var levels: LogLevels
     var categories: [String: LogCategoryState]
     /// Set-ups replaced by a later bootstrap: a log call in flight may still be using one.
@@ -55,6 +61,7 @@ public enum LogSystem {
       if let previous = setup.publish(Setup(handler: handler, revealPrivate: revealPrivate)) {
         state.retired.append(previous)
       }
+      state.bootstrapped = true
       apply(levels, to: &state)
     }
   }
@@ -87,7 +94,7 @@ public enum LogSystem {
   /// The enabled levels (global set-up, not a scope's).
   public static var levels: LogLevels { state.withLock { $0.levels } }
 
-  /// Changes the enabled levels at run time.
+  /// Changes the enabled levels at run time (before bootstrap: the levels it will use).
   /// - Parameter levels: The new levels.
   public static func setLevels(_ levels: LogLevels) {
     state.withLock { apply(levels, to: &$0) }
@@ -140,7 +147,8 @@ public enum LogSystem {
   static func categoryState(_ category: String) -> LogCategoryState {
     state.withLock { state in
       if let existing = state.categories[category] { return existing }
-      let created = LogCategoryState(threshold: state.levels.level(for: category))
+      let created = LogCategoryState(
+        threshold: state.bootstrapped ? Int(state.levels.level(for: category).rawValue) : .max)
       state.categories[category] = created
       return created
     }
@@ -154,7 +162,8 @@ public enum LogSystem {
   private static func apply(_ levels: LogLevels, to state: inout State) {
     state.levels = levels
     for (name, category) in state.categories {
-      category.threshold.storeReleasing(Int(levels.level(for: name).rawValue))
+      category.threshold.storeReleasing(
+        state.bootstrapped ? Int(levels.level(for: name).rawValue) : .max)
     }
   }
 }
@@ -163,5 +172,6 @@ public enum LogSystem {
 final class LogCategoryState: Sendable {
   let threshold: AtomicInt
 
-  init(threshold: LogLevel) { self.threshold = AtomicInt(Int(threshold.rawValue)) }
+  /// `threshold`: the lowest level written, as a raw value (`Int.max`: nothing).
+  init(threshold: Int) { self.threshold = AtomicInt(threshold) }
 }

@@ -32,7 +32,7 @@ public struct Logger: Sendable {
   ///   - line: The source line (defaults to the caller's).
   public func log(
     _ level: LogLevel, _ message: @autoclosure () -> LogMessage, file: String = #fileID,
-    line: UInt = #line
+    line: UInt = #line, fields: @autoclosure () -> [String: String] = [:]
   ) {
     let handler: any LogHandler
     let reveal: Bool
@@ -47,7 +47,7 @@ public struct Logger: Sendable {
       LogRecord(
         level: level, category: category,
         message: KnownSecrets.mask(message().rendered(revealingPrivate: reveal)),
-        file: file, line: line))
+        file: file, line: line, fields: fields()))
   }
 
   // MARK: Levels

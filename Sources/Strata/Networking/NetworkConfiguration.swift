@@ -18,6 +18,10 @@ public struct NetworkConfiguration: Sendable {
   public var onRetry: (@Sendable (RetryNotice) -> Void)?
   /// Which answers reject the access token a request carried (default: `401`).
   public var credentialRejection: CredentialRejection = .unauthorizedStatus
+  /// Steps run around the transport for every attempt, first to last (see ``HTTPMiddleware``).
+  public var middleware: [any HTTPMiddleware] = []
+  /// Keeps a ``RequestRecord`` of every attempt when set.
+  public var requestLog: RequestLog?
 
   /// Creates a configuration.
   /// - Parameters:

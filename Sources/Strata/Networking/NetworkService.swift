@@ -83,6 +83,7 @@ public final class NetworkService: Networking {
     var retries = 0
     var refreshed = false
     var attempt = 0
+    var retryReason: String?
     while true {
       try Task.checkCancellation()
       attempt += 1
@@ -93,7 +94,7 @@ public final class NetworkService: Networking {
       var retryAfter: Duration?
       let outcome = await perform(
         request, within: remaining, maxResponseSize: maxResponseSize, label: label,
-        attempt: attempt)
+        attempt: attempt, retryReason: retryReason)
       try Task.checkCancellation()
       switch outcome {
       case .success(let (data, response)):
@@ -111,6 +112,7 @@ public final class NetworkService: Networking {
           let renewed = try await renew(rejected, status: status, with: authenticator, label: label)
           token = renewed
           request.setValue("Bearer \(renewed)", forHTTPHeaderField: "Authorization")
+          retryReason = "token renewed after \(status)"
           continue
         }
         if (200..<300).contains(status) { return try decode(E.Response.self, data, status: status) }
@@ -130,6 +132,7 @@ public final class NetworkService: Networking {
         throw failure
       }
       retries += 1
+      retryReason = Self.reason(failure)
       let delay = policy.delay(forRetry: retries, retryAfter: retryAfter)
       guard clock.now() + delay < deadline else {
         logger.info("\(label): no time left for retry \(retries) before the deadline")
@@ -153,6 +156,22 @@ public final class NetworkService: Networking {
   /// time even when a test injects a manual clock: it guards real I/O.
   private func perform(
     _ request: URLRequest, within remaining: Duration, maxResponseSize: Int, label: String,
+    attempt: Int, retryReason: String?
+  ) async -> Result<(Data, HTTPURLResponse), NetworkError> {
+    let started = ContinuousClock.now
+    let outcome = await exchange(
+      request, within: remaining, maxResponseSize: maxResponseSize, label: label,
+      attempt: attempt)
+    record(
+      outcome, of: request, label: label, attempt: attempt, retryReason: retryReason,
+      duration: ContinuousClock.now - started)
+    return outcome
+  }
+
+  /// The attempt through the middleware chain to the transport, its failures as
+  /// ``NetworkError``s.
+  private func exchange(
+    _ request: URLRequest, within remaining: Duration, maxResponseSize: Int, label: String,
     attempt: Int
   ) async -> Result<(Data, HTTPURLResponse), NetworkError> {
     if logger.isEnabled(.debug) {
@@ -168,15 +187,17 @@ public final class NetworkService: Networking {
         logger.trace("  request body: \(redactor.redact(body: body))")
       }
     }
-    let started = ContinuousClock.now
+    let transport = transport
+    var next: HTTPMiddlewareNext = { request in
+      try await transport.send(request, deadline: remaining, maxResponseSize: maxResponseSize)
+    }
+    let described = RequestAttempt(label: label, number: attempt)
+    for middleware in configuration.middleware.reversed() {
+      let inner = next
+      next = { request in try await middleware.intercept(request, attempt: described, next: inner) }
+    }
     do {
-      let (data, response) = try await transport.send(
-        request, deadline: remaining, maxResponseSize: maxResponseSize)
-      if logger.isEnabled(.debug) {
-        logger.debug(
-          "← \(response.statusCode) \(label) in \((ContinuousClock.now - started).shortDescription), \(data.count) bytes"
-        )
-      }
+      let (data, response) = try await next(request)
       if logger.isEnabled(.trace) {
         let headers = response.allHeaderFields.reduce(into: [String: String]()) {
           $0[String(describing: $1.key)] = String(describing: $1.value)
@@ -201,6 +222,36 @@ public final class NetworkService: Networking {
       return .failure(.transport(URLError(.cancelled)))
     } catch {
       return .failure(.transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])))
+    }
+  }
+
+  /// Emits the attempt's ``RequestRecord``: to the request log, and as the fields of the
+  /// `networking` debug line.
+  private func record(
+    _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, of request: URLRequest,
+    label: String, attempt: Int, retryReason: String?, duration: Duration
+  ) {
+    let logs = logger.isEnabled(.debug)
+    guard logs || configuration.requestLog != nil else { return }
+    var record = RequestRecord(
+      method: request.httpMethod ?? "GET", url: request.url.map(redactor.redact(url:)) ?? "?",
+      status: nil, durationMilliseconds: duration.inSeconds * 1000,
+      bytesSent: request.httpBody?.count ?? 0, bytesReceived: 0, attempt: attempt,
+      retryReason: retryReason)
+    switch outcome {
+    case .success(let (data, response)):
+      record.status = response.statusCode
+      record.bytesReceived = data.count
+    case .failure(let error):
+      record.error = Self.reason(error)
+    }
+    configuration.requestLog?.append(record)
+    if logs {
+      let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"
+      logger.log(
+        .debug,
+        "← \(outcomeText) \(label) in \(duration.shortDescription), \(record.bytesReceived) bytes",
+        fields: record.fields)
     }
   }
 

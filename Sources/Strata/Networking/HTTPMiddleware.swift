@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A step between ``NetworkService`` and its ``HTTPTransport``, run for every attempt: it may
+/// change the request, look at or replace the response, or throw. Middleware runs in the
+/// order of ``NetworkConfiguration/middleware``; each calls `next` to go on.
+///
+/// Transport or middleware? Write a transport to change *how bytes travel* (another HTTP
+/// stack, a recorded replay); write a middleware to change *what is sent or seen* (a header
+/// on every request, metrics, a request log) while keeping retries, deadlines, token renewal
+/// and redaction.
+///
+/// ```swift
+/// struct CountAttempts: HTTPMiddleware {
+///   let counter: Counter
+///   func intercept(
+///     _ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext
+///   ) async throws -> (Data, HTTPURLResponse) {
+///     counter.increment()
+///     return try await next(request)
+///   }
+/// }
+/// ```
+public protocol HTTPMiddleware: Sendable {
+  /// Handles one attempt: call `next` (at most once) to send `request` on.
+  func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
+    async throws -> (Data, HTTPURLResponse)
+}
+
+/// The rest of the chain: the next middleware, then the transport.
+public typealias HTTPMiddlewareNext =
+  @Sendable (URLRequest) async throws -> (
+    Data, HTTPURLResponse
+  )
+
+/// Which attempt a middleware sees.
+public struct RequestAttempt: Sendable, Equatable {
+  /// `GET /users/1`: the method and path, no query (safe to log).
+  public let label: String
+  /// 1 for the first attempt, 2 for the first retry, …
+  public let number: Int
+
+  /// Creates an attempt description (for tests of your own middleware).
+  public init(label: String, number: Int) {
+    self.label = label
+    self.number = number
+  }
+}
+
+/// Adds header fields a request does not set itself — an API key, a client version. Values of
+/// secret header names (`X-API-Key`, anything with `token`, `secret`, …) are registered with
+/// ``KnownSecrets``, so they are masked wherever they might appear.
+///
+/// ```swift
+/// configuration.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
+/// ```
+public struct DefaultHeaders: HTTPMiddleware {
+  /// The fields added.
+  public let headers: [String: String]
+
+  /// Creates the middleware.
+  public init(_ headers: [String: String], redactor: Redactor = .standard) {
+    self.headers = headers
+    KnownSecrets.register(headers.filter { redactor.isSensitive(header: $0.key) }.map(\.value))
+  }
+
+  /// Adds the fields the request lacks, then sends it on.
+  public func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
+    async throws -> (Data, HTTPURLResponse)
+  {
+    var request = request
+    for (name, value) in headers where request.value(forHTTPHeaderField: name) == nil {
+      request.setValue(value, forHTTPHeaderField: name)
+    }
+    return try await next(request)
+  }
+}

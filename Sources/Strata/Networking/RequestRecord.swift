@@ -1,0 +1,56 @@
+import Foundation
+
+/// What one attempt of one request did, as data: the structured record ``NetworkService``
+/// emits for every attempt — in the `networking` log's fields (JSON lines carry them) and in
+/// ``NetworkConfiguration/requestLog``. The URL is redacted; no header or body is kept.
+public struct RequestRecord: Sendable, Equatable, Codable {
+  /// `GET`, `POST`, …
+  public var method: String
+  /// The URL, with secret query parameters and any password redacted.
+  public var url: String
+  /// The HTTP status, or nil when no response arrived.
+  public var status: Int?
+  /// From sending to the last byte (or the failure), in milliseconds.
+  public var durationMilliseconds: Double
+  /// Request body bytes.
+  public var bytesSent: Int
+  /// Response body bytes.
+  public var bytesReceived: Int
+  /// 1 for the first attempt, 2 for the first retry, …
+  public var attempt: Int
+  /// Why this attempt was made again (`503`, `URLError -1005`, `token renewed`); nil for a
+  /// first attempt.
+  public var retryReason: String?
+  /// The failure, when the attempt got no HTTP response.
+  public var error: String?
+
+  /// Creates a record.
+  public init(
+    method: String, url: String, status: Int?, durationMilliseconds: Double, bytesSent: Int,
+    bytesReceived: Int, attempt: Int, retryReason: String? = nil, error: String? = nil
+  ) {
+    self.method = method
+    self.url = url
+    self.status = status
+    self.durationMilliseconds = durationMilliseconds
+    self.bytesSent = bytesSent
+    self.bytesReceived = bytesReceived
+    self.attempt = attempt
+    self.retryReason = retryReason
+    self.error = error
+  }
+
+  /// The record as log fields (`http.method`, `http.status`, …).
+  public var fields: [String: String] {
+    var fields = [
+      "http.method": method, "http.url": url,
+      "http.duration_ms": String(format: "%.3f", durationMilliseconds),
+      "http.bytes_sent": String(bytesSent), "http.bytes_received": String(bytesReceived),
+      "http.attempt": String(attempt),
+    ]
+    if let status { fields["http.status"] = String(status) }
+    if let retryReason { fields["http.retry_reason"] = retryReason }
+    if let error { fields["http.error"] = error }
+    return fields
+  }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Strata
+import StrataConcurrency
+import StrataSandbox
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Counts attempts and remembers what each saw.
+private final class AttemptCounter: HTTPMiddleware, Sendable {
+  let seen = Lock<[RequestAttempt]>([])
+  var attempts: [RequestAttempt] { seen.withLock { $0 } }
+
+  func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
+    async throws -> (Data, HTTPURLResponse)
+  {
+    seen.withLock { $0.append(attempt) }
+    return try await next(request)
+  }
+}
+
+/// Appends its name to a header, to show the order middleware runs in.
+private struct Tag: HTTPMiddleware {
+  let name: String
+  func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
+    async throws -> (Data, HTTPURLResponse)
+  {
+    var request = request
+    request.setValue(
+      (request.value(forHTTPHeaderField: "X-Order").map { $0 + "," } ?? "") + name,
+      forHTTPHeaderField: "X-Order")
+    return try await next(request)
+  }
+}
+
+@Suite("Middleware and request records")
+struct MiddlewareTests {
+  static func service(
+    _ transport: any HTTPTransport, middleware: [any HTTPMiddleware],
+    requestLog: RequestLog? = nil, baseURL: URL = URL(string: "https://api.example")!
+  ) -> NetworkService {
+    var configuration = NetworkConfiguration(baseURL: baseURL, userAgent: "StrataTests/1")
+    configuration.middleware = middleware
+    configuration.requestLog = requestLog
+    return NetworkService(configuration: configuration, transport: transport, clock: ManualClock())
+  }
+
+  @Test func defaultHeadersAreAddedUnlessTheRequestSetsThemAndTheirSecretsAreMasked() async throws {
+    let transport = MockTransport.successful(json: userJSON)
+    let key = "sk_live_middleware_0123456789"
+    let capture = CapturingLogHandler()
+    try await LogSystem.withScope(handler: capture, levels: .all) {
+      _ = try await Self.service(
+        transport, middleware: [DefaultHeaders(["X-API-Key": key, "X-Client": "tests"])]
+      ).send(GetUser())
+    }
+    let sent = try #require(transport.requests.first)
+    #expect(sent.value(forHTTPHeaderField: "X-API-Key") == key)
+    #expect(sent.value(forHTTPHeaderField: "X-Client") == "tests")
+    #expect(!capture.text.contains(key), "the key is masked in every log line")
+    #expect(KnownSecrets.mask("key=\(key)") == "key=<redacted>")
+  }
+
+  @Test func middlewareSeesEveryAttemptInOrderFirstToLast() async throws {
+    let transport = MockTransport.statuses([503, 503, 200], body: userJSON)
+    let counter = AttemptCounter()
+    _ = try await Self.service(
+      transport, middleware: [Tag(name: "a"), counter, Tag(name: "b")]
+    ).send(GetUser())
+    #expect(counter.attempts.map(\.number) == [1, 2, 3])
+    #expect(counter.attempts.allSatisfy { $0.label == "GET /users/1" })
+    #expect(
+      transport.requests.map { $0.value(forHTTPHeaderField: "X-Order") } == ["a,b", "a,b", "a,b"])
+  }
+
+  @Test func everyAttemptLeavesARecordInTheLogAndInJSONLines() async throws {
+    let transport = MockTransport.statuses([503, 200], body: userJSON)
+    let log = RequestLog()
+    let lines = Lock<[String]>([])
+    let handler = JSONLogHandler(output: LogOutput { line in lines.withLock { $0.append(line) } })
+    try await LogSystem.withScope(handler: handler, levels: .all) {
+      _ = try await Self.service(transport, middleware: [], requestLog: log).send(GetUser())
+    }
+    let records = log.records
+    #expect(records.map(\.status) == [503, 200])
+    #expect(records.map(\.attempt) == [1, 2])
+    #expect(records.map(\.retryReason) == [nil, "503"])
+    #expect(records.allSatisfy { $0.method == "GET" && $0.url == "https://api.example/users/1" })
+    #expect(records[1].bytesReceived == userJSON.utf8.count)
+
+    let fields = lines.withLock { $0 }.compactMap { line -> [String: String]? in
+      let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+      return object?["fields"] as? [String: String]
+    }
+    #expect(fields.map { $0["http.status"] } == ["503", "200"])
+    #expect(fields.last?["http.retry_reason"] == "503")
+    #expect(fields.last?["http.attempt"] == "2" && fields.last?["http.duration_ms"] != nil)
+  }
+
+  @Test func aTransportFailureIsRecordedWithoutAStatus() async throws {
+    let log = RequestLog()
+    _ = await networkError {
+      _ = try await Self.service(
+        MockTransport.failing(URLError(.cannotConnectToHost)), middleware: [], requestLog: log
+      ).send(CreateThing())
+    }
+    let record = try #require(log.records.first)
+    #expect(record.status == nil && record.error == "URLError -1004" && record.method == "POST")
+    #expect(record.bytesSent > 0)
+  }
+
+  @Test func theRequestLogKeepsTheNewest() {
+    let log = RequestLog(capacity: 2)
+    for attempt in 1...5 {
+      log.append(
+        RequestRecord(
+          method: "GET", url: "u", status: 200, durationMilliseconds: 1, bytesSent: 0,
+          bytesReceived: 0, attempt: attempt))
+    }
+    #expect(log.records.map(\.attempt) == [4, 5])
+  }
+
+  @Test func againstTheSandbox() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let log = RequestLog()
+    server.faults.fail(503, method: "GET", path: "/users/1")
+    var configuration = NetworkConfiguration(
+      baseURL: server.baseURL, retryPolicy: RetryPolicy(baseDelay: .milliseconds(10)))
+    configuration.middleware = [DefaultHeaders(["X-Client": "strata-tests"])]
+    configuration.requestLog = log
+    // Its own transport: this test's faulted connections never share a pool with others.
+    let service = NetworkService(configuration: configuration, transport: URLSessionTransport())
+    #expect(try await service.send(GetUser()).firstName == "Emily")
+    #expect(server.journal.entries.allSatisfy { $0.header("X-Client") == "strata-tests" })
+    #expect(log.records.map(\.status) == [503, 200])
+    #expect(log.records.last.map { $0.bytesReceived > 500 } == true)
+  }
+}
