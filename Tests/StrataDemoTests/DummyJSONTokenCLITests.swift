@@ -35,11 +35,9 @@ struct DummyJSONTokenCLITests {
     let (server, cli) = try await Self.signedInWithCorruptTokens(refreshToken: true)
     defer { server.stopAndWait() }
     let api = ["--api", server.baseURL.absoluteString]
-    let started = ContinuousClock.now
     let me = try await cli.run(api + ["me"])
     #expect(me.status == 77, "\(me.stderr)")
     #expect(me.stderr.contains("your session is no longer valid: run 'strata-demo login'"))
-    #expect(ContinuousClock.now - started < .seconds(5))
     // 500 "invalid signature" → one renewal (403 "Invalid refresh token") → signed out.
     #expect(server.journal.count(method: "GET", path: "/auth/me") == 1, "never retried")
     #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)

@@ -198,20 +198,22 @@ struct SandboxRobustnessTests {
 
 @Suite("Sandbox under load: bounded tokens, slow clients")
 struct SandboxLoadTests {
-  @Test func twentyThousandRotationsKeepTheSpentTableBounded() async {
+  @Test func twoThousandRotationsKeepTheSpentTableBounded() async {
     let clock = ManualDate()
-    let issuer = TokenIssuer(now: { clock.now }, rotatesRefreshTokens: true, capacity: 500)
+    let issuer = TokenIssuer(now: { clock.now }, rotatesRefreshTokens: true, capacity: 100)
     let payload: [String: Any] = ["id": 1, "username": "emilys"]
     var refresh = issuer.issue(payload: payload, accessLifetime: 60, refreshLifetime: 3_600).refresh
-    for index in 0..<20_000 {
-      if index % 500 == 0 { await Task.yield() }  // CPU-heavy: leave the 2-thread pool room
+    // Each rotation signs and verifies JWTs (debug-build HMAC): a few hundred microseconds, so
+    // yield often — a long run on one of the pool's 2 threads starves other tests' deadlines.
+    for index in 0..<2_000 {
+      if index % 20 == 0 { await Task.yield() }
       guard case .success = issuer.redeemRefresh(refresh) else {
         Issue.record("rotation \(index) refused a fresh refresh token")
         return
       }
       refresh = issuer.issue(payload: payload, accessLifetime: 60, refreshLifetime: 3_600).refresh
     }
-    #expect(issuer.spentCount <= 500, "at most 500 spent tokens remembered")
+    #expect(issuer.spentCount <= 100, "at most 100 spent tokens remembered")
     #expect((try? issuer.redeemRefresh(refresh).get()) != nil, "the newest refresh token works")
     #expect((try? issuer.redeemRefresh(refresh).get()) == nil, "once")
   }
