@@ -20,11 +20,13 @@ public enum DemoContainer {
   ///   - config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
   ///   - environment: For the token file location.
   ///   - onRetry: Told before each retry wait (the CLI prints "retrying in 2s (2/3)…").
+  ///   - onRequestRecord: Told every request attempt's record (the CLI's `--http-log`).
   ///   - now: Wall-clock time, for token expiry (tests share one clock with a sandbox).
   /// - Returns: The container. Call `validate()` to check it.
   public static func make(
     config: Config, environment: [String: String] = ProcessInfo.processInfo.environment,
     onRetry: (@Sendable (RetryNotice) -> Void)? = nil,
+    onRequestRecord: (@Sendable (RequestRecord) -> Void)? = nil,
     now: @escaping @Sendable () -> Date = { Date() }
   ) -> Container {
     let container = Container()
@@ -35,6 +37,7 @@ public enum DemoContainer {
       let config = try c.resolve(Config.self)
       var configuration = try NetworkConfiguration(config: config, baseURL: config.url(.api))
       configuration.onRetry = onRetry
+      configuration.onRequestRecord = onRequestRecord
       configuration.credentialRejection = .dummyJSON
       return configuration
     }

@@ -95,3 +95,35 @@ struct DummyJSONTokenCLITests {
     #expect(call.header("Authorization")?.hasPrefix("Bearer eyJ") == true)
   }
 }
+
+@Suite("strata-demo --http-log")
+struct HTTPLogCLITests {
+  @Test func everyAttemptIsOneJSONLineWithNoSecret() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    server.faults.fail(503, method: "GET", path: "/users")
+    let cli = try CLIRunner()
+    let path = cli.home + "/http.jsonl"
+    let api = ["--api", server.baseURL.absoluteString, "--set", "RETRY_BASE_DELAY=10ms"]
+    _ = try await SecurityCLITests.login(cli, server)
+    let result = try await cli.run(api + ["--http-log", path, "users", "--limit", "2"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let records = try text.split(separator: "\n").map {
+      try JSONDecoder().decode(RequestRecord.self, from: Data($0.utf8))
+    }
+    #expect(records.map(\.status) == [503, 200])
+    #expect(records.map(\.attempt) == [1, 2] && records.last?.retryReason == "503")
+    #expect(records.allSatisfy { $0.method == "GET" && $0.url.contains("/users?limit=2") })
+    #expect(!text.contains("eyJhbGciOiJIUzI1NiIs") && !text.contains(SecurityCLITests.password))
+    let mode =
+      (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?
+      .intValue
+    #expect(mode == 0o600)
+
+    let unwritable = try await cli.run(
+      api + ["--http-log", "/nonexistent/dir/http.jsonl", "users"])
+    #expect(unwritable.status == 1 && unwritable.stderr.contains("cannot write the HTTP log"))
+  }
+}

@@ -22,6 +22,8 @@ public struct NetworkConfiguration: Sendable {
   public var middleware: [any HTTPMiddleware] = []
   /// Keeps a ``RequestRecord`` of every attempt when set.
   public var requestLog: RequestLog?
+  /// Told the ``RequestRecord`` of every attempt as it ends (a file of JSON lines, metrics).
+  public var onRequestRecord: (@Sendable (RequestRecord) -> Void)?
 
   /// Creates a configuration.
   /// - Parameters:

@@ -232,7 +232,9 @@ public final class NetworkService: Networking {
     label: String, attempt: Int, retryReason: String?, duration: Duration
   ) {
     let logs = logger.isEnabled(.debug)
-    guard logs || configuration.requestLog != nil else { return }
+    guard logs || configuration.requestLog != nil || configuration.onRequestRecord != nil else {
+      return
+    }
     var record = RequestRecord(
       method: request.httpMethod ?? "GET", url: request.url.map(redactor.redact(url:)) ?? "?",
       status: nil, durationMilliseconds: duration.inSeconds * 1000,
@@ -246,6 +248,7 @@ public final class NetworkService: Networking {
       record.error = Self.reason(error)
     }
     configuration.requestLog?.append(record)
+    configuration.onRequestRecord?(record)
     if logs {
       let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"
       logger.log(

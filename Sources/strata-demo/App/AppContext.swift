@@ -56,12 +56,16 @@ final class AppContext: Sendable {
           $1
         })
     }
-    let container = DemoContainer.make(config: config) { notice in
-      guard !Log.networking.isEnabled(.info) else { return }  // the log line already says it
-      Terminal.error(
-        "retrying in \(notice.delay.shortDescription) (\(notice.retry)/\(notice.maxRetries)): \(notice.request) → \(notice.reason)…"
-      )
-    }
+    let httpLog = try invocation.httpLog.map(HTTPLogFile.init(path:))
+    let container = DemoContainer.make(
+      config: config,
+      onRetry: { notice in
+        guard !Log.networking.isEnabled(.info) else { return }  // the log line already says it
+        Terminal.error(
+          "retrying in \(notice.delay.shortDescription) (\(notice.retry)/\(notice.maxRetries)): \(notice.request) → \(notice.reason)…"
+        )
+      },
+      onRequestRecord: httpLog?.sink)
     try container.validate()
     return AppContext(
       config: config, configFile: file, container: container, sandbox: sandbox, sandboxClock: clock)

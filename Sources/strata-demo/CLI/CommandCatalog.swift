@@ -60,6 +60,9 @@ enum CommandCatalog {
       help: "trace, debug, info, notice, warning, error or critical"),
     OptionSpec(name: "json", valueName: nil, help: "print JSON instead of tables"),
     OptionSpec(
+      name: "http-log", valueName: "FILE",
+      help: "write a JSON line per HTTP attempt (method, redacted URL, status, duration…)"),
+    OptionSpec(
       name: "help", valueName: nil, help: "show help (for a command: strata-demo COMMAND --help)"),
     OptionSpec(name: "version", valueName: nil, help: "print the version"),
   ]

@@ -11,6 +11,7 @@ struct Invocation: Sendable {
   var sandbox = false
   var sets: [(key: String, value: String)] = []
   var logLevel: String?
+  var httpLog: String?
   var json = false
   var help = false
   var version = false
@@ -101,6 +102,7 @@ enum CommandLineParser {
       case "config": invocation.configPath = value
       case "api": invocation.api = value
       case "log-level": invocation.logLevel = value
+      case "http-log": invocation.httpLog = value
       case "set":
         guard let value, let equals = value.firstIndex(of: "="), equals != value.startIndex else {
           throw UsageError("--set needs KEY=VALUE, got \(Invocation.quoted(value ?? ""))", nil)
