@@ -1,4 +1,5 @@
-/// A reference that writers replace and readers load without a lock (release/acquire).
+/// A reference that writers replace (or set once) and readers load without a lock
+/// (release/acquire): a published snapshot, a singleton's cell.
 ///
 /// Readers never retain what they load, so a replaced object must outlive every reader that
 /// may still hold it: ``publish(_:)`` hands the previous one back for the owner to keep (a
@@ -29,6 +30,18 @@ package final class PublishedReference<Object: AnyObject & Sendable>: @unchecked
   package var unmanaged: Unmanaged<Object>? {
     guard let pointer = UnsafeRawPointer(bitPattern: address.loadAcquiring()) else { return nil }
     return Unmanaged<Object>.fromOpaque(pointer)
+  }
+
+  /// Makes `object` current unless one is already; returns the current one. Lock-free (a
+  /// compare-and-swap): for a reference set once, such as a singleton's cell.
+  @discardableResult
+  package func setIfEmpty(_ object: Object) -> Object {
+    let retained = Unmanaged.passRetained(object)
+    if address.compareExchange(expected: 0, desired: Int(bitPattern: retained.toOpaque())) {
+      return object
+    }
+    retained.release()
+    return value ?? object
   }
 
   /// Makes `object` (or nothing) current; returns the previous object, which readers may

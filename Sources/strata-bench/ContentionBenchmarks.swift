@@ -2,7 +2,8 @@ import Foundation
 import Strata
 import StrataTesting
 
-/// The same work from 1 and from 8 threads at once: what contention costs per operation.
+/// DI and logging, from 1 and from 8 threads at once: what each costs, and what contention
+/// adds per operation.
 /// Each figure is printed beside a yardstick that does the same work through a plain
 /// `NSLock`-guarded dictionary.
 enum ContentionBenchmarks {
@@ -74,6 +75,9 @@ enum ContentionBenchmarks {
     let single = try perOperation(threads: 1, iterations: resolves) {
       blackHole(try container.resolve(Leaf.self))
     }
+    let transient = try perOperation(threads: 1, iterations: resolves) {
+      blackHole(try container.resolve(Leaf.self, name: "transient"))
+    }
     let contended = try perOperation(threads: threads, iterations: resolves) {
       blackHole(try container.resolve(Leaf.self))
     }
@@ -93,6 +97,9 @@ enum ContentionBenchmarks {
       BenchmarkResult(
         name: "DI singleton, 1 thread", compares: "Container.resolve of a built singleton",
         value: single, unit: "ns/op", target: "-"),
+      BenchmarkResult(
+        name: "DI transient, 1 thread", compares: "Container.resolve building a new instance",
+        value: transient, unit: "ns/op", target: "-"),
       BenchmarkResult(
         name: "DI singleton, \(threads) threads", compares: "the same, \(threads) threads at once",
         value: contended, unit: "ns/op", target: "-"),

@@ -15,57 +15,7 @@ enum CoreBenchmarks {
       "eyJhbGciOiJIUzI1NiJ9.eyJpZCI6MSwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJlLWFjY2Vzcw",
       "eyJhbGciOiJIUzI1NiJ9.eyJpZCI6MSwidHlwIjoicmVmcmVzaCJ9.c2lnbmF0dXJlLXJlZnJlc2g", "emilyspass",
     ])
-    return try containerResults() + [
-      disabledLog(), enabledLogToCapture(), maskLine(), configParse(),
-    ]
-  }
-
-  // MARK: DI
-
-  private final class Leaf: Sendable {}
-  private final class Middle: Sendable {
-    let leaf: Leaf
-    init(leaf: Leaf) { self.leaf = leaf }
-  }
-  private final class Top: Sendable {
-    let middle: Middle
-    let leaf: Leaf
-    init(middle: Middle, leaf: Leaf) {
-      self.middle = middle
-      self.leaf = leaf
-    }
-  }
-
-  static func containerResults() throws -> [BenchmarkResult] {
-    let container = Container()
-    container.register(Leaf.self, scope: .singleton) { _ in Leaf() }
-    container.register(Leaf.self, name: "transient") { _ in Leaf() }
-    container.register(Middle.self) { c in Middle(leaf: try c.resolve(Leaf.self, name: "transient"))
-    }
-    container.register(Top.self) { c in
-      Top(middle: try c.resolve(), leaf: try c.resolve(Leaf.self, name: "transient"))
-    }
-    let singleton = try Measure.nanosecondsPerOperation(iterations: 200_000) {
-      blackHole(try container.resolve(Leaf.self))
-    }
-    let transient = try Measure.nanosecondsPerOperation(iterations: 200_000) {
-      blackHole(try container.resolve(Leaf.self, name: "transient"))
-    }
-    let graph = try Measure.nanosecondsPerOperation(iterations: 50_000) {
-      blackHole(try container.resolve(Top.self))
-    }
-    return [
-      BenchmarkResult(
-        name: "DI resolve singleton", compares: "Container.resolve of a cached singleton",
-        value: singleton, unit: "ns/op", target: "~100 ns"),
-      BenchmarkResult(
-        name: "DI resolve transient", compares: "Container.resolve building a new class instance",
-        value: transient, unit: "ns/op", target: "-"),
-      BenchmarkResult(
-        name: "DI resolve 3-level graph",
-        compares: "Top → Middle → Leaf, all transient (4 resolves)",
-        value: graph, unit: "ns/op", target: "~1 µs"),
-    ]
+    return [disabledLog(), enabledLogToCapture(), maskLine(), try configParse()]
   }
 
   // MARK: Config

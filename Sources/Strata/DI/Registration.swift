@@ -82,7 +82,7 @@ final class InstanceCell: Sendable {
     init(_ instance: Any) { self.instance = instance }
   }
 
-  private let strong = OnceReference<Built>()
+  private let strong = PublishedReference<Built>()
   private let weakValue = Lock<WeakBox?>(nil)
   private let build = Lock()
 

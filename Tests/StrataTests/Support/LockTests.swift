@@ -32,12 +32,12 @@ struct LockTests {
     #expect(counter.compareExchange(expected: 80_000, desired: 5) && counter.loadAcquiring() == 5)
   }
 
-  @Test func aOnceReferenceKeepsTheFirstObject() {
+  @Test func setIfEmptyKeepsTheFirstObject() {
     final class Box: Sendable {
       let id: Int
       init(_ id: Int) { self.id = id }
     }
-    let reference = OnceReference<Box>()
+    let reference = PublishedReference<Box>()
     #expect(reference.value == nil)
     let winners = Lock<Set<Int>>([])
     DispatchQueue.concurrentPerform(iterations: 8) { index in
