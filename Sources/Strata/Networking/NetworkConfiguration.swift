@@ -6,6 +6,10 @@ public struct NetworkConfiguration: Sendable {
   public var baseURL: URL
   /// Overall deadline of one call, retries included.
   public var timeout: Duration
+  /// How long one attempt may wait for data before it times out (`URLRequest.timeoutInterval`;
+  /// on Linux rounded up to whole seconds, which is all FoundationNetworking honours); nil
+  /// keeps the transport's own setting.
+  public var requestTimeout: Duration?
   /// The retry policy for endpoints that do not bring their own.
   public var retryPolicy: RetryPolicy
   /// The `User-Agent` header.
@@ -49,7 +53,8 @@ public struct NetworkConfiguration: Sendable {
   /// The longest timeout or delay configuration accepts: one day.
   public static let longestTimeout: Duration = .seconds(24 * 3600)
 
-  /// Reads `RESOURCE_TIMEOUT`, `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY`,
+  /// Reads `RESOURCE_TIMEOUT` (the overall deadline), `REQUEST_TIMEOUT` (one attempt's wait
+  /// for data), `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY`,
   /// `MAX_RESPONSE_SIZE` and `APP_NAME` (all optional, defaults as in ``RetryPolicy``).
   /// - Parameters:
   ///   - config: The configuration.
@@ -70,6 +75,10 @@ public struct NetworkConfiguration: Sendable {
       userAgent: Self.defaultUserAgent(app: try config.string(.appName, default: "Strata")),
       maxResponseSize: try config.byteCount(
         .maxResponseSize, default: Self.defaultMaxResponseSize, in: 1...(1 << 40)))
+    if config.value(.requestTimeout) != nil {
+      requestTimeout = try config.duration(
+        .requestTimeout, in: .milliseconds(1)...Self.longestTimeout)
+    }
   }
 
   /// `<app> Strata/<version> (<os>)`.

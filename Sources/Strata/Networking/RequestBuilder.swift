@@ -28,6 +28,14 @@ struct RequestBuilder: Sendable {
     let url = try makeURL(endpoint)
     var request = URLRequest(url: url)
     request.httpMethod = endpoint.method.rawValue
+    if let idle = configuration.requestTimeout {
+      #if canImport(FoundationNetworking)
+        // FoundationNetworking hands curl whole seconds (0.3 would time out at once): round up.
+        request.timeoutInterval = max(1, idle.inSeconds.rounded(.up))
+      #else
+        request.timeoutInterval = idle.inSeconds
+      #endif
+    }
     request.setValue("application/json", forHTTPHeaderField: "Accept")
     request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
     if let body = endpoint.body {

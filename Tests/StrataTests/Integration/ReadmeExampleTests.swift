@@ -34,6 +34,37 @@ struct ReadmeExampleTests {
 
     #expect(user.firstName == "Emily")
     #expect(try config.string(.logLevel) == "notice")
+    #expect(network.configuration.requestTimeout == .seconds(30), "REQUEST_TIMEOUT is honoured")
     await server.stop()
+  }
+
+  /// `REQUEST_TIMEOUT` bounds one attempt's wait for data, apart from the overall deadline.
+  @Test func requestTimeoutEndsAStalledAttempt() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    server.faults.add(.init(path: "/users/1", action: .delay(.seconds(10))))
+    let config = try Config(
+      parsing: """
+        API = \(server.baseURL.absoluteString)
+        REQUEST_TIMEOUT = 300ms
+        RESOURCE_TIMEOUT = 20s
+        RETRY_MAX_RETRIES = 0
+        """)
+    // Its own session: the abandoned transfer's tear-down must not hold up other tests.
+    let network = NetworkService(
+      configuration: try NetworkConfiguration(config: config, baseURL: config.url(.api)),
+      transport: URLSessionTransport())
+    let started = ContinuousClock.now
+    let error = await networkError { _ = try await network.send(UsersEndpoints.Get(id: 1)) }
+    guard case .transport(let urlError) = error else {
+      Issue.record("expected a timeout, got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .timedOut)
+    let waited = ContinuousClock.now - started
+    // 300 ms (on Linux: 1 s, the whole seconds FoundationNetworking honours), not at once.
+    #expect(waited >= .milliseconds(250), "it waited for the silence: \(waited)")
+    #expect(waited < .seconds(8), "the attempt's silence, not the 20 s deadline: \(waited)")
   }
 }
