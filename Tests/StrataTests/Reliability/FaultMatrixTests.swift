@@ -27,9 +27,11 @@ struct FaultMatrixTests {
   func withSandbox(_ body: (SandboxServer, NetworkService) async throws -> Void) async throws {
     let server = SandboxServer()
     try server.start()
+    // A generous deadline: these tests count attempts, and the shared session is sometimes
+    // held up for seconds by other tests' transfers (see the README's Linux note).
     let service = NetworkService(
       configuration: NetworkConfiguration(
-        baseURL: server.baseURL, timeout: .seconds(10), retryPolicy: Self.fast),
+        baseURL: server.baseURL, timeout: .seconds(40), retryPolicy: Self.fast),
       transport: sharedTransport)
     try await body(server, service)
     await server.stop()
