@@ -43,14 +43,11 @@ public enum DemoContainer {
     }
     container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
     container.register((any HTTPTransport).self, scope: .singleton) { c in
-      let config = try c.resolve(Config.self)
-      let longest = NetworkConfiguration.longestTimeout
-      let idle = try config.duration(
-        .requestTimeout, default: .seconds(30), in: .milliseconds(1)...longest)
-      let overall = try config.duration(
-        .resourceTimeout, default: .seconds(60), in: .milliseconds(1)...longest)
-      return URLSessionTransport(
-        options: .init(requestTimeout: idle.inSeconds, resourceTimeout: overall.inSeconds))
+      // REQUEST_TIMEOUT is applied per request by NetworkConfiguration(config:), not here.
+      let overall = try c.resolve(Config.self).duration(
+        .resourceTimeout, default: .seconds(60),
+        in: .milliseconds(1)...NetworkConfiguration.longestTimeout)
+      return URLSessionTransport(options: .init(resourceTimeout: overall.inSeconds))
     }
     // The API's origin: the session, its token file and its bearer token belong to it alone.
     container.register(Origin.self, scope: .singleton) { c in

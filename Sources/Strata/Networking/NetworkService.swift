@@ -132,19 +132,20 @@ public final class NetworkService: Networking {
         throw failure
       }
       retries += 1
-      retryReason = Self.reason(failure)
+      let reason = Self.reason(failure)
+      retryReason = reason
       let delay = policy.delay(forRetry: retries, retryAfter: retryAfter)
       guard clock.now() + delay < deadline else {
         logger.info("\(label): no time left for retry \(retries) before the deadline")
         throw failure
       }
       logger.info(
-        "retry \(retries)/\(policy.maxRetries) in \(delay.shortDescription): \(label) → \(Self.reason(failure))"
+        "retry \(retries)/\(policy.maxRetries) in \(delay.shortDescription): \(label) → \(reason)"
       )
       configuration.onRetry?(
         RetryNotice(
           retry: retries, maxRetries: policy.maxRetries, delay: delay, request: label,
-          reason: Self.reason(failure)))
+          reason: reason))
       try await clock.sleep(for: delay)
     }
   }

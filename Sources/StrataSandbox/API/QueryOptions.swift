@@ -102,9 +102,7 @@ struct QueryOptions: Sendable {
   /// JavaScript's comparison of two JSON values, as `Array.prototype.sort` in the real
   /// service applies it: numbers by value, strings by UTF-16 code units, anything else equal.
   private func sorted(_ items: [Data], by field: String) -> [Data] {
-    let keyed = items.map { item in
-      (item, ((try? JSONSerialization.jsonObject(with: item)) as? [String: Any])?[field])
-    }
+    let keyed = items.map { item in (item, SandboxAPI.object(item)[field]) }
     func ascending(_ a: Any?, _ b: Any?) -> Bool? {
       switch (a, b) {
       case (let x as String, let y as String):
@@ -124,9 +122,8 @@ struct QueryOptions: Sendable {
 
   /// The record with only `fields` (absent ones left out, as `undefined` is in JSON).
   static func subset(_ item: Data, _ fields: [String]) -> Data {
-    guard let object = (try? JSONSerialization.jsonObject(with: item)) as? [String: Any] else {
-      return item
-    }
+    let object = SandboxAPI.object(item)
+    guard !object.isEmpty else { return item }
     let wanted = Set(fields.map { $0.trimmingCharacters(in: .whitespaces) })
     return
       (try? JSONSerialization.data(

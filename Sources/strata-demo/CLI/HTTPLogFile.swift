@@ -5,7 +5,7 @@ import StrataConcurrency
 /// `--http-log FILE`: one JSON line per HTTP attempt, appended as each ends. The file is
 /// created (mode 0600) or truncated; a record holds no header, body or secret.
 final class HTTPLogFile: Sendable {
-  private let handle: Lock<FileHandle>
+  private let output: Lock<(handle: FileHandle, encoder: JSONEncoder)>
 
   init(path: String) throws {
     guard
@@ -15,17 +15,19 @@ final class HTTPLogFile: Sendable {
     else {
       throw CommandFailure("cannot write the HTTP log \(Invocation.quoted(path))")
     }
-    self.handle = Lock(handle)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    output = Lock((handle, encoder))
   }
 
   /// The closure `NetworkConfiguration.onRequestRecord` takes.
   var sink: @Sendable (RequestRecord) -> Void { { [self] record in write(record) } }
 
   func write(_ record: RequestRecord) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard var line = try? encoder.encode(record) else { return }
-    line.append(UInt8(ascii: "\n"))
-    handle.withLock { try? $0.write(contentsOf: line) }
+    output.withLock { output in
+      guard var line = try? output.encoder.encode(record) else { return }
+      line.append(UInt8(ascii: "\n"))
+      try? output.handle.write(contentsOf: line)
+    }
   }
 }
