@@ -39,6 +39,7 @@ public enum DemoContainer {
       configuration.onRetry = onRetry
       configuration.onRequestRecord = onRequestRecord
       configuration.credentialRejection = .dummyJSON
+      configuration.serverMessageFormat = .dummyJSON
       return configuration
     }
     container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }

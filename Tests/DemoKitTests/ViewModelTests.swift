@@ -72,7 +72,7 @@ final class MockTodosRepo: TodosRepo {
   }
   func todo(id: Int) async throws -> Todo { Todo(id: id, todo: "a", completed: false, userId: 1) }
   func setCompleted(id: Int, _ completed: Bool) async throws -> Todo {
-    if fails { throw NetworkError.server(status: 500, body: Data(#"{"message":"boom"}"#.utf8)) }
+    if fails { throw NetworkError.server(status: 500, serverMessage: "boom") }
     return Todo(id: id, todo: "a", completed: completed, userId: 1)
   }
 }
@@ -83,15 +83,17 @@ final class MockAuthRepo: AuthRepo {
   func login(username: String, password: String) async throws -> AuthUser {
     attempts.withLock { $0.append(username) }
     guard password == "emilyspass" else {
-      throw NetworkError.server(status: 400, body: Data(#"{"message":"Invalid credentials"}"#.utf8))
+      throw NetworkError.server(status: 400, serverMessage: "Invalid credentials")
     }
     return try JSONDecoder().decode(
       AuthUser.self,
       from: Data(
         #"{"id":1,"username":"emilys","email":"e","firstName":"Emily","lastName":"J"}"#.utf8))
   }
-  func refresh(refreshToken: String) async throws -> Credentials { throw NetworkError.unauthorized }
-  func me() async throws -> User { throw NetworkError.unauthorized }
+  func refresh(refreshToken: String) async throws -> Credentials {
+    throw NetworkError.unauthorized(.refreshRejected)
+  }
+  func me() async throws -> User { throw NetworkError.unauthorized(.refreshRejected) }
   func logout() async {}
   var isSignedIn: Bool { get async { false } }
 }

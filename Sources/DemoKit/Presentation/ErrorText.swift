@@ -4,7 +4,8 @@ import Strata
 enum ErrorText {
   static func describe(_ error: any Error) -> String {
     switch error {
-    case NetworkError.unauthorized: "You are signed out. Log in again."
+    case let network as NetworkError where network.isUnauthorized:
+      "You are signed out. Log in again."
     case let network as NetworkError: network.description
     default: String(describing: error)
     }

@@ -210,9 +210,9 @@ public actor AuthSession: Authenticator {
   /// while it waited gets the new session's token, or `unauthorized` after a sign-out.
   /// - Parameter rejectedToken: The token the failed request carried.
   /// - Returns: The token to retry with.
-  /// - Throws: ``NetworkError/unauthorized`` or a retryable ``NetworkError``.
+  /// - Throws: ``NetworkError/Unauthorized`` or a retryable ``NetworkError``.
   public func refresh(rejectedToken: String) async throws -> String {
-    guard let current = credentials else { throw NetworkError.unauthorized }
+    guard let current = credentials else { throw NetworkError.unauthorized(.notSignedIn) }
     if current.accessToken != rejectedToken { return current.accessToken }
     let startedIn = generation
     let task: Task<Void, any Error>
@@ -226,11 +226,11 @@ public actor AuthSession: Authenticator {
           "\(refreshTimes.count) refreshes within \(options.refreshWindow): refresh loop, signing out"
         )
         discard(current, .refreshLoop)
-        throw NetworkError.unauthorized
+        throw NetworkError.unauthorized(.refreshRejected)
       }
       guard let refresher else {
         discard(current, .refreshRejected)
-        throw NetworkError.unauthorized
+        throw NetworkError.unauthorized(.refreshRejected)
       }
       refreshTimes.append(time)
       refreshCount += 1
@@ -238,7 +238,7 @@ public actor AuthSession: Authenticator {
       inFlight = (startedIn, task)
     }
     let outcome = await task.result
-    guard let latest = credentials else { throw NetworkError.unauthorized }
+    guard let latest = credentials else { throw NetworkError.unauthorized(.refreshRejected) }
     if generation == startedIn, case .failure(let error) = outcome { throw error }
     return latest.accessToken
   }
@@ -271,7 +271,7 @@ public actor AuthSession: Authenticator {
         throw NetworkError.refreshFailed(error)
       }
       Log.auth.warning("refresh rejected: \(error)")
-      if discard(rejected, .refreshRejected) { throw NetworkError.unauthorized }
+      if discard(rejected, .refreshRejected) { throw NetworkError.unauthorized(.refreshRejected) }
       return
     }
     guard generation == startedIn else { return }
@@ -286,7 +286,7 @@ public actor AuthSession: Authenticator {
 
   /// Only the refresh endpoint's definitive answers end a session: 400, 401 and 403.
   static func isRejection(_ error: any Error) -> Bool {
-    switch error as? NetworkError {
+    switch (error as? NetworkError)?.kind {
     case .unauthorized: true
     case .server(let status, _): status == 400 || status == 401 || status == 403
     default: false

@@ -15,7 +15,7 @@ public protocol Authenticator: Sendable {
   /// concurrent callers (single flight).
   /// - Parameter rejectedToken: The token the failed request carried.
   /// - Returns: A token to retry with.
-  /// - Throws: ``NetworkError/unauthorized`` when the session cannot be renewed (and is now
+  /// - Throws: ``NetworkError/Unauthorized`` when the session cannot be renewed (and is now
   ///   signed out), or a retryable ``NetworkError`` when the refresh call itself failed in
   ///   transit (the session stays signed in).
   func refresh(rejectedToken: String) async throws -> String

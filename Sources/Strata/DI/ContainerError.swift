@@ -2,7 +2,9 @@ import Foundation
 
 /// Why a resolution failed. Container errors raised while building a dependency pass through
 /// unchanged, so the outermost caller sees the real cause (the missing service, the cycle).
-public enum ContainerError: Error, CustomStringConvertible, LocalizedError {
+///
+/// Equatable: a factory's failure compares by service and by what its error says.
+public enum ContainerError: Error, Equatable, CustomStringConvertible, LocalizedError {
   /// Nothing is registered for the service; `registered` lists what is (this container and
   /// its parents), so a typo or a missing registration is obvious.
   case notRegistered(service: String, registered: [String])
@@ -31,6 +33,18 @@ public enum ContainerError: Error, CustomStringConvertible, LocalizedError {
     }
     collect(self)
     return found
+  }
+
+  public static func == (lhs: ContainerError, rhs: ContainerError) -> Bool {
+    switch (lhs, rhs) {
+    case (.notRegistered(let a, let listA), .notRegistered(let b, let listB)):
+      a == b && listA == listB
+    case (.circularDependency(let a), .circularDependency(let b)): a == b
+    case (.factoryFailed(let a, let errorA), .factoryFailed(let b, let errorB)):
+      a == b && String(describing: errorA) == String(describing: errorB)
+    case (.validationFailed(let a), .validationFailed(let b)): a == b
+    default: false
+    }
   }
 
   /// Same as ``description``.

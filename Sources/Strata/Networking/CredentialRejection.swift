@@ -4,7 +4,7 @@ import Foundation
 /// request that carried a token, ``NetworkService`` renews the token once and replays the
 /// request — it never retries it as a server error — and if the renewed token is rejected too,
 /// it ends the session (``Authenticator/rejected(renewedToken:)``) and throws
-/// ``NetworkError/unauthorized``.
+/// ``NetworkError/Unauthorized``.
 ///
 /// The default is the standard one, `401`. Some APIs say it otherwise: DummyJSON answers a
 /// token with a bad signature with a `500` naming the JWT library's error, and a well-signed

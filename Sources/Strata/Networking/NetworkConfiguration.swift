@@ -15,13 +15,15 @@ public struct NetworkConfiguration: Sendable {
   /// The `User-Agent` header.
   public var userAgent: String
   /// Largest response body accepted, in bytes (default 10 MiB). A larger one is cut off as it
-  /// streams in and the call fails with ``NetworkError/responseTooLarge(limit:)``; an
+  /// streams in and the call fails with `responseTooLarge`; an
   /// endpoint can set its own (``Endpoint/maxResponseSize``).
   public var maxResponseSize: Int
   /// Told before each backoff wait, so a UI can show "retrying in 2s (2/3)…".
   public var onRetry: (@Sendable (RetryNotice) -> Void)?
   /// Which answers reject the access token a request carried (default: `401`).
   public var credentialRejection: CredentialRejection = .unauthorizedStatus
+  /// Where the API's error bodies explain themselves (default: RFC 9457 problem details).
+  public var serverMessageFormat: ServerMessageFormat = .problemDetails
   /// Steps run around the transport for every attempt, first to last (see ``HTTPMiddleware``).
   public var middleware: [any HTTPMiddleware] = []
   /// Keeps a ``RequestRecord`` of every attempt when set.

@@ -4,57 +4,119 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Every failure of a network call, one public error type for the layer.
-public enum NetworkError: Error, Sendable, LocalizedError, CustomStringConvertible {
-  /// The endpoint's path and the base URL do not make a valid URL.
-  case invalidURL(String)
-  /// The transport returned something that is not an HTTP response.
-  case invalidResponse
-  /// Not signed in, the refresh failed, or the server still answered 401 after a refresh.
-  case unauthorized
-  /// The request did not complete: no connection, timeout, dropped connection. The
-  /// `URLError` is kept (its `code` says which).
-  case transport(URLError)
-  /// The request body could not be encoded.
-  case encoding(any Error)
-  /// The response body did not decode into the expected type.
-  case decoding(DecodingFailure)
-  /// The server answered with a non-success status.
-  case server(status: Int, body: Data)
-  /// The response body grew past the limit (``NetworkConfiguration/maxResponseSize`` or the
-  /// endpoint's); the transfer was cancelled. Not retried.
-  case responseTooLarge(limit: Int)
-  /// The access token had to be renewed and the refresh did not finish for a reason that is not
-  /// a rejection (5xx, no connection, a captive portal's HTML page, an unreadable answer): the
-  /// session is kept, and trying again later may work. The refresh's own error is kept.
-  case refreshFailed(any Error)
-
-  /// What went wrong while decoding, with enough context to fix it.
-  public struct DecodingFailure: Sendable, CustomStringConvertible {
-    /// The HTTP status of the response.
-    public let status: Int
-    /// Where in the JSON it failed, e.g. `users[3].address.city`.
-    public let codingPath: String
-    /// What the decoder said.
-    public let reason: String
-    /// The first characters of the body (secrets redacted).
-    public let bodyExcerpt: String
-    /// The decoder's error.
-    public let underlying: any Error
-
-    /// One line naming status, path and reason; the server's text in it is sanitised and
-    /// known secrets are masked.
-    public var description: String {
-      let path = codingPath.isEmpty ? "the top level" : "'\(UntrustedText.sanitize(codingPath))'"
-      return
-        "HTTP \(status): could not decode \(path): \(UntrustedText.sanitize(reason)) — body: \(UntrustedText.sanitize(bodyExcerpt, limit: 200))"
-    }
+/// Every failure of a network call: what went wrong (``kind``) and which request it was
+/// (``request``, e.g. `GET /users/1`).
+///
+/// Match on the kind:
+/// ```swift
+/// catch let error as NetworkError {
+///   switch error.kind {
+///   case .unauthorized(.notSignedIn): showLogin()
+///   case .server(404, _): showNotFound()
+///   default: show(error.localizedDescription)
+///   }
+/// }
+/// ```
+/// Two errors are equal when their kinds and requests are (``underlying`` is not compared).
+public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
+  /// What went wrong.
+  public enum Kind: Sendable, Equatable {
+    /// The endpoint's path and the base URL do not make a valid URL.
+    case invalidURL(String)
+    /// The transport returned something that is not an HTTP response.
+    case invalidResponse
+    /// The request needs a session and has none usable; ``Unauthorized`` says why.
+    case unauthorized(Unauthorized)
+    /// The request did not complete: no connection, timeout, dropped connection (its `code`
+    /// says which).
+    case transport(URLError)
+    /// The request body could not be encoded; the encoder's explanation.
+    case encoding(String)
+    /// The response body did not decode into the expected type.
+    case decoding(DecodingFailure)
+    /// The server answered with a non-success status.
+    case server(status: Int, body: Data)
+    /// The response body grew past the limit (``NetworkConfiguration/maxResponseSize`` or the
+    /// endpoint's); the transfer was cancelled. Not retried.
+    case responseTooLarge(limit: Int)
+    /// The access token had to be renewed and the refresh did not finish for a reason that is
+    /// not a rejection (5xx, no connection, a captive portal's page, an unreadable answer): the
+    /// session is kept and trying again later may work. ``NetworkError/underlying`` holds the
+    /// refresh's own error.
+    case refreshFailed
   }
 
-  /// Whether trying again could help: timeouts, lost or refused connections, 408, 429, 5xx.
-  /// The retry policy decides what is actually retried.
+  /// Why a request could not be authorised.
+  public enum Unauthorized: Sendable, Equatable {
+    /// There is no session (or no authenticator): the request was not sent.
+    case notSignedIn
+    /// The server rejected the access token and then the refresh: the session is over.
+    case refreshRejected
+    /// The server rejected the access token again right after it was renewed: the session is
+    /// over (or, with no session to renew, the server answered 401).
+    case rejectedAfterRefresh
+  }
+
+  /// What went wrong.
+  public var kind: Kind
+  /// Method and path of the request that failed (`GET /users/1`), when known.
+  public var request: String?
+  /// The error behind this one (the refresh's failure, the encoder's or decoder's error).
+  public var underlying: (any Error)?
+  /// The server's explanation from the error body, made one safe line, when the
+  /// ``ServerMessageFormat`` in use found one.
+  public var serverMessage: String?
+
+  /// Creates an error (a mock or a wrapper throws one like any other).
+  public init(
+    _ kind: Kind, request: String? = nil, serverMessage: String? = nil,
+    underlying: (any Error)? = nil
+  ) {
+    self.kind = kind
+    self.request = request
+    self.serverMessage = serverMessage.map { UntrustedText.sanitize($0, limit: 200) }
+    self.underlying = underlying
+  }
+
+  /// The same error, naming `request` (kept when already set).
+  func labelled(_ request: String) -> NetworkError {
+    var copy = self
+    if copy.request == nil { copy.request = request }
+    return copy
+  }
+
+  public static func == (lhs: NetworkError, rhs: NetworkError) -> Bool {
+    lhs.kind == rhs.kind && lhs.request == rhs.request && lhs.serverMessage == rhs.serverMessage
+  }
+
+  // MARK: Shorthands
+
+  /// A ``Kind/server(status:body:)`` error.
+  public static func server(status: Int, body: Data = Data(), serverMessage: String? = nil)
+    -> NetworkError
+  { NetworkError(.server(status: status, body: body), serverMessage: serverMessage) }
+
+  /// A ``Kind/transport(_:)`` error.
+  public static func transport(_ error: URLError) -> NetworkError {
+    NetworkError(.transport(error))
+  }
+
+  /// A ``Kind/unauthorized(_:)`` error.
+  public static func unauthorized(_ reason: Unauthorized) -> NetworkError {
+    NetworkError(.unauthorized(reason))
+  }
+
+  /// A ``Kind/refreshFailed`` error keeping the refresh's own error.
+  public static func refreshFailed(_ error: any Error) -> NetworkError {
+    NetworkError(.refreshFailed, underlying: error)
+  }
+
+  // MARK: Reading
+
+  /// Whether trying again could help: timeouts, lost or refused connections, 408, 429, 5xx,
+  /// a refresh that failed in transit. The retry policy decides what is actually retried.
   public var isRetryable: Bool {
-    switch self {
+    switch kind {
     case .transport(let error): RetryPolicy.defaultRetryableErrors.contains(error.code)
     case .server(let status, _): status == 408 || status == 429 || (500...599).contains(status)
     case .refreshFailed: true
@@ -63,51 +125,54 @@ public enum NetworkError: Error, Sendable, LocalizedError, CustomStringConvertib
     }
   }
 
-  /// The HTTP status, when the server answered.
-  public var status: Int? {
-    switch self {
-    case .server(let status, _): status
-    case .decoding(let failure): failure.status
-    case .unauthorized: 401
-    default: nil
-    }
+  /// Whether the request failed for want of a usable session (any ``Unauthorized`` reason).
+  public var isUnauthorized: Bool {
+    if case .unauthorized = kind { return true }
+    return false
   }
 
-  /// The server's own explanation from a DummyJSON-style `{"message": "…"}` body, made one
-  /// safe line (see ``UntrustedText``): a hostile server's text never reaches a terminal raw.
-  public var serverMessage: String? {
-    guard case .server(_, let body) = self, body.count <= 64 * 1024,
-      let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-      let message = object["message"] as? String ?? object["error"] as? String
-    else { return nil }
-    return UntrustedText.sanitize(message, limit: 200)
+  /// The HTTP status, when the server answered.
+  public var status: Int? {
+    switch kind {
+    case .server(let status, _): status
+    case .decoding(let failure): failure.status
+    case .unauthorized(.refreshRejected), .unauthorized(.rejectedAfterRefresh): 401
+    default: nil
+    }
   }
 
   /// A sentence a person can read.
   public var errorDescription: String? { description }
 
-  /// A sentence a person can read, with ``KnownSecrets`` masked.
-  public var description: String { KnownSecrets.mask(rawDescription) }
+  /// `GET /users/1: HTTP 404: not found`, with ``KnownSecrets`` masked and the server's text
+  /// sanitised.
+  public var description: String {
+    let prefix = request.map { "\(UntrustedText.sanitize($0)): " } ?? ""
+    return KnownSecrets.mask(prefix + kindDescription)
+  }
 
-  private var rawDescription: String {
-    switch self {
+  private var kindDescription: String {
+    switch kind {
     case .invalidURL(let url): "invalid URL '\(UntrustedText.sanitize(url))'"
     case .invalidResponse: "the server's response was not HTTP"
-    case .unauthorized: "not authorized: sign in again"
+    case .unauthorized(.notSignedIn): "not signed in: sign in first"
+    case .unauthorized(.refreshRejected): "the session could not be renewed: sign in again"
+    case .unauthorized(.rejectedAfterRefresh): "the server rejected the session: sign in again"
     case .transport(let error): "network error: \(Self.describe(error))"
-    case .encoding(let error): "could not encode the request body: \(error)"
+    case .encoding(let reason): "could not encode the request body: \(reason)"
     case .decoding(let failure): failure.description
     case .server(let status, let body):
-      if let message = serverMessage {
-        "HTTP \(status): \(message)"
+      if let serverMessage {
+        "HTTP \(status): \(serverMessage)"
       } else {
         "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))"
           + (body.isEmpty ? "" : " (\(body.count) bytes)")
       }
     case .responseTooLarge(let limit):
       "the response was larger than the \(limit)-byte limit; the transfer was stopped"
-    case .refreshFailed(let error):
-      "could not renew the session (it is kept; try again): \(UntrustedText.sanitize(String(describing: error)))"
+    case .refreshFailed:
+      "could not renew the session (it is kept; try again)"
+        + (underlying.map { ": \(UntrustedText.sanitize(String(describing: $0)))" } ?? "")
     }
   }
 
@@ -120,6 +185,36 @@ public enum NetworkError: Error, Sendable, LocalizedError, CustomStringConvertib
     case .cannotFindHost, .dnsLookupFailed: "the server's name could not be resolved"
     case .cancelled: "the request was cancelled"
     default: "URLError \(error.code.rawValue): \(error.localizedDescription)"
+    }
+  }
+}
+
+extension NetworkError {
+  /// What went wrong while decoding, with enough context to fix it.
+  public struct DecodingFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status of the response.
+    public var status: Int
+    /// Where in the JSON it failed, e.g. `users[3].address.city`.
+    public var codingPath: String
+    /// What the decoder said.
+    public var reason: String
+    /// The first characters of the body (secrets redacted).
+    public var bodyExcerpt: String
+
+    /// Creates a failure (what a mock throws to stand in for a decoder's).
+    public init(status: Int, codingPath: String, reason: String, bodyExcerpt: String = "") {
+      self.status = status
+      self.codingPath = codingPath
+      self.reason = reason
+      self.bodyExcerpt = bodyExcerpt
+    }
+
+    /// One line naming status, path and reason; the server's text in it is sanitised and
+    /// known secrets are masked.
+    public var description: String {
+      let path = codingPath.isEmpty ? "the top level" : "'\(UntrustedText.sanitize(codingPath))'"
+      return
+        "HTTP \(status): could not decode \(path): \(UntrustedText.sanitize(reason)) — body: \(UntrustedText.sanitize(bodyExcerpt, limit: 200))"
     }
   }
 }

@@ -56,10 +56,18 @@ public final class NetworkService: Networking {
   /// - Throws: ``NetworkError``; `CancellationError` when the task is cancelled (no further
   ///   attempt is made).
   public func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
+    let label = Self.label(endpoint.method, endpoint.path)
+    do {
+      return try await send(endpoint, label: label)
+    } catch let error as NetworkError {
+      throw error.labelled(label)
+    }
+  }
+
+  private func send<E: Endpoint>(_ endpoint: E, label: String) async throws -> E.Response {
     let deadline = clock.now() + (endpoint.timeout ?? configuration.timeout)
     let policy = endpoint.retryPolicy ?? configuration.retryPolicy
     var request = try builder.build(endpoint)
-    let label = Self.label(endpoint.method, endpoint.path)
 
     let maxResponseSize = endpoint.maxResponseSize ?? configuration.maxResponseSize
 
@@ -74,7 +82,7 @@ public final class NetworkService: Networking {
     } else if endpoint.requiresAuth {
       guard let authenticator, let current = try await authenticator.accessToken() else {
         logger.info("\(label): not signed in; request not sent")
-        throw NetworkError.unauthorized
+        throw NetworkError.unauthorized(.notSignedIn)
       }
       token = current
       request.setValue("Bearer \(current)", forHTTPHeaderField: "Authorization")
@@ -106,7 +114,7 @@ public final class NetworkService: Networking {
             logger.info(
               "\(label) → \(status): the renewed token was rejected too; ending the session")
             await authenticator.rejected(renewedToken: rejected)
-            throw NetworkError.unauthorized
+            throw NetworkError.unauthorized(.rejectedAfterRefresh)
           }
           refreshed = true
           let renewed = try await renew(rejected, status: status, with: authenticator, label: label)
@@ -116,8 +124,10 @@ public final class NetworkService: Networking {
           continue
         }
         if (200..<300).contains(status) { return try decode(E.Response.self, data, status: status) }
-        if status == 401 { throw NetworkError.unauthorized }
-        failure = .server(status: status, body: data)
+        if status == 401 { throw NetworkError.unauthorized(.rejectedAfterRefresh) }
+        failure = .server(
+          status: status, body: data,
+          serverMessage: configuration.serverMessageFormat.message(status: status, body: data))
         if status == 429 || status == 503,
           let value = response.value(forHTTPHeaderField: "Retry-After")
         {
@@ -211,9 +221,10 @@ public final class NetworkService: Networking {
     } catch let error as NetworkError {
       return .failure(error)
     } catch let error as URLError {
+      if error.code == .badServerResponse { return .failure(NetworkError(.invalidResponse)) }
       if error.code == .dataLengthExceedsMaximum {
         logger.info("\(label): response over the \(maxResponseSize)-byte limit; transfer stopped")
-        return .failure(.responseTooLarge(limit: maxResponseSize))
+        return .failure(NetworkError(.responseTooLarge(limit: maxResponseSize)))
       }
       if error.code == .cancelled, Task.isCancelled {
         return .failure(.transport(URLError(.cancelled)))
@@ -271,7 +282,7 @@ public final class NetworkService: Networking {
     } catch is CancellationError {
       throw CancellationError()
     } catch {
-      throw NetworkError.unauthorized
+      throw NetworkError.unauthorized(.refreshRejected)
     }
   }
 
@@ -282,10 +293,12 @@ public final class NetworkService: Networking {
     do {
       return try decoder.decode(type, from: data)
     } catch {
-      throw NetworkError.decoding(
-        .init(
-          status: status, codingPath: Self.codingPath(of: error), reason: Self.reason(of: error),
-          bodyExcerpt: redactor.redact(body: data, limit: 200), underlying: error))
+      throw NetworkError(
+        .decoding(
+          .init(
+            status: status, codingPath: Self.codingPath(of: error),
+            reason: Self.reason(of: error), bodyExcerpt: redactor.redact(body: data, limit: 200))),
+        underlying: error)
     }
   }
 
@@ -309,7 +322,7 @@ public final class NetworkService: Networking {
   }
 
   private static func reason(_ error: NetworkError) -> String {
-    switch error {
+    switch error.kind {
     case .server(let status, _): String(status)
     case .transport(let urlError): "URLError \(urlError.code.rawValue)"
     default: error.description

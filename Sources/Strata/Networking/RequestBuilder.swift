@@ -42,7 +42,7 @@ struct RequestBuilder: Sendable {
       do {
         request.httpBody = try encoder.encode(body)
       } catch {
-        throw NetworkError.encoding(error)
+        throw NetworkError(.encoding(String(describing: error)), underlying: error)
       }
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     }
@@ -56,15 +56,15 @@ struct RequestBuilder: Sendable {
     let path = endpoint.path
     var components: URLComponents
     if path.contains("://"), let absolute = URLComponents(string: path), absolute.scheme != nil {
-      guard absolute.host?.isEmpty == false else { throw NetworkError.invalidURL(path) }
+      guard absolute.host?.isEmpty == false else { throw NetworkError(.invalidURL(path)) }
       components = absolute
     } else {
-      guard var base else { throw NetworkError.invalidURL(configuration.baseURL.absoluteString) }
+      guard var base else { throw NetworkError(.invalidURL(configuration.baseURL.absoluteString)) }
       let pieces = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
       let relative = String(pieces[0])
       guard !relative.contains(where: { $0 == " " || $0 == "\n" || $0 == "#" }),
         let encodedPath = relative.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed)
-      else { throw NetworkError.invalidURL(path) }
+      else { throw NetworkError(.invalidURL(path)) }
       base.percentEncodedPath += "/" + encodedPath.drop { $0 == "/" }
       if pieces.count == 2 { base.percentEncodedQuery = String(pieces[1]) }
       components = base
@@ -76,7 +76,7 @@ struct RequestBuilder: Sendable {
       components.percentEncodedQuery = [components.percentEncodedQuery, encoded]
         .compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "&")
     }
-    guard let url = components.url else { throw NetworkError.invalidURL(path) }
+    guard let url = components.url else { throw NetworkError(.invalidURL(path)) }
     return url
   }
 

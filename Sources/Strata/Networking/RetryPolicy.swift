@@ -90,7 +90,7 @@ public struct RetryPolicy: Sendable, Equatable {
   /// - Returns: True when method and error are both retryable.
   public func shouldRetry(_ error: NetworkError, method: HTTPMethod) -> Bool {
     guard retryableMethods.contains(method) else { return false }
-    switch error {
+    switch error.kind {
     case .transport(let urlError): return retryableErrors.contains(urlError.code)
     case .server(let status, _): return retryableStatuses.contains(status)
     default: return false

@@ -232,7 +232,7 @@ final class Exchange: @unchecked Sendable {
     }
     let (response, body) = lock.withLock { (self.response, self.body) }
     guard let response else {
-      return end(with: .failure(NetworkError.invalidResponse), cancelTask: false)
+      return end(with: .failure(URLError(.badServerResponse)), cancelTask: false)
     }
     end(with: .success((body, response)), cancelTask: false)
   }

@@ -51,7 +51,7 @@ enum StrataDemo {
       case "todo toggle": try await ResourceCommands.toggleTodo(app, invocation)
       default: throw UsageError("unknown command '\(command.name)'", nil)
       }
-    } catch NetworkError.unauthorized {
+    } catch let error as NetworkError where error.isUnauthorized {
       await app.shutdown()
       throw SignInRequired(api: app.apiName, sessionEnded: hadSession)
     } catch {

@@ -57,7 +57,7 @@ enum Failure {
     case let missing as SignInRequired:
       Terminal.error("strata-demo: not signed in to \(missing.api): run 'strata-demo login'")
       return .unauthorized
-    case NetworkError.unauthorized:
+    case let network as NetworkError where network.isUnauthorized:
       Terminal.error("strata-demo: not signed in: run 'strata-demo login'")
       return .unauthorized
     case let network as NetworkError:

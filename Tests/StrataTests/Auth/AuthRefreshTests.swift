@@ -71,10 +71,7 @@ struct AuthRefreshTests {
     let error = await networkError {
       _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
     }
-    guard case .unauthorized = error else {
-      Issue.record("expected .unauthorized, got \(String(describing: error))")
-      return
-    }
+    #expect(error == NetworkError(.unauthorized(.refreshRejected), request: "GET /auth/me"))
     #expect(await session.isSignedIn == false)
     #expect(store.load() == nil)
     var iterator = events.makeAsyncIterator()
@@ -89,10 +86,7 @@ struct AuthRefreshTests {
     let error = await networkError {
       _ = try await makeService(transport, authenticator: session).send(GetMe())
     }
-    guard case .unauthorized = error else {
-      Issue.record("expected .unauthorized, got \(String(describing: error))")
-      return
-    }
+    #expect(error == NetworkError(.unauthorized(.rejectedAfterRefresh), request: "GET /auth/me"))
     #expect(refresher.count == 1)
     #expect(transport.requestCount == 2)
   }
@@ -127,10 +121,7 @@ struct AuthRefreshTests {
     let error = await networkError {
       _ = try await makeService(transport, authenticator: session).send(GetMe())
     }
-    guard case .unauthorized = error else {
-      Issue.record("expected .unauthorized, got \(String(describing: error))")
-      return
-    }
+    #expect(error == NetworkError(.unauthorized(.notSignedIn), request: "GET /auth/me"))
     #expect(transport.requestCount == 0)
   }
 
@@ -161,10 +152,7 @@ struct AuthRefreshTests {
     let error = await networkError {
       _ = try await makeService(transport, authenticator: session).send(GetMe())
     }
-    guard case .unauthorized? = error else {
-      Issue.record("expected .unauthorized, got \(String(describing: error))")
-      return
-    }
+    #expect(error == NetworkError(.unauthorized(.rejectedAfterRefresh), request: "GET /auth/me"))
     #expect(refresher.count == 1 && transport.requests.count == 2, "renewed once, replayed once")
     #expect(await session.isSignedIn == false)
     #expect(await firstElements(2, of: events) == [.refreshed, .signedOut(.tokenRejected)])
@@ -199,7 +187,7 @@ struct AuthRefreshTests {
       }
     }
     #expect(capture.text.contains("refresh failed, session kept"))
-    guard case .refreshFailed(let underlying) = error, underlying is NetworkError else {
+    guard case .refreshFailed? = error?.kind, error?.underlying is NetworkError else {
       Issue.record("expected .refreshFailed(.transport), got \(String(describing: error))")
       return
     }

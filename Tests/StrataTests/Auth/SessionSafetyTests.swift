@@ -47,7 +47,7 @@ struct SessionSafetyTests {
       let error = await networkError {
         _ = try await makeService(transport, authenticator: session).send(GetMe())
       }
-      #expect(error?.status == 401)
+      #expect(error?.kind == .unauthorized(.notSignedIn))
       #expect(transport.requestCount == 0)
     }
   }
@@ -66,7 +66,7 @@ struct SessionSafetyTests {
   static let keptFailures: [NetworkError] = [
     .server(status: 500, body: Data()), .server(status: 502, body: Data("<html>".utf8)),
     .transport(URLError(.secureConnectionFailed)), .transport(URLError(.notConnectedToInternet)),
-    .server(status: 404, body: Data()), .invalidResponse,
+    .server(status: 404, body: Data()), NetworkError(.invalidResponse),
   ]
 
   @Test(arguments: keptFailures)
@@ -95,7 +95,7 @@ struct SessionSafetyTests {
     let error = await networkError {
       _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
     }
-    guard case .refreshFailed(let underlying) = error else {
+    guard case .refreshFailed? = error?.kind, let underlying = error?.underlying else {
       Issue.record("expected .refreshFailed, got \(String(describing: error))")
       return
     }
@@ -108,14 +108,15 @@ struct SessionSafetyTests {
   @Test(arguments: [400, 401, 403])
   func aDefinitiveRejectionSignsOut(_ status: Int) async throws {
     let failure: NetworkError =
-      status == 401 ? .unauthorized : .server(status: status, body: Data())
+      status == 401 ? .unauthorized(.rejectedAfterRefresh) : .server(status: status, body: Data())
     let store = InMemoryTokenStore(oldCredentials)
     let session = AuthSession(
       origin: exampleOrigin, store: store, refresh: CountingRefresher(failure: failure).refresh)
     let error = await networkError {
       _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
     }
-    #expect(error?.status == 401)
+    #expect(error?.kind == .unauthorized(.refreshRejected))
+    #expect(error?.request == "GET /auth/me")
     #expect(await session.isSignedIn == false)
     #expect(store.load() == nil)
   }

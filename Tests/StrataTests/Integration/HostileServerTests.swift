@@ -33,7 +33,7 @@ struct HostileServerTests {
       transport: URLSessionTransport())
     let started = ContinuousClock.now
     let error = await networkError { _ = try await service.send(GetUser()) }
-    guard case .responseTooLarge(let reported) = error else {
+    guard case .responseTooLarge(let reported) = error?.kind else {
       Issue.record("expected .responseTooLarge, got \(String(describing: error))")
       return
     }
@@ -93,7 +93,7 @@ struct HostileServerTests {
         _ = try await sandboxService(server, authenticator: session).send(GetMe())
       }
     }
-    guard case .server(500, let body) = error else {
+    guard case .server(500, let body) = error?.kind else {
       Issue.record("expected HTTP 500, got \(String(describing: error))")
       return
     }

@@ -62,9 +62,10 @@ func sandboxService(
   _ server: SandboxServer, policy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10)),
   authenticator: (any Authenticator)? = nil
 ) -> NetworkService {
-  NetworkService(
-    configuration: NetworkConfiguration(baseURL: server.baseURL, retryPolicy: policy),
-    transport: sharedTransport, authenticator: authenticator)
+  var configuration = NetworkConfiguration(baseURL: server.baseURL, retryPolicy: policy)
+  configuration.serverMessageFormat = .jsonField("message")  // the sandbox speaks DummyJSON
+  return NetworkService(
+    configuration: configuration, transport: sharedTransport, authenticator: authenticator)
 }
 
 /// A session for `server`, signed in with `login`, that refreshes through `plain`.
@@ -129,7 +130,7 @@ struct NetworkIntegrationTests {
       configuration: NetworkConfiguration(baseURL: server.baseURL, retryPolicy: .none),
       transport: URLSessionTransport())
     let error = await networkError { _ = try await service.send(SlowUser()) }
-    guard case .transport(let urlError) = error else {
+    guard case .transport(let urlError) = error?.kind else {
       Issue.record("expected a timeout, got \(String(describing: error))")
       return
     }
@@ -145,7 +146,7 @@ struct NetworkIntegrationTests {
         baseURL: refusingURL, retryPolicy: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(5))),
       transport: sharedTransport)
     let error = await networkError { _ = try await service.send(GetUser()) }
-    guard case .transport(let urlError) = error else {
+    guard case .transport(let urlError) = error?.kind else {
       Issue.record("expected a transport error, got \(String(describing: error))")
       return
     }

@@ -57,7 +57,7 @@ struct ReadmeExampleTests {
       transport: URLSessionTransport())
     let started = ContinuousClock.now
     let error = await networkError { _ = try await network.send(UsersEndpoints.Get(id: 1)) }
-    guard case .transport(let urlError) = error else {
+    guard case .transport(let urlError) = error?.kind else {
       Issue.record("expected a timeout, got \(String(describing: error))")
       return
     }

@@ -58,7 +58,7 @@ struct RealServiceShapesTests {
     let service = sandboxService(server)
     _ = try await service.send(SandboxLogin())  // answered with accessToken/refreshToken cookies
     let error = await networkError { _ = try await service.send(AnonymousMe()) }
-    guard case .unauthorized? = error else {
+    guard case .unauthorized? = error?.kind else {
       Issue.record("expected a 401 (no session), got \(String(describing: error))")
       return
     }
@@ -93,7 +93,7 @@ struct RealServiceShapesTests {
         server, plain,
         SandboxLogin.Response(accessToken: String(forged), refreshToken: login.refreshToken)))
     let error = await networkError { _ = try await standard.send(GetMe()) }
-    guard case .server(500, _) = error else {
+    guard case .server(500, _) = error?.kind else {
       Issue.record("expected 500, got \(String(describing: error))")
       return
     }

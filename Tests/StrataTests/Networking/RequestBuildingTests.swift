@@ -82,7 +82,7 @@ struct RequestBuildingTests {
   func invalidURLsThrowInsteadOfCrashing(_ path: String) async throws {
     let transport = MockTransport.successful(json: "{}")
     let error = await networkError { _ = try await makeService(transport).send(Probe(path: path)) }
-    guard case .invalidURL = error else {
+    guard case .invalidURL = error?.kind else {
       Issue.record("expected .invalidURL for '\(path)', got \(String(describing: error))")
       return
     }
@@ -128,7 +128,7 @@ struct NetworkErrorTests {
     let error = await networkError {
       _ = try await makeService(MockTransport.successful(json: body, status: 200)).send(GetUsers())
     }
-    guard case .decoding(let failure) = error else {
+    guard case .decoding(let failure) = error?.kind else {
       Issue.record("expected .decoding, got \(String(describing: error))")
       return
     }
@@ -146,7 +146,7 @@ struct NetworkErrorTests {
     let error = await networkError {
       _ = try await makeService(MockTransport.successful(json: "<html>oops</html>")).send(GetUser())
     }
-    guard case .decoding(let failure) = error else {
+    guard case .decoding(let failure) = error?.kind else {
       Issue.record("expected .decoding, got \(String(describing: error))")
       return
     }
@@ -156,14 +156,12 @@ struct NetworkErrorTests {
 
   @Test func errorsReadWell() {
     #expect(
-      NetworkError.server(
-        status: 404, body: Data(#"{"message":"User with id '9' not found"}"#.utf8)
-      ).description
+      NetworkError.server(status: 404, serverMessage: "User with id '9' not found").description
         == "HTTP 404: User with id '9' not found")
     #expect(
       NetworkError.transport(URLError(.cannotConnectToHost)).description
         == "network error: could not connect to the server")
-    #expect(NetworkError.unauthorized.isRetryable == false)
+    #expect(NetworkError.unauthorized(.notSignedIn).isRetryable == false)
     #expect(NetworkError.server(status: 503, body: Data()).isRetryable)
     #expect(NetworkError.transport(URLError(.timedOut)).isRetryable)
   }

@@ -25,7 +25,7 @@ struct RetryTests {
     let error = await networkError {
       _ = try await makeService(transport, clock: clock).send(GetUser())
     }
-    guard case .server(let status, _) = error else {
+    guard case .server(let status, _) = error?.kind else {
       Issue.record("expected .server, got \(String(describing: error))")
       return
     }
@@ -50,7 +50,7 @@ struct RetryTests {
 
   @Test(arguments: [400, 403, 404, 409, 422])
   func clientErrorsAreNotRetried(_ status: Int) async throws {
-    let transport = MockTransport.statuses([status], body: #"{"message":"nope"}"#)
+    let transport = MockTransport.statuses([status], body: #"{"title":"Nope","detail":"nope"}"#)
     let error = await networkError { _ = try await makeService(transport).send(GetUser()) }
     #expect(error?.status == status)
     #expect(error?.serverMessage == "nope")
@@ -67,7 +67,7 @@ struct RetryTests {
   @Test func decodingErrorsAreNotRetried() async throws {
     let transport = MockTransport.successful(json: #"{"id":"one"}"#)
     let error = await networkError { _ = try await makeService(transport).send(GetUser()) }
-    guard case .decoding(let failure) = error else {
+    guard case .decoding(let failure) = error?.kind else {
       Issue.record("expected .decoding, got \(String(describing: error))")
       return
     }
@@ -89,7 +89,7 @@ struct RetryTests {
   @Test func nonTransientTransportErrorsAreNotRetried() async throws {
     let transport = MockTransport.failing(URLError(.secureConnectionFailed))
     let error = await networkError { _ = try await makeService(transport).send(GetUser()) }
-    guard case .transport(let urlError) = error else {
+    guard case .transport(let urlError) = error?.kind else {
       Issue.record("expected .transport, got \(String(describing: error))")
       return
     }
@@ -161,7 +161,7 @@ struct RetryTests {
     let error = await networkError {
       _ = try await makeService(transport, timeout: .zero).send(GetUser())
     }
-    guard case .transport(let urlError) = error else {
+    guard case .transport(let urlError) = error?.kind else {
       Issue.record("expected timeout, got \(String(describing: error))")
       return
     }

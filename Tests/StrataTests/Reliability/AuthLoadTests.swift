@@ -44,7 +44,7 @@ struct AuthLoadTests {
           do {
             _ = try await service.send(GetMe())
             return false
-          } catch NetworkError.unauthorized {
+          } catch let error as NetworkError where error.isUnauthorized {
             return true
           } catch {
             return false

@@ -70,7 +70,7 @@ struct FaultMatrixTests {
     try await withSandbox { server, service in
       server.faults.add(.init(path: "/users/1", count: 10, action: .dropConnection))
       let error = await networkError { _ = try await service.send(GetUser()) }
-      guard case .transport(let urlError) = error else {
+      guard case .transport(let urlError) = error?.kind else {
         Issue.record("expected .transport, got \(String(describing: error))")
         return
       }
@@ -90,7 +90,7 @@ struct FaultMatrixTests {
         transport: URLSessionTransport())
       let started = ContinuousClock.now
       let error = await networkError { _ = try await service.send(GetUser()) }
-      guard case .transport(let urlError) = error else {
+      guard case .transport(let urlError) = error?.kind else {
         Issue.record("expected a timeout, got \(String(describing: error))")
         return
       }
@@ -106,7 +106,7 @@ struct FaultMatrixTests {
       server.faults.add(
         .init(path: "/users/1", action: .respond(status: 200, body: #"{"id":1,"firstName":"#)))
       let error = await networkError { _ = try await service.send(GetUser()) }
-      guard case .decoding(let failure) = error else {
+      guard case .decoding(let failure) = error?.kind else {
         Issue.record("expected .decoding, got \(String(describing: error))")
         return
       }
@@ -123,7 +123,7 @@ struct FaultMatrixTests {
           action: .respond(
             status: 200, headers: ["Content-Type": "text/html"], body: "<html>hi</html>")))
       let error = await networkError { _ = try await service.send(GetUser()) }
-      guard case .decoding(let failure) = error else {
+      guard case .decoding(let failure) = error?.kind else {
         Issue.record("expected .decoding, got \(String(describing: error))")
         return
       }
@@ -147,7 +147,7 @@ struct FaultMatrixTests {
     try await withSandbox { server, service in
       server.faults.add(.init(path: "/users/1", count: 2, action: .respond(status: 200, body: "")))
       let error = await networkError { _ = try await service.send(GetUser()) }
-      guard case .decoding = error else {
+      guard case .decoding = error?.kind else {
         Issue.record("expected .decoding, got \(String(describing: error))")
         return
       }
@@ -170,7 +170,7 @@ struct FaultMatrixTests {
       configuration: NetworkConfiguration(baseURL: refusingURL, retryPolicy: Self.fast),
       transport: sharedTransport)
     let error = await networkError { _ = try await service.send(GetUser()) }
-    guard case .transport(let urlError) = error else {
+    guard case .transport(let urlError) = error?.kind else {
       Issue.record("expected .transport, got \(String(describing: error))")
       return
     }

@@ -124,7 +124,7 @@ struct KnownSecretsTests {
 
     // A server echoing the token under an innocent name, in every place an error is shown.
     let body = Data(#"{"message":"you sent \#(token)","note":"\#(token)"}"#.utf8)
-    let server = NetworkError.server(status: 500, body: body)
+    let server = NetworkError.server(status: 500, body: body, serverMessage: "you sent \(token)")
     #expect(!server.description.contains(token))
     #expect(server.description.contains("<redacted>"))
     let capture = CapturingLogHandler()

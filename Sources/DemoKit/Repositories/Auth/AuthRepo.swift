@@ -16,7 +16,7 @@ public protocol AuthRepo: Sendable {
   func refresh(refreshToken: String) async throws -> Credentials
   /// The signed-in user's full record.
   /// - Returns: The user.
-  /// - Throws: ``NetworkError/unauthorized`` when signed out.
+  /// - Throws: ``NetworkError/Unauthorized`` when signed out.
   func me() async throws -> User
   /// Ends the session.
   func logout() async

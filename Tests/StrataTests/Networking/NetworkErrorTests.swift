@@ -1,0 +1,85 @@
+import Foundation
+import Strata
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("NetworkError: context, equality, messages")
+struct NetworkErrorContextTests {
+  @Test func everyFailureNamesItsRequest() async throws {
+    let error = await networkError {
+      _ = try await makeService(MockTransport.statuses([404]), policy: .none).send(GetUser(id: 7))
+    }
+    #expect(error?.request == "GET /users/7")
+    #expect(error?.kind == .server(status: 404, body: Data("{}".utf8)))
+    let text = try #require(error?.localizedDescription)
+    #expect(text.hasPrefix("GET /users/7: HTTP 404 ") && text.hasSuffix(" (2 bytes)"), "\(text)")
+  }
+
+  @Test func decodingFailuresAreLabelledAndComparable() async {
+    let error = await networkError {
+      _ = try await makeService(MockTransport.successful(json: #"{"id":"x"}"#)).send(GetUser())
+    }
+    let expected = NetworkError.DecodingFailure(
+      status: 200, codingPath: "id", reason: "expected Int", bodyExcerpt: #"{"id":"x"}"#)
+    #expect(error == NetworkError(.decoding(expected), request: "GET /users/1"))
+    #expect(error?.underlying is DecodingError)
+  }
+
+  @Test func theServerMessageFormatIsPluggable() async {
+    let problem = #"{"type":"about:blank","title":"Gone","detail":"user 7 was\ndeleted"}"#
+    let standard = await networkError {
+      _ = try await makeService(MockTransport.statuses([410], body: problem), policy: .none).send(
+        GetUser())
+    }
+    #expect(standard?.serverMessage == "user 7 was deleted")
+
+    let custom = #"{"message":"User with id '7' not found"}"#
+    var configuration = NetworkConfiguration(
+      baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+    #expect(
+      await networkError {
+        _ = try await NetworkService(
+          configuration: configuration, transport: MockTransport.statuses([404], body: custom)
+        ).send(GetUser())
+      }?.serverMessage == nil, "the default reads problem details only")
+    configuration.serverMessageFormat = .jsonField("message")
+    let error = await networkError {
+      _ = try await NetworkService(
+        configuration: configuration, transport: MockTransport.statuses([404], body: custom)
+      ).send(GetUser())
+    }
+    #expect(error?.serverMessage == "User with id '7' not found")
+    #expect(error?.description == "GET /users/1: HTTP 404: User with id '7' not found")
+  }
+
+  @Test func aNonHTTPAnswerIsInvalidResponseNotATransportFailure() async {
+    let transport = MockTransport { _, _ in throw URLError(.badServerResponse) }
+    let error = await networkError { _ = try await makeService(transport).send(GetUser()) }
+    #expect(error == NetworkError(.invalidResponse, request: "GET /users/1"))
+  }
+
+  @Test func errorsUsersThrowFromMocksReadWell() {
+    let thrown: any Error = NetworkError.unauthorized(.notSignedIn)
+    #expect(thrown.localizedDescription == "not signed in: sign in first")
+    #expect(
+      NetworkError(.unauthorized(.refreshRejected)) != NetworkError.unauthorized(.notSignedIn))
+    #expect(NetworkError.server(status: 500) == NetworkError(.server(status: 500, body: Data())))
+    #expect(
+      NetworkError.refreshFailed(URLError(.timedOut)).localizedDescription
+        .hasPrefix("could not renew the session (it is kept; try again)"))
+  }
+
+  @Test func containerErrorsReadWellAndCompare() {
+    let error: any Error = ContainerError.notRegistered(service: "Clock", registered: [])
+    #expect(error.localizedDescription == "no registration for Clock; registered: nothing")
+    #expect(
+      ContainerError.circularDependency(path: ["A", "B", "A"])
+        == .circularDependency(path: ["A", "B", "A"]))
+    let store: any Error = FileTokenStore.Failure.notRegularFile(path: "/tmp/t")
+    #expect(store.localizedDescription.hasPrefix("refusing to use /tmp/t"))
+  }
+}
