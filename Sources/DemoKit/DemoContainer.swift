@@ -28,14 +28,14 @@ public enum DemoContainer {
     onRetry: (@Sendable (RetryNotice) -> Void)? = nil,
     onRequestRecord: (@Sendable (RequestRecord) -> Void)? = nil,
     now: @escaping @Sendable () -> Date = { Date() }
-  ) -> Container {
-    let container = Container()
+  ) -> DependencyContainer {
+    let container = DependencyContainer()
 
     // MARK: Services
     container.register(Config.self, scope: .singleton) { _ in config }
-    container.register(NetworkConfiguration.self, scope: .singleton) { c in
+    container.register(NetworkOptions.self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
-      var configuration = try NetworkConfiguration(config: config, baseURL: config.url(.api))
+      var configuration = try NetworkOptions(config: config, baseURL: config.url(.api))
       configuration.onRetry = onRetry
       configuration.onRequestRecord = onRequestRecord
       configuration.credentialRejection = .dummyJSON
@@ -44,10 +44,10 @@ public enum DemoContainer {
     }
     container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
     container.register((any HTTPTransport).self, scope: .singleton) { c in
-      // REQUEST_TIMEOUT is applied per request by NetworkConfiguration(config:), not here.
+      // REQUEST_TIMEOUT is applied per request by NetworkOptions(config:), not here.
       let overall = try c.resolve(Config.self).duration(
         .resourceTimeout, default: .seconds(60),
-        in: .milliseconds(1)...NetworkConfiguration.longestTimeout)
+        in: .milliseconds(1)...NetworkOptions.longestTimeout)
       return URLSessionTransport(options: .init(resourceTimeout: overall.inSeconds))
     }
     // The API's origin: the session, its token file and its bearer token belong to it alone.
@@ -88,7 +88,7 @@ public enum DemoContainer {
       // local debugging; tokens and passwords stay hidden whatever it says.
       let reveal = try c.resolve(Config.self).bool(.logRevealPrivate, default: false)
       return NetworkService(
-        configuration: try c.resolve(), transport: try c.resolve(),
+        options: try c.resolve(), transport: try c.resolve(),
         authenticator: try c.resolve(AuthSession.self), clock: try c.resolve(),
         redactor: Redactor(revealsPersonalData: reveal))
     }
@@ -105,7 +105,7 @@ public enum DemoContainer {
       UsersRepository(
         network: try c.resolve(),
         ttl: try c.resolve(Config.self).duration(
-          .usersCacheTTL, default: .seconds(60), in: .zero...NetworkConfiguration.longestTimeout))
+          .usersCacheTTL, default: .seconds(60), in: .zero...NetworkOptions.longestTimeout))
     }
     container.register((any PostsRepo).self, scope: .singleton) { c in
       PostsRepository(network: try c.resolve())
@@ -124,8 +124,8 @@ public enum DemoContainer {
   }
 
   private final class WeakContainer: Sendable {
-    weak let container: Container?
-    init(_ container: Container) { self.container = container }
+    weak let container: DependencyContainer?
+    init(_ container: DependencyContainer) { self.container = container }
   }
 
 }

@@ -56,7 +56,7 @@ enum ContentionBenchmarks {
   }
 
   static func containerResults() throws -> [BenchmarkResult] {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(Leaf.self, scope: .singleton) { _ in Leaf() }
     container.register(Leaf.self, name: "transient") { _ in Leaf() }
     container.register(Middle.self) { c in Middle(leaf: try c.resolve(Leaf.self, name: "transient"))
@@ -95,10 +95,10 @@ enum ContentionBenchmarks {
     }
     return [
       BenchmarkResult(
-        name: "DI singleton, 1 thread", compares: "Container.resolve of a built singleton",
+        name: "DI singleton, 1 thread", compares: "DependencyContainer.resolve of a built singleton",
         value: single, unit: "ns/op", target: "-"),
       BenchmarkResult(
-        name: "DI transient, 1 thread", compares: "Container.resolve building a new instance",
+        name: "DI transient, 1 thread", compares: "DependencyContainer.resolve building a new instance",
         value: transient, unit: "ns/op", target: "-"),
       BenchmarkResult(
         name: "DI singleton, \(threads) threads", compares: "the same, \(threads) threads at once",
@@ -125,9 +125,9 @@ enum ContentionBenchmarks {
 
   /// An enabled log call into one handler, from 1 and from 8 threads.
   static func logging() -> BenchmarkResult {
-    let handler = CountingLogHandler()
-    let logger = Logger(category: "bench")
-    let (single, contended) = LogSystem.withScope(handler: handler, levels: .all) {
+    let handler = CountingLogSink()
+    let logger = Log(category: "bench")
+    let (single, contended) = Log.withScope(sink: handler, levels: .all) {
       (
         perOperation(threads: 1, iterations: 50_000) { logger.debug("value is \(42)") },
         perOperation(threads: threads, iterations: 50_000) { logger.debug("value is \(42)") }
@@ -141,7 +141,7 @@ enum ContentionBenchmarks {
   }
 
   /// A handler that only counts, so the figure is the logging path's own cost.
-  private final class CountingLogHandler: LogHandler, @unchecked Sendable {
+  private final class CountingLogSink: LogSink, @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     func log(_ record: LogRecord) { lock.withLock { count += 1 } }

@@ -42,8 +42,8 @@ enum CoreBenchmarks {
   // MARK: Logging
 
   static func disabledLog() -> BenchmarkResult {
-    LogSystem.setLevels(LogLevels(global: .error))
-    let logger = Logger(category: "bench")
+    Log.setLevels(LogThresholds(global: .error))
+    let logger = Log(category: "bench")
     var value = 0
     let nanoseconds = Measure.nanosecondsPerOperation(iterations: 5_000_000) {
       value &+= 1
@@ -51,22 +51,22 @@ enum CoreBenchmarks {
     }
     blackHole(value)
     return BenchmarkResult(
-      name: "Log call, level disabled", compares: "Logger.debug with interpolation below threshold",
+      name: "Log call, level disabled", compares: "Log.debug with interpolation below threshold",
       value: nanoseconds, unit: "ns/op", target: "a few ns")
   }
 
   static func enabledLogToCapture() -> BenchmarkResult {
-    let capture = CapturingLogHandler()
-    let logger = Logger(category: "bench")
+    let capture = CapturingLogSink()
+    let logger = Log(category: "bench")
     var value = 0
-    let nanoseconds = LogSystem.withScope(handler: capture, levels: .all) {
+    let nanoseconds = Log.withScope(sink: capture, levels: .all) {
       Measure.nanosecondsPerOperation(iterations: 20_000) {
         value &+= 1
         logger.debug("value is \(value)")
       }
     }
     return BenchmarkResult(
-      name: "Log call, level enabled", compares: "Logger.debug rendered into an in-memory handler",
+      name: "Log call, level enabled", compares: "Log.debug rendered into an in-memory handler",
       value: nanoseconds, unit: "ns/op", target: "-")
   }
 }
@@ -96,7 +96,7 @@ extension CoreBenchmarks {
   /// What NetworkService adds per call when the transport answers at once.
   static func serviceOverhead() async throws -> BenchmarkResult {
     let service = NetworkService(
-      configuration: NetworkConfiguration(
+      options: NetworkOptions(
         baseURL: URL(string: "https://bench.example") ?? URL(fileURLWithPath: "/")),
       transport: InstantTransport())
     var samples: [Double] = []

@@ -67,11 +67,11 @@ enum NetworkBenchmarks {
     let session = URLSession(configuration: configuration)
     let transport = URLSessionTransport(options: options)
     let service = NetworkService(
-      configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+      options: NetworkOptions(baseURL: server.baseURL), transport: transport)
     guard let url = URL(string: server.baseURL.absoluteString + "/users?limit=30") else {
       return []
     }
-    let userAgent = service.configuration.userAgent
+    let userAgent = service.options.userAgent
     let raw: @Sendable () async throws -> Void = {
       // The same request NetworkService sends: same URL, Accept and User-Agent.
       var request = URLRequest(url: url)
@@ -162,7 +162,7 @@ enum NetworkBenchmarks {
   static func refreshStorm(_ server: SandboxServer) async throws -> [BenchmarkResult] {
     let transport = URLSessionTransport()
     let plain = NetworkService(
-      configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+      options: NetworkOptions(baseURL: server.baseURL), transport: transport)
     let login = try await plain.send(Login())
     guard let origin = Origin(server.baseURL) else { throw URLError(.badURL) }
     let good = AuthSession(
@@ -171,7 +171,7 @@ enum NetworkBenchmarks {
         Credentials(
           accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)))
     let authed = NetworkService(
-      configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport,
+      options: NetworkOptions(baseURL: server.baseURL), transport: transport,
       authenticator: good)
     var roundTrips: [Double] = []
     for _ in 0..<50 {
@@ -194,7 +194,7 @@ enum NetworkBenchmarks {
           return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
         })
       let service = NetworkService(
-        configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport,
+        options: NetworkOptions(baseURL: server.baseURL), transport: transport,
         authenticator: stale)
       let before = server.journal.count(method: "POST", path: "/auth/refresh")
       let start = ContinuousClock.now

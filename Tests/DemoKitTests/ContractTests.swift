@@ -12,7 +12,7 @@ import Testing
 struct ContractTests {
   /// The API under test and how to stop it (a sandbox, unless the variable names one).
   struct Target {
-    let container: Container
+    let container: DependencyContainer
     let stop: @Sendable () async -> Void
 
     static func start() throws -> Target {

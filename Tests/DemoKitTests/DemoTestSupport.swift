@@ -7,7 +7,7 @@ import StrataSandbox
 /// A sandbox with a clock the test moves, plus a DemoContainer pointed at it.
 struct DemoHarness {
   let server: SandboxServer
-  let container: Container
+  let container: DependencyContainer
 
   final class Clock: Sendable {
     let value = Lock(Date(timeIntervalSince1970: 1_800_000_000))

@@ -198,7 +198,7 @@ struct DemoContainerTests {
 
   @Test func validateReportsABadAPIValue() throws {
     let config = try Config(parsing: "API = not-a-url\nTOKEN_STORE = memory", name: "bad.xcconfig")
-    let error = try #require(throws: ContainerError.self) {
+    let error = try #require(throws: DependencyError.self) {
       try DemoContainer.make(config: config).validate()
     }
     #expect(error.description.contains("bad.xcconfig:1:1: API: expected a URL"))
@@ -207,7 +207,7 @@ struct DemoContainerTests {
   @Test func swappingNetworkingInAChildReachesEveryRepository() async throws {
     let (harness, _) = try DemoHarness.start()
     let mock = RecordingNetwork()
-    let child = Container(parent: harness.container)
+    let child = DependencyContainer(parent: harness.container)
     try child.override((any Networking).self, scope: .singleton) { _ in mock }
     _ = try? await child.resolve((any UsersRepo).self).page(limit: 1, skip: 0)
     _ = try? await child.resolve((any PostsRepo).self).list(limit: 1, skip: 0)

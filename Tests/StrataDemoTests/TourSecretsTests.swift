@@ -10,14 +10,14 @@ import Testing
 struct TourSecretsTests {
   @MainActor
   @Test func wholeTourAtTraceLogsNoTokenAndNoPassword() async throws {
-    let capture = CapturingLogHandler()
+    let capture = CapturingLogSink()
     let lines = Lock<[String]>([])
-    let previous = LogSystem.levels
-    defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
+    let previous = Log.levels
+    defer { Log.bootstrap(sink: TextLogSink(), levels: previous) }
     let invocation = try CommandLineParser.parse(["tour"])
     let sink: @Sendable (String, Bool) -> Void = { line, _ in lines.withLock { $0.append(line) } }
     try await Terminal.$sink.withValue(sink) {
-      try await LogSystem.withScope(handler: capture, levels: .all) {
+      try await Log.withScope(sink: capture, levels: .all) {
         try await TourCommand.run(invocation)
       }
     }

@@ -1,6 +1,6 @@
 import StrataConcurrency
 
-extension Container {
+extension DependencyContainer {
   /// How long a resolved instance lives.
   public enum Scope: Sendable, Hashable {
     /// A new instance on every resolve.
@@ -16,19 +16,19 @@ extension Container {
 
 /// A type-erased registration: scope, factory and optional post-init hook.
 final class Registration: Sendable {
-  typealias Factory = @Sendable (Container, (any Sendable)?) throws -> any Sendable
-  typealias Hook = @Sendable (Container, Any) throws -> Void
+  typealias Factory = @Sendable (DependencyContainer, (any Sendable)?) throws -> any Sendable
+  typealias Hook = @Sendable (DependencyContainer, Any) throws -> Void
 
   let key: ServiceKey
   /// The readable name used in errors and listings.
   let label: String
-  let scope: Container.Scope
+  let scope: DependencyContainer.Scope
   let factory: Factory
   private let hook = Lock<Hook?>(nil)
   /// Whether a hook is set: read on every new instance without taking the lock.
   private let hasHook = AtomicInt(0)
 
-  init(key: ServiceKey, label: String, scope: Container.Scope, factory: @escaping Factory) {
+  init(key: ServiceKey, label: String, scope: DependencyContainer.Scope, factory: @escaping Factory) {
     self.key = key
     self.label = label
     self.scope = scope
@@ -59,7 +59,7 @@ public struct RegistrationHandle<Service: Sendable>: Sendable {
   /// - Returns: The same handle.
   @discardableResult
   public func initCompleted(
-    _ hook: @escaping @Sendable (Container, Service) throws -> Void
+    _ hook: @escaping @Sendable (DependencyContainer, Service) throws -> Void
   ) -> RegistrationHandle<Service> {
     registration.initCompleted = { container, instance in
       if let typed = instance as? Service { try hook(container, typed) }

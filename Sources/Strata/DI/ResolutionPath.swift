@@ -48,11 +48,11 @@ enum ResolutionPath {
     let stack = stack
     let pointer = Unmanaged.passUnretained(registration)
     if let start = stack.entries.firstIndex(where: { $0.toOpaque() == pointer.toOpaque() }) {
-      throw ContainerError.circularDependency(
+      throw DependencyError.circularDependency(
         path: stack.entries[start...].map { $0.takeUnretainedValue().label } + [registration.label])
     }
     guard stack.entries.count < maxDepth else {
-      throw ContainerError.circularDependency(
+      throw DependencyError.circularDependency(
         path: stack.entries.map { $0.takeUnretainedValue().label } + [registration.label])
     }
     stack.entries.append(pointer)

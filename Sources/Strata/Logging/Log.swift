@@ -1,16 +1,132 @@
-/// The application's category loggers, one per concern (networking, auth, navigation, general).
+/// A category logger, and (through its static members) the process's logging set-up.
 ///
 /// ```swift
 /// Log.networking.info("GET \(path) → \(status)")
 /// Log.auth.debug("refreshing for \(user, privacy: .private)")
+/// static let payments = Log(category: "payments")
 /// ```
-public enum Log {
+///
+/// Cheap to copy; create once (`static let`) and reuse. Messages are autoclosures: a disabled
+/// level never evaluates (or formats) its message. Every message that is written has the
+/// process's ``KnownSecrets`` masked, at every level. Nothing is written until the app calls
+/// ``bootstrap(sink:levels:revealPrivate:)`` (or runs inside a `withScope`).
+public struct Log: Sendable {
   /// Requests, responses, retries.
-  public static let networking = Logger(category: "networking")
+  public static let networking = Log(category: "networking")
   /// Sign-in, refresh, sign-out.
-  public static let auth = Logger(category: "auth")
-  /// Screen and route changes.
-  public static let navigation = Logger(category: "navigation")
+  public static let auth = Log(category: "auth")
   /// Everything else.
-  public static let general = Logger(category: "general")
+  public static let general = Log(category: "general")
+
+  /// The category name, e.g. `networking`.
+  public let category: String
+  private let state: LogCategoryState
+
+  /// Creates (or finds) the logger for a category.
+  /// - Parameter category: The category name; its level comes from `LOG_LEVEL_<CATEGORY>`.
+  public init(category: String) {
+    self.category = category
+    self.state = Log.categoryState(category)
+  }
+
+  /// Whether `level` would be written right now (in this task).
+  /// - Parameter level: A level.
+  /// - Returns: True when a record at `level` would reach a sink.
+  public func isEnabled(_ level: LogLevel) -> Bool {
+    if Log.activeScopes.load() > 0, let scope = Log.scope {
+      return level >= scope.levels.level(for: category)
+    }
+    return Int(level.rawValue) >= state.threshold.load()
+  }
+
+  /// Logs `message` at `level` if that level is enabled.
+  /// - Parameters:
+  ///   - level: The severity.
+  ///   - message: The message; evaluated only when the level is enabled.
+  ///   - file: The source file (defaults to the caller's).
+  ///   - line: The source line (defaults to the caller's).
+  public func log(
+    _ level: LogLevel, _ message: @autoclosure () -> LogMessage, file: String = #fileID,
+    line: UInt = #line, fields: @autoclosure () -> [String: String] = [:]
+  ) {
+    let sink: any LogSink
+    let reveal: Bool
+    if Log.activeScopes.load() > 0, let scope = Log.scope {
+      guard level >= scope.levels.level(for: category) else { return }
+      (sink, reveal) = (scope.sink, scope.revealPrivate)
+    } else {
+      guard Int(level.rawValue) >= state.threshold.load() else { return }
+      (sink, reveal) = Log.current()
+    }
+    sink.log(
+      LogRecord(
+        level: level, category: category,
+        message: KnownSecrets.mask(message().rendered(revealingPrivate: reveal)),
+        file: file, line: line, fields: fields()))
+  }
+
+  // MARK: Levels
+
+  /// Logs at ``LogLevel/trace``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func trace(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.trace, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/debug``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func debug(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.debug, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/info``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func info(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.info, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/notice``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func notice(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.notice, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/warning``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func warning(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.warning, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/error``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func error(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.error, message(), file: file, line: line) }
+
+  /// Logs at ``LogLevel/critical``.
+  /// - Parameters:
+  ///   - message: The message; evaluated only when enabled.
+  ///   - file: The source file.
+  ///   - line: The source line.
+  public func critical(
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
+  ) { log(.critical, message(), file: file, line: line) }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One log event, as handed to a ``LogHandler``. The message is already rendered: private
+/// One log event, as handed to a ``LogSink``. The message is already rendered: private
 /// values are hidden unless revealing was switched on.
 public struct LogRecord: Sendable, Equatable {
   /// When the event happened.
@@ -23,7 +23,7 @@ public struct LogRecord: Sendable, Equatable {
   /// - Parameters:
   ///   - timestamp: When.
   ///   - level: Severity.
-  ///   - category: Logger category.
+  ///   - category: Log category.
   ///   - message: Rendered message.
   ///   - file: Source file.
   ///   - line: Source line.

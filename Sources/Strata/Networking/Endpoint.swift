@@ -26,7 +26,7 @@ public protocol Endpoint: Sendable {
   /// An overall deadline for this endpoint only (retries included); nil uses the service's.
   var timeout: Duration? { get }
   /// Largest response body accepted for this request in bytes; nil uses the service's
-  /// ``NetworkConfiguration/maxResponseSize``.
+  /// ``NetworkOptions/maxResponseSize``.
   var maxResponseSize: Int? { get }
 }
 

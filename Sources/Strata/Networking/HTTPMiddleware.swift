@@ -6,7 +6,7 @@ import Foundation
 
 /// A step between ``NetworkService`` and its ``HTTPTransport``, run for every attempt: it may
 /// change the request, look at or replace the response, or throw. Middleware runs in the
-/// order of ``NetworkConfiguration/middleware``; each calls `next` to go on.
+/// order of ``NetworkOptions/middleware``; each calls `next` to go on.
 ///
 /// Transport or middleware? Write a transport to change *how bytes travel* (another HTTP
 /// stack, a recorded replay); write a middleware to change *what is sent or seen* (a header

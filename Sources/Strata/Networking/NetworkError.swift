@@ -36,7 +36,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case decoding(DecodingFailure)
     /// The server answered with a non-success status.
     case server(status: Int, body: Data)
-    /// The response body grew past the limit (``NetworkConfiguration/maxResponseSize`` or the
+    /// The response body grew past the limit (``NetworkOptions/maxResponseSize`` or the
     /// endpoint's); the transfer was cancelled. Not retried.
     case responseTooLarge(limit: Int)
     /// The access token had to be renewed and the refresh did not finish for a reason that is

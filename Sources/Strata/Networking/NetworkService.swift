@@ -6,22 +6,22 @@ import Foundation
 
 /// Sends ``Endpoint``s over an ``HTTPTransport``: builds the request, adds the bearer token,
 /// retries with backoff, renews the token once when the server rejects it (401, or what
-/// ``NetworkConfiguration/credentialRejection`` says), enforces one overall deadline, decodes
+/// ``NetworkOptions/credentialRejection`` says), enforces one overall deadline, decodes
 /// the response off the caller's actor, and logs every step with secrets redacted.
 public final class NetworkService: Networking {
   /// Settings (base URL, deadline, retry policy, User-Agent).
-  public let configuration: NetworkConfiguration
+  public let options: NetworkOptions
   private let transport: any HTTPTransport
   private let authenticator: (any Authenticator)?
   private let clock: any NetworkClock
   private let decoder: JSONDecoder
   private let builder: RequestBuilder
-  private let logger: Logger
+  private let logger: Log
   private let redactor: Redactor
 
   /// Creates a service.
   /// - Parameters:
-  ///   - configuration: Base URL, deadline, retry policy, User-Agent.
+  ///   - options: Base URL, deadline, retry policy, User-Agent.
   ///   - transport: The HTTP seam (default: a `URLSessionTransport`).
   ///   - authenticator: Supplies and renews bearer tokens for `requiresAuth` endpoints.
   ///   - clock: Backoff sleeps and deadline accounting (tests inject a manual clock).
@@ -30,17 +30,17 @@ public final class NetworkService: Networking {
   ///   - logger: Where to log (default ``Log/networking``).
   ///   - redactor: What to hide in logs.
   public init(
-    configuration: NetworkConfiguration, transport: any HTTPTransport = URLSessionTransport(),
+    options: NetworkOptions, transport: any HTTPTransport = URLSessionTransport(),
     authenticator: (any Authenticator)? = nil, clock: any NetworkClock = SystemNetworkClock(),
     decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
-    logger: Logger = Log.networking, redactor: Redactor = .standard
+    logger: Log = Log.networking, redactor: Redactor = .standard
   ) {
-    self.configuration = configuration
+    self.options = options
     self.transport = transport
     self.authenticator = authenticator
     self.clock = clock
     self.decoder = decoder
-    self.builder = RequestBuilder(configuration: configuration, encoder: encoder)
+    self.builder = RequestBuilder(options: options, encoder: encoder)
     self.logger = logger
     self.redactor = redactor
   }
@@ -65,11 +65,11 @@ public final class NetworkService: Networking {
   }
 
   private func send<E: Endpoint>(_ endpoint: E, label: String) async throws -> E.Response {
-    let deadline = clock.now() + (endpoint.timeout ?? configuration.timeout)
-    let policy = endpoint.retryPolicy ?? configuration.retryPolicy
+    let deadline = clock.now() + (endpoint.timeout ?? options.timeout)
+    let policy = endpoint.retryPolicy ?? options.retryPolicy
     var request = try builder.build(endpoint)
 
-    let maxResponseSize = endpoint.maxResponseSize ?? configuration.maxResponseSize
+    let maxResponseSize = endpoint.maxResponseSize ?? options.maxResponseSize
 
     var token: String?
     if endpoint.requiresAuth, let authenticator, let url = request.url,
@@ -108,7 +108,7 @@ public final class NetworkService: Networking {
       case .success(let (data, response)):
         let status = response.statusCode
         if let authenticator, let rejected = token,
-          configuration.credentialRejection.rejects(status: status, body: data)
+          options.credentialRejection.rejects(status: status, body: data)
         {
           guard !refreshed else {
             logger.info(
@@ -127,7 +127,7 @@ public final class NetworkService: Networking {
         if status == 401 { throw NetworkError.unauthorized(.rejectedAfterRefresh) }
         failure = .server(
           status: status, body: data,
-          serverMessage: configuration.serverMessageFormat.message(status: status, body: data))
+          serverMessage: options.serverMessageFormat.message(status: status, body: data))
         if status == 429 || status == 503,
           let value = response.value(forHTTPHeaderField: "Retry-After")
         {
@@ -152,7 +152,7 @@ public final class NetworkService: Networking {
       logger.info(
         "retry \(retries)/\(policy.maxRetries) in \(delay.shortDescription): \(label) → \(reason)"
       )
-      configuration.onRetry?(
+      options.onRetry?(
         RetryNotice(
           retry: retries, maxRetries: policy.maxRetries, delay: delay, request: label,
           reason: reason))
@@ -203,7 +203,7 @@ public final class NetworkService: Networking {
       try await transport.send(request, deadline: remaining, maxResponseSize: maxResponseSize)
     }
     let described = RequestAttempt(label: label, number: attempt)
-    for middleware in configuration.middleware.reversed() {
+    for middleware in options.middleware.reversed() {
       let inner = next
       next = { request in try await middleware.intercept(request, attempt: described, next: inner) }
     }
@@ -244,7 +244,7 @@ public final class NetworkService: Networking {
     label: String, attempt: Int, retryReason: String?, duration: Duration
   ) {
     let logs = logger.isEnabled(.debug)
-    guard logs || configuration.requestLog != nil || configuration.onRequestRecord != nil else {
+    guard logs || options.requestLog != nil || options.onRequestRecord != nil else {
       return
     }
     var record = RequestRecord(
@@ -259,8 +259,8 @@ public final class NetworkService: Networking {
     case .failure(let error):
       record.error = Self.reason(error)
     }
-    configuration.requestLog?.append(record)
-    configuration.onRequestRecord?(record)
+    options.requestLog?.append(record)
+    options.onRequestRecord?(record)
     if logs {
       let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"
       logger.log(
@@ -316,7 +316,7 @@ public final class NetworkService: Networking {
     return "\(method) /" + withoutQuery.drop { $0 == "/" }
   }
 
-  private static func deadlineExceeded(_ label: String, _ logger: Logger) -> NetworkError {
+  private static func deadlineExceeded(_ label: String, _ logger: Log) -> NetworkError {
     logger.info("\(label): overall deadline exceeded")
     return .transport(URLError(.timedOut))
   }

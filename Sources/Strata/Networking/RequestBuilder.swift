@@ -8,15 +8,15 @@ import Foundation
 /// percent-encoded strictly (only RFC 3986 unreserved characters stay as they are, so `+`, `&`
 /// and `=` inside values survive), default headers, a JSON body, endpoint headers last.
 struct RequestBuilder: Sendable {
-  let configuration: NetworkConfiguration
+  let options: NetworkOptions
   let encoder: JSONEncoder
   /// The base URL, parsed once (nil if it has no host: every relative request then fails).
   private let base: URLComponents?
 
-  init(configuration: NetworkConfiguration, encoder: JSONEncoder) {
-    self.configuration = configuration
+  init(options: NetworkOptions, encoder: JSONEncoder) {
+    self.options = options
     self.encoder = encoder
-    var base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)
+    var base = URLComponents(url: options.baseURL, resolvingAgainstBaseURL: false)
     if base?.host?.isEmpty != false { base = nil }
     if let path = base?.percentEncodedPath, path.hasSuffix("/") {
       base?.percentEncodedPath = String(path.dropLast())
@@ -28,7 +28,7 @@ struct RequestBuilder: Sendable {
     let url = try makeURL(endpoint)
     var request = URLRequest(url: url)
     request.httpMethod = endpoint.method.rawValue
-    if let idle = configuration.requestTimeout {
+    if let idle = options.requestTimeout {
       #if canImport(FoundationNetworking)
         // FoundationNetworking hands curl whole seconds (0.3 would time out at once): round up.
         request.timeoutInterval = max(1, idle.inSeconds.rounded(.up))
@@ -37,7 +37,7 @@ struct RequestBuilder: Sendable {
       #endif
     }
     request.setValue("application/json", forHTTPHeaderField: "Accept")
-    request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+    request.setValue(options.userAgent, forHTTPHeaderField: "User-Agent")
     if let body = endpoint.body {
       do {
         request.httpBody = try encoder.encode(body)
@@ -59,7 +59,7 @@ struct RequestBuilder: Sendable {
       guard absolute.host?.isEmpty == false else { throw NetworkError(.invalidURL(path)) }
       components = absolute
     } else {
-      guard var base else { throw NetworkError(.invalidURL(configuration.baseURL.absoluteString)) }
+      guard var base else { throw NetworkError(.invalidURL(options.baseURL.absoluteString)) }
       let pieces = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
       let relative = String(pieces[0])
       guard !relative.contains(where: { $0 == " " || $0 == "\n" || $0 == "#" }),

@@ -2,7 +2,7 @@ import StrataConcurrency
 
 /// The newest request records, kept for inspection (a debug screen, a bug report, a test):
 /// a ring of at most ``capacity`` ``RequestRecord``s. Set it as
-/// ``NetworkConfiguration/requestLog``.
+/// ``NetworkOptions/requestLog``.
 public final class RequestLog: Sendable {
   /// Most records kept; older ones are dropped.
   public let capacity: Int

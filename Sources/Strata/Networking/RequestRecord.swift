@@ -2,7 +2,7 @@ import Foundation
 
 /// What one attempt of one request did, as data: the structured record ``NetworkService``
 /// emits for every attempt — in the `networking` log's fields (JSON lines carry them) and in
-/// ``NetworkConfiguration/requestLog``. The URL is redacted; no header or body is kept.
+/// ``NetworkOptions/requestLog``. The URL is redacted; no header or body is kept.
 public struct RequestRecord: Sendable, Equatable, Codable {
   /// `GET`, `POST`, …
   public var method: String

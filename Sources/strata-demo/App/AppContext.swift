@@ -18,12 +18,12 @@ final class SandboxClock: Sendable {
 final class AppContext: Sendable {
   let config: Config
   let configFile: String?
-  let container: Container
+  let container: DependencyContainer
   let sandbox: SandboxServer?
   let sandboxClock: SandboxClock
 
   private init(
-    config: Config, configFile: String?, container: Container, sandbox: SandboxServer?,
+    config: Config, configFile: String?, container: DependencyContainer, sandbox: SandboxServer?,
     sandboxClock: SandboxClock
   ) {
     self.config = config
@@ -108,14 +108,14 @@ final class AppContext: Sendable {
   ]
 
   static func bootstrapLogging(_ config: Config, _ invocation: Invocation) throws {
-    try LogSystem.bootstrap(config: config)
+    try Log.bootstrap(config: config)
     if let name = invocation.logLevel {
       guard let level = LogLevel(name: name) else {
         throw UsageError(
           "--log-level must be one of \(LogLevel.allCases.map(\.description).joined(separator: ", ")), got '\(name)'",
           invocation.command)
       }
-      LogSystem.setLevels(LogLevels(global: level))
+      Log.setLevels(LogThresholds(global: level))
     }
   }
 }

@@ -40,7 +40,7 @@ enum Failure {
     case let config as ConfigError:
       Terminal.error("strata-demo: configuration error: \(config)")
       return .config
-    case let container as ContainerError:
+    case let container as DependencyError:
       // One line for the real cause: a bad configuration value fails every service that
       // depends on it, and is a configuration error (78) whenever it is found.
       let causes = container.underlyingErrors

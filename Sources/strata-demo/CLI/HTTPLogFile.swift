@@ -20,7 +20,7 @@ final class HTTPLogFile: Sendable {
     output = Lock((handle, encoder))
   }
 
-  /// The closure `NetworkConfiguration.onRequestRecord` takes.
+  /// The closure `NetworkOptions.onRequestRecord` takes.
   var sink: @Sendable (RequestRecord) -> Void { { [self] record in write(record) } }
 
   func write(_ record: RequestRecord) {

@@ -42,7 +42,7 @@ enum TourCommand {
     tour.say(
       "read \(app.configFile ?? "built-in defaults") (\(app.config.values.count) keys; --set and STRATA_* override it)"
     )
-    let retry = try app.resolve(NetworkConfiguration.self).retryPolicy
+    let retry = try app.resolve(NetworkOptions.self).retryPolicy
     tour.say("API → embedded sandbox at \(sandbox.baseURL.absoluteString)")
     tour.say(
       "retry policy: GET only, \(retry.maxRetries) retries, backoff \(retry.baseDelay.shortDescription) doubling, cap \(retry.maxDelay.shortDescription)"
@@ -163,7 +163,7 @@ enum TourCommand {
     Terminal.out(
       "Tour complete in \(elapsed.shortDescription): \(journal.count()) requests, "
         + "\(journal.count(method: "POST", path: "/auth/refresh")) token refresh, every layer live — "
-        + "Config → Log → Endpoint → NetworkService → Repository → ViewModel, wired by Container.")
+        + "Config → Log → Endpoint → NetworkService → Repository → ViewModel, wired by DependencyContainer.")
   }
 
   static func done(_ completed: Bool) -> String { completed ? "done" : "not done" }

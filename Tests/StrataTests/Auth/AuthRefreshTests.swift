@@ -180,8 +180,8 @@ struct AuthRefreshTests {
     let refresher = CountingRefresher(failure: NetworkError.transport(URLError(.timedOut)))
     let session = AuthSession(
       origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
-    let capture = CapturingLogHandler()
-    let error = await LogSystem.withScope(handler: capture) {
+    let capture = CapturingLogSink()
+    let error = await Log.withScope(sink: capture) {
       await networkError {
         _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
       }
@@ -195,9 +195,9 @@ struct AuthRefreshTests {
   }
 
   @Test func tokensNeverAppearInLogsAtAnyLevel() async throws {
-    let capture = CapturingLogHandler()
+    let capture = CapturingLogSink()
     let refresher = CountingRefresher()
-    try await LogSystem.withScope(handler: capture, levels: .all) {
+    try await Log.withScope(sink: capture, levels: .all) {
       let store = InMemoryTokenStore()
       let session = AuthSession(origin: exampleOrigin, store: store, refresh: refresher.refresh)
       try await session.signIn(oldCredentials)

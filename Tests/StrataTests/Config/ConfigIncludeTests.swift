@@ -77,7 +77,7 @@ struct ConfigIncludeTests {
     let debug = try Config(file: root + "/Config/Debug.xcconfig", environment: [:])
     #expect(try debug.string(.api) == "sandbox")
     #expect(try debug.duration(.retryBaseDelay) == .milliseconds(200))
-    #expect(try LogLevels(config: debug).level(for: "networking") == .info)
-    #expect(try LogLevels(config: debug).level(for: "auth") == .debug)
+    #expect(try LogThresholds(config: debug).level(for: "networking") == .info)
+    #expect(try LogThresholds(config: debug).level(for: "auth") == .debug)
   }
 }

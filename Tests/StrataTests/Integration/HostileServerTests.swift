@@ -21,14 +21,14 @@ struct HostileServerTests {
     return (server, login, sandboxSession(server, plain, login))
   }
 
-  @Test(arguments: [1 << 20, NetworkConfiguration.defaultMaxResponseSize])
+  @Test(arguments: [1 << 20, NetworkOptions.defaultMaxResponseSize])
   func anEndlessBodyIsCutOffAtTheLimitWithinTheDeadline(_ limit: Int) async throws {
     let server = SandboxServer()
     try server.start()
     defer { server.stopAndWait() }
     server.faults.add(.init(method: "GET", path: "/users/1", count: 5, action: .endlessBody))
     let service = NetworkService(
-      configuration: NetworkConfiguration(
+      options: NetworkOptions(
         baseURL: server.baseURL, timeout: .seconds(20), maxResponseSize: limit),
       transport: URLSessionTransport())
     let started = ContinuousClock.now
@@ -87,8 +87,8 @@ struct HostileServerTests {
     let (server, login, session) = try await Self.signedInSandbox()
     defer { server.stopAndWait() }
     server.faults.add(.init(method: "GET", path: "/auth/me", count: 4, action: .echo(status: 500)))
-    let capture = CapturingLogHandler()
-    let error = await LogSystem.withScope(handler: capture, levels: .all) {
+    let capture = CapturingLogSink()
+    let error = await Log.withScope(sink: capture, levels: .all) {
       await networkError {
         _ = try await sandboxService(server, authenticator: session).send(GetMe())
       }
@@ -119,7 +119,7 @@ struct HostileServerTests {
     // Its own session: answering the challenge abandons the transfer, and on Linux its
     // tear-down can hold up the session's other transfers (here: the other challenge cases).
     let service = NetworkService(
-      configuration: NetworkConfiguration(baseURL: server.baseURL, timeout: .seconds(5)),
+      options: NetworkOptions(baseURL: server.baseURL, timeout: .seconds(5)),
       transport: URLSessionTransport(), authenticator: session)
     #expect(try await service.send(GetMe()).firstName == "Emily")
     #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)

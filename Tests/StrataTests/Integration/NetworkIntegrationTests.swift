@@ -62,10 +62,10 @@ func sandboxService(
   _ server: SandboxServer, policy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10)),
   authenticator: (any Authenticator)? = nil
 ) -> NetworkService {
-  var configuration = NetworkConfiguration(baseURL: server.baseURL, retryPolicy: policy)
+  var configuration = NetworkOptions(baseURL: server.baseURL, retryPolicy: policy)
   configuration.serverMessageFormat = .jsonField("message")  // the sandbox speaks DummyJSON
   return NetworkService(
-    configuration: configuration, transport: sharedTransport, authenticator: authenticator)
+    options: configuration, transport: sharedTransport, authenticator: authenticator)
 }
 
 /// A session for `server`, signed in with `login`, that refreshes through `plain`.
@@ -127,7 +127,7 @@ struct NetworkIntegrationTests {
     // Its own session: on Linux, tearing down the abandoned transfer can hold up every other
     // transfer of the same URLSession for seconds.
     let service = NetworkService(
-      configuration: NetworkConfiguration(baseURL: server.baseURL, retryPolicy: .none),
+      options: NetworkOptions(baseURL: server.baseURL, retryPolicy: .none),
       transport: URLSessionTransport())
     let error = await networkError { _ = try await service.send(SlowUser()) }
     guard case .transport(let urlError) = error?.kind else {
@@ -142,7 +142,7 @@ struct NetworkIntegrationTests {
 
   @Test func connectionRefusedIsATransportErrorAfterRetries() async throws {
     let service = NetworkService(
-      configuration: NetworkConfiguration(
+      options: NetworkOptions(
         baseURL: refusingURL, retryPolicy: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(5))),
       transport: sharedTransport)
     let error = await networkError { _ = try await service.send(GetUser()) }

@@ -29,12 +29,12 @@ struct ReadmeExampleTests {
 
     let config = try Config(file: release, overrides: ["API": server.baseURL.absoluteString])
     let network = NetworkService(
-      configuration: try NetworkConfiguration(config: config, baseURL: config.url(.api)))
+      options: try NetworkOptions(config: config, baseURL: config.url(.api)))
     let user = try await network.send(UsersEndpoints.Get(id: 1))  // a User, no annotation
 
     #expect(user.firstName == "Emily")
     #expect(try config.string(.logLevel) == "notice")
-    #expect(network.configuration.requestTimeout == .seconds(30), "REQUEST_TIMEOUT is honoured")
+    #expect(network.options.requestTimeout == .seconds(30), "REQUEST_TIMEOUT is honoured")
     await server.stop()
   }
 
@@ -53,7 +53,7 @@ struct ReadmeExampleTests {
         """)
     // Its own session: the abandoned transfer's tear-down must not hold up other tests.
     let network = NetworkService(
-      configuration: try NetworkConfiguration(config: config, baseURL: config.url(.api)),
+      options: try NetworkOptions(config: config, baseURL: config.url(.api)),
       transport: URLSessionTransport())
     let started = ContinuousClock.now
     let error = await networkError { _ = try await network.send(UsersEndpoints.Get(id: 1)) }

@@ -43,8 +43,8 @@ struct RealServiceShapesTests {
     defer { server.stopAndWait() }
     let service = sandboxService(server)
     let personal = try await service.send(GetPersonalFields()).values
-    let capture = CapturingLogHandler()
-    try await LogSystem.withScope(handler: capture, levels: .all) {
+    let capture = CapturingLogSink()
+    try await Log.withScope(sink: capture, levels: .all) {
       _ = try await service.send(GetPersonalFields())
     }
     #expect(capture.text.contains("response body"), "bodies were logged at trace")
@@ -75,13 +75,13 @@ struct RealServiceShapesTests {
     let session = sandboxSession(
       server, plain,
       SandboxLogin.Response(accessToken: String(forged), refreshToken: login.refreshToken))
-    var configuration = NetworkConfiguration(baseURL: server.baseURL)
+    var configuration = NetworkOptions(baseURL: server.baseURL)
     configuration.credentialRejection = CredentialRejection { status, body in
       status == 401
         || (status == 500 && String(decoding: body, as: UTF8.self).contains("invalid signature"))
     }
     let service = NetworkService(
-      configuration: configuration, transport: sharedTransport, authenticator: session)
+      options: configuration, transport: sharedTransport, authenticator: session)
     #expect(try await service.send(GetMe()).firstName == "Emily")
     #expect(server.journal.count(method: "GET", path: "/auth/me") == 2, "500, then 200")
     #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)

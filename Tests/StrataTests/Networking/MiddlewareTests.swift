@@ -42,17 +42,17 @@ struct MiddlewareTests {
     _ transport: any HTTPTransport, middleware: [any HTTPMiddleware],
     requestLog: RequestLog? = nil, baseURL: URL = URL(string: "https://api.example")!
   ) -> NetworkService {
-    var configuration = NetworkConfiguration(baseURL: baseURL, userAgent: "StrataTests/1")
+    var configuration = NetworkOptions(baseURL: baseURL, userAgent: "StrataTests/1")
     configuration.middleware = middleware
     configuration.requestLog = requestLog
-    return NetworkService(configuration: configuration, transport: transport, clock: ManualClock())
+    return NetworkService(options: configuration, transport: transport, clock: ManualClock())
   }
 
   @Test func defaultHeadersAreAddedUnlessTheRequestSetsThemAndTheirSecretsAreMasked() async throws {
     let transport = MockTransport.successful(json: userJSON)
     let key = "sk_live_middleware_0123456789"
-    let capture = CapturingLogHandler()
-    try await LogSystem.withScope(handler: capture, levels: .all) {
+    let capture = CapturingLogSink()
+    try await Log.withScope(sink: capture, levels: .all) {
       _ = try await Self.service(
         transport, middleware: [DefaultHeaders(["X-API-Key": key, "X-Client": "tests"])]
       ).send(GetUser())
@@ -80,8 +80,8 @@ struct MiddlewareTests {
     let transport = MockTransport.statuses([503, 200], body: userJSON)
     let log = RequestLog()
     let lines = Lock<[String]>([])
-    let handler = JSONLogHandler(output: LogOutput { line in lines.withLock { $0.append(line) } })
-    try await LogSystem.withScope(handler: handler, levels: .all) {
+    let handler = JSONLogSink(output: LogOutput { line in lines.withLock { $0.append(line) } })
+    try await Log.withScope(sink: handler, levels: .all) {
       _ = try await Self.service(transport, middleware: [], requestLog: log).send(GetUser())
     }
     let records = log.records
@@ -129,12 +129,12 @@ struct MiddlewareTests {
     defer { server.stopAndWait() }
     let log = RequestLog()
     server.faults.fail(503, method: "GET", path: "/users/1")
-    var configuration = NetworkConfiguration(
+    var configuration = NetworkOptions(
       baseURL: server.baseURL, retryPolicy: RetryPolicy(baseDelay: .milliseconds(10)))
     configuration.middleware = [DefaultHeaders(["X-Client": "strata-tests"])]
     configuration.requestLog = log
     // Its own transport: this test's faulted connections never share a pool with others.
-    let service = NetworkService(configuration: configuration, transport: URLSessionTransport())
+    let service = NetworkService(options: configuration, transport: URLSessionTransport())
     #expect(try await service.send(GetUser()).firstName == "Emily")
     #expect(server.journal.entries.allSatisfy { $0.header("X-Client") == "strata-tests" })
     #expect(log.records.map(\.status) == [503, 200])

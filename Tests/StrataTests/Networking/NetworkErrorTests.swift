@@ -38,18 +38,18 @@ struct NetworkErrorContextTests {
     #expect(standard?.serverMessage == "user 7 was deleted")
 
     let custom = #"{"message":"User with id '7' not found"}"#
-    var configuration = NetworkConfiguration(
+    var configuration = NetworkOptions(
       baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
     #expect(
       await networkError {
         _ = try await NetworkService(
-          configuration: configuration, transport: MockTransport.statuses([404], body: custom)
+          options: configuration, transport: MockTransport.statuses([404], body: custom)
         ).send(GetUser())
       }?.serverMessage == nil, "the default reads problem details only")
     configuration.serverMessageFormat = .jsonField("message")
     let error = await networkError {
       _ = try await NetworkService(
-        configuration: configuration, transport: MockTransport.statuses([404], body: custom)
+        options: configuration, transport: MockTransport.statuses([404], body: custom)
       ).send(GetUser())
     }
     #expect(error?.serverMessage == "User with id '7' not found")
@@ -74,10 +74,10 @@ struct NetworkErrorContextTests {
   }
 
   @Test func containerErrorsReadWellAndCompare() {
-    let error: any Error = ContainerError.notRegistered(service: "Clock", registered: [])
+    let error: any Error = DependencyError.notRegistered(service: "Clock", registered: [])
     #expect(error.localizedDescription == "no registration for Clock; registered: nothing")
     #expect(
-      ContainerError.circularDependency(path: ["A", "B", "A"])
+      DependencyError.circularDependency(path: ["A", "B", "A"])
         == .circularDependency(path: ["A", "B", "A"]))
     let store: any Error = FileTokenStore.Failure.notRegularFile(path: "/tmp/t")
     #expect(store.localizedDescription.hasPrefix("refusing to use /tmp/t"))

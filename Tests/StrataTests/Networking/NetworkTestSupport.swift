@@ -47,7 +47,7 @@ func makeService(
   baseURL: String = "https://api.example"
 ) -> NetworkService {
   NetworkService(
-    configuration: NetworkConfiguration(
+    options: NetworkOptions(
       baseURL: URL(string: baseURL) ?? URL(fileURLWithPath: "/"), timeout: timeout,
       retryPolicy: policy,
       userAgent: "StrataTests/1"),

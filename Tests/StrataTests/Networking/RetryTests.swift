@@ -184,11 +184,11 @@ struct RetryTests {
 
   @Test func retryObserverIsToldBeforeEachWait() async throws {
     let notices = Lock<[RetryNotice]>([])
-    var configuration = NetworkConfiguration(baseURL: URL(fileURLWithPath: "/"))
+    var configuration = NetworkOptions(baseURL: URL(fileURLWithPath: "/"))
     configuration.baseURL = URL(string: "https://api.example") ?? configuration.baseURL
     configuration.onRetry = { notice in notices.withLock { $0.append(notice) } }
     let service = NetworkService(
-      configuration: configuration, transport: MockTransport.statuses([503, 200], body: userJSON),
+      options: configuration, transport: MockTransport.statuses([503, 200], body: userJSON),
       clock: ManualClock())
     _ = try await service.send(GetUser())
     #expect(
@@ -200,9 +200,9 @@ struct RetryTests {
   }
 
   @Test func retriesAreLoggedAtInfo() async throws {
-    let capture = CapturingLogHandler()
+    let capture = CapturingLogSink()
     let transport = MockTransport.statuses([503, 503, 200], body: userJSON)
-    try await LogSystem.withScope(handler: capture, levels: LogLevels(global: .info)) {
+    try await Log.withScope(sink: capture, levels: LogThresholds(global: .info)) {
       _ = try await makeService(transport).send(GetUser())
     }
     #expect(

@@ -35,10 +35,10 @@ struct ExtremeInputTests {
         _ = try? config.double(Config.Key(key))
       }
       do {
-        let network = try NetworkConfiguration(
+        let network = try NetworkOptions(
           config: config, baseURL: URL(string: "https://api.example")!)
         #expect(network.retryPolicy.maxRetries <= 100)
-        #expect(network.timeout <= NetworkConfiguration.longestTimeout)
+        #expect(network.timeout <= NetworkOptions.longestTimeout)
         #expect(network.maxResponseSize >= 1)
       } catch let error as ConfigError {
         #expect(error.location != nil, "\(error)")

@@ -30,7 +30,7 @@ struct FaultMatrixTests {
     // A generous deadline: these tests count attempts, and the shared session is sometimes
     // held up for seconds by other tests' transfers (see the README's Linux note).
     let service = NetworkService(
-      configuration: NetworkConfiguration(
+      options: NetworkOptions(
         baseURL: server.baseURL, timeout: .seconds(40), retryPolicy: Self.fast),
       transport: sharedTransport)
     try await body(server, service)
@@ -83,7 +83,7 @@ struct FaultMatrixTests {
     try await withSandbox { server, _ in
       server.faults.add(.init(path: "/users/1", count: 10, action: .delay(.seconds(40))))
       let service = NetworkService(
-        configuration: NetworkConfiguration(
+        options: NetworkOptions(
           baseURL: server.baseURL, timeout: .milliseconds(400), retryPolicy: Self.fast),
         // Its own session: on Linux, tearing down the abandoned transfer can hold up every
         // other transfer of the same URLSession for seconds.
@@ -167,7 +167,7 @@ struct FaultMatrixTests {
 
   @Test func connectionRefused() async throws {
     let service = NetworkService(
-      configuration: NetworkConfiguration(baseURL: refusingURL, retryPolicy: Self.fast),
+      options: NetworkOptions(baseURL: refusingURL, retryPolicy: Self.fast),
       transport: sharedTransport)
     let error = await networkError { _ = try await service.send(GetUser()) }
     guard case .transport(let urlError) = error?.kind else {

@@ -127,8 +127,8 @@ struct KnownSecretsTests {
     let server = NetworkError.server(status: 500, body: body, serverMessage: "you sent \(token)")
     #expect(!server.description.contains(token))
     #expect(server.description.contains("<redacted>"))
-    let capture = CapturingLogHandler()
-    LogSystem.withScope(handler: capture, levels: .all) {
+    let capture = CapturingLogSink()
+    Log.withScope(sink: capture, levels: .all) {
       for level in LogLevel.allCases { Log.general.log(level, "header was Bearer \(token)") }
     }
     #expect(capture.records.count == LogLevel.allCases.count)
@@ -143,8 +143,8 @@ struct KnownSecretsTests {
     let echoed = NetworkError.server(
       status: 502, body: Data(#"{"message":"upstream said \#(key) / \#(password)"}"#.utf8))
     #expect(!echoed.description.contains(key) && !echoed.description.contains(password))
-    let capture = CapturingLogHandler()
-    LogSystem.withScope(handler: capture) { Log.general.error("value: \(key) \(password)") }
+    let capture = CapturingLogSink()
+    Log.withScope(sink: capture) { Log.general.error("value: \(key) \(password)") }
     #expect(capture.text.contains("value: <redacted> <redacted>"))
   }
 

@@ -1,10 +1,10 @@
 /// One JSON object per line, for log shippers:
 /// `{"timestamp":"…","level":"info","category":"networking","message":"…","file":"…","line":42}`.
-public struct JSONLogHandler: LogHandler {
+public struct JSONLogSink: LogSink {
   /// Where lines go.
   public let output: LogOutput
 
-  /// Creates a JSON-lines handler.
+  /// Creates a JSON-lines sink.
   /// - Parameter output: Where lines go (standard error by default).
   public init(output: LogOutput = .standardError) { self.output = output }
 

@@ -3,11 +3,11 @@
 
   /// Sends records to Apple's unified logging (`os.Logger`) under a subsystem, one
   /// `os.Logger` per category. Messages arrive already redacted, so they are logged public.
-  public struct OSLogHandler: LogHandler {
+  public struct OSLogSink: LogSink {
     /// The subsystem, e.g. your bundle identifier.
     public let subsystem: String
 
-    /// Creates a handler.
+    /// Creates a sink.
     /// - Parameter subsystem: The unified-logging subsystem.
     public init(subsystem: String) { self.subsystem = subsystem }
 

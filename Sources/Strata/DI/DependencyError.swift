@@ -1,10 +1,10 @@
 import Foundation
 
-/// Why a resolution failed. Container errors raised while building a dependency pass through
+/// Why a resolution failed. DependencyContainer errors raised while building a dependency pass through
 /// unchanged, so the outermost caller sees the real cause (the missing service, the cycle).
 ///
 /// Equatable: a factory's failure compares by service and by what its error says.
-public enum ContainerError: Error, Equatable, CustomStringConvertible, LocalizedError {
+public enum DependencyError: Error, Equatable, CustomStringConvertible, LocalizedError {
   /// Nothing is registered for the service; `registered` lists what is (this container and
   /// its parents), so a typo or a missing registration is obvious.
   case notRegistered(service: String, registered: [String])
@@ -13,8 +13,8 @@ public enum ContainerError: Error, Equatable, CustomStringConvertible, Localized
   case circularDependency(path: [String])
   /// A factory or post-init hook threw; `underlying` is its error.
   case factoryFailed(service: String, underlying: any Error)
-  /// ``Container/validate()`` found these failures (all of them, not just the first).
-  case validationFailed([ContainerError])
+  /// ``DependencyContainer/validate()`` found these failures (all of them, not just the first).
+  case validationFailed([DependencyError])
 
   /// The errors that are not the container's own — what the failing factories threw — in
   /// order, without repeats of one message (a bad configuration value usually fails every
@@ -22,9 +22,9 @@ public enum ContainerError: Error, Equatable, CustomStringConvertible, Localized
   public var underlyingErrors: [any Error] {
     var seen: Set<String> = []
     var found: [any Error] = []
-    func collect(_ error: ContainerError) {
+    func collect(_ error: DependencyError) {
       switch error {
-      case .factoryFailed(_, let underlying as ContainerError): collect(underlying)
+      case .factoryFailed(_, let underlying as DependencyError): collect(underlying)
       case .factoryFailed(_, let underlying):
         if seen.insert(String(describing: underlying)).inserted { found.append(underlying) }
       case .validationFailed(let failures): failures.forEach(collect)
@@ -35,7 +35,7 @@ public enum ContainerError: Error, Equatable, CustomStringConvertible, Localized
     return found
   }
 
-  public static func == (lhs: ContainerError, rhs: ContainerError) -> Bool {
+  public static func == (lhs: DependencyError, rhs: DependencyError) -> Bool {
     switch (lhs, rhs) {
     case (.notRegistered(let a, let listA), .notRegistered(let b, let listB)):
       a == b && listA == listB

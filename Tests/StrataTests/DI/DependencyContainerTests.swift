@@ -19,10 +19,10 @@ private final class Counter: Sendable {
   var count: Int { value.load() }
 }
 
-@Suite("Container scopes")
+@Suite("DependencyContainer scopes")
 struct ContainerScopeTests {
   @Test func transientIsNewEachTime() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(Service.self) { _ in Service() }
     let first: Service = try container.resolve()
     let second: Service = try container.resolve()
@@ -30,7 +30,7 @@ struct ContainerScopeTests {
   }
 
   @Test func singletonIsTheSameInstance() throws {
-    let container = Container()
+    let container = DependencyContainer()
     let counter = Counter()
     container.register(Service.self, scope: .singleton) { _ in
       counter.increment()
@@ -43,7 +43,7 @@ struct ContainerScopeTests {
   }
 
   @Test func weakIsSharedWhileHeldAndRebuiltAfterRelease() throws {
-    let container = Container()
+    let container = DependencyContainer()
     let counter = Counter()
     container.register(Service.self, scope: .weak) { _ in
       counter.increment()
@@ -60,7 +60,7 @@ struct ContainerScopeTests {
   }
 
   @Test func protocolRegistrationAndNames() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register((any Greeter).self) { _ in EnglishGreeter() }
     container.register((any Greeter).self, name: "mock") { _ in MockGreeter() }
     #expect(try container.resolve((any Greeter).self).greeting == "hello")
@@ -68,14 +68,14 @@ struct ContainerScopeTests {
   }
 
   @Test func oneArgumentResolution() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(ValueService.self, argument: Int.self) { _, id in ValueService(id: id) }
     #expect(try container.resolve(ValueService.self, argument: 7).id == 7)
-    #expect(throws: ContainerError.self) { try container.resolve(ValueService.self) }
+    #expect(throws: DependencyError.self) { try container.resolve(ValueService.self) }
   }
 
   @Test func reRegisteringReplacesAndDropsTheCachedInstance() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register((any Greeter).self, scope: .singleton) { _ in EnglishGreeter() }
     #expect(try container.resolve((any Greeter).self).greeting == "hello")
     container.register((any Greeter).self, scope: .singleton) { _ in MockGreeter() }
@@ -83,13 +83,13 @@ struct ContainerScopeTests {
   }
 }
 
-@Suite("Container errors")
+@Suite("DependencyContainer errors")
 struct ContainerErrorTests {
   @Test func missingRegistrationNamesTypeNameAndWhatIsRegistered() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(ServiceA.self) { _ in ServiceA() }
     container.register(ServiceB.self, name: "fast") { _ in ServiceB() }
-    let error = try #require(throws: ContainerError.self) {
+    let error = try #require(throws: DependencyError.self) {
       try container.resolve(ServiceC.self, name: "primary")
     }
     guard case .notRegistered(let service, let registered) = error else {
@@ -105,7 +105,7 @@ struct ContainerErrorTests {
   }
 
   @Test func threeNodeCycleIsDetectedWithTheWholePath() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(ServiceA.self) { c in
       _ = try c.resolve(ServiceB.self)
       return ServiceA()
@@ -118,7 +118,7 @@ struct ContainerErrorTests {
       _ = try c.resolve(ServiceA.self)
       return ServiceC()
     }
-    let error = try #require(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
+    let error = try #require(throws: DependencyError.self) { try container.resolve(ServiceA.self) }
     #expect(error.description == "circular dependency: ServiceA → ServiceB → ServiceC → ServiceA")
     guard case .circularDependency(let path) = error else {
       Issue.record("wrong error \(error)")
@@ -128,17 +128,17 @@ struct ContainerErrorTests {
   }
 
   @Test func singletonSelfCycleThrowsInsteadOfDeadlocking() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(Service.self, scope: .singleton) { c in
       _ = try c.resolve(Service.self)
       return Service()
     }
-    let error = try #require(throws: ContainerError.self) { try container.resolve(Service.self) }
+    let error = try #require(throws: DependencyError.self) { try container.resolve(Service.self) }
     #expect(error.description == "circular dependency: Service → Service")
   }
 
   @Test func cycleThroughACapturedContainerIsStillDetected() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(ServiceA.self) { _ in
       _ = try container.resolve(ServiceB.self)
       return ServiceA()
@@ -147,13 +147,13 @@ struct ContainerErrorTests {
       _ = try container.resolve(ServiceA.self)
       return ServiceB()
     }
-    #expect(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
+    #expect(throws: DependencyError.self) { try container.resolve(ServiceA.self) }
   }
 
   @Test func factoryFailureWrapsTheUnderlyingError() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(ServiceA.self) { _ in throw Broken(reason: "disk full") }
-    let error = try #require(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
+    let error = try #require(throws: DependencyError.self) { try container.resolve(ServiceA.self) }
     guard case .factoryFailed(let service, let underlying) = error else {
       Issue.record("wrong error \(error)")
       return
@@ -163,12 +163,12 @@ struct ContainerErrorTests {
   }
 
   @Test func missingDependencyPassesThroughUnwrapped() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(ServiceA.self) { c in
       _ = try c.resolve(ServiceB.self)
       return ServiceA()
     }
-    let error = try #require(throws: ContainerError.self) { try container.resolve(ServiceA.self) }
+    let error = try #require(throws: DependencyError.self) { try container.resolve(ServiceA.self) }
     guard case .notRegistered(let service, _) = error else {
       Issue.record("wrong error \(error)")
       return
@@ -177,14 +177,14 @@ struct ContainerErrorTests {
   }
 
   @Test func validateReportsEveryFailureTogether() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(ServiceA.self) { c in
       _ = try c.resolve(Service.self)
       return ServiceA()
     }
     container.register(ServiceB.self) { _ in throw Broken(reason: "no config") }
     container.register(ServiceC.self) { _ in ServiceC() }
-    let error = try #require(throws: ContainerError.self) { try container.validate() }
+    let error = try #require(throws: DependencyError.self) { try container.validate() }
     guard case .validationFailed(let failures) = error else {
       Issue.record("wrong error \(error)")
       return
@@ -195,7 +195,7 @@ struct ContainerErrorTests {
   }
 
   @Test func validatePassesForAHealthyGraph() throws {
-    let container = Container()
+    let container = DependencyContainer()
     container.register(ServiceA.self) { _ in ServiceA() }
     container.register(ServiceB.self) { c in
       _ = try c.resolve(ServiceA.self)
@@ -205,12 +205,12 @@ struct ContainerErrorTests {
   }
 }
 
-@Suite("Container children and hooks")
+@Suite("DependencyContainer children and hooks")
 struct ContainerChildTests {
   @Test func childOverridesDoNotLeakIntoTheParent() throws {
-    let parent = Container()
+    let parent = DependencyContainer()
     parent.register((any Greeter).self, scope: .singleton) { _ in EnglishGreeter() }
-    let child = Container(parent: parent)
+    let child = DependencyContainer(parent: parent)
     try child.override((any Greeter).self) { _ in MockGreeter() }
     #expect(try child.resolve((any Greeter).self).greeting == "mock")
     #expect(try parent.resolve((any Greeter).self).greeting == "hello")
@@ -218,18 +218,18 @@ struct ContainerChildTests {
 
   @Test func parentRegistrationsResolvedThroughAChildUseTheChildsOverrides() throws {
     struct Consumer: Sendable { let greeter: any Greeter }
-    let parent = Container()
+    let parent = DependencyContainer()
     parent.register((any Greeter).self) { _ in EnglishGreeter() }
     parent.register(Consumer.self, scope: .singleton) { c in Consumer(greeter: try c.resolve()) }
-    let child = Container(parent: parent)
+    let child = DependencyContainer(parent: parent)
     try child.override((any Greeter).self) { _ in MockGreeter() }
     #expect(try child.resolve(Consumer.self).greeter.greeting == "mock")
     #expect(try parent.resolve(Consumer.self).greeter.greeting == "hello")
   }
 
   @Test func overrideOfNothingIsAnError() throws {
-    let container = Container()
-    #expect(throws: ContainerError.self) {
+    let container = DependencyContainer()
+    #expect(throws: DependencyError.self) {
       try container.override(ServiceA.self) { _ in ServiceA() }
     }
   }
@@ -242,7 +242,7 @@ struct ContainerChildTests {
       let parent: Parent
       init(parent: Parent) { self.parent = parent }
     }
-    let container = Container()
+    let container = DependencyContainer()
     container.register(Parent.self, scope: .singleton) { _ in Parent() }
       .initCompleted { c, parent in parent.child.withLock { $0 = try? c.resolve(Child.self) } }
     container.register(Child.self, scope: .singleton) { c in Child(parent: try c.resolve()) }
@@ -253,17 +253,17 @@ struct ContainerChildTests {
 
   @Test func transientHookLoopIsStopped() throws {
     final class Loop: Sendable {}
-    let container = Container()
+    let container = DependencyContainer()
     container.register(Loop.self) { _ in Loop() }
       .initCompleted { c, _ in _ = try c.resolve(Loop.self) }
-    #expect(throws: ContainerError.self) { try container.resolve(Loop.self) }
+    #expect(throws: DependencyError.self) { try container.resolve(Loop.self) }
   }
 }
 
-@Suite("Container concurrency")
+@Suite("DependencyContainer concurrency")
 struct ContainerConcurrencyTests {
   @Test func thousandConcurrentResolvesRunASingletonFactoryOnce() async throws {
-    let container = Container()
+    let container = DependencyContainer()
     let counter = Counter()
     container.register(Service.self, scope: .singleton) { _ in
       counter.increment()
@@ -281,7 +281,7 @@ struct ContainerConcurrencyTests {
 
   @Test func registrationsWhileOtherThreadsResolveAreSeenAndNothingIsTorn() async throws {
     // Resolves read a published snapshot without a lock; registrations publish new ones.
-    let container = Container()
+    let container = DependencyContainer()
     container.register(Service.self, scope: .singleton) { _ in Service() }
     let first = ObjectIdentifier(try container.resolve(Service.self))
     let identities = try await withThrowingTaskGroup(of: Set<ObjectIdentifier>.self) { group in
@@ -316,7 +316,7 @@ struct ContainerConcurrencyTests {
 
   @Test func nestedResolutionFromConcurrentTasksDoesNotDeadlock() async throws {
     struct Root: Sendable {}
-    let container = Container()
+    let container = DependencyContainer()
     container.register(ServiceA.self, scope: .singleton) { _ in ServiceA() }
     container.register(ServiceB.self, scope: .singleton) { c in
       _ = try c.resolve(ServiceA.self)

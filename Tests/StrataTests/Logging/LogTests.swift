@@ -13,26 +13,26 @@ final class EvaluationCounter: @unchecked Sendable {
   }
 }
 
-@Suite("Logger levels and privacy")
+@Suite("Log levels and privacy")
 struct LoggerTests {
   @Test func perCategoryLevelsFilter() async {
-    let capture = CapturingLogHandler()
-    let levels = LogLevels(global: .warning, categories: ["networking": .debug])
-    await LogSystem.withScope(handler: capture, levels: levels) {
+    let capture = CapturingLogSink()
+    let levels = LogThresholds(global: .warning, categories: ["networking": .debug])
+    await Log.withScope(sink: capture, levels: levels) {
       await Task.yield()
       Log.networking.trace("net trace")
       Log.networking.debug("net debug")
       Log.auth.info("auth info")
       Log.auth.warning("auth warning")
       Log.general.error("general error")
-      Log.navigation.notice("nav notice")
+      Log.general.notice("general notice")
     }
     #expect(capture.messages == ["net debug", "auth warning", "general error"])
     #expect(capture.records(category: "auth").map(\.level) == [.warning])
   }
 
   @Test func isEnabledFollowsTheLevels() {
-    LogSystem.withScope(handler: CapturingLogHandler(), levels: LogLevels(global: .notice)) {
+    Log.withScope(sink: CapturingLogSink(), levels: LogThresholds(global: .notice)) {
       #expect(!Log.general.isEnabled(.info))
       #expect(Log.general.isEnabled(.notice))
       #expect(Log.general.isEnabled(.critical))
@@ -41,8 +41,8 @@ struct LoggerTests {
 
   @Test func disabledMessagesAreNeverEvaluated() {
     let counter = EvaluationCounter()
-    let capture = CapturingLogHandler()
-    LogSystem.withScope(handler: capture, levels: LogLevels(global: .info)) {
+    let capture = CapturingLogSink()
+    Log.withScope(sink: capture, levels: LogThresholds(global: .info)) {
       Log.general.debug("\(counter.next())")
       Log.general.trace("\(counter.next())")
       #expect(counter.count == 0)
@@ -53,14 +53,14 @@ struct LoggerTests {
   }
 
   @Test func privateValuesAreHiddenUnlessRevealed() {
-    let capture = CapturingLogHandler()
-    LogSystem.withScope(handler: capture) {
+    let capture = CapturingLogSink()
+    Log.withScope(sink: capture) {
       Log.auth.info("user \("emilys", privacy: .private) from \("cli", privacy: .public)")
     }
     #expect(capture.messages == ["user <private> from cli"])
 
-    let revealed = CapturingLogHandler()
-    LogSystem.withScope(handler: revealed, revealPrivate: true) {
+    let revealed = CapturingLogSink()
+    Log.withScope(sink: revealed, revealPrivate: true) {
       Log.auth.info("user \("emilys", privacy: .private)")
     }
     #expect(revealed.messages == ["user emilys"])
@@ -68,8 +68,8 @@ struct LoggerTests {
 
   @Test func secretsAreRedactedEvenWhenRevealing() {
     let token = Secret("tok-123456")
-    let capture = CapturingLogHandler()
-    LogSystem.withScope(handler: capture, revealPrivate: true) {
+    let capture = CapturingLogSink()
+    Log.withScope(sink: capture, revealPrivate: true) {
       Log.auth.info("token \(token) / \(token, privacy: .private) / \(String(describing: token))")
     }
     #expect(capture.messages == ["token <redacted> / <redacted> / <redacted>"])
@@ -82,21 +82,21 @@ struct LoggerTests {
   }
 
   @Test func recordsCarrySourceAndCategory() throws {
-    let capture = CapturingLogHandler()
-    LogSystem.withScope(handler: capture) { Log.navigation.notice("push users") }
+    let capture = CapturingLogSink()
+    Log.withScope(sink: capture) { Log(category: "payments").notice("charged") }
     let record = try #require(capture.records.first)
-    #expect(record.category == "navigation")
+    #expect(record.category == "payments")
     #expect(record.level == .notice)
-    #expect(record.file.hasSuffix("LoggerTests.swift"))
+    #expect(record.file.hasSuffix("LogTests.swift"))
     #expect(record.line > 0)
   }
 
   @Test func scopesDoNotLeakBetweenConcurrentTasks() async {
-    let first = CapturingLogHandler()
-    let second = CapturingLogHandler()
+    let first = CapturingLogSink()
+    let second = CapturingLogSink()
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
-        await LogSystem.withScope(handler: first) {
+        await Log.withScope(sink: first) {
           for index in 0..<50 {
             Log.general.info("first \(index)")
             await Task.yield()
@@ -104,7 +104,7 @@ struct LoggerTests {
         }
       }
       group.addTask {
-        await LogSystem.withScope(handler: second) {
+        await Log.withScope(sink: second) {
           for index in 0..<50 {
             Log.general.info("second \(index)")
             await Task.yield()
@@ -126,7 +126,7 @@ struct LoggerTests {
   @Test func levelsComeFromConfig() throws {
     let config = try Config(
       parsing: "LOG_LEVEL = warning\nLOG_LEVEL_NETWORKING = trace\nLOG_LEVEL_AUTH = error")
-    let levels = try LogLevels(config: config)
+    let levels = try LogThresholds(config: config)
     #expect(levels.global == .warning)
     #expect(levels.level(for: "networking") == .trace)
     #expect(levels.level(for: "auth") == .error)
@@ -135,15 +135,15 @@ struct LoggerTests {
 
   @Test func unknownLevelInConfigIsAnError() throws {
     let config = try Config(parsing: "A = 1\nLOG_LEVEL_AUTH = loud", name: "l.xcconfig")
-    let error = try #require(throws: ConfigError.self) { try LogLevels(config: config) }
+    let error = try #require(throws: ConfigError.self) { try LogThresholds(config: config) }
     #expect(error.location == SourceLocation(file: "l.xcconfig", line: 2, column: 1))
     #expect(error.message.contains("LOG_LEVEL_AUTH"))
   }
 
   @Test func configDiagnosticsAreLoggedAtDebug() throws {
     let config = try Config(parsing: "A = 1\nA = 2", name: "d.xcconfig")
-    let capture = CapturingLogHandler()
-    LogSystem.withScope(handler: capture) { config.logDiagnostics() }
+    let capture = CapturingLogSink()
+    Log.withScope(sink: capture) { config.logDiagnostics() }
     #expect(capture.records.map(\.level) == [.debug])
     #expect(capture.text.contains("d.xcconfig:1:1") && capture.text.contains("d.xcconfig:2:1"))
   }
@@ -155,19 +155,19 @@ struct LoggerTests {
 struct LogBootstrapTests {
   @Test func bootstrapAndSetLevelsDriveTheGlobalPath() throws {
     let category = "bootstrap-\(UUID().uuidString)"
-    let logger = Logger(category: category)
-    let capture = CapturingLogHandler()
-    let previous = LogSystem.levels
-    defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
+    let logger = Log(category: category)
+    let capture = CapturingLogSink()
+    let previous = Log.levels
+    defer { Log.bootstrap(sink: TextLogSink(), levels: previous) }
 
-    LogSystem.bootstrap(
-      handler: capture, levels: LogLevels(global: .critical, categories: [category: .info]))
+    Log.bootstrap(
+      sink: capture, levels: LogThresholds(global: .critical, categories: [category: .info]))
     let counter = EvaluationCounter()
     logger.debug("\(counter.next())")
     logger.info("kept")
     #expect(counter.count == 0)
 
-    LogSystem.setLevels(LogLevels(global: .critical, categories: [category: .error]))
+    Log.setLevels(LogThresholds(global: .critical, categories: [category: .error]))
     logger.warning("dropped")
     logger.error("kept too")
     #expect(capture.records(category: category).map(\.message) == ["kept", "kept too"])
@@ -176,12 +176,12 @@ struct LogBootstrapTests {
   @Test func bootstrapFromConfigWritesJSONLines() throws {
     let category = "json\(UUID().uuidString.filter(\.isLetter))"
     let lines = CapturingOutput()
-    let previous = LogSystem.levels
-    defer { LogSystem.bootstrap(handler: TextLogHandler(), levels: previous) }
+    let previous = Log.levels
+    defer { Log.bootstrap(sink: TextLogSink(), levels: previous) }
     let config = try Config(
       parsing: "LOG_LEVEL = critical\nLOG_FORMAT = json\nLOG_LEVEL_\(category.uppercased()) = info")
-    try LogSystem.bootstrap(config: config, output: lines.output)
-    Logger(category: category).info("hello \("x", privacy: .private)")
+    try Log.bootstrap(config: config, output: lines.output)
+    Log(category: category).info("hello \("x", privacy: .private)")
     let line = try #require(lines.lines.first { $0.contains(category) })
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -190,7 +190,7 @@ struct LogBootstrapTests {
 
   @Test func unknownLogFormatIsAConfigError() throws {
     let config = try Config(parsing: "LOG_FORMAT = xml", name: "f.xcconfig")
-    let error = try #require(throws: ConfigError.self) { try LogSystem.bootstrap(config: config) }
+    let error = try #require(throws: ConfigError.self) { try Log.bootstrap(config: config) }
     #expect(error.description == "f.xcconfig:1:1: LOG_FORMAT: expected text or json, got 'xml'")
   }
 }

@@ -1,20 +1,20 @@
 import StrataConcurrency
 
-/// The process-wide logging set-up: one handler and the enabled levels, bootstrapped once by
+/// The process-wide logging set-up: one sink and the enabled levels, bootstrapped once by
 /// the executable, plus scoped overrides for tests.
 ///
-/// Silent by default: until the app calls ``bootstrap(handler:levels:revealPrivate:)`` (or
+/// Silent by default: until the app calls ``bootstrap(sink:levels:revealPrivate:)`` (or
 /// ``bootstrap(config:output:)``) nothing is written anywhere — a library never prints on its
 /// own. ``setLevels(_:)`` before that only records the levels bootstrap will start from.
 ///
 /// A disabled log call costs two relaxed atomic loads: each category keeps its threshold in an
 /// atomic that ``setLevels(_:)`` updates, and a counter says whether any scope is active. A
-/// written one reads the handler with one more (acquire) load: no lock on either path.
-public enum LogSystem {
+/// written one reads the sink with one more (acquire) load: no lock on either path.
+extension Log {
   struct State: Sendable {
     /// Nothing is written until the app bootstraps logging: a library stays silent.
     var bootstrapped = false
-    var levels: LogLevels
+    var levels: LogThresholds
     var categories: [String: LogCategoryState]
     /// Set-ups replaced by a later bootstrap: a log call in flight may still be using one.
     var retired: [Setup] = []
@@ -22,25 +22,25 @@ public enum LogSystem {
 
   /// Where enabled records go, read by every written log call without a lock.
   final class Setup: Sendable {
-    let handler: any LogHandler
+    let sink: any LogSink
     let revealPrivate: Bool
-    init(handler: any LogHandler, revealPrivate: Bool) {
-      self.handler = handler
+    init(sink: any LogSink, revealPrivate: Bool) {
+      self.sink = sink
       self.revealPrivate = revealPrivate
     }
   }
 
-  /// A scoped override: handler, levels and privacy for one task tree.
+  /// A scoped override: sink, levels and privacy for one task tree.
   struct Scope: Sendable {
-    let handler: any LogHandler
-    let levels: LogLevels
+    let sink: any LogSink
+    let levels: LogThresholds
     let revealPrivate: Bool
   }
 
-  static let state = Lock(State(levels: LogLevels(), categories: [:]))
+  static let state = Lock(State(levels: LogThresholds(), categories: [:]))
   static let setup: PublishedReference<Setup> = {
     let setup = PublishedReference<Setup>()
-    setup.publish(Setup(handler: TextLogHandler(), revealPrivate: false))
+    setup.publish(Setup(sink: TextLogSink(), revealPrivate: false))
     return setup
   }()
   static let activeScopes = AtomicInt(0)
@@ -48,17 +48,17 @@ public enum LogSystem {
 
   // MARK: Set-up
 
-  /// Installs the handler and levels every logger uses. Call once, early, from the executable;
+  /// Installs the sink and levels every logger uses. Call once, early, from the executable;
   /// a later call replaces the set-up.
   /// - Parameters:
-  ///   - handler: Where records go.
+  ///   - sink: Where records go.
   ///   - levels: Which levels are enabled.
   ///   - revealPrivate: Print `privacy: .private` values (never ``Secret``s). Local debug only.
   public static func bootstrap(
-    handler: any LogHandler, levels: LogLevels = LogLevels(), revealPrivate: Bool = false
+    sink: any LogSink, levels: LogThresholds = LogThresholds(), revealPrivate: Bool = false
   ) {
     state.withLock { state in
-      if let previous = setup.publish(Setup(handler: handler, revealPrivate: revealPrivate)) {
+      if let previous = setup.publish(Setup(sink: sink, revealPrivate: revealPrivate)) {
         state.retired.append(previous)
       }
       state.bootstrapped = true
@@ -73,12 +73,12 @@ public enum LogSystem {
   ///   - output: Where the text or JSON lines go.
   /// - Throws: ``ConfigError`` for an unknown level or format.
   public static func bootstrap(config: Config, output: LogOutput = .standardError) throws {
-    let levels = try LogLevels(config: config)
+    let levels = try LogThresholds(config: config)
     let format = try config.string(.logFormat, default: "text")
-    let handler: any LogHandler
+    let sink: any LogSink
     switch format.lowercased() {
-    case "text": handler = TextLogHandler(output: output)
-    case "json": handler = JSONLogHandler(output: output)
+    case "text": sink = TextLogSink(output: output)
+    case "json": sink = JSONLogSink(output: output)
     default:
       var location: SourceLocation?
       if case .file(let fileLocation) = config.value(.logFormat)?.origin { location = fileLocation }
@@ -87,26 +87,26 @@ public enum LogSystem {
         "\(Config.Key.logFormat.name): expected text or json, got '\(format)'")
     }
     bootstrap(
-      handler: handler, levels: levels,
+      sink: sink, levels: levels,
       revealPrivate: try config.bool(.logRevealPrivate, default: false))
   }
 
   /// The enabled levels (global set-up, not a scope's).
-  public static var levels: LogLevels { state.withLock { $0.levels } }
+  public static var levels: LogThresholds { state.withLock { $0.levels } }
 
   /// Changes the enabled levels at run time (before bootstrap: the levels it will use).
   /// - Parameter levels: The new levels.
-  public static func setLevels(_ levels: LogLevels) {
+  public static func setLevels(_ levels: LogThresholds) {
     state.withLock { apply(levels, to: &$0) }
   }
 
   // MARK: Scoped overrides (tests)
 
-  /// Runs `operation` with its own handler and levels; every log call made in this task and
-  /// its child tasks goes to `handler` instead of the global one. Used by tests with
-  /// `CapturingLogHandler`, so parallel tests never see each other's records.
+  /// Runs `operation` with its own sink and levels; every log call made in this task and
+  /// its child tasks goes to `sink` instead of the global one. Used by tests with
+  /// `CapturingLogSink`, so parallel tests never see each other's records.
   /// - Parameters:
-  ///   - handler: Where records go during the operation.
+  ///   - sink: Where records go during the operation.
   ///   - levels: Levels enabled during the operation (default: everything).
   ///   - revealPrivate: Print private values during the operation.
   ///   - isolation: The caller's actor (inferred).
@@ -114,31 +114,31 @@ public enum LogSystem {
   /// - Returns: What `operation` returns.
   /// - Throws: What `operation` throws.
   public static func withScope<R>(
-    handler: any LogHandler, levels: LogLevels = .all, revealPrivate: Bool = false,
+    sink: any LogSink, levels: LogThresholds = .all, revealPrivate: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> R
   ) async rethrows -> R {
     activeScopes.add(1)
     defer { activeScopes.add(-1) }
-    let scope = Scope(handler: handler, levels: levels, revealPrivate: revealPrivate)
+    let scope = Scope(sink: sink, levels: levels, revealPrivate: revealPrivate)
     return try await $scope.withValue(scope) { try await operation() }
   }
 
-  /// The synchronous form of ``withScope(handler:levels:revealPrivate:isolation:_:)``.
+  /// The synchronous form of ``withScope(sink:levels:revealPrivate:isolation:_:)``.
   /// - Parameters:
-  ///   - handler: Where records go during the operation.
+  ///   - sink: Where records go during the operation.
   ///   - levels: Levels enabled during the operation.
   ///   - revealPrivate: Print private values during the operation.
   ///   - operation: The work.
   /// - Returns: What `operation` returns.
   /// - Throws: What `operation` throws.
   public static func withScope<R>(
-    handler: any LogHandler, levels: LogLevels = .all, revealPrivate: Bool = false,
+    sink: any LogSink, levels: LogThresholds = .all, revealPrivate: Bool = false,
     _ operation: () throws -> R
   ) rethrows -> R {
     activeScopes.add(1)
     defer { activeScopes.add(-1) }
-    let scope = Scope(handler: handler, levels: levels, revealPrivate: revealPrivate)
+    let scope = Scope(sink: sink, levels: levels, revealPrivate: revealPrivate)
     return try $scope.withValue(scope) { try operation() }
   }
 
@@ -154,12 +154,12 @@ public enum LogSystem {
     }
   }
 
-  static func current() -> (handler: any LogHandler, revealPrivate: Bool) {
-    let current = setup.value ?? Setup(handler: TextLogHandler(), revealPrivate: false)
-    return (current.handler, current.revealPrivate)
+  static func current() -> (sink: any LogSink, revealPrivate: Bool) {
+    let current = setup.value ?? Setup(sink: TextLogSink(), revealPrivate: false)
+    return (current.sink, current.revealPrivate)
   }
 
-  private static func apply(_ levels: LogLevels, to state: inout State) {
+  private static func apply(_ levels: LogThresholds, to state: inout State) {
     state.levels = levels
     for (name, category) in state.categories {
       category.threshold.storeReleasing(

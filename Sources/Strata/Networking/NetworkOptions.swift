@@ -1,7 +1,7 @@
 import Foundation
 
 /// Settings of a ``NetworkService``: where, how long, how to retry, who it says it is.
-public struct NetworkConfiguration: Sendable {
+public struct NetworkOptions: Sendable {
   /// The base URL endpoints' relative paths are resolved against.
   public var baseURL: URL
   /// Overall deadline of one call, retries included.
@@ -39,8 +39,8 @@ public struct NetworkConfiguration: Sendable {
   ///   - userAgent: The `User-Agent` header.
   public init(
     baseURL: URL, timeout: Duration = .seconds(60), retryPolicy: RetryPolicy = .default,
-    userAgent: String = NetworkConfiguration.defaultUserAgent(app: "Strata"),
-    maxResponseSize: Int = NetworkConfiguration.defaultMaxResponseSize
+    userAgent: String = NetworkOptions.defaultUserAgent(app: "Strata"),
+    maxResponseSize: Int = NetworkOptions.defaultMaxResponseSize
   ) {
     self.baseURL = baseURL
     self.maxResponseSize = maxResponseSize
@@ -100,7 +100,7 @@ public struct NetworkConfiguration: Sendable {
   }
 }
 
-/// What ``NetworkConfiguration/onRetry`` is told before a backoff wait.
+/// What ``NetworkOptions/onRetry`` is told before a backoff wait.
 public struct RetryNotice: Sendable, Equatable {
   /// 1 for the first retry.
   public let retry: Int

@@ -1,14 +1,14 @@
 import Strata
 import StrataConcurrency
 
-/// A ``LogHandler`` that keeps every record in memory, for assertions in tests.
+/// A ``LogSink`` that keeps every record in memory, for assertions in tests.
 ///
 /// ```swift
-/// let capture = CapturingLogHandler()
-/// await LogSystem.withScope(handler: capture) { try await service.send(endpoint) }
+/// let capture = CapturingLogSink()
+/// await Log.withScope(sink: capture) { try await service.send(endpoint) }
 /// #expect(!capture.text.contains(token))
 /// ```
-public final class CapturingLogHandler: LogHandler {
+public final class CapturingLogSink: LogSink {
   private let storage = Lock<[LogRecord]>([])
 
   /// Creates an empty capture.

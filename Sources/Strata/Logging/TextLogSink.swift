@@ -1,10 +1,10 @@
 /// Human-readable lines: `2026-11-22T01:30:00.123Z info     [networking] GET /users → 200`.
 /// Newlines inside a message are escaped so one record is always one line (no log forging).
-public struct TextLogHandler: LogHandler {
+public struct TextLogSink: LogSink {
   /// Where lines go.
   public let output: LogOutput
 
-  /// Creates a text handler.
+  /// Creates a text sink.
   /// - Parameter output: Where lines go (standard error by default).
   public init(output: LogOutput = .standardError) { self.output = output }
 

@@ -19,7 +19,7 @@ struct LogHandlerTests {
     let record = LogRecord(
       timestamp: Date(timeIntervalSince1970: 1_700_000_000.123), level: .warning,
       category: "net\"work", message: Self.tricky, file: "Strata/X.swift", line: 42)
-    JSONLogHandler(output: sink.output).log(record)
+    JSONLogSink(output: sink.output).log(record)
     let line = try #require(sink.lines.first)
     #expect(line.hasSuffix("\n"))
     #expect(line.dropLast().contains("\n") == false)
@@ -38,7 +38,7 @@ struct LogHandlerTests {
     let record = LogRecord(
       timestamp: Date(timeIntervalSince1970: 0), level: .info, category: "auth",
       message: "line one\nforged line\r")
-    TextLogHandler(output: sink.output).log(record)
+    TextLogSink(output: sink.output).log(record)
     #expect(sink.lines == ["1970-01-01T00:00:00.000Z info     [auth] line one\\nforged line\\r\n"])
   }
 

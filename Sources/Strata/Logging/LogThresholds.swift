@@ -1,5 +1,5 @@
 /// Which levels are enabled: a global minimum and optional per-category minimums.
-public struct LogLevels: Sendable, Equatable {
+public struct LogThresholds: Sendable, Equatable {
   /// The minimum level for categories without their own setting.
   public var global: LogLevel
   /// Minimum levels by category name (`networking`, `auth`, …), matched case-insensitively.
@@ -22,7 +22,7 @@ public struct LogLevels: Sendable, Equatable {
   }
 
   /// Everything enabled (what tests usually capture).
-  public static let all = LogLevels(global: .trace)
+  public static let all = LogThresholds(global: .trace)
 
   /// The minimum level for `category`.
   /// - Parameter category: A category name.

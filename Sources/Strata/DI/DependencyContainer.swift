@@ -3,7 +3,7 @@ import StrataConcurrency
 /// A hand-rolled dependency-injection container: register factories, resolve services.
 ///
 /// ```swift
-/// let container = Container()
+/// let container = DependencyContainer()
 /// container.register(Networking.self, scope: .singleton) { _ in NetworkService(...) }
 /// container.register(UsersRepo.self) { c in UsersRepository(network: try c.resolve()) }
 /// let users: UsersRepo = try container.resolve()
@@ -11,13 +11,13 @@ import StrataConcurrency
 ///
 /// - Thread-safe: concurrent resolves of a singleton run its factory exactly once; no
 ///   container-wide lock is held while a factory runs, so factories may resolve freely.
-/// - Cycles throw ``ContainerError/circularDependency(path:)`` naming the whole chain (never a
+/// - Cycles throw ``DependencyError/circularDependency(path:)`` naming the whole chain (never a
 ///   stack overflow or a hang on one thread). Two threads entering the same singleton cycle
 ///   from opposite ends could wait on each other; ``validate()`` finds such cycles first.
-/// - Child containers (`Container(parent:)`) see the parent's registrations, may override
+/// - Child containers (`DependencyContainer(parent:)`) see the parent's registrations, may override
 ///   them, and keep their own instances: an override never leaks into the parent, and a
 ///   parent registration resolved through the child gets the child's dependencies.
-public final class Container: Sendable {
+public final class DependencyContainer: Sendable {
   private struct State {
     var registrations: [ServiceKey: Registration] = [:]
     var cells: [ServiceKey: InstanceCell] = [:]
@@ -62,13 +62,13 @@ public final class Container: Sendable {
   }
 
   /// The container whose registrations this one inherits, if any.
-  public let parent: Container?
+  public let parent: DependencyContainer?
   private let state = Lock(State())
   private let published = PublishedReference<Snapshot>()
 
   /// Creates an empty container, optionally inheriting a parent's registrations.
   /// - Parameter parent: The container to fall back to for unregistered services.
-  public init(parent: Container? = nil) { self.parent = parent }
+  public init(parent: DependencyContainer? = nil) { self.parent = parent }
 
   // MARK: Registering
 
@@ -83,7 +83,7 @@ public final class Container: Sendable {
   @discardableResult
   public func register<Service: Sendable>(
     _ type: Service.Type = Service.self, name: String? = nil, scope: Scope = .transient,
-    factory: @escaping @Sendable (Container) throws -> Service
+    factory: @escaping @Sendable (DependencyContainer) throws -> Service
   ) -> RegistrationHandle<Service> {
     let key = ServiceKey(type, name: name)
     let label = ServiceKey.label(type, name: name)
@@ -102,14 +102,14 @@ public final class Container: Sendable {
   @discardableResult
   public func register<Service: Sendable, Argument: Sendable>(
     _ type: Service.Type = Service.self, argument: Argument.Type, name: String? = nil,
-    factory: @escaping @Sendable (Container, Argument) throws -> Service
+    factory: @escaping @Sendable (DependencyContainer, Argument) throws -> Service
   ) -> RegistrationHandle<Service> {
     let key = ServiceKey(type, name: name, argument: argument)
     let label = ServiceKey.label(type, name: name, argument: argument)
     return add(
       Registration(key: key, label: label, scope: .transient) { container, value in
         guard let typed = value as? Argument else {
-          throw ContainerError.notRegistered(service: label, registered: [])
+          throw DependencyError.notRegistered(service: label, registered: [])
         }
         return try factory(container, typed)
       })
@@ -122,15 +122,15 @@ public final class Container: Sendable {
   ///   - name: The registration's name.
   ///   - scope: Scope of the replacement.
   ///   - factory: Builds the replacement.
-  /// - Throws: ``ContainerError/notRegistered(service:registered:)`` when there is nothing to
+  /// - Throws: ``DependencyError/notRegistered(service:registered:)`` when there is nothing to
   ///   override (a typo would otherwise silently test the real service).
   public func override<Service: Sendable>(
     _ type: Service.Type = Service.self, name: String? = nil, scope: Scope = .transient,
-    factory: @escaping @Sendable (Container) throws -> Service
+    factory: @escaping @Sendable (DependencyContainer) throws -> Service
   ) throws {
     let key = ServiceKey(type, name: name)
     guard registration(for: key) != nil else {
-      throw ContainerError.notRegistered(
+      throw DependencyError.notRegistered(
         service: ServiceKey.label(type, name: name), registered: registeredLabels())
     }
     register(type, name: name, scope: scope, factory: factory)
@@ -177,7 +177,7 @@ public final class Container: Sendable {
   ///   - type: The service type (inferred from context when omitted).
   ///   - name: The registration's name.
   /// - Returns: The instance, per the registration's scope.
-  /// - Throws: ``ContainerError``: not registered, circular dependency, or factory failed.
+  /// - Throws: ``DependencyError``: not registered, circular dependency, or factory failed.
   @inlinable
   public func resolve<Service: Sendable>(
     _ type: Service.Type = Service.self, name: String? = nil
@@ -195,7 +195,7 @@ public final class Container: Sendable {
   ///   - name: The registration's name.
   ///   - argument: Passed to the factory.
   /// - Returns: A new instance.
-  /// - Throws: ``ContainerError``.
+  /// - Throws: ``DependencyError``.
   public func resolve<Service: Sendable, Argument: Sendable>(
     _ type: Service.Type = Service.self, name: String? = nil, argument: Argument
   ) throws -> Service {
@@ -214,10 +214,10 @@ public final class Container: Sendable {
   }
 
   @usableFromInline
-  static func typeMismatch(_ type: Any.Type) -> ContainerError {
-    ContainerError.factoryFailed(
+  static func typeMismatch(_ type: Any.Type) -> DependencyError {
+    DependencyError.factoryFailed(
       service: String(describing: type),
-      underlying: ContainerError.notRegistered(service: String(describing: type), registered: []))
+      underlying: DependencyError.notRegistered(service: String(describing: type), registered: []))
   }
 
   @usableFromInline
@@ -229,7 +229,7 @@ public final class Container: Sendable {
     let entry = entry(for: key)
     if let cached = entry?.builtInstance { return cached }
     guard let registration = entry?.registration ?? parent?.registration(for: key) else {
-      throw ContainerError.notRegistered(service: label(), registered: registeredLabels())
+      throw DependencyError.notRegistered(service: label(), registered: registeredLabels())
     }
     return try ResolutionPath.enter(registration) { () throws -> Any in
       let (instance, isNew): (Any, Bool)
@@ -260,8 +260,8 @@ public final class Container: Sendable {
   }
 
   private static func wrap(_ error: any Error, for label: String) -> any Error {
-    if error is ContainerError { return error }
-    return ContainerError.factoryFailed(service: label, underlying: error)
+    if error is DependencyError { return error }
+    return DependencyError.factoryFailed(service: label, underlying: error)
   }
 
   /// This container's cell for `key`: made here for a parent's registration resolved through
@@ -301,19 +301,19 @@ public final class Container: Sendable {
 
   /// Resolves every registration once (argument registrations excepted: they need a value)
   /// and reports every failure together.
-  /// - Throws: ``ContainerError/validationFailed(_:)`` listing each failure.
+  /// - Throws: ``DependencyError/validationFailed(_:)`` listing each failure.
   public func validate() throws {
-    var failures: [ContainerError] = []
+    var failures: [DependencyError] = []
     let registrations = allRegistrations().values.filter { $0.key.argument == nil }
     for registration in registrations.sorted(by: { $0.label < $1.label }) {
       do {
         _ = try resolveInstance(registration.key, argument: nil) { registration.label }
-      } catch let error as ContainerError {
+      } catch let error as DependencyError {
         failures.append(error)
       } catch {
         failures.append(.factoryFailed(service: registration.label, underlying: error))
       }
     }
-    if !failures.isEmpty { throw ContainerError.validationFailed(failures) }
+    if !failures.isEmpty { throw DependencyError.validationFailed(failures) }
   }
 }
