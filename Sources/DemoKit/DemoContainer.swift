@@ -1,17 +1,6 @@
 import Foundation
 import Strata
 
-extension Config.Key {
-  /// `file` (default: one file per API origin under `$XDG_CONFIG_HOME/<APP_NAME>/sessions/`)
-  /// or `memory`.
-  public static let tokenStore: Config.Key = "TOKEN_STORE"
-  /// Requested access-token lifetime: whole minutes from 1m to 30d, as DummyJSON's
-  /// `expiresInMins` takes it (default 30m).
-  public static let tokenLifetime: Config.Key = "TOKEN_LIFETIME"
-  /// How long user lists stay cached (default 60s).
-  public static let usersCacheTTL: Config.Key = "USERS_CACHE_TTL"
-}
-
 /// The composition root: every concrete type of the demo app is chosen here, from `Config`.
 /// Registration order is services → repositories → view models.
 public enum DemoContainer {
@@ -43,13 +32,8 @@ public enum DemoContainer {
       return configuration
     }
     container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
-    container.register((any HTTPTransport).self, scope: .singleton) { c in
-      // REQUEST_TIMEOUT is applied per request by NetworkOptions(config:), not here.
-      let overall = try c.resolve(Config.self).duration(
-        .resourceTimeout, default: .seconds(60),
-        in: .milliseconds(1)...NetworkOptions.longestTimeout)
-      return URLSessionTransport(options: .init(resourceTimeout: overall.inSeconds))
-    }
+    // REQUEST_TIMEOUT and RESOURCE_TIMEOUT are the service's (NetworkOptions(config:)).
+    container.register((any HTTPTransport).self, scope: .singleton) { _ in URLSessionTransport() }
     // The API's origin: the session, its token file and its bearer token belong to it alone.
     container.register(Origin.self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)

@@ -95,10 +95,12 @@ enum ContentionBenchmarks {
     }
     return [
       BenchmarkResult(
-        name: "DI singleton, 1 thread", compares: "DependencyContainer.resolve of a built singleton",
+        name: "DI singleton, 1 thread",
+        compares: "DependencyContainer.resolve of a built singleton",
         value: single, unit: "ns/op", target: "-"),
       BenchmarkResult(
-        name: "DI transient, 1 thread", compares: "DependencyContainer.resolve building a new instance",
+        name: "DI transient, 1 thread",
+        compares: "DependencyContainer.resolve building a new instance",
         value: transient, unit: "ns/op", target: "-"),
       BenchmarkResult(
         name: "DI singleton, \(threads) threads", compares: "the same, \(threads) threads at once",

@@ -26,6 +26,6 @@ struct TokenResponse: Decodable, Sendable {
     Credentials(
       accessToken: accessToken, refreshToken: refreshToken,
       expiresAt: JSONWebTokenClaims(token: accessToken)?.expiresAt
-        ?? now.addingTimeInterval(requested.inSeconds))
+        ?? now.addingTimeInterval(TimeInterval(requested.components.seconds)))
   }
 }

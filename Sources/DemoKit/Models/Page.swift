@@ -79,32 +79,9 @@ public struct Page<Item: PageItem>: Codable, Sendable {
   }
 }
 
-/// `GET /<items>?limit&skip`: one page of any DummyJSON collection.
-public struct ListEndpoint<Item: PageItem>: Endpoint {
-  /// A page of items.
-  public typealias Response = Page<Item>
-  /// Page size.
-  public let limit: Int
-  /// Offset.
-  public let skip: Int
-
-  /// Creates the request.
-  /// - Parameters:
-  ///   - limit: Page size.
-  ///   - skip: Offset.
-  public init(limit: Int, skip: Int) {
-    self.limit = limit
-    self.skip = skip
-  }
-
-  /// The collection key: `users`, `posts`, `todos`.
-  public var path: String { Item.collectionKey }
-
-  /// `limit`, `skip`.
-  public var queryItems: [URLQueryItem] {
-    [
-      URLQueryItem(name: "limit", value: String(limit)),
-      URLQueryItem(name: "skip", value: String(skip)),
-    ]
+extension Page {
+  /// `GET /<items>?limit&skip`: one page of any DummyJSON collection.
+  static func request(_ limit: Int, _ skip: Int) -> Request<Page> {
+    Request(path: Item.collectionKey, query: ["limit": String(limit), "skip": String(skip)])
   }
 }

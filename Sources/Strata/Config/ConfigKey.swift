@@ -1,5 +1,8 @@
 extension Config {
-  /// A typed configuration key, so call sites write `Config.Key.api`, never a raw string.
+  /// A typed configuration key, so call sites write `Config.Key.logLevel`, never a raw string.
+  ///
+  /// Each layer declares its own keys (`Config.Key.logLevel` with logging,
+  /// `Config.Key.resourceTimeout` with networking); an app adds its own the same way.
   ///
   /// Keys whose name contains `TOKEN`, `SECRET`, `PASSWORD` or `KEY` are secrets, as is any key
   /// created with `secret: true`; their values print as `<redacted>`.
@@ -45,40 +48,5 @@ extension Config {
       let upper = name.uppercased()
       return secretMarkers.contains { upper.contains($0) }
     }
-  }
-}
-
-// MARK: - Well-known keys
-
-extension Config.Key {
-  /// Base URL of the API (`https://dummyjson.com`, or `sandbox` for the embedded server).
-  public static let api: Config.Key = "API"
-  /// Global log level: trace, debug, info, notice, warning, error, critical.
-  public static let logLevel: Config.Key = "LOG_LEVEL"
-  /// Log output format: `text` or `json`.
-  public static let logFormat: Config.Key = "LOG_FORMAT"
-  /// Print values logged with `privacy: .private`, and personal-data fields (ssn, iban, …) in
-  /// logged bodies — local debugging only; tokens and passwords stay hidden.
-  public static let logRevealPrivate: Config.Key = "LOG_REVEAL_PRIVATE"
-  /// Per-request (idle) timeout.
-  public static let requestTimeout: Config.Key = "REQUEST_TIMEOUT"
-  /// Overall deadline for one call, retries included.
-  public static let resourceTimeout: Config.Key = "RESOURCE_TIMEOUT"
-  /// How many times a retryable request is retried.
-  public static let retryMaxRetries: Config.Key = "RETRY_MAX_RETRIES"
-  /// First backoff delay; doubles each retry.
-  public static let retryBaseDelay: Config.Key = "RETRY_BASE_DELAY"
-  /// Upper bound of any backoff delay (and of `Retry-After`).
-  public static let retryMaxDelay: Config.Key = "RETRY_MAX_DELAY"
-  /// Largest response body accepted, e.g. `10MiB` (default); larger ones are cut off.
-  public static let maxResponseSize: Config.Key = "MAX_RESPONSE_SIZE"
-  /// Application name, used for the token directory and the User-Agent.
-  public static let appName: Config.Key = "APP_NAME"
-
-  /// The per-category level key, e.g. `LOG_LEVEL_NETWORKING`.
-  /// - Parameter category: A logger category such as `networking`.
-  /// - Returns: The key `LOG_LEVEL_<CATEGORY>`.
-  public static func logLevel(for category: String) -> Config.Key {
-    Config.Key("LOG_LEVEL_" + category.uppercased())
   }
 }

@@ -28,7 +28,8 @@ final class Registration: Sendable {
   /// Whether a hook is set: read on every new instance without taking the lock.
   private let hasHook = AtomicInt(0)
 
-  init(key: ServiceKey, label: String, scope: DependencyContainer.Scope, factory: @escaping Factory) {
+  init(key: ServiceKey, label: String, scope: DependencyContainer.Scope, factory: @escaping Factory)
+  {
     self.key = key
     self.label = label
     self.scope = scope

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A request as a value, with the type its response decodes to, so
-/// `try await network.send(UsersEndpoints.Get(id: 1))` returns a `User` with no annotation.
+/// What ``NetworkService`` sends: a request with the type its response decodes to, so
+/// `try await network.send(UserRequests.get(id: 1))` returns a `User` with no annotation.
 ///
+/// Most calls are ``Request`` values; conform a type of your own when a request needs logic.
 /// Only ``path`` is required; everything else has a default (GET, no headers, no query,
 /// no body, no auth, the service's retry policy and deadline).
 public protocol Endpoint: Sendable {

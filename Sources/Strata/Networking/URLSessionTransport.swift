@@ -19,7 +19,9 @@ public final class URLSessionTransport: HTTPTransport {
   public struct Options: Sendable {
     /// Idle time allowed between bytes.
     public var requestTimeout: TimeInterval
-    /// Total time allowed for one exchange (honoured on Apple platforms).
+    /// Total time allowed for one exchange (honoured on Apple platforms). A backstop only: the
+    /// service's deadline (`RESOURCE_TIMEOUT`, ``NetworkOptions/timeout``) ends an exchange
+    /// first, on every platform.
     public var resourceTimeout: TimeInterval
     /// Most simultaneous connections to one host.
     public var maxConnectionsPerHost: Int
@@ -30,11 +32,11 @@ public final class URLSessionTransport: HTTPTransport {
     /// Creates options.
     /// - Parameters:
     ///   - requestTimeout: Idle timeout (default 30 s).
-    ///   - resourceTimeout: Whole-exchange timeout (default 60 s).
+    ///   - resourceTimeout: Whole-exchange backstop (default one day).
     ///   - maxConnectionsPerHost: Connection limit per host (default 8).
     ///   - credentialHeaders: Your own credential headers to drop on a cross-origin redirect.
     public init(
-      requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 60,
+      requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 24 * 3600,
       maxConnectionsPerHost: Int = 8, credentialHeaders: Set<String> = []
     ) {
       self.requestTimeout = requestTimeout

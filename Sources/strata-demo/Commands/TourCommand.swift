@@ -163,7 +163,8 @@ enum TourCommand {
     Terminal.out(
       "Tour complete in \(elapsed.shortDescription): \(journal.count()) requests, "
         + "\(journal.count(method: "POST", path: "/auth/refresh")) token refresh, every layer live — "
-        + "Config → Log → Endpoint → NetworkService → Repository → ViewModel, wired by DependencyContainer.")
+        + "Config → Log → Endpoint → NetworkService → Repository → ViewModel, wired by DependencyContainer."
+    )
   }
 
   static func done(_ completed: Bool) -> String { completed ? "done" : "not done" }

@@ -3,6 +3,10 @@ import Strata
 import StrataSandbox
 import Testing
 
+extension Config.Key {
+  static let api: Config.Key = "API"  // the app's keys sit beside Strata's own
+}
+
 /// The README's "Using it" example, verbatim but for the file (the API is the sandbox's, via
 /// `--set`-style overrides), so the documentation cannot drift from the API.
 @Suite("README example")
@@ -12,12 +16,8 @@ struct ReadmeExampleTests {
     let firstName: String
   }
 
-  enum UsersEndpoints {
-    struct Get: Endpoint {
-      typealias Response = User
-      let id: Int
-      var path: String { "users/\(id)" }
-    }
+  enum UserRequests {
+    static func get(id: Int) -> Request<User> { Request(path: "users/\(id)") }
   }
 
   @Test func theUsingItExampleRuns() async throws {
@@ -30,7 +30,7 @@ struct ReadmeExampleTests {
     let config = try Config(file: release, overrides: ["API": server.baseURL.absoluteString])
     let network = NetworkService(
       options: try NetworkOptions(config: config, baseURL: config.url(.api)))
-    let user = try await network.send(UsersEndpoints.Get(id: 1))  // a User, no annotation
+    let user = try await network.send(UserRequests.get(id: 1))  // a User, no annotation
 
     #expect(user.firstName == "Emily")
     #expect(try config.string(.logLevel) == "notice")
@@ -56,7 +56,7 @@ struct ReadmeExampleTests {
       options: try NetworkOptions(config: config, baseURL: config.url(.api)),
       transport: URLSessionTransport())
     let started = ContinuousClock.now
-    let error = await networkError { _ = try await network.send(UsersEndpoints.Get(id: 1)) }
+    let error = await networkError { _ = try await network.send(UserRequests.get(id: 1)) }
     guard case .transport(let urlError) = error?.kind else {
       Issue.record("expected a timeout, got \(String(describing: error))")
       return

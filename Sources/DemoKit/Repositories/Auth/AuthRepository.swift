@@ -37,7 +37,7 @@ public final class AuthRepository: AuthRepo {
   public func login(username: String, password: String) async throws -> AuthUser {
     KnownSecrets.register(password)  // masked wherever it might turn up, e.g. echoed back
     let response = try await network.send(
-      AuthEndpoints.Login(username: username, password: password, lifetimeMinutes: lifetimeMinutes))
+      AuthRequests.login(username: username, password: password, lifetimeMinutes: lifetimeMinutes))
     try await session.signIn(response.tokens.credentials(requested: requestedLifetime, now: now()))
     Log.auth.info("logged in as \(response.user.username, privacy: .private)")
     return response.user
@@ -49,7 +49,7 @@ public final class AuthRepository: AuthRepo {
   /// - Throws: ``NetworkError``.
   public func refresh(refreshToken: String) async throws -> Credentials {
     let tokens = try await network.send(
-      AuthEndpoints.Refresh(refreshToken: refreshToken, lifetimeMinutes: lifetimeMinutes))
+      AuthRequests.refresh(refreshToken, lifetimeMinutes: lifetimeMinutes))
     return tokens.credentials(requested: requestedLifetime, now: now())
   }
 
@@ -58,14 +58,14 @@ public final class AuthRepository: AuthRepo {
   /// The signed-in user.
   /// - Returns: The user.
   /// - Throws: ``NetworkError``.
-  public func me() async throws -> User { try await network.send(AuthEndpoints.Me()) }
+  public func me() async throws -> User { try await network.send(AuthRequests.me) }
 
   /// Ends the session: tells the server (`POST /auth/logout`, one attempt, best effort) and
   /// forgets the credentials locally whatever it answers.
   public func logout() async {
     if await session.isSignedIn {
       do {
-        _ = try await network.send(AuthEndpoints.Logout())
+        _ = try await network.send(AuthRequests.logout)
       } catch {
         Log.auth.info("the server did not confirm the sign-out (\(error)); signing out locally")
       }

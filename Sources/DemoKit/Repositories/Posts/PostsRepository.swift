@@ -15,7 +15,7 @@ public final class PostsRepository: PostsRepo {
   /// - Returns: The page.
   /// - Throws: `NetworkError`.
   public func list(limit: Int, skip: Int) async throws -> Page<Post> {
-    try await network.send(PostsEndpoints.List(limit: limit, skip: skip))
+    try await network.send(PostRequests.list(limit: limit, skip: skip))
   }
 
   /// One post.
@@ -23,7 +23,7 @@ public final class PostsRepository: PostsRepo {
   /// - Returns: The post.
   /// - Throws: `NetworkError`.
   public func post(id: Int) async throws -> Post {
-    try await network.send(PostsEndpoints.Get(id: id))
+    try await network.send(PostRequests.get(id: id))
   }
 
   /// Creates a post (never retried).
@@ -34,7 +34,7 @@ public final class PostsRepository: PostsRepo {
   /// - Returns: The created post.
   /// - Throws: `NetworkError`.
   public func create(title: String, body: String, userId: Int) async throws -> Post {
-    try await network.send(PostsEndpoints.Create(title: title, text: body, userId: userId))
+    try await network.send(PostRequests.create(title: title, body: body, userId: userId))
   }
 
   /// Changes a post's title.
@@ -44,13 +44,13 @@ public final class PostsRepository: PostsRepo {
   /// - Returns: The updated post.
   /// - Throws: `NetworkError`.
   public func update(id: Int, title: String) async throws -> Post {
-    try await network.send(PostsEndpoints.Update(id: id, title: title))
+    try await network.send(PostRequests.update(id: id, title: title))
   }
 
   /// Deletes a post.
   /// - Parameter id: The id.
   /// - Throws: `NetworkError`.
   public func delete(id: Int) async throws {
-    _ = try await network.send(PostsEndpoints.Delete(id: id))
+    _ = try await network.send(PostRequests.delete(id: id))
   }
 }

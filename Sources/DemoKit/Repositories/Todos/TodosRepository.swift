@@ -15,7 +15,7 @@ public final class TodosRepository: TodosRepo {
   /// - Returns: The page.
   /// - Throws: `NetworkError`.
   public func list(limit: Int, skip: Int) async throws -> Page<Todo> {
-    try await network.send(TodosEndpoints.List(limit: limit, skip: skip))
+    try await network.send(TodoRequests.list(limit: limit, skip: skip))
   }
 
   /// One todo.
@@ -23,7 +23,7 @@ public final class TodosRepository: TodosRepo {
   /// - Returns: The todo.
   /// - Throws: `NetworkError`.
   public func todo(id: Int) async throws -> Todo {
-    try await network.send(TodosEndpoints.Get(id: id))
+    try await network.send(TodoRequests.get(id: id))
   }
 
   /// Sets a todo's completed flag.
@@ -33,6 +33,6 @@ public final class TodosRepository: TodosRepo {
   /// - Returns: The updated todo.
   /// - Throws: `NetworkError`.
   public func setCompleted(id: Int, _ completed: Bool) async throws -> Todo {
-    try await network.send(TodosEndpoints.SetCompleted(id: id, completed: completed))
+    try await network.send(TodoRequests.setCompleted(id: id, completed))
   }
 }

@@ -29,7 +29,7 @@ public final class UsersRepository: UsersRepo {
   /// - Returns: The page.
   /// - Throws: `NetworkError`.
   public func page(limit: Int, skip: Int) async throws -> Page<User> {
-    try await cachedPage("list:\(limit):\(skip)", UsersEndpoints.List(limit: limit, skip: skip))
+    try await cachedPage("list:\(limit):\(skip)", UserRequests.list(limit: limit, skip: skip))
   }
 
   /// Users matching a query (cached).
@@ -42,7 +42,7 @@ public final class UsersRepository: UsersRepo {
   public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
     try await cachedPage(
       "search:\(query):\(limit):\(skip)",
-      UsersEndpoints.Search(query: query, limit: limit, skip: skip))
+      UserRequests.search(query, limit: limit, skip: skip))
   }
 
   /// One user (cached).
@@ -52,7 +52,7 @@ public final class UsersRepository: UsersRepo {
   public func user(id: Int) async throws -> User {
     let network = self.network
     let (user, cached) = try await users.value(for: id) {
-      try await network.send(UsersEndpoints.Get(id: id))
+      try await network.send(UserRequests.get(id: id))
     }
     if cached { Log.networking.debug("users: user \(id) from cache") }
     return user
@@ -65,7 +65,7 @@ public final class UsersRepository: UsersRepo {
   /// - Returns: The updated user.
   /// - Throws: `NetworkError`.
   public func rename(id: Int, firstName: String) async throws -> User {
-    let updated = try await network.send(UsersEndpoints.Update(id: id, firstName: firstName))
+    let updated = try await network.send(UserRequests.update(id: id, firstName: firstName))
     await pages.removeAll()
     await users.removeAll()
     return updated

@@ -1,0 +1,15 @@
+import Strata
+
+extension Config.Key {
+  /// Base URL of the DummyJSON API (`https://dummyjson.com`; the CLI also takes `sandbox`, its
+  /// embedded server).
+  public static let api: Config.Key = "API"
+  /// `file` (default: one file per API origin under `$XDG_CONFIG_HOME/<APP_NAME>/sessions/`)
+  /// or `memory`.
+  public static let tokenStore: Config.Key = "TOKEN_STORE"
+  /// Requested access-token lifetime: whole minutes from 1m to 30d, as DummyJSON's
+  /// `expiresInMins` takes it (default 30m).
+  public static let tokenLifetime: Config.Key = "TOKEN_LIFETIME"
+  /// How long user lists stay cached (default 60s).
+  public static let usersCacheTTL: Config.Key = "USERS_CACHE_TTL"
+}

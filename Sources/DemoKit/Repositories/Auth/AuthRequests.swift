@@ -1,0 +1,43 @@
+import Strata
+
+/// DummyJSON's `/auth` calls. Internal: their responses carry tokens.
+enum AuthRequests {
+  private struct LoginBody: Encodable, Sendable {
+    let username: String
+    let password: String
+    let expiresInMins: Int
+  }
+  private struct RefreshBody: Encodable, Sendable {
+    let refreshToken: String
+    let expiresInMins: Int
+  }
+
+  /// The login answer: the user's public fields and the tokens, side by side in one object.
+  struct SignedIn: Decodable, Sendable {
+    let user: AuthUser
+    let tokens: TokenResponse
+    init(from decoder: any Decoder) throws {
+      user = try AuthUser(from: decoder)
+      tokens = try TokenResponse(from: decoder)
+    }
+  }
+
+  static func login(username: String, password: String, lifetimeMinutes: Int) -> Request<SignedIn> {
+    Request(
+      path: "auth/login", method: .post,
+      body: LoginBody(username: username, password: password, expiresInMins: lifetimeMinutes))
+  }
+
+  static func refresh(_ refreshToken: String, lifetimeMinutes: Int) -> Request<TokenResponse> {
+    Request(
+      path: "auth/refresh", method: .post,
+      body: RefreshBody(refreshToken: refreshToken, expiresInMins: lifetimeMinutes))
+  }
+
+  static let me = Request<User>(path: "auth/me", requiresAuth: true)
+
+  /// Best effort on the way out: one attempt, a short deadline.
+  static let logout = Request<EmptyResponse>(
+    path: "auth/logout", method: .post, requiresAuth: true, retryPolicy: RetryPolicy.none,
+    timeout: .seconds(5))
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A request as a plain value, typed by what its response decodes to:
+///
+/// ```swift
+/// enum PostRequests {
+///   static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
+///   static func create(_ new: NewPost) -> Request<Post> {
+///     Request(path: "posts/add", method: .post, body: new)
+///   }
+/// }
+/// let post = try await network.send(PostRequests.get(id: 1))   // a Post
+/// ```
+///
+/// Everything but the path has a default (GET, no query, no body, no authentication, the
+/// service's retry policy, deadline and size limit); every property can be changed after
+/// creation. A request that needs logic of its own can still be a type conforming to
+/// ``Endpoint``: `Request` is the same protocol with stored properties.
+public struct Request<Response: Decodable & Sendable>: Endpoint {
+  /// Relative to the service's base URL (`users/1` or `/users/1`), or an absolute URL.
+  public var path: String
+  /// GET unless set.
+  public var method: HTTPMethod
+  /// Query parameters, in order; percent-encoded by the service.
+  public var queryItems: [URLQueryItem]
+  /// A JSON body, or nil for none.
+  public var body: (any Encodable & Sendable)?
+  /// Applied last; they replace the service's defaults of the same name.
+  public var headers: [String: String]
+  /// Whether it carries the session's bearer token (and takes part in its renewal).
+  public var requiresAuth: Bool
+  /// This request's own retry policy; nil uses the service's.
+  public var retryPolicy: RetryPolicy?
+  /// This request's own overall deadline; nil uses the service's.
+  public var timeout: Duration?
+  /// This request's own response size limit in bytes; nil uses the service's.
+  public var maxResponseSize: Int?
+
+  /// Creates a request.
+  ///
+  /// `query` takes pairs in order; a nil value leaves the parameter out, so optional
+  /// parameters need no `if`: `query: [("limit", limit.map(String.init))]`.
+  public init(
+    path: String, method: HTTPMethod = .get, query: KeyValuePairs<String, String?> = [:],
+    body: (any Encodable & Sendable)? = nil, headers: [String: String] = [:],
+    requiresAuth: Bool = false, retryPolicy: RetryPolicy? = nil, timeout: Duration? = nil,
+    maxResponseSize: Int? = nil
+  ) {
+    self.path = path
+    self.method = method
+    self.queryItems = query.compactMap { name, value in
+      value.map { URLQueryItem(name: name, value: $0) }
+    }
+    self.body = body
+    self.headers = headers
+    self.requiresAuth = requiresAuth
+    self.retryPolicy = retryPolicy
+    self.timeout = timeout
+    self.maxResponseSize = maxResponseSize
+  }
+}
