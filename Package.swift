@@ -28,9 +28,14 @@ let package = Package(
     .executableTarget(
       name: "strata-bench",
       dependencies: ["Strata", "StrataTesting", "StrataSandbox", "StrataConcurrency"]),
+    // Other libraries' public names (swift-log, Swinject, os), so a test proves an app can
+    // import them next to Strata; tests only, never a product.
+    .target(name: "NameStandIns", path: "Tests/NameStandIns"),
     .testTarget(
       name: "StrataTests",
-      dependencies: ["Strata", "StrataTesting", "StrataSandbox", "StrataConcurrency"]),
+      dependencies: [
+        "Strata", "StrataTesting", "StrataSandbox", "StrataConcurrency", "NameStandIns",
+      ]),
     .testTarget(
       name: "StrataSandboxTests",
       dependencies: ["StrataSandbox", "StrataTesting", "StrataConcurrency"]),
