@@ -42,10 +42,14 @@ let package = Package(
     .testTarget(
       name: "DemoKitTests",
       dependencies: ["DemoKit", "StrataTesting", "StrataSandbox", "StrataConcurrency"]),
+    // A process that uses Strata without setting up logging (tests only, never a product).
+    .executableTarget(
+      name: "strata-log-probe", dependencies: ["Strata"], path: "Tests/LogSilenceProbe"),
     .testTarget(
       name: "StrataDemoTests",
       dependencies: [
-        "strata-demo", "StrataSandbox", "StrataTesting", "Strata", "StrataConcurrency",
+        "strata-demo", "strata-log-probe", "StrataSandbox", "StrataTesting", "Strata",
+        "StrataConcurrency",
       ]),
   ],
   swiftLanguageModes: [.v6]

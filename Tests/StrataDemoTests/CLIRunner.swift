@@ -32,17 +32,23 @@ struct CLIRunner: Sendable {
   static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-  /// Next to the test bundle (how `swift test` lays out products), else `.build/debug`.
-  static let binary: String = {
+  /// The `strata-demo` binary.
+  static let binary = built("strata-demo")
+
+  /// A built product: next to the test bundle (how `swift test` lays out products), else
+  /// `.build/debug`.
+  static func built(_ name: String) -> String {
     var candidates: [String] = []
     if let first = CommandLine.arguments.first {
-      candidates.append(
-        URL(fileURLWithPath: first).deletingLastPathComponent().path + "/strata-demo")
+      candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent().path + "/" + name)
     }
-    candidates.append(packageRoot.path + "/.build/debug/strata-demo")
+    candidates.append(packageRoot.path + "/.build/debug/" + name)
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last
-      ?? "strata-demo"
-  }()
+      ?? name
+  }
+
+  /// The program run: `strata-demo` unless given.
+  var executable = CLIRunner.binary
 
   var environment: [String: String] {
     var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STRATA_") }
@@ -56,12 +62,14 @@ struct CLIRunner: Sendable {
     async throws -> Result
   {
     let environment = self.environment
+    let executable = self.executable
     return try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
         do {
           continuation.resume(
             returning: try Self.runBlocking(
-              arguments, environment: environment, directory: directory ?? Self.packageRoot,
+              executable, arguments, environment: environment,
+              directory: directory ?? Self.packageRoot,
               timeout: timeout))
         } catch {
           continuation.resume(throwing: error)
@@ -71,12 +79,13 @@ struct CLIRunner: Sendable {
   }
 
   private static func runBlocking(
-    _ arguments: [String], environment: [String: String], directory: URL, timeout: TimeInterval
+    _ executable: String, _ arguments: [String], environment: [String: String], directory: URL,
+    timeout: TimeInterval
   ) throws
     -> Result
   {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = directory
     process.environment = environment
