@@ -3,7 +3,7 @@ SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 SOURCES      := Package.swift Sources Tests
 
-.PHONY: all build test demo bench contract leaks format lint clean
+.PHONY: all build test demo bench contract leaks docs format lint clean
 
 all: build
 
@@ -50,6 +50,22 @@ leaks:
 	  /^$$/ { if (inblock && ours) found++; inblock = 0 } \
 	  END { print (found + 0) " leak(s) with a Strata frame (log: .build-asan/leaks.log)"; exit (found > 0) }' \
 	  .build-asan/leaks.log
+
+## docs: the core's DocC archive (.build-docs/Strata.doccarchive), built by the toolchain's own
+## docc from the symbol graph the compiler writes — no plugin package; warnings are errors
+DOCC ?= $(shell command -v docc || echo xcrun docc)
+DOCS := .build-docs
+docs:
+	$(SWIFT) build --scratch-path $(DOCS) --target Strata -Xswiftc -emit-symbol-graph \
+	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS)/graphs-all
+	rm -rf $(DOCS)/graphs $(DOCS)/Strata.doccarchive && mkdir -p $(DOCS)/graphs
+	cp $(DOCS)/graphs-all/Strata.symbols.json $(DOCS)/graphs/
+	for graph in $(DOCS)/graphs-all/Strata@*.symbols.json; do \
+	  if [ -e "$$graph" ]; then cp "$$graph" $(DOCS)/graphs/; fi; done
+	$(DOCC) convert Sources/Strata/Strata.docc --additional-symbol-graph-dir $(DOCS)/graphs \
+	  --fallback-display-name Strata --fallback-bundle-identifier dev.strata.Strata \
+	  --output-path $(DOCS)/Strata.doccarchive --warnings-as-errors
+	@echo "docs: $(DOCS)/Strata.doccarchive"
 
 ## format: rewrite sources with the toolchain's swift format and .swift-format
 format:

@@ -15,7 +15,6 @@ public final class CapturingLogSink: LogSink {
   public init() {}
 
   /// Stores one record.
-  /// - Parameter record: The record.
   public func log(_ record: LogRecord) { storage.withLock { $0.append(record) } }
 
   /// Every record so far, in order.
@@ -31,7 +30,6 @@ public final class CapturingLogSink: LogSink {
   /// - Parameters:
   ///   - category: Keep only this category (nil: any).
   ///   - level: Keep only this level (nil: any).
-  /// - Returns: The matching records.
   public func records(category: String? = nil, level: LogLevel? = nil) -> [LogRecord] {
     records.filter {
       (category == nil || $0.category == category) && (level == nil || $0.level == level)

@@ -23,7 +23,6 @@ public final class ManualClock: NetworkClock {
   }
 
   /// The clock's current time.
-  /// - Returns: Time since zero.
   public func now() -> Duration { state.withLock { $0.now } }
 
   /// Every sleep requested so far, in order.
@@ -33,12 +32,10 @@ public final class ManualClock: NetworkClock {
   public var suspendedCount: Int { state.withLock { $0.suspended.count } }
 
   /// Moves time forward without a sleep.
-  /// - Parameter duration: How far.
   public func advance(by duration: Duration) { state.withLock { $0.now += duration } }
 
   /// Records the sleep and advances time; with ``suspendsSleeps`` waits until cancelled or
   /// resumed.
-  /// - Parameter duration: The requested sleep.
   /// - Throws: `CancellationError` if the task is (or becomes) cancelled.
   public func sleep(for duration: Duration) async throws {
     try Task.checkCancellation()

@@ -26,8 +26,6 @@ public final class MockTransport: HTTPTransport {
   public init(_ handler: @escaping Handler) { self.handler = handler }
 
   /// Records the request and returns the handler's answer.
-  /// - Parameter request: The request.
-  /// - Returns: The handler's response.
   /// - Throws: What the handler throws.
   public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
     let index = recorded.withLock { requests -> Int in
@@ -50,7 +48,6 @@ public final class MockTransport: HTTPTransport {
   ///   - json: The body.
   ///   - status: The status (default 200).
   ///   - headers: Response headers.
-  /// - Returns: The transport.
   public static func successful(
     json: String, status: Int = 200, headers: [String: String] = [:]
   ) -> MockTransport {
@@ -64,7 +61,6 @@ public final class MockTransport: HTTPTransport {
   ///   - statuses: Statuses in order.
   ///   - body: The body of every response.
   ///   - headers: Headers of every response.
-  /// - Returns: The transport.
   public static func statuses(
     _ statuses: [Int], body: String = "{}", headers: [String: String] = [:]
   ) -> MockTransport {
@@ -75,19 +71,11 @@ public final class MockTransport: HTTPTransport {
   }
 
   /// Always throws `error`.
-  /// - Parameter error: The transport error.
-  /// - Returns: The transport.
   public static func failing(_ error: URLError) -> MockTransport {
     MockTransport { _, _ in throw error }
   }
 
   /// Builds a response for `request`.
-  /// - Parameters:
-  ///   - request: The request answered.
-  ///   - status: The status.
-  ///   - body: The body text.
-  ///   - headers: Header fields.
-  /// - Returns: Body bytes and response.
   /// - Throws: `URLError(.badServerResponse)` if Foundation rejects the status.
   public static func response(
     _ request: URLRequest, status: Int, body: String = "{}", headers: [String: String] = [:]

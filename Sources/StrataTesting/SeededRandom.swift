@@ -4,11 +4,9 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// Creates a generator.
-  /// - Parameter seed: The seed.
   public init(seed: UInt64) { state = seed }
 
   /// The next 64 random bits.
-  /// - Returns: A random value.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var value = state

@@ -37,11 +37,6 @@ public struct Page<Item: PageItem>: Codable, Sendable {
   public var hasMore: Bool { skip + items.count < total }
 
   /// Creates a page.
-  /// - Parameters:
-  ///   - items: Items.
-  ///   - total: Total count.
-  ///   - skip: Offset.
-  ///   - limit: Page size.
   public init(items: [Item], total: Int, skip: Int, limit: Int) {
     self.items = items
     self.total = total
@@ -57,7 +52,6 @@ public struct Page<Item: PageItem>: Codable, Sendable {
   }
 
   /// Decodes the envelope, reading items under `Item.collectionKey`.
-  /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` when a field is missing or mistyped.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Key.self)
@@ -68,7 +62,6 @@ public struct Page<Item: PageItem>: Codable, Sendable {
   }
 
   /// Encodes the same envelope shape.
-  /// - Parameter encoder: The encoder.
   /// - Throws: `EncodingError`.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Key.self)

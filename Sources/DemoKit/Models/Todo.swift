@@ -10,11 +10,6 @@ public struct Todo: Codable, Sendable, Equatable, Hashable, Identifiable {
   public let userId: Int
 
   /// Creates a todo.
-  /// - Parameters:
-  ///   - id: The id.
-  ///   - todo: The text.
-  ///   - completed: Done or not.
-  ///   - userId: The owner.
   public init(id: Int, todo: String, completed: Bool, userId: Int) {
     self.id = id
     self.todo = todo

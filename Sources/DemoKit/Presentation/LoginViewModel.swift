@@ -20,7 +20,6 @@ public final class LoginViewModel {
   @ObservationIgnored private let repo: any AuthRepo
 
   /// Creates the view model.
-  /// - Parameter repo: The auth repository.
   public nonisolated init(repo: any AuthRepo) { self.repo = repo }
 
   /// Checks the fields and sets ``validationMessage``.

@@ -13,7 +13,6 @@ public final class ProfileViewModel {
   @ObservationIgnored private let repo: any AuthRepo
 
   /// Creates the view model.
-  /// - Parameter repo: The auth repository.
   public nonisolated init(repo: any AuthRepo) { self.repo = repo }
 
   /// Loads the current user.

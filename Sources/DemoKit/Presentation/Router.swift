@@ -37,14 +37,12 @@ public final class Router {
   public var path: [Route] { stacks[selectedTab] ?? [] }
 
   /// Switches tab (each tab keeps its own stack).
-  /// - Parameter tab: The tab.
   public func select(_ tab: Tab) {
     selectedTab = tab
     Log.navigation.debug("tab \(tab.rawValue)")
   }
 
   /// Pushes a screen on the visible tab.
-  /// - Parameter route: The screen.
   public func push(_ route: Route) {
     stacks[selectedTab, default: []].append(route)
     Log.navigation.debug("push \(String(describing: route)) on \(selectedTab.rawValue)")

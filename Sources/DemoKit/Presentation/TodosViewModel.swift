@@ -14,11 +14,9 @@ public final class TodosViewModel {
   @ObservationIgnored private let repo: any TodosRepo
 
   /// Creates the view model.
-  /// - Parameter repo: Where todos come from.
   public nonisolated init(repo: any TodosRepo) { self.repo = repo }
 
   /// Loads the first `limit` todos.
-  /// - Parameter limit: How many.
   public func load(limit: Int = 10) async {
     isLoading = true
     error = nil
@@ -31,7 +29,6 @@ public final class TodosViewModel {
   }
 
   /// Flips a todo's completed flag now, confirms with the server, and reverts on failure.
-  /// - Parameter id: The todo.
   /// - Returns: Whether the change was kept.
   @discardableResult
   public func toggle(id: Int) async -> Bool {

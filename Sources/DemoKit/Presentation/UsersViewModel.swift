@@ -56,9 +56,6 @@ public final class UsersViewModel {
   @ObservationIgnored private var fetchNumber = 0
 
   /// Creates the view model.
-  /// - Parameters:
-  ///   - repo: Where users come from.
-  ///   - pageSize: Users per page.
   public nonisolated init(repo: any UsersRepo, pageSize: Int = 10) {
     self.repo = repo
     self.pageSize = max(1, pageSize)
@@ -66,7 +63,6 @@ public final class UsersViewModel {
   }
 
   /// Handles one input; returns when its work is done.
-  /// - Parameter input: The input.
   public func send(_ input: Input) async {
     switch input {
     case .load:

@@ -59,6 +59,8 @@ public actor AuthSession: Authenticator {
   /// never sent).
   /// - Parameters:
   ///   - origin: The API's origin (``Origin`` of its base URL).
+  ///   - store: Where the credentials persist; what it holds for `origin` is restored.
+  ///   - options: Expiry skew and the refresh-loop guard.
   ///   - clock: Time for the refresh-loop guard.
   ///   - now: Wall-clock time for token expiry.
   ///   - refresh: The refresh call (may be set later with ``setRefresh(_:)``).
@@ -158,7 +160,6 @@ public actor AuthSession: Authenticator {
 
   /// Takes the stored credentials when another process replaced `rejected` with newer ones
   /// for this origin (same session, so no generation change).
-  /// - Returns: Whether it did.
   private func adoptNewer(than rejected: Credentials) -> Bool {
     guard let stored = try? store.load(), stored.origin == origin,
       stored.accessToken != rejected.accessToken

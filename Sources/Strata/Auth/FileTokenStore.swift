@@ -113,10 +113,6 @@ public final class FileTokenStore: TokenStore {
   }
 
   /// `$XDG_CONFIG_HOME/<app>` or `~/.config/<app>`.
-  /// - Parameters:
-  ///   - app: The application name.
-  ///   - environment: The environment.
-  /// - Returns: The directory path.
   public static func defaultDirectory(app: String, environment: [String: String]) -> String {
     if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/" + app }
     let home = environment["HOME"] ?? NSHomeDirectory()
@@ -170,7 +166,6 @@ public final class FileTokenStore: TokenStore {
   }
 
   /// Writes the credentials atomically with mode 0600.
-  /// - Parameter credentials: The credentials.
   /// - Throws: ``Failure/io(path:operation:errno:)``.
   public func save(_ credentials: Credentials) throws {
     try checkDirectory(create: true)

@@ -31,7 +31,6 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   }
 
   /// The fresh value for `key`, if any.
-  /// - Parameter key: The key.
   /// - Returns: The value, or nil when absent or expired.
   public func value(for key: Key) -> Value? {
     guard let entry = entries[key] else { return nil }
@@ -43,9 +42,6 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   }
 
   /// Stores `value` for `key`, fresh for the cache's TTL.
-  /// - Parameters:
-  ///   - value: The value.
-  ///   - key: The key.
   public func store(_ value: Value, for key: Key) {
     if entries.count >= capacity, entries[key] == nil,
       let stalest = entries.min(by: { $0.value.expires < $1.value.expires })?.key

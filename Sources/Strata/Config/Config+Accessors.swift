@@ -7,7 +7,6 @@ extension Config {
   /// - Parameters:
   ///   - key: The key.
   ///   - defaultValue: Returned when no layer defines the key; nil makes a missing key an error.
-  /// - Returns: The value.
   /// - Throws: ``ConfigError`` `.missingKey`.
   public func string(_ key: Key, default defaultValue: String? = nil) throws -> String {
     try typed(key, default: defaultValue, expected: "text") { $0 }
@@ -17,7 +16,6 @@ extension Config {
   /// - Parameters:
   ///   - key: The key.
   ///   - defaultValue: Returned when no layer defines the key.
-  /// - Returns: The URL.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   public func url(_ key: Key, default defaultValue: URL? = nil) throws -> URL {
     try typed(key, default: defaultValue, expected: "a URL with a scheme and host (https://host)") {
@@ -32,7 +30,6 @@ extension Config {
   /// - Parameters:
   ///   - key: The key.
   ///   - defaultValue: Returned when no layer defines the key.
-  /// - Returns: The integer.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   public func int(_ key: Key, default defaultValue: Int? = nil) throws -> Int {
     try typed(key, default: defaultValue, expected: "a whole number") { Int($0) }
@@ -83,7 +80,6 @@ extension Config {
   /// - Parameters:
   ///   - key: The key.
   ///   - defaultValue: Returned when no layer defines the key.
-  /// - Returns: The number.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   public func double(_ key: Key, default defaultValue: Double? = nil) throws -> Double {
     try typed(key, default: defaultValue, expected: "a number") {
@@ -95,7 +91,6 @@ extension Config {
   /// - Parameters:
   ///   - key: The key.
   ///   - defaultValue: Returned when no layer defines the key.
-  /// - Returns: The flag.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   public func bool(_ key: Key, default defaultValue: Bool? = nil) throws -> Bool {
     try typed(key, default: defaultValue, expected: "YES, NO, true, false, 1 or 0") {
@@ -112,7 +107,6 @@ extension Config {
   /// - Parameters:
   ///   - key: The key.
   ///   - defaultValue: Returned when no layer defines the key.
-  /// - Returns: The duration.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   public func duration(_ key: Key, default defaultValue: Duration? = nil) throws -> Duration {
     try typed(key, default: defaultValue, expected: "a duration such as 250ms, 2s, 1.5s or 5m") {

@@ -22,7 +22,6 @@ extension Config {
     }
 
     /// Creates a key from a literal: `let key: Config.Key = "API"`.
-    /// - Parameter value: The key name.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// Whether values of this key must be redacted.
@@ -32,14 +31,10 @@ extension Config {
     public var description: String { name }
 
     /// Two keys are the same key when their names match.
-    /// - Parameters:
-    ///   - lhs: A key.
-    ///   - rhs: Another key.
     /// - Returns: Whether the names are equal.
     public static func == (lhs: Key, rhs: Key) -> Bool { lhs.name == rhs.name }
 
     /// Hashes the name only.
-    /// - Parameter hasher: The hasher.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     static let secretMarkers = ["TOKEN", "SECRET", "PASSWORD", "KEY"]

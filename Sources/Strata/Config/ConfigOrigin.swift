@@ -48,10 +48,6 @@ public struct ConfigDuplicate: Sendable, Hashable, CustomStringConvertible {
   public let winner: SourceLocation
 
   /// Creates a duplicate report.
-  /// - Parameters:
-  ///   - key: The key defined twice.
-  ///   - previous: The overridden definition.
-  ///   - winner: The winning definition.
   public init(key: String, previous: SourceLocation, winner: SourceLocation) {
     self.key = key
     self.previous = previous

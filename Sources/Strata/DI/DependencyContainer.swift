@@ -117,11 +117,6 @@ public final class DependencyContainer: Sendable {
 
   /// Replaces a registration that exists here or in a parent, in this container only: the
   /// parent keeps its own. Use it in tests, usually on a child container.
-  /// - Parameters:
-  ///   - type: The service type.
-  ///   - name: The registration's name.
-  ///   - scope: Scope of the replacement.
-  ///   - factory: Builds the replacement.
   /// - Throws: ``DependencyError/notRegistered(service:registered:)`` when there is nothing to
   ///   override (a typo would otherwise silently test the real service).
   public func override<Service: Sendable>(
@@ -190,11 +185,6 @@ public final class DependencyContainer: Sendable {
   }
 
   /// Resolves a one-argument registration.
-  /// - Parameters:
-  ///   - type: The service type.
-  ///   - name: The registration's name.
-  ///   - argument: Passed to the factory.
-  /// - Returns: A new instance.
   /// - Throws: ``DependencyError``.
   public func resolve<Service: Sendable, Argument: Sendable>(
     _ type: Service.Type = Service.self, name: String? = nil, argument: Argument

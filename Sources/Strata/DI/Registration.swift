@@ -57,7 +57,6 @@ public struct RegistrationHandle<Service: Sendable>: Sendable {
   ///   .initCompleted { container, parent in parent.child = try container.resolve(Child.self) }
   /// ```
   /// - Parameter hook: Receives the container and the new instance.
-  /// - Returns: The same handle.
   @discardableResult
   public func initCompleted(
     _ hook: @escaping @Sendable (DependencyContainer, Service) throws -> Void

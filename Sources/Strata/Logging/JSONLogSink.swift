@@ -9,7 +9,6 @@ public struct JSONLogSink: LogSink {
   public init(output: LogOutput = .standardError) { self.output = output }
 
   /// Encodes and writes one record.
-  /// - Parameter record: The record.
   public func log(_ record: LogRecord) {
     var line = "{\"timestamp\":"
     Self.appendQuoted(record.isoTimestamp, to: &line)

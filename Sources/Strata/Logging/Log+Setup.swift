@@ -95,7 +95,6 @@ extension Log {
   public static var levels: LogThresholds { state.withLock { $0.levels } }
 
   /// Changes the enabled levels at run time (before bootstrap: the levels it will use).
-  /// - Parameter levels: The new levels.
   public static func setLevels(_ levels: LogThresholds) {
     state.withLock { apply(levels, to: &$0) }
   }

@@ -30,7 +30,6 @@ public struct Log: Sendable {
   }
 
   /// Whether `level` would be written right now (in this task).
-  /// - Parameter level: A level.
   /// - Returns: True when a record at `level` would reach a sink.
   public func isEnabled(_ level: LogLevel) -> Bool {
     if Log.activeScopes.load() > 0, let scope = Log.scope {
@@ -45,6 +44,7 @@ public struct Log: Sendable {
   ///   - message: The message; evaluated only when the level is enabled.
   ///   - file: The source file (defaults to the caller's).
   ///   - line: The source line (defaults to the caller's).
+  ///   - fields: Structured values the record carries (JSON lines write them as `fields`).
   public func log(
     _ level: LogLevel, _ message: @autoclosure () -> LogMessage, file: String = #fileID,
     line: UInt = #line, fields: @autoclosure () -> [String: String] = [:]

@@ -18,9 +18,6 @@ public enum LogLevel: UInt8, Sendable, Hashable, Comparable, CaseIterable, Custo
   case critical
 
   /// Orders levels by severity.
-  /// - Parameters:
-  ///   - lhs: A level.
-  ///   - rhs: Another level.
   /// - Returns: Whether `lhs` is less severe.
   public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -38,7 +35,6 @@ public enum LogLevel: UInt8, Sendable, Hashable, Comparable, CaseIterable, Custo
   }
 
   /// Parses a level name in any letter case (`warn` is accepted for `warning`).
-  /// - Parameter name: The name.
   public init?(name: String) {
     let lower = name.lowercased()
     if lower == "warn" {

@@ -20,11 +20,9 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
   var segments: [Segment]
 
   /// Creates a message from a literal with no interpolations.
-  /// - Parameter value: The text.
   public init(stringLiteral value: String) { segments = [.text(value)] }
 
   /// Creates a message from an interpolation.
-  /// - Parameter stringInterpolation: The collected pieces.
   public init(stringInterpolation: Interpolation) { segments = stringInterpolation.segments }
 
   /// The message with private values hidden.
@@ -32,7 +30,6 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
 
   /// The message text, with private values replaced by `<private>` unless `revealingPrivate`.
   /// - Parameter revealingPrivate: Show private values (local debugging only).
-  /// - Returns: The text.
   public func rendered(revealingPrivate: Bool) -> String {
     var output = ""
     for segment in segments {
@@ -49,15 +46,11 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
     var segments: [Segment] = []
 
     /// Reserves room for the pieces.
-    /// - Parameters:
-    ///   - literalCapacity: Characters of literal text.
-    ///   - interpolationCount: Number of interpolations.
     public init(literalCapacity: Int, interpolationCount: Int) {
       segments.reserveCapacity(interpolationCount * 2 + 1)
     }
 
     /// Appends literal text.
-    /// - Parameter literal: The text.
     public mutating func appendLiteral(_ literal: String) { segments.append(.text(literal)) }
 
     /// Appends a value's description with the given privacy. A ``Secret`` is always

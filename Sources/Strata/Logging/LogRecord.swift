@@ -20,13 +20,6 @@ public struct LogRecord: Sendable, Equatable {
   public let fields: [String: String]
 
   /// Creates a record.
-  /// - Parameters:
-  ///   - timestamp: When.
-  ///   - level: Severity.
-  ///   - category: Log category.
-  ///   - message: Rendered message.
-  ///   - file: Source file.
-  ///   - line: Source line.
   public init(
     timestamp: Date = Date(), level: LogLevel, category: String, message: String,
     file: String = #fileID, line: UInt = #line, fields: [String: String] = [:]

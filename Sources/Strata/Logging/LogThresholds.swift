@@ -25,7 +25,6 @@ public struct LogThresholds: Sendable, Equatable {
   public static let all = LogThresholds(global: .trace)
 
   /// The minimum level for `category`.
-  /// - Parameter category: A category name.
   /// - Returns: Its own level, or the global one.
   public func level(for category: String) -> LogLevel {
     categories[category] ?? categories[category.lowercased()] ?? global

@@ -8,11 +8,9 @@
     public let subsystem: String
 
     /// Creates a sink.
-    /// - Parameter subsystem: The unified-logging subsystem.
     public init(subsystem: String) { self.subsystem = subsystem }
 
     /// Writes one record to unified logging.
-    /// - Parameter record: The record.
     public func log(_ record: LogRecord) {
       let logger = os.Logger(subsystem: subsystem, category: record.category)
       let type: OSLogType

@@ -9,7 +9,6 @@ public struct TextLogSink: LogSink {
   public init(output: LogOutput = .standardError) { self.output = output }
 
   /// Formats and writes one record.
-  /// - Parameter record: The record.
   public func log(_ record: LogRecord) {
     let level = record.level.description
     let padded = level + String(repeating: " ", count: max(0, 8 - level.count))

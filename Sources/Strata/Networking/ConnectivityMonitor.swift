@@ -36,7 +36,6 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
 
   /// Whether a route table has an up default route (destination 0.0.0.0, flag RTF_UP).
   /// - Parameter table: The text of `/proc/net/route`.
-  /// - Returns: True when online.
   public static func hasDefaultRoute(_ table: String) -> Bool {
     table.split(whereSeparator: \.isNewline).dropFirst().contains { line in
       let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -48,7 +47,6 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
   }
 
   /// Polls the route table, yielding the first state and every change.
-  /// - Returns: The stream.
   public func updates() -> AsyncStream<Bool> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Bool.self, bufferingPolicy: .bufferingNewest(8))
@@ -77,7 +75,6 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
     public init() {}
 
     /// Streams path status changes.
-    /// - Returns: The stream.
     public func updates() -> AsyncStream<Bool> {
       let (stream, continuation) = AsyncStream.makeStream(
         of: Bool.self, bufferingPolicy: .bufferingNewest(8))

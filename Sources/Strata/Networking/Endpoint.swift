@@ -57,6 +57,5 @@ public struct EmptyResponse: Decodable, Sendable, Equatable {
   public init() {}
 
   /// Accepts any JSON value (or none): the body is ignored.
-  /// - Parameter decoder: Unused.
   public init(from decoder: any Decoder) throws {}
 }

@@ -9,7 +9,6 @@ import StrataConcurrency
 /// `URLSessionTransport` is the real one; tests use `MockTransport` from `StrataTesting`.
 public protocol HTTPTransport: Sendable {
   /// Performs one HTTP exchange.
-  /// - Parameter request: The fully built request.
   /// - Returns: The body and the HTTP response.
   /// - Throws: `URLError` for transport failures, `CancellationError` when cancelled.
   func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
@@ -36,9 +35,6 @@ public protocol HTTPTransport: Sendable {
 
 extension HTTPTransport {
   /// Runs ``send(_:)`` in a task that is cancelled when the deadline passes.
-  /// - Parameters:
-  ///   - request: The request.
-  ///   - deadline: Time allowed.
   /// - Returns: The body and the HTTP response.
   /// - Throws: `URLError(.timedOut)` or what ``send(_:)`` throws.
   public func send(_ request: URLRequest, deadline: Duration) async throws -> (

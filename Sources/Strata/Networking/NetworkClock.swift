@@ -6,7 +6,6 @@ public protocol NetworkClock: Sendable {
   /// Monotonic time since an arbitrary origin.
   func now() -> Duration
   /// Suspends for `duration`.
-  /// - Parameter duration: How long.
   /// - Throws: `CancellationError` if the task is cancelled meanwhile.
   func sleep(for duration: Duration) async throws
 }
@@ -19,11 +18,9 @@ public struct SystemNetworkClock: NetworkClock {
   public init() {}
 
   /// Time since this clock was created.
-  /// - Returns: The elapsed duration.
   public func now() -> Duration { ContinuousClock.now - origin }
 
   /// Sleeps for real.
-  /// - Parameter duration: How long.
   /// - Throws: `CancellationError` when cancelled.
   public func sleep(for duration: Duration) async throws {
     try await Task.sleep(for: duration)

@@ -31,12 +31,13 @@ public struct NetworkOptions: Sendable {
   /// Told the ``RequestRecord`` of every attempt as it ends (a file of JSON lines, metrics).
   public var onRequestRecord: (@Sendable (RequestRecord) -> Void)?
 
-  /// Creates a configuration.
+  /// Creates options.
   /// - Parameters:
   ///   - baseURL: Base URL of the API.
   ///   - timeout: Overall deadline per call (default 60 s).
   ///   - retryPolicy: Default retry policy.
   ///   - userAgent: The `User-Agent` header.
+  ///   - maxResponseSize: Largest response body accepted, in bytes (default 10 MiB).
   public init(
     baseURL: URL, timeout: Duration = .seconds(60), retryPolicy: RetryPolicy = .default,
     userAgent: String = NetworkOptions.defaultUserAgent(app: "Strata"),
@@ -84,8 +85,6 @@ public struct NetworkOptions: Sendable {
   }
 
   /// `<app> Strata/<version> (<os>)`.
-  /// - Parameter app: The application name.
-  /// - Returns: The User-Agent value.
   public static func defaultUserAgent(app: String) -> String {
     #if os(Linux)
       let system = "Linux"

@@ -51,8 +51,6 @@ public final class NetworkService: Networking {
   ///
   /// A nonisolated async function: it runs on the global executor, so decoding a large body
   /// never happens on the caller's actor (the main actor, for a view model).
-  /// - Parameter endpoint: The request.
-  /// - Returns: The decoded response.
   /// - Throws: ``NetworkError``; `CancellationError` when the task is cancelled (no further
   ///   attempt is made).
   public func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {

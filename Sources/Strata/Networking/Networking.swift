@@ -2,8 +2,6 @@
 /// the real implementation; tests substitute their own.
 public protocol Networking: Sendable {
   /// Sends `endpoint` and decodes its response.
-  /// - Parameter endpoint: The request.
-  /// - Returns: The decoded response.
   /// - Throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
   func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response
 }

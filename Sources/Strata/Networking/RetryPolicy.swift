@@ -84,9 +84,6 @@ public struct RetryPolicy: Sendable, Equatable {
   // MARK: Decisions
 
   /// Whether a failed attempt should be retried (ignoring how many retries are left).
-  /// - Parameters:
-  ///   - error: The attempt's error.
-  ///   - method: The request method.
   /// - Returns: True when method and error are both retryable.
   public func shouldRetry(_ error: NetworkError, method: HTTPMethod) -> Bool {
     guard retryableMethods.contains(method) else { return false }

@@ -8,7 +8,6 @@ public struct Secret<Value: Sendable>: Sendable, CustomStringConvertible,
   public let value: Value
 
   /// Wraps a value.
-  /// - Parameter value: The secret.
   public init(_ value: Value) { self.value = value }
 
   /// Always `<redacted>`.
@@ -26,14 +25,12 @@ extension Secret: Hashable where Value: Hashable {}
 
 extension Secret: Codable where Value: Codable {
   /// Decodes the bare value.
-  /// - Parameter decoder: The decoder.
   /// - Throws: Whatever decoding `Value` throws.
   public init(from decoder: any Decoder) throws {
     self.init(try decoder.singleValueContainer().decode(Value.self))
   }
 
   /// Encodes the bare value (for storage such as a token file, never for logs).
-  /// - Parameter encoder: The encoder.
   /// - Throws: Whatever encoding `Value` throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()

@@ -5,9 +5,8 @@ public enum UntrustedText {
   /// The default cap, in characters.
   public static let defaultLimit = 300
 
-  /// `text` made safe to show; see ``UntrustedText``.
-  /// - Parameter limit: The most characters kept before `…` (after masking, so a cut never
-  ///   leaves half a secret).
+  /// `text` made safe to show; see ``UntrustedText``. `limit` is the most characters kept
+  /// before `…` (counted after masking, so a cut never leaves half a secret).
   public static func sanitize(_ text: String, limit: Int = defaultLimit) -> String {
     let flat = KnownSecrets.mask(maskingJWTs(in: oneLine(text)))
     guard flat.count > limit else { return flat }

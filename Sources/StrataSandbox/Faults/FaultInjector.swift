@@ -63,7 +63,6 @@ public final class FaultInjector: Sendable {
   public init() {}
 
   /// Adds a fault.
-  /// - Parameter fault: The fault.
   public func add(_ fault: Fault) {
     faults.withLock {
       $0.append(fault)

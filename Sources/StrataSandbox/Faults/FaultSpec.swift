@@ -11,7 +11,6 @@ extension FaultInjector.Fault {
   /// the error body), `GET /users endless` (a body that never ends). METHOD `*` matches any
   /// method; a PATH
   /// ending in `*` matches a prefix; COUNT defaults to 1.
-  /// - Parameter spec: The text.
   /// - Throws: ``SpecError`` naming the bad part.
   public init(spec: String) throws {
     let form = "expected 'METHOD PATH ACTION[xCOUNT]', e.g. 'GET /users 503x2'"

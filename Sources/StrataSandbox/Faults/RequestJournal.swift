@@ -21,7 +21,6 @@ public final class RequestJournal: Sendable {
     public let timestamp: Date
 
     /// The first header with this name, case-insensitively.
-    /// - Parameter name: The header name.
     /// - Returns: Its value, or nil.
     public func header(_ name: String) -> String? {
       HeaderFields.values(name, in: headers).first
@@ -71,7 +70,6 @@ public final class RequestJournal: Sendable {
   /// - Parameters:
   ///   - method: The method, or nil for any.
   ///   - path: The exact path, or nil for any.
-  /// - Returns: The count.
   public func count(method: String? = nil, path: String? = nil) -> Int {
     storage.withLock { ring in
       ring.slots.count {

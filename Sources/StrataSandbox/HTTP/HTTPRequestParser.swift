@@ -13,11 +13,6 @@ public struct SandboxLimits: Sendable {
   public var maxConnections: Int
 
   /// Creates limits.
-  /// - Parameters:
-  ///   - maxHeaderBytes: Header section limit.
-  ///   - maxBodyBytes: Body limit.
-  ///   - idleTimeout: Idle limit.
-  ///   - maxConnections: Concurrent connection limit.
   public init(
     maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024,
     idleTimeout: Duration = .seconds(10), maxConnections: Int = 512

@@ -16,14 +16,12 @@ public struct SandboxRequest: Sendable {
   public let receivedAt: Date
 
   /// The first header with this name, matched case-insensitively.
-  /// - Parameter name: The header name.
   /// - Returns: Its value, or nil.
   public func header(_ name: String) -> String? {
     HeaderFields.values(name, in: headers).first
   }
 
   /// The first query parameter with this name.
-  /// - Parameter name: The parameter name.
   /// - Returns: Its value, or nil.
   public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
 

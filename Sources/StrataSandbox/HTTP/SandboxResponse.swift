@@ -10,10 +10,6 @@ public struct SandboxResponse: Sendable {
   public var body: Data
 
   /// Creates a response.
-  /// - Parameters:
-  ///   - status: The status code.
-  ///   - headers: Header fields.
-  ///   - body: Body bytes.
   public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
     self.status = status
     self.headers = headers
@@ -21,9 +17,6 @@ public struct SandboxResponse: Sendable {
   }
 
   /// A JSON response from already-encoded bytes.
-  /// - Parameters:
-  ///   - status: The status code.
-  ///   - body: JSON bytes.
   /// - Returns: The response with `Content-Type: application/json; charset=utf-8`.
   public static func json(_ status: Int = 200, _ body: Data) -> SandboxResponse {
     SandboxResponse(
@@ -31,10 +24,6 @@ public struct SandboxResponse: Sendable {
   }
 
   /// A JSON response from a JSON-compatible object (dictionaries, arrays, strings, numbers).
-  /// - Parameters:
-  ///   - status: The status code.
-  ///   - object: The value to serialise.
-  /// - Returns: The response.
   public static func json(_ status: Int = 200, object: Any) -> SandboxResponse {
     let data =
       (try? JSONSerialization.data(
@@ -43,10 +32,6 @@ public struct SandboxResponse: Sendable {
   }
 
   /// DummyJSON's error shape: `{"message": "…"}`.
-  /// - Parameters:
-  ///   - status: The status code.
-  ///   - message: The message.
-  /// - Returns: The response.
   public static func message(_ status: Int, _ message: String) -> SandboxResponse {
     json(status, object: ["message": message])
   }
@@ -56,7 +41,6 @@ public struct SandboxResponse: Sendable {
   /// - Parameters:
   ///   - request: The request to echo.
   ///   - status: The status to answer with.
-  /// - Returns: The response.
   public static func echo(_ request: SandboxRequest, status: Int) -> SandboxResponse {
     var headers: [String: String] = [:]
     for (name, value) in request.headers { headers[name] = value }

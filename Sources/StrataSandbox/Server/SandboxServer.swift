@@ -92,7 +92,6 @@ public final class SandboxServer: Sendable {
   private let threads = DispatchGroup()
 
   /// Creates a stopped server.
-  /// - Parameter configuration: Port, limits and clock.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
     self.journal = RequestJournal(capacity: configuration.journalCapacity)

@@ -3,19 +3,12 @@ import Strata
 /// Sign-in, token refresh, the current user and sign-out. The only place that sees tokens.
 public protocol AuthRepo: Sendable {
   /// Signs in and stores the session.
-  /// - Parameters:
-  ///   - username: The login name.
-  ///   - password: The password.
-  /// - Returns: The signed-in user.
   /// - Throws: ``NetworkError`` (`.server(400)` "Invalid credentials" for a wrong password).
   func login(username: String, password: String) async throws -> AuthUser
   /// Exchanges a refresh token for new credentials: the function `AuthSession` calls.
-  /// - Parameter refreshToken: The refresh token.
-  /// - Returns: New credentials.
   /// - Throws: ``NetworkError``.
   func refresh(refreshToken: String) async throws -> Credentials
   /// The signed-in user's full record.
-  /// - Returns: The user.
   /// - Throws: ``NetworkError/Unauthorized`` when signed out.
   func me() async throws -> User
   /// Ends the session.

@@ -29,10 +29,6 @@ public final class AuthRepository: AuthRepo {
   }
 
   /// Signs in and stores the session.
-  /// - Parameters:
-  ///   - username: The login name.
-  ///   - password: The password.
-  /// - Returns: The signed-in user.
   /// - Throws: ``NetworkError``, or the token store's error.
   public func login(username: String, password: String) async throws -> AuthUser {
     KnownSecrets.register(password)  // masked wherever it might turn up, e.g. echoed back
@@ -44,8 +40,6 @@ public final class AuthRepository: AuthRepo {
   }
 
   /// Exchanges a refresh token for new credentials.
-  /// - Parameter refreshToken: The refresh token.
-  /// - Returns: New credentials.
   /// - Throws: ``NetworkError``.
   public func refresh(refreshToken: String) async throws -> Credentials {
     let tokens = try await network.send(
@@ -56,7 +50,6 @@ public final class AuthRepository: AuthRepo {
   private var requestedLifetime: Duration { .seconds(lifetimeMinutes * 60) }
 
   /// The signed-in user.
-  /// - Returns: The user.
   /// - Throws: ``NetworkError``.
   public func me() async throws -> User { try await network.send(AuthRequests.me) }
 

@@ -5,32 +5,21 @@ public final class TodosRepository: TodosRepo {
   private let network: any Networking
 
   /// Creates the repository.
-  /// - Parameter network: The networking layer.
   public init(network: any Networking) { self.network = network }
 
   /// A page of todos.
-  /// - Parameters:
-  ///   - limit: Page size.
-  ///   - skip: Offset.
-  /// - Returns: The page.
   /// - Throws: `NetworkError`.
   public func list(limit: Int, skip: Int) async throws -> Page<Todo> {
     try await network.send(TodoRequests.list(limit: limit, skip: skip))
   }
 
   /// One todo.
-  /// - Parameter id: The id.
-  /// - Returns: The todo.
   /// - Throws: `NetworkError`.
   public func todo(id: Int) async throws -> Todo {
     try await network.send(TodoRequests.get(id: id))
   }
 
   /// Sets a todo's completed flag.
-  /// - Parameters:
-  ///   - id: The id.
-  ///   - completed: Done or not.
-  /// - Returns: The updated todo.
   /// - Throws: `NetworkError`.
   public func setCompleted(id: Int, _ completed: Bool) async throws -> Todo {
     try await network.send(TodoRequests.setCompleted(id: id, completed))

@@ -1,10 +1,6 @@
 /// Users: pages, search, one by id, and edits (which invalidate the cache).
 public protocol UsersRepo: Sendable {
   /// A page of users.
-  /// - Parameters:
-  ///   - limit: Page size.
-  ///   - skip: Offset.
-  /// - Returns: The page.
   /// - Throws: `NetworkError`.
   func page(limit: Int, skip: Int) async throws -> Page<User>
   /// Users matching a query.
@@ -12,19 +8,12 @@ public protocol UsersRepo: Sendable {
   ///   - query: Text to find in names, username or e-mail.
   ///   - limit: Page size.
   ///   - skip: Offset.
-  /// - Returns: The matching page.
   /// - Throws: `NetworkError`.
   func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User>
   /// One user.
-  /// - Parameter id: The id.
-  /// - Returns: The user.
   /// - Throws: `NetworkError` (`.server(404)` with the server's message when absent).
   func user(id: Int) async throws -> User
   /// Changes a user's name and forgets cached users.
-  /// - Parameters:
-  ///   - id: The id.
-  ///   - firstName: The new given name.
-  /// - Returns: The updated user.
   /// - Throws: `NetworkError`.
   func rename(id: Int, firstName: String) async throws -> User
 }

@@ -23,21 +23,12 @@ public final class UsersRepository: UsersRepo {
   }
 
   /// A page of users (cached).
-  /// - Parameters:
-  ///   - limit: Page size.
-  ///   - skip: Offset.
-  /// - Returns: The page.
   /// - Throws: `NetworkError`.
   public func page(limit: Int, skip: Int) async throws -> Page<User> {
     try await cachedPage("list:\(limit):\(skip)", UserRequests.list(limit: limit, skip: skip))
   }
 
   /// Users matching a query (cached).
-  /// - Parameters:
-  ///   - query: The query.
-  ///   - limit: Page size.
-  ///   - skip: Offset.
-  /// - Returns: The page.
   /// - Throws: `NetworkError`.
   public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
     try await cachedPage(
@@ -46,8 +37,6 @@ public final class UsersRepository: UsersRepo {
   }
 
   /// One user (cached).
-  /// - Parameter id: The id.
-  /// - Returns: The user.
   /// - Throws: `NetworkError`.
   public func user(id: Int) async throws -> User {
     let network = self.network
@@ -59,10 +48,6 @@ public final class UsersRepository: UsersRepo {
   }
 
   /// Renames a user and clears the cache.
-  /// - Parameters:
-  ///   - id: The id.
-  ///   - firstName: The new given name.
-  /// - Returns: The updated user.
   /// - Throws: `NetworkError`.
   public func rename(id: Int, firstName: String) async throws -> User {
     let updated = try await network.send(UserRequests.update(id: id, firstName: firstName))
