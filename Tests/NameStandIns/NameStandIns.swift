@@ -18,25 +18,37 @@ public struct Logger: Sendable {
 
   /// swift-log's message: a string built by interpolation.
   public struct Message: ExpressibleByStringInterpolation, Sendable {
+    /// The text.
     public let text: String
+    /// A message from a literal.
     public init(stringLiteral value: String) { text = value }
   }
 
   /// One call as it arrived.
   public struct Entry: Sendable, Equatable {
+    /// The logger's label.
     public let label: String
+    /// The level.
     public let level: Level
+    /// The message text.
     public let message: String
+    /// The metadata.
     public let metadata: [String: MetadataValue]
+    /// The calling file.
     public let file: String
+    /// The calling line.
     public let line: UInt
   }
 
+  /// The logger's label.
   public let label: String
+  /// The lowest level it writes.
   public var logLevel: Level = .info
 
+  /// A logger for `label`.
   public init(label: String) { self.label = label }
 
+  /// Records one entry.
   public func log(
     level: Level, _ message: @autoclosure () -> Message,
     metadata: @autoclosure () -> [String: MetadataValue]? = nil, source: String? = nil,
@@ -69,5 +81,6 @@ public enum LoggingSystem {}
 
 /// Swinject's container (a name only).
 public final class Container {
+  /// An empty container.
   public init() {}
 }

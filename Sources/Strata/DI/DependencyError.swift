@@ -35,6 +35,7 @@ public enum DependencyError: Error, Equatable, CustomStringConvertible, Localize
     return found
   }
 
+  /// Same case and payload; a factory's error compares by its description.
   public static func == (lhs: DependencyError, rhs: DependencyError) -> Bool {
     switch (lhs, rhs) {
     case (.notRegistered(let a, let listA), .notRegistered(let b, let listB)):

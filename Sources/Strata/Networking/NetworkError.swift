@@ -85,6 +85,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     return copy
   }
 
+  /// Equal kinds, requests and server messages (the underlying error is not compared).
   public static func == (lhs: NetworkError, rhs: NetworkError) -> Bool {
     lhs.kind == rhs.kind && lhs.request == rhs.request && lhs.serverMessage == rhs.serverMessage
   }

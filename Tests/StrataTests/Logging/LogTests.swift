@@ -158,7 +158,7 @@ struct LogBootstrapTests {
     let logger = Log(category: category)
     let capture = CapturingLogSink()
     let previous = Log.levels
-    defer { Log.bootstrap(sink: TextLogSink(), levels: previous) }
+    defer { Log.bootstrap(sink: DiscardingLogSink(), levels: previous) }
 
     Log.bootstrap(
       sink: capture, levels: LogThresholds(global: .critical, categories: [category: .info]))
@@ -177,7 +177,7 @@ struct LogBootstrapTests {
     let category = "json\(UUID().uuidString.filter(\.isLetter))"
     let lines = CapturingOutput()
     let previous = Log.levels
-    defer { Log.bootstrap(sink: TextLogSink(), levels: previous) }
+    defer { Log.bootstrap(sink: DiscardingLogSink(), levels: previous) }
     let config = try Config(
       parsing: "LOG_LEVEL = critical\nLOG_FORMAT = json\nLOG_LEVEL_\(category.uppercased()) = info")
     try Log.bootstrap(config: config, output: lines.output)
