@@ -185,7 +185,13 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .notConnectedToInternet: "not connected to the internet"
     case .cannotFindHost, .dnsLookupFailed: "the server's name could not be resolved"
     case .cancelled: "the request was cancelled"
-    default: "URLError \(error.code.rawValue): \(error.localizedDescription)"
+    case .secureConnectionFailed: "a secure (TLS) connection could not be made"
+    case .serverCertificateUntrusted, .serverCertificateHasBadDate,
+      .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+      "the server's certificate is not trusted"
+    case .badServerResponse: "the server's response could not be read"
+    // Foundation's text for other codes is "The operation could not be completed" on Linux.
+    default: "URLError \(error.code.rawValue)"
     }
   }
 }
