@@ -125,11 +125,11 @@ enum ContentionBenchmarks {
 
   // MARK: Logging
 
-  /// An enabled log call into one handler, from 1 and from 8 threads.
+  /// An enabled log call into one sink, from 1 and from 8 threads.
   static func logging() -> BenchmarkResult {
-    let handler = CountingLogSink()
+    let sink = CountingLogSink()
     let logger = Log(category: "bench")
-    let (single, contended) = Log.withScope(sink: handler, levels: .all) {
+    let (single, contended) = Log.withScope(sink: sink, levels: .all) {
       (
         perOperation(threads: 1, iterations: 50_000) { logger.debug("value is \(42)") },
         perOperation(threads: threads, iterations: 50_000) { logger.debug("value is \(42)") }
@@ -138,11 +138,11 @@ enum ContentionBenchmarks {
     return BenchmarkResult(
       name: "Log call, enabled, \(threads) threads / 1",
       compares: String(
-        format: "%.0f ns vs %.0f ns per call, one handler", contended, single),
+        format: "%.0f ns vs %.0f ns per call, one sink", contended, single),
       value: contended / single, unit: "×", target: "-")
   }
 
-  /// A handler that only counts, so the figure is the logging path's own cost.
+  /// A sink that only counts, so the figure is the logging path's own cost.
   private final class CountingLogSink: LogSink, @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0

@@ -66,7 +66,7 @@ enum CoreBenchmarks {
       }
     }
     return BenchmarkResult(
-      name: "Log call, level enabled", compares: "Log.debug rendered into an in-memory handler",
+      name: "Log call, level enabled", compares: "Log.debug rendered into an in-memory sink",
       value: nanoseconds, unit: "ns/op", target: "-")
   }
 }
