@@ -55,17 +55,21 @@ public enum DemoContainer {
           environment: environment)
       }
     }
-    // The session's refresh call resolves AuthRepo when it runs, not when the session is built:
-    // AuthRepo needs Networking, which needs the session. Held weakly: no retain cycle.
+    // The session refreshes through a renewal that sends over a service without an
+    // authenticator: the session does not depend on anything that depends on it.
+    container.register(TokenRenewal.self, scope: .singleton) { c in
+      TokenRenewal(
+        network: NetworkService(
+          options: try c.resolve(), transport: try c.resolve(), clock: try c.resolve()),
+        tokenLifetime: try c.resolve(Config.self).duration(
+          .tokenLifetime, default: .seconds(1800), in: TokenRenewal.tokenLifetimes,
+          step: .seconds(60)), now: now)
+    }
     container.register(AuthSession.self, scope: .singleton) { c in
-      let resolver = WeakContainer(c)
+      let renewal = try c.resolve(TokenRenewal.self)
       return AuthSession(
         origin: try c.resolve(), store: try c.resolve(), clock: try c.resolve(), now: now,
-        refresh: { refreshToken in
-          guard let container = resolver.container else { throw CancellationError() }
-          return try await container.resolve((any AuthRepo).self).refresh(
-            refreshToken: refreshToken)
-        })
+        refresh: renewal.renew)
     }
     container.register((any Networking).self, scope: .singleton) { c in
       // LOG_REVEAL_PRIVATE also shows personal data (ssn, iban, …) in logged bodies, for
@@ -78,24 +82,22 @@ public enum DemoContainer {
     }
 
     // MARK: Repositories
-    container.register((any AuthRepo).self, scope: .singleton) { c in
-      AuthRepository(
-        network: try c.resolve(), session: try c.resolve(),
-        tokenLifetime: try c.resolve(Config.self).duration(
-          .tokenLifetime, default: .seconds(1800), in: AuthRepository.tokenLifetimes,
-          step: .seconds(60)), now: now)
+    container.register((any AuthRepository).self, scope: .singleton) { c in
+      APIAuthRepository(
+        network: try c.resolve(), session: try c.resolve(AuthSession.self),
+        renewal: try c.resolve())
     }
-    container.register((any UsersRepo).self, scope: .singleton) { c in
-      UsersRepository(
+    container.register((any UsersRepository).self, scope: .singleton) { c in
+      APIUsersRepository(
         network: try c.resolve(),
         ttl: try c.resolve(Config.self).duration(
           .usersCacheTTL, default: .seconds(60), in: .zero...NetworkOptions.longestTimeout))
     }
-    container.register((any PostsRepo).self, scope: .singleton) { c in
-      PostsRepository(network: try c.resolve())
+    container.register((any PostsRepository).self, scope: .singleton) { c in
+      APIPostsRepository(network: try c.resolve())
     }
-    container.register((any TodosRepo).self, scope: .singleton) { c in
-      TodosRepository(network: try c.resolve())
+    container.register((any TodosRepository).self, scope: .singleton) { c in
+      APITodosRepository(network: try c.resolve())
     }
 
     // MARK: View models
@@ -105,11 +107,6 @@ public enum DemoContainer {
     container.register(LoginViewModel.self) { c in LoginViewModel(repo: try c.resolve()) }
     container.register(ProfileViewModel.self) { c in ProfileViewModel(repo: try c.resolve()) }
     return container
-  }
-
-  private final class WeakContainer: Sendable {
-    weak let container: DependencyContainer?
-    init(_ container: DependencyContainer) { self.container = container }
   }
 
 }

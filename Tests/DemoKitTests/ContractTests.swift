@@ -33,19 +33,22 @@ struct ContractTests {
 
   @Test func everySeededUserPostAndTodoDecodes() async throws {
     let target = try Target.start()
-    let users = try await target.container.resolve((any UsersRepo).self).page(limit: 0, skip: 0)
+    let users = try await target.container.resolve((any UsersRepository).self).page(
+      limit: 0, skip: 0)
     #expect(users.items.count == users.total && users.total >= 100)
     #expect(users.items.allSatisfy { $0.address?.city.isEmpty == false && $0.company != nil })
-    let posts = try await target.container.resolve((any PostsRepo).self).list(limit: 0, skip: 0)
+    let posts = try await target.container.resolve((any PostsRepository).self).list(
+      limit: 0, skip: 0)
     #expect(posts.items.count == posts.total && posts.total >= 100)
-    let todos = try await target.container.resolve((any TodosRepo).self).list(limit: 0, skip: 0)
+    let todos = try await target.container.resolve((any TodosRepository).self).list(
+      limit: 0, skip: 0)
     #expect(todos.items.count == todos.total && todos.total >= 100)
     await target.stop()
   }
 
   @Test func signInReadTheTokensExpiryUseItAndSignOut() async throws {
     let target = try Target.start()
-    let auth = try target.container.resolve((any AuthRepo).self)
+    let auth = try target.container.resolve((any AuthRepository).self)
     let session = try target.container.resolve(AuthSession.self)
     let before = Date()
     let user = try await auth.login(username: "EMILYS", password: "emilyspass")
@@ -61,15 +64,15 @@ struct ContractTests {
 
   @Test func errorAnswersCarryStatusAndMessage() async throws {
     let target = try Target.start()
-    let users = try target.container.resolve((any UsersRepo).self)
+    let users = try target.container.resolve((any UsersRepository).self)
     let missing = await #expect(throws: NetworkError.self) { try await users.user(id: 99_999) }
     #expect(missing?.status == 404 && missing?.serverMessage == "User with id '99999' not found")
-    let auth = try target.container.resolve((any AuthRepo).self)
+    let auth = try target.container.resolve((any AuthRepository).self)
     let wrong = await #expect(throws: NetworkError.self) {
       try await auth.login(username: "emilys", password: "not-the-password")
     }
     #expect(wrong?.status == 400 && wrong?.serverMessage == "Invalid credentials")
-    let created = try await target.container.resolve((any PostsRepo).self).create(
+    let created = try await target.container.resolve((any PostsRepository).self).create(
       title: "Contract", body: "Checked", userId: 5)
     #expect(created.title == "Contract" && created.userId == 5)
     await target.stop()

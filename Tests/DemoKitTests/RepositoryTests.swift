@@ -8,7 +8,7 @@ import Testing
 struct RepositoryTests {
   @Test func loginThenMe() async throws {
     let (harness, _) = try DemoHarness.start()
-    let auth = try harness.container.resolve((any AuthRepo).self)
+    let auth = try harness.container.resolve((any AuthRepository).self)
     let user = try await auth.login(username: "emilys", password: "emilyspass")
     #expect(user.username == "emilys" && user.firstName == "Emily")
     #expect(await auth.isSignedIn)
@@ -22,7 +22,7 @@ struct RepositoryTests {
 
   @Test func wrongPasswordCarriesTheServersMessage() async throws {
     let (harness, _) = try DemoHarness.start()
-    let auth = try harness.container.resolve((any AuthRepo).self)
+    let auth = try harness.container.resolve((any AuthRepository).self)
     let error = await #expect(throws: NetworkError.self) {
       try await auth.login(username: "emilys", password: "x")
     }
@@ -34,7 +34,7 @@ struct RepositoryTests {
   @Test func expiredTokenIsRefreshedTransparently() async throws {
     // 1-minute tokens; the client's clock is not the server's, so it cannot know.
     let (harness, clock) = try DemoHarness.start(clientUsesClock: false)
-    let auth = try harness.container.resolve((any AuthRepo).self)
+    let auth = try harness.container.resolve((any AuthRepository).self)
     _ = try await auth.login(username: "emilys", password: "emilyspass")
     clock.advance(120)  // the server now considers the token expired
     let me = try await auth.me()
@@ -48,7 +48,7 @@ struct RepositoryTests {
 
   @Test func theTokensOwnExpiryIsReadAndItIsRenewedBeforeUse() async throws {
     let (harness, clock) = try DemoHarness.start()  // TOKEN_LIFETIME = 1m
-    let auth = try harness.container.resolve((any AuthRepo).self)
+    let auth = try harness.container.resolve((any AuthRepository).self)
     let session = try harness.container.resolve(AuthSession.self)
     let signedInAt = clock.now
     _ = try await auth.login(username: "emilys", password: "emilyspass")
@@ -74,7 +74,7 @@ struct RepositoryTests {
 
   @Test func oneMinuteTokensAMinuteLaterOneRefreshNo401() async throws {
     let (harness, clock) = try DemoHarness.start()  // TOKEN_LIFETIME = 1m
-    let auth = try harness.container.resolve((any AuthRepo).self)
+    let auth = try harness.container.resolve((any AuthRepository).self)
     _ = try await auth.login(username: "emilys", password: "emilyspass")
     clock.advance(61)
     #expect(try await auth.me().username == "emilys")
@@ -85,7 +85,7 @@ struct RepositoryTests {
 
   @Test func logoutTellsTheServerAndForgetsTheSessionWhateverItAnswers() async throws {
     let (harness, _) = try DemoHarness.start()
-    let auth = try harness.container.resolve((any AuthRepo).self)
+    let auth = try harness.container.resolve((any AuthRepository).self)
     _ = try await auth.login(username: "emilys", password: "emilyspass")
     await auth.logout()
     #expect(harness.server.journal.count(method: "POST", path: "/auth/logout") == 1)
@@ -104,7 +104,7 @@ struct RepositoryTests {
 
   @Test func usersPagesAndSearch() async throws {
     let (harness, _) = try DemoHarness.start()
-    let users = try harness.container.resolve((any UsersRepo).self)
+    let users = try harness.container.resolve((any UsersRepository).self)
     let second = try await users.page(limit: 10, skip: 10)
     #expect(second.items.map(\.id) == Array(11...20))
     #expect(second.total == 120 && second.hasMore)
@@ -115,7 +115,7 @@ struct RepositoryTests {
 
   @Test func missingUserCarries404AndTheMessage() async throws {
     let (harness, _) = try DemoHarness.start()
-    let users = try harness.container.resolve((any UsersRepo).self)
+    let users = try harness.container.resolve((any UsersRepository).self)
     let error = await #expect(throws: NetworkError.self) { try await users.user(id: 999) }
     #expect(error?.status == 404)
     #expect(error?.serverMessage == "User with id '999' not found")
@@ -125,7 +125,7 @@ struct RepositoryTests {
   @Test func createPostOn503IsSentExactlyOnce() async throws {
     let (harness, _) = try DemoHarness.start()
     harness.server.faults.fail(503, method: "POST", path: "/posts/add")
-    let posts = try harness.container.resolve((any PostsRepo).self)
+    let posts = try harness.container.resolve((any PostsRepository).self)
     let error = await #expect(throws: NetworkError.self) {
       try await posts.create(title: "Hello", body: "World", userId: 1)
     }
@@ -139,7 +139,8 @@ struct RepositoryTests {
   @Test func usersGetSucceedsAfterTwo503s() async throws {
     let (harness, _) = try DemoHarness.start()
     harness.server.faults.fail(503, method: "GET", path: "/users", count: 2)
-    let page = try await harness.container.resolve((any UsersRepo).self).page(limit: 5, skip: 0)
+    let page = try await harness.container.resolve((any UsersRepository).self).page(
+      limit: 5, skip: 0)
     #expect(page.items.count == 5)
     #expect(harness.server.journal.count(method: "GET", path: "/users") == 3)
     await harness.stop()
@@ -147,11 +148,11 @@ struct RepositoryTests {
 
   @Test func postsAndTodos() async throws {
     let (harness, _) = try DemoHarness.start()
-    let posts = try harness.container.resolve((any PostsRepo).self)
+    let posts = try harness.container.resolve((any PostsRepository).self)
     #expect(try await posts.list(limit: 3, skip: 0).items.count == 3)
     #expect(try await posts.update(id: 2, title: "New").title == "New")
     try await posts.delete(id: 2)
-    let todos = try harness.container.resolve((any TodosRepo).self)
+    let todos = try harness.container.resolve((any TodosRepository).self)
     let first = try #require(try await todos.list(limit: 1, skip: 0).items.first)
     #expect(
       try await todos.setCompleted(id: first.id, !first.completed).completed == !first.completed)
@@ -165,7 +166,7 @@ struct UsersCacheTests {
     let (harness, _) = try DemoHarness.start()
     let now = DemoHarness.Clock()
     let network = try harness.container.resolve((any Networking).self)
-    let users = UsersRepository(network: network, ttl: .seconds(30), now: { now.now })
+    let users = APIUsersRepository(network: network, ttl: .seconds(30), now: { now.now })
     let journal = harness.server.journal
 
     _ = try await users.page(limit: 5, skip: 0)
@@ -209,13 +210,13 @@ struct DemoContainerTests {
     let mock = RecordingNetwork()
     let child = DependencyContainer(parent: harness.container)
     try child.override((any Networking).self, scope: .singleton) { _ in mock }
-    _ = try? await child.resolve((any UsersRepo).self).page(limit: 1, skip: 0)
-    _ = try? await child.resolve((any PostsRepo).self).list(limit: 1, skip: 0)
-    _ = try? await child.resolve((any TodosRepo).self).list(limit: 1, skip: 0)
-    _ = try? await child.resolve((any AuthRepo).self).me()
+    _ = try? await child.resolve((any UsersRepository).self).page(limit: 1, skip: 0)
+    _ = try? await child.resolve((any PostsRepository).self).list(limit: 1, skip: 0)
+    _ = try? await child.resolve((any TodosRepository).self).list(limit: 1, skip: 0)
+    _ = try? await child.resolve((any AuthRepository).self).me()
     #expect(mock.paths == ["users", "posts", "todos", "auth/me"])
     #expect(harness.server.journal.count() == 0)
-    _ = try await harness.container.resolve((any UsersRepo).self).page(limit: 1, skip: 0)
+    _ = try await harness.container.resolve((any UsersRepository).self).page(limit: 1, skip: 0)
     #expect(harness.server.journal.count() == 1, "the parent still uses the real network")
     await harness.stop()
   }

@@ -7,7 +7,7 @@ import Testing
 
 /// Answers a search with one user named after the query; the search for `heldQuery` waits at
 /// the gate first.
-final class GatedUsersRepo: UsersRepo {
+final class GatedUsersRepo: UsersRepository {
   let gate: Gate
   let heldQuery: String
   init(gate: Gate, heldQuery: String) {
@@ -28,7 +28,7 @@ final class GatedUsersRepo: UsersRepo {
 }
 
 /// Users 1…total, paged; can be told to fail the next calls.
-final class MockUsersRepo: UsersRepo {
+final class MockUsersRepo: UsersRepository {
   let total: Int
   private let failures = Lock(0)
   private let calls = Lock<[String]>([])
@@ -60,7 +60,7 @@ final class MockUsersRepo: UsersRepo {
   func rename(id: Int, firstName: String) async throws -> User { makeUser(id) }
 }
 
-final class MockTodosRepo: TodosRepo {
+final class MockTodosRepo: TodosRepository {
   let fails: Bool
   init(fails: Bool) { self.fails = fails }
   func list(limit: Int, skip: Int) async throws -> Page<Todo> {
@@ -77,7 +77,7 @@ final class MockTodosRepo: TodosRepo {
   }
 }
 
-final class MockAuthRepo: AuthRepo {
+final class MockAuthRepo: AuthRepository {
   private let attempts = Lock<[String]>([])
   var logins: [String] { attempts.withLock { $0 } }
   func login(username: String, password: String) async throws -> AuthUser {

@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 
 /// The signed-in session for one API origin: holds credentials, hands access tokens to
 /// `NetworkService` (only for requests to that origin), and renews them — once for any number
@@ -6,7 +7,7 @@ import Foundation
 /// proactively when the expiry is near, never in a loop — signing out only when the server
 /// definitively rejects the refresh.
 ///
-/// The refresh itself is an injected function (usually `AuthRepo.refresh`), so the session
+/// The refresh itself is an injected function (usually `AuthRepository.refresh`), so the session
 /// does not depend on the networking instance that depends on it.
 public actor AuthSession: Authenticator {
   /// Exchanges a refresh token for new credentials.
@@ -39,7 +40,7 @@ public actor AuthSession: Authenticator {
   /// The API that issued the session; its tokens are sent nowhere else.
   public nonisolated let origin: Origin
   private let store: any TokenStore
-  private var refresher: Refresh?
+  private let refresher: Lock<Refresh?>
   private let options: Options
   private let clock: any NetworkClock
   private let now: @Sendable () -> Date
@@ -74,7 +75,7 @@ public actor AuthSession: Authenticator {
     self.options = options
     self.clock = clock
     self.now = now
-    self.refresher = refresh
+    self.refresher = Lock(refresh)
     credentials = Self.restore(from: store, origin: origin)
   }
 
@@ -99,8 +100,12 @@ public actor AuthSession: Authenticator {
     return stored
   }
 
-  /// Installs the refresh call (for wiring after construction).
-  public func setRefresh(_ refresh: @escaping Refresh) { refresher = refresh }
+  /// Installs the refresh call, for a composition root that builds the session before the
+  /// repository that refreshes it (which needs a network service that needs the session).
+  /// Synchronous, so it can run right where both are built.
+  public nonisolated func setRefresh(_ refresh: @escaping Refresh) {
+    refresher.withLock { $0 = refresh }
+  }
 
   // MARK: State
 
@@ -229,7 +234,7 @@ public actor AuthSession: Authenticator {
         discard(current, .refreshLoop)
         throw NetworkError.unauthorized(.refreshRejected)
       }
-      guard let refresher else {
+      guard let refresher = refresher.withLock({ $0 }) else {
         discard(current, .refreshRejected)
         throw NetworkError.unauthorized(.refreshRejected)
       }

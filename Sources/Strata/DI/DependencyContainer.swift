@@ -5,8 +5,8 @@ import StrataConcurrency
 /// ```swift
 /// let container = DependencyContainer()
 /// container.register(Networking.self, scope: .singleton) { _ in NetworkService(...) }
-/// container.register(UsersRepo.self) { c in UsersRepository(network: try c.resolve()) }
-/// let users: UsersRepo = try container.resolve()
+/// container.register(UsersRepository.self) { c in APIUsersRepository(network: try c.resolve()) }
+/// let users: UsersRepository = try container.resolve()
 /// ```
 ///
 /// - Thread-safe: concurrent resolves of a singleton run its factory exactly once; no

@@ -20,7 +20,7 @@ struct ServiceKey: Hashable, Sendable {
     self.argument = ObjectIdentifier(argument)
   }
 
-  /// `UsersRepo`, `Networking (name: "mock")`, `UserViewModel (argument: Int)`.
+  /// `UsersRepository`, `Networking (name: "mock")`, `UserViewModel (argument: Int)`.
   @usableFromInline
   static func label<T>(_ type: T.Type, name: String?, argument: Any.Type? = nil) -> String {
     var label = String(describing: type)

@@ -40,7 +40,7 @@ enum AccountCommands {
   }
 
   static func me(_ app: AppContext, _ invocation: Invocation) async throws {
-    let user = try await app.resolve((any AuthRepo).self).me()
+    let user = try await app.resolve((any AuthRepository).self).me()
     Terminal.out(invocation.json ? try TableRenderer.json(user) : UserDetail.render(user))
   }
 }

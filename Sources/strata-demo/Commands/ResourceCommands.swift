@@ -7,7 +7,7 @@ enum ResourceCommands {
   static func users(_ app: AppContext, _ invocation: Invocation) async throws {
     let limit = try invocation.integer("limit", default: 10, in: 1...1000)
     let skip = try invocation.integer("skip", default: 0)
-    let repo = try app.resolve((any UsersRepo).self)
+    let repo = try app.resolve((any UsersRepository).self)
     let page =
       if let query = invocation.option("search") {
         try await repo.search(query, limit: limit, skip: skip)
@@ -28,12 +28,13 @@ enum ResourceCommands {
   }
 
   static func user(_ app: AppContext, _ invocation: Invocation) async throws {
-    let user = try await app.resolve((any UsersRepo).self).user(id: try invocation.identifier())
+    let user = try await app.resolve((any UsersRepository).self).user(
+      id: try invocation.identifier())
     Terminal.out(invocation.json ? try TableRenderer.json(user) : UserDetail.render(user))
   }
 
   static func posts(_ app: AppContext, _ invocation: Invocation) async throws {
-    let page = try await app.resolve((any PostsRepo).self).list(
+    let page = try await app.resolve((any PostsRepository).self).list(
       limit: try invocation.integer("limit", default: 10, in: 1...1000),
       skip: try invocation.integer("skip", default: 0))
     if invocation.json { return Terminal.out(try TableRenderer.json(page)) }
@@ -51,7 +52,7 @@ enum ResourceCommands {
       invocation.option("user-id") != nil
     else { throw UsageError("post create needs --title, --body and --user-id", invocation.command) }
     let userID = try invocation.integer("user-id", default: 0, in: 1...1_000_000)
-    let post = try await app.resolve((any PostsRepo).self).create(
+    let post = try await app.resolve((any PostsRepository).self).create(
       title: title, body: body, userId: userID)
     if invocation.json { return Terminal.out(try TableRenderer.json(post)) }
     Terminal.out(
@@ -62,7 +63,7 @@ enum ResourceCommands {
   }
 
   static func todos(_ app: AppContext, _ invocation: Invocation) async throws {
-    let page = try await app.resolve((any TodosRepo).self).list(
+    let page = try await app.resolve((any TodosRepository).self).list(
       limit: try invocation.integer("limit", default: 10, in: 1...1000),
       skip: try invocation.integer("skip", default: 0))
     if invocation.json { return Terminal.out(try TableRenderer.json(page)) }
@@ -76,7 +77,7 @@ enum ResourceCommands {
 
   static func toggleTodo(_ app: AppContext, _ invocation: Invocation) async throws {
     let id = try invocation.identifier()
-    let repo = try app.resolve((any TodosRepo).self)
+    let repo = try app.resolve((any TodosRepository).self)
     let current = try await repo.todo(id: id)
     let updated = try await repo.setCompleted(id: id, !current.completed)
     if invocation.json { return Terminal.out(try TableRenderer.json(updated)) }

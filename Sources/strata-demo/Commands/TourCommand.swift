@@ -52,7 +52,7 @@ enum TourCommand {
     )
 
     // 2. Login
-    tour.step(2, "LoginViewModel → AuthRepo → NetworkService: sign in")
+    tour.step(2, "LoginViewModel → AuthRepository → NetworkService: sign in")
     let login = try app.resolve(LoginViewModel.self)
     await login.login()
     tour.say("empty form: \(login.validationMessage ?? "-") (validation, nothing sent)")
@@ -109,7 +109,7 @@ enum TourCommand {
     // 6. Retry with backoff
     tour.step(6, "A GET meets two 503s → retried with backoff")
     sandbox.faults.fail(503, method: "GET", path: "/posts", count: 2)
-    let posts = try app.resolve((any PostsRepo).self)
+    let posts = try app.resolve((any PostsRepository).self)
     let page = try await posts.list(limit: 3, skip: 0)
     tour.say(
       "third attempt succeeded: \(page.items.count) posts, first \"\(TableRenderer.clip(page.items.first?.title ?? "", 40))\""

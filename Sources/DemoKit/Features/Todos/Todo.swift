@@ -17,3 +17,8 @@ public struct Todo: Codable, Sendable, Equatable, Hashable, Identifiable {
     self.userId = userId
   }
 }
+
+extension Todo: PageItem {
+  /// `todos`.
+  public static var collectionKey: String { "todos" }
+}

@@ -7,21 +7,6 @@ public protocol PageItem: Codable, Sendable {
   static var collectionKey: String { get }
 }
 
-extension User: PageItem {
-  /// `users`.
-  public static var collectionKey: String { "users" }
-}
-
-extension Post: PageItem {
-  /// `posts`.
-  public static var collectionKey: String { "posts" }
-}
-
-extension Todo: PageItem {
-  /// `todos`.
-  public static var collectionKey: String { "todos" }
-}
-
 /// A DummyJSON page: `{"<items>":[…],"total":…,"skip":…,"limit":…}`.
 public struct Page<Item: PageItem>: Codable, Sendable {
   /// The items of this page.

@@ -1,5 +1,5 @@
 /// Todos: list and mark done or not.
-public protocol TodosRepo: Sendable {
+public protocol TodosRepository: Sendable {
   /// A page of todos.
   /// - Throws: `NetworkError`.
   func list(limit: Int, skip: Int) async throws -> Page<Todo>

@@ -23,3 +23,8 @@ public struct Post: Codable, Sendable, Equatable, Hashable, Identifiable {
   /// View count.
   public let views: Int?
 }
+
+extension Post: PageItem {
+  /// `posts`.
+  public static var collectionKey: String { "posts" }
+}

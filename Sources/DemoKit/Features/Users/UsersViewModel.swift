@@ -48,7 +48,7 @@ public final class UsersViewModel {
   /// One-shot effects, in order.
   @ObservationIgnored public let effects: AsyncStream<Effect>
   @ObservationIgnored private let effectSink: AsyncStream<Effect>.Continuation
-  @ObservationIgnored private let repo: any UsersRepo
+  @ObservationIgnored private let repo: any UsersRepository
   @ObservationIgnored private let pageSize: Int
   @ObservationIgnored private var lastFetchWasReset = true
   /// Bumped by every fetch: a response that arrives after a newer fetch started is dropped
@@ -56,7 +56,7 @@ public final class UsersViewModel {
   @ObservationIgnored private var fetchNumber = 0
 
   /// Creates the view model.
-  public nonisolated init(repo: any UsersRepo, pageSize: Int = 10) {
+  public nonisolated init(repo: any UsersRepository, pageSize: Int = 10) {
     self.repo = repo
     self.pageSize = max(1, pageSize)
     (effects, effectSink) = AsyncStream.makeStream(of: Effect.self)

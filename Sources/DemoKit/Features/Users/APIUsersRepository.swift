@@ -1,9 +1,9 @@
 import Foundation
 import Strata
 
-/// ``UsersRepo`` over DummyJSON with a TTL cache: a repeated read within the TTL sends nothing;
+/// ``UsersRepository`` over DummyJSON with a TTL cache: a repeated read within the TTL sends nothing;
 /// an edit clears the cache.
-public final class UsersRepository: UsersRepo {
+public final class APIUsersRepository: UsersRepository {
   private let network: any Networking
   private let pages: TTLCache<String, Page<User>>
   private let users: TTLCache<Int, User>

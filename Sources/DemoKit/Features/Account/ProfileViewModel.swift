@@ -10,10 +10,10 @@ public final class ProfileViewModel {
   public private(set) var error: String?
   /// Whether a session exists.
   public private(set) var isSignedIn = false
-  @ObservationIgnored private let repo: any AuthRepo
+  @ObservationIgnored private let repo: any AuthRepository
 
   /// Creates the view model.
-  public nonisolated init(repo: any AuthRepo) { self.repo = repo }
+  public nonisolated init(repo: any AuthRepository) { self.repo = repo }
 
   /// Loads the current user.
   public func load() async {

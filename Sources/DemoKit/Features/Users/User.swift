@@ -48,3 +48,8 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
   /// "First Last".
   public var fullName: String { [firstName, lastName].compactMap { $0 }.joined(separator: " ") }
 }
+
+extension User: PageItem {
+  /// `users`.
+  public static var collectionKey: String { "users" }
+}

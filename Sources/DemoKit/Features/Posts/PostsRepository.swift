@@ -1,5 +1,5 @@
 /// Posts: list, read, create, update, delete.
-public protocol PostsRepo: Sendable {
+public protocol PostsRepository: Sendable {
   /// A page of posts.
   /// - Throws: `NetworkError`.
   func list(limit: Int, skip: Int) async throws -> Page<Post>

@@ -1,7 +1,7 @@
 import Strata
 
 /// Sign-in, token refresh, the current user and sign-out. The only place that sees tokens.
-public protocol AuthRepo: Sendable {
+public protocol AuthRepository: Sendable {
   /// Signs in and stores the session.
   /// - Throws: ``NetworkError`` (`.server(400)` "Invalid credentials" for a wrong password).
   func login(username: String, password: String) async throws -> AuthUser

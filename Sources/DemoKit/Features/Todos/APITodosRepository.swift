@@ -1,7 +1,7 @@
 import Strata
 
-/// ``TodosRepo`` over DummyJSON.
-public final class TodosRepository: TodosRepo {
+/// ``TodosRepository`` over DummyJSON.
+public final class APITodosRepository: TodosRepository {
   private let network: any Networking
 
   /// Creates the repository.

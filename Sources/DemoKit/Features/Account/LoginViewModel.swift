@@ -17,10 +17,10 @@ public final class LoginViewModel {
   public private(set) var isLoading = false
   /// The signed-in user after success.
   public private(set) var user: AuthUser?
-  @ObservationIgnored private let repo: any AuthRepo
+  @ObservationIgnored private let repo: any AuthRepository
 
   /// Creates the view model.
-  public nonisolated init(repo: any AuthRepo) { self.repo = repo }
+  public nonisolated init(repo: any AuthRepository) { self.repo = repo }
 
   /// Checks the fields and sets ``validationMessage``.
   /// - Returns: Whether the form may be submitted.

@@ -1,7 +1,7 @@
 import Strata
 
-/// ``PostsRepo`` over DummyJSON.
-public final class PostsRepository: PostsRepo {
+/// ``PostsRepository`` over DummyJSON.
+public final class APIPostsRepository: PostsRepository {
   private let network: any Networking
 
   /// Creates the repository.

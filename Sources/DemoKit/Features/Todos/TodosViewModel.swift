@@ -11,10 +11,10 @@ public final class TodosViewModel {
   public private(set) var isLoading = false
   /// The last failure, if any.
   public private(set) var error: String?
-  @ObservationIgnored private let repo: any TodosRepo
+  @ObservationIgnored private let repo: any TodosRepository
 
   /// Creates the view model.
-  public nonisolated init(repo: any TodosRepo) { self.repo = repo }
+  public nonisolated init(repo: any TodosRepository) { self.repo = repo }
 
   /// Loads the first `limit` todos.
   public func load(limit: Int = 10) async {

@@ -1,5 +1,5 @@
 /// Users: pages, search, one by id, and edits (which invalidate the cache).
-public protocol UsersRepo: Sendable {
+public protocol UsersRepository: Sendable {
   /// A page of users.
   /// - Throws: `NetworkError`.
   func page(limit: Int, skip: Int) async throws -> Page<User>
