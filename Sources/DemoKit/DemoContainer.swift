@@ -103,6 +103,11 @@ public enum DemoContainer {
     // MARK: View models
     container.register(Router.self, scope: .singleton) { _ in Router() }
     container.register(UsersViewModel.self) { c in UsersViewModel(repo: try c.resolve()) }
+    container.register(UsersViewModel.self, argument: Int.self) { c, pageSize in
+      UsersViewModel(repo: try c.resolve(), pageSize: pageSize)
+    }
+    container.register(UserViewModel.self) { c in UserViewModel(repo: try c.resolve()) }
+    container.register(PostsViewModel.self) { c in PostsViewModel(repo: try c.resolve()) }
     container.register(TodosViewModel.self) { c in TodosViewModel(repo: try c.resolve()) }
     container.register(LoginViewModel.self) { c in LoginViewModel(repo: try c.resolve()) }
     container.register(ProfileViewModel.self) { c in ProfileViewModel(repo: try c.resolve()) }

@@ -1,5 +1,5 @@
 import Foundation
 
-// strata-demo: the composition root and the commands. Everything else lives in the libraries.
+// strata-demo: runs one command of the table (CommandTable); DemoContainer builds the app.
 let status = await StrataDemo.run(Array(CommandLine.arguments.dropFirst()))
 exit(status.rawValue)

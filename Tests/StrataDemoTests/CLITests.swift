@@ -3,13 +3,17 @@ import Foundation
 import StrataSandbox
 import Testing
 
+@testable import strata_demo
+
 @Suite("strata-demo (the built binary)")
 struct CLITests {
-  static let commands = [
-    "tour", "login", "logout", "me", "users", "user", "posts", "post create", "todos",
-    "todo toggle", "config show",
-    "sandbox serve",
-  ]
+  /// The command table itself: the list `--help` prints and dispatch reads.
+  static let commands = CommandTable.commands.map(\.name)
+
+  @Test func theTableHasEveryCommandOnce() {
+    #expect(Self.commands.count >= 12)
+    #expect(Set(Self.commands).count == Self.commands.count, "no name twice")
+  }
 
   @Test func helpAndVersion() async throws {
     let cli = try CLIRunner()

@@ -8,10 +8,10 @@ import Testing
 struct ParserFuzzTests {
   static let tokens: [String] = {
     let words =
-      CommandCatalog.commands.flatMap(\.words) + [
+      CommandTable.commands.flatMap(\.words) + [
         "frob", "", " ", "-", "--", "-h", "-x", "é✓", "0", "-1", "99999999999999999999",
       ]
-    let options = (CommandCatalog.globalOptions + CommandCatalog.commands.flatMap(\.options)).map(
+    let options = (CommandTable.globalOptions + CommandTable.commands.flatMap(\.options)).map(
       \.name)
     let flags =
       options.flatMap { ["--\($0)", "--\($0)=", "--\($0)=x", "-\($0)"] } + [

@@ -9,7 +9,7 @@ import Foundation
 /// file, line and column. Every value remembers its origin for `config show`.
 public struct Config: Sendable, CustomStringConvertible {
   /// Every resolved entry, by key.
-  public let values: [String: ConfigValue]
+  public private(set) var values: [String: ConfigValue]
   /// Keys defined more than once in the file(s); the later definition won.
   public let duplicates: [ConfigDuplicate]
   /// Optional includes that were not found (skipped, not an error).
@@ -158,6 +158,20 @@ public struct Config: Sendable, CustomStringConvertible {
   /// - Parameter key: The key to look up.
   /// - Returns: The resolved value with its origin, or nil.
   public func value(_ key: Key) -> ConfigValue? { values[key.name] }
+
+  /// A copy with `changes` applied as overrides: what an app decides once it has loaded the
+  /// configuration (the address of a server it started, say), without reading it again.
+  /// Substitution is not run again: a key that referenced a changed one keeps its value.
+  public func overriding(_ changes: [Key: String]) -> Config {
+    var copy = self
+    for (key, value) in changes {
+      let secret = key.isSecret || values[key.name]?.isSecret == true
+      if secret, value.utf8.count >= 8 { KnownSecrets.register(value) }
+      copy.values[key.name] = ConfigValue(
+        key: key.name, value: value, origin: .override, isSecret: secret)
+    }
+    return copy
+  }
 
   /// Every entry, sorted by key (for `config show`).
   public var entries: [ConfigValue] { values.values.sorted { $0.key < $1.key } }

@@ -13,8 +13,8 @@ final class SandboxClock: Sendable {
 
 /// Everything one run needs: configuration (built-in defaults, or the file named by `--config`
 /// or `STRATA_CONFIG`, never one found in the working directory), logging, the embedded sandbox
-/// when `API` is `sandbox`, and the DemoContainer — the composition root is the only place that builds
-/// concrete types.
+/// when `API` is `sandbox`, and the container `DemoContainer` (the composition root) builds
+/// from that one configuration.
 final class AppContext: Sendable {
   let config: Config
   let configFile: String?
@@ -35,7 +35,7 @@ final class AppContext: Sendable {
 
   /// Loads config (layers: --set/--api, STRATA_*, file, defaults), bootstraps logging, starts
   /// the sandbox if asked, builds and validates the container.
-  static func start(_ invocation: Invocation, overrides extra: [String: String] = [:]) throws
+  static func start(_ invocation: Invocation, overrides extra: [Config.Key: String] = [:]) throws
     -> AppContext
   {
     var (config, file) = try loadConfig(invocation, extra: extra)
@@ -50,11 +50,7 @@ final class AppContext: Sendable {
       Log.general.info("embedded sandbox on \(server.baseURL.absoluteString)")
       sandbox = server
       // The embedded sandbox's tokens die with it, so its session is kept in memory only.
-      (config, file) = try loadConfig(
-        invocation,
-        extra: extra.merging(["API": server.baseURL.absoluteString, "TOKEN_STORE": "memory"]) {
-          $1
-        })
+      config = config.overriding([.api: server.baseURL.absoluteString, .tokenStore: "memory"])
     }
     let httpLog = try invocation.httpLog.map(HTTPLogFile.init(path:))
     let container = DemoContainer.make(
@@ -83,7 +79,7 @@ final class AppContext: Sendable {
 
   // MARK: Configuration
 
-  static func loadConfig(_ invocation: Invocation, extra: [String: String] = [:]) throws -> (
+  static func loadConfig(_ invocation: Invocation, extra: [Config.Key: String] = [:]) throws -> (
     Config, String?
   ) {
     // Only a file the user names is read: a config file lying in the working directory could
@@ -91,9 +87,9 @@ final class AppContext: Sendable {
     let file = invocation.configPath ?? ProcessInfo.processInfo.environment["STRATA_CONFIG"]
     var overrides: [String: String] = [:]
     for (key, value) in invocation.sets { overrides[key] = value }
-    if let api = invocation.api { overrides["API"] = api }
-    if invocation.sandbox { overrides["API"] = "sandbox" }
-    overrides.merge(extra) { $1 }
+    if let api = invocation.api { overrides[Config.Key.api.name] = api }
+    if invocation.sandbox { overrides[Config.Key.api.name] = "sandbox" }
+    for (key, value) in extra { overrides[key.name] = value }
     let config = try Config(file: file, overrides: overrides, defaults: builtInDefaults)
     return (config, file)
   }

@@ -2,7 +2,7 @@ import Strata
 
 /// A parsed command line.
 struct Invocation: Sendable {
-  var command: CommandSpec?
+  var command: Command?
   var positionals: [String] = []
   /// Every value given for each command option, in order (most options take the last).
   var options: [String: [String]] = [:]
@@ -53,8 +53,8 @@ struct Invocation: Sendable {
 /// A command line that cannot be run: printed with the usage, exit status 2.
 struct UsageError: Error {
   let message: String
-  let command: CommandSpec?
-  init(_ message: String, _ command: CommandSpec?) {
+  let command: Command?
+  init(_ message: String, _ command: Command?) {
     self.message = message
     self.command = command
   }
@@ -69,7 +69,7 @@ enum CommandLineParser {
     var commandOptions: [(name: String, value: String?)] = []
     var index = 0
     let valueOptions = Set(
-      (CommandCatalog.globalOptions + CommandCatalog.commands.flatMap(\.options)).filter {
+      (CommandTable.globalOptions + CommandTable.commands.flatMap(\.options)).filter {
         $0.valueName != nil
       }.map(\.name))
 
@@ -122,13 +122,11 @@ enum CommandLineParser {
       }
     }
 
-    let command = CommandCatalog.commands.first { spec in
-      words.count >= spec.words.count && Array(words.prefix(spec.words.count)) == spec.words
-    }
+    let command = CommandTable.command(startingWith: words)
     guard let command else {
       if words.isEmpty, invocation.help || invocation.version { return invocation }
       if let first = words.first {
-        let known = CommandCatalog.commands.filter { $0.words[0] == first }
+        let known = CommandTable.commands.filter { $0.words[0] == first }
         if !known.isEmpty, known.allSatisfy({ $0.words.count > 1 }) {
           throw UsageError(
             "'\(first)' needs a subcommand: \(known.map(\.name).joined(separator: ", "))", nil)

@@ -26,7 +26,7 @@ struct SignInRequired: Error {
 
 /// Turns any error into one line on stderr and an exit status.
 enum Failure {
-  static func report(_ error: any Error, command: CommandSpec?) -> ExitStatus {
+  static func report(_ error: any Error, command: Command?) -> ExitStatus {
     switch error {
     case let usage as UsageError:
       Terminal.error("strata-demo: \(usage.message)")

@@ -1,10 +1,31 @@
 import DemoKit
 import Strata
 
-/// `login`, `logout`, `me`.
+/// `login`, `logout`, `me`: the account feature, through its view models.
 @MainActor
 enum AccountCommands {
-  static func login(_ app: AppContext, _ invocation: Invocation) async throws {
+  nonisolated static let commands = [
+    Command(
+      "login", summary: "Sign in; the session is kept (0600) for the next commands.",
+      options: [
+        OptionSpec(
+          name: "username", valueName: "NAME", help: "login name (prompted in a terminal)"),
+        OptionSpec(
+          name: "password", valueName: "PASSWORD",
+          help: "password (prompted without echo in a terminal)"),
+      ],
+      example:
+        "strata-demo --api http://127.0.0.1:8080 login --username emilys --password emilyspass",
+      run: .inApp(login)),
+    Command(
+      "logout", summary: "Forget the stored session.", example: "strata-demo logout",
+      run: .inApp(logout)),
+    Command(
+      "me", summary: "Show the signed-in user (refreshing the token if needed).",
+      example: "strata-demo me", run: .inApp(me)),
+  ]
+
+  static func login(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     var username = invocation.option("username")
     var password = invocation.option("password")
     KnownSecrets.register([password])
@@ -26,35 +47,22 @@ enum AccountCommands {
       if let message = model.validationMessage { throw UsageError(message, invocation.command) }
       throw CommandFailure(model.error ?? "login failed")
     }
-    if invocation.json {
-      Terminal.out(try TableRenderer.json(user))
-    } else {
-      Terminal.out("signed in as \(user.firstName) \(user.lastName) (@\(user.username))")
-    }
+    return Output(
+      text: .line("signed in as \(user.firstName) \(user.lastName) (@\(user.username))"),
+      json: user)
   }
 
-  static func logout(_ app: AppContext, _ invocation: Invocation) async throws {
+  static func logout(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let model = try app.resolve(ProfileViewModel.self)
     await model.signOut()
-    Terminal.out(invocation.json ? #"{"signedIn":false}"# : "signed out")
+    return Output(text: .line("signed out"), json: ["signedIn": false])
   }
 
-  static func me(_ app: AppContext, _ invocation: Invocation) async throws {
-    let user = try await app.resolve((any AuthRepository).self).me()
-    Terminal.out(invocation.json ? try TableRenderer.json(user) : UserDetail.render(user))
-  }
-}
-
-/// The detail view of one user.
-enum UserDetail {
-  static func render(_ user: User) -> String {
-    TableRenderer.detail([
-      ("ID", String(user.id)), ("Name", user.fullName), ("Username", user.username),
-      ("Email", user.email),
-      ("Age", user.age.map(String.init)), ("Phone", user.phone),
-      ("Address", user.address.map { "\($0.address), \($0.city), \($0.state) \($0.postalCode)" }),
-      ("Company", user.company.map { "\($0.title), \($0.department) — \($0.name)" }),
-      ("Role", user.role),
-    ])
+  static func me(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let model = try app.resolve(ProfileViewModel.self)
+    await model.load()
+    if let failure = model.failure { throw failure }
+    guard let user = model.user else { throw CommandFailure("no user") }
+    return UserCommands.detail(user)
   }
 }

@@ -2,21 +2,29 @@ import Strata
 
 /// `config show`: every value with its origin, secrets redacted.
 enum ConfigCommand {
+  nonisolated static let commands = [
+    Command(
+      "config show", summary: "Show every configuration value and where it came from.",
+      example: "strata-demo --config Config/Release.xcconfig config show", run: .standalone(show))
+  ]
+
   struct Row: Encodable {
     let key: String
     let value: String
     let origin: String
   }
 
-  static func show(_ invocation: Invocation) throws {
+  @MainActor
+  static func show(_ invocation: Invocation) throws -> Output {
     let (config, file) = try AppContext.loadConfig(invocation)
     let rows = config.entries.map {
       Row(key: $0.key, value: $0.displayValue, origin: $0.origin.description)
     }
-    if invocation.json { return Terminal.out(try TableRenderer.json(rows)) }
-    Terminal.out("configuration file: \(file ?? "(none)")")
-    Terminal.out(
-      TableRenderer.table(
-        ["KEY", "VALUE", "FROM"], rows.map { [$0.key, $0.value, $0.origin] }, maxWidth: 60))
+    return Output(
+      text: .line(
+        "configuration file: \(file ?? "(none)")\n"
+          + Output.table(
+            ["KEY", "VALUE", "FROM"], rows.map { [$0.key, $0.value, $0.origin] }, maxWidth: 60)),
+      json: rows)
   }
 }

@@ -4,7 +4,26 @@ import StrataSandbox
 /// `sandbox serve [--port N] [--fault SPEC]… [--rotate-refresh-tokens]`: the embedded API,
 /// until interrupted.
 enum SandboxCommand {
-  static func serve(_ invocation: Invocation) async throws {
+  nonisolated static let commands = [
+    Command(
+      "sandbox serve", summary: "Run the embedded DummyJSON-compatible API until interrupted.",
+      options: [
+        OptionSpec(name: "port", valueName: "N", help: "port on 127.0.0.1 (default 8080; 0 = any)"),
+        OptionSpec(
+          name: "fault", valueName: "SPEC",
+          help:
+            "inject a fault, repeatable: 'GET /users 503x2', '* /posts/* drop', 'GET /todos delay=2s x3', '* /* echo=500', 'GET /users endless'"
+        ),
+        OptionSpec(
+          name: "rotate-refresh-tokens", valueName: nil,
+          help: "each refresh token works once (as servers that rotate them do)"),
+      ],
+      example: "strata-demo sandbox serve --port 8080 --fault 'GET /users 503x2'",
+      run: .standalone(serve))
+  ]
+
+  @MainActor
+  static func serve(_ invocation: Invocation) async throws -> Output {
     let port = try invocation.integer("port", default: 8080, in: 0...65_535)
     let faults = try invocation.values("fault").map { spec in
       do {

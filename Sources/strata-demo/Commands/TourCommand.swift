@@ -10,14 +10,19 @@ import StrataSandbox
 enum TourCommand {
   static let steps = 9
 
-  static func run(_ invocation: Invocation) async throws {
+  nonisolated static let commands = [
+    Command(
+      "tour", summary: "Run every layer live against the embedded sandbox, narrating each step.",
+      example: "strata-demo tour", run: .standalone(run))
+  ]
+
+  static func run(_ invocation: Invocation) async throws -> Output {
     let started = ContinuousClock.now
     let app = try AppContext.start(
       invocation,
       overrides: [
-        "API": "sandbox", "TOKEN_STORE": "memory", "TOKEN_LIFETIME": "30m",
-        "RETRY_BASE_DELAY": "200ms",
-        "RETRY_MAX_DELAY": "2s", "USERS_CACHE_TTL": "60s",
+        .api: "sandbox", .tokenStore: "memory", .tokenLifetime: "30m",
+        .retryBaseDelay: "200ms", .retryMaxDelay: "2s", .usersCacheTTL: "60s",
       ])
     do {
       try await narrate(app, invocation, started: started)
@@ -26,6 +31,7 @@ enum TourCommand {
       throw error
     }
     await app.shutdown()
+    return .none
   }
 
   private static func narrate(
@@ -93,7 +99,7 @@ enum TourCommand {
     let users = UsersViewModel(repo: try app.resolve(), pageSize: 5)
     await users.send(.load)
     tour.say(
-      TableRenderer.table(
+      Output.table(
         ["ID", "NAME", "EMAIL"],
         users.output.users.map { [String($0.id), $0.fullName, $0.email ?? ""] }))
     tour.evidence()
@@ -112,7 +118,7 @@ enum TourCommand {
     let posts = try app.resolve((any PostsRepository).self)
     let page = try await posts.list(limit: 3, skip: 0)
     tour.say(
-      "third attempt succeeded: \(page.items.count) posts, first \"\(TableRenderer.clip(page.items.first?.title ?? "", 40))\""
+      "third attempt succeeded: \(page.items.count) posts, first \"\(Output.clip(page.items.first?.title ?? "", 40))\""
     )
     tour.evidence()
 

@@ -11,8 +11,10 @@ public final class LoginViewModel {
   public var password = ""
   /// Why the form cannot be submitted yet, if it cannot.
   public private(set) var validationMessage: String?
-  /// The last sign-in failure.
+  /// The last sign-in failure, as a sentence.
   public private(set) var error: String?
+  /// The last sign-in failure itself (a command line maps it to an exit status).
+  public private(set) var failure: (any Error)?
   /// Sign-in under way.
   public private(set) var isLoading = false
   /// The signed-in user after success.
@@ -44,6 +46,7 @@ public final class LoginViewModel {
   @discardableResult
   public func login() async -> Bool {
     error = nil
+    failure = nil
     guard validate() else { return false }
     isLoading = true
     defer { isLoading = false }
@@ -53,9 +56,11 @@ public final class LoginViewModel {
       password = ""
       return true
     } catch let failure as NetworkError {
+      self.failure = failure
       error = failure.serverMessage ?? ErrorText.describe(failure)
       return false
     } catch {
+      failure = error
       self.error = ErrorText.describe(error)
       return false
     }

@@ -6,8 +6,10 @@ import Strata
 public final class ProfileViewModel {
   /// The user, once loaded.
   public private(set) var user: User?
-  /// The last failure.
+  /// The last failure, as a sentence.
   public private(set) var error: String?
+  /// The last failure itself.
+  public private(set) var failure: (any Error)?
   /// Whether a session exists.
   public private(set) var isSignedIn = false
   @ObservationIgnored private let repo: any AuthRepository
@@ -18,12 +20,14 @@ public final class ProfileViewModel {
   /// Loads the current user.
   public func load() async {
     error = nil
+    failure = nil
     do {
       user = try await repo.me()
       isSignedIn = true
     } catch {
       user = nil
       isSignedIn = await repo.isSignedIn
+      failure = error
       self.error = ErrorText.describe(error)
     }
   }

@@ -9,41 +9,64 @@ public final class TodosViewModel {
   public private(set) var todos: [Todo] = []
   /// A fetch is under way.
   public private(set) var isLoading = false
-  /// The last failure, if any.
+  /// The last failure, as a sentence.
   public private(set) var error: String?
+  /// The last failure itself.
+  public private(set) var failure: (any Error)?
   @ObservationIgnored private let repo: any TodosRepository
 
   /// Creates the view model.
   public nonisolated init(repo: any TodosRepository) { self.repo = repo }
 
-  /// Loads the first `limit` todos.
-  public func load(limit: Int = 10) async {
+  /// The page last loaded (its items are ``todos``).
+  public private(set) var page: Page<Todo>?
+
+  /// Loads `limit` todos after the first `skip`.
+  public func load(limit: Int = 10, skip: Int = 0) async {
     isLoading = true
     error = nil
+    failure = nil
     defer { isLoading = false }
     do {
-      todos = try await repo.list(limit: limit, skip: 0).items
+      let page = try await repo.list(limit: limit, skip: skip)
+      self.page = page
+      todos = page.items
     } catch {
-      self.error = ErrorText.describe(error)
+      fail(error)
     }
+  }
+
+  private func fail(_ error: any Error, _ context: String? = nil) {
+    failure = error
+    self.error = (context.map { "\($0): " } ?? "") + ErrorText.describe(error)
   }
 
   /// Flips a todo's completed flag now, confirms with the server, and reverts on failure.
   /// - Returns: Whether the change was kept.
   @discardableResult
   public func toggle(id: Int) async -> Bool {
+    error = nil
+    failure = nil
+    if !todos.contains(where: { $0.id == id }) {
+      do {
+        todos.append(try await repo.todo(id: id))  // not on screen: fetch it first
+      } catch {
+        fail(error, "Could not load todo \(id)")
+        return false
+      }
+    }
     guard let index = todos.firstIndex(where: { $0.id == id }) else { return false }
     let previous = todos[index].completed
     todos[index].completed.toggle()
-    error = nil
     do {
-      _ = try await repo.setCompleted(id: id, !previous)
+      let updated = try await repo.setCompleted(id: id, !previous)
+      if let current = todos.firstIndex(where: { $0.id == id }) { todos[current] = updated }
       return true
     } catch {
       if let current = todos.firstIndex(where: { $0.id == id }) {
         todos[current].completed = previous
       }
-      self.error = "Could not update todo \(id): \(ErrorText.describe(error))"
+      fail(error, "Could not update todo \(id)")
       return false
     }
   }

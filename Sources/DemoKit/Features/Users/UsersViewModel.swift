@@ -11,10 +11,12 @@ public final class UsersViewModel {
   public enum Input: Sendable, Equatable {
     /// First page (or reload).
     case load
+    /// The page that starts after the first `skip` users (a deep link, a command line).
+    case loadFrom(skip: Int)
     /// The next page, if any.
     case loadMore
-    /// Filter by a query (empty: all users).
-    case search(String)
+    /// Filter by a query (empty: all users), from the first match or after `skip` of them.
+    case search(String, skip: Int = 0)
     /// Repeat the last fetch after an error.
     case retry
     /// The user tapped a row.
@@ -27,6 +29,8 @@ public final class UsersViewModel {
     public var users: [User] = []
     /// How many users match in all.
     public var total = 0
+    /// How many users come before the first loaded one.
+    public var skip = 0
     /// The active query.
     public var query = ""
     /// A fetch is under way.
@@ -34,7 +38,7 @@ public final class UsersViewModel {
     /// The last fetch's error, if it failed.
     public var error: String?
     /// Whether ``Input/loadMore`` would fetch anything.
-    public var canLoadMore: Bool { users.count < total }
+    public var canLoadMore: Bool { skip + users.count < total }
   }
 
   /// One-shot events for the coordinator (navigation).
@@ -45,6 +49,8 @@ public final class UsersViewModel {
 
   /// The current state.
   public private(set) var output = Output()
+  /// The last fetch's failure itself (``Output/error`` is its sentence).
+  public private(set) var failure: (any Error)?
   /// One-shot effects, in order.
   @ObservationIgnored public let effects: AsyncStream<Effect>
   @ObservationIgnored private let effectSink: AsyncStream<Effect>.Continuation
@@ -66,12 +72,17 @@ public final class UsersViewModel {
   public func send(_ input: Input) async {
     switch input {
     case .load:
+      output.skip = 0
+      await fetch(reset: true)
+    case .loadFrom(let skip):
+      output.skip = max(0, skip)
       await fetch(reset: true)
     case .loadMore:
       guard output.canLoadMore, !output.isLoading else { return }
       await fetch(reset: false)
-    case .search(let query):
+    case .search(let query, let skip):
       output.query = query.trimmingCharacters(in: .whitespaces)
+      output.skip = max(0, skip)
       await fetch(reset: true)
     case .retry:
       await fetch(reset: lastFetchWasReset)
@@ -86,7 +97,8 @@ public final class UsersViewModel {
     lastFetchWasReset = reset
     output.isLoading = true
     output.error = nil
-    let skip = reset ? 0 : output.users.count
+    failure = nil
+    let skip = output.skip + (reset ? 0 : output.users.count)
     let query = output.query
     let result: Result<Page<User>, any Error>
     do {
@@ -104,6 +116,7 @@ public final class UsersViewModel {
       output.users = reset ? page.items : output.users + page.items
       output.total = page.total
     case .failure(let error):
+      failure = error
       output.error = ErrorText.describe(error)
     }
   }

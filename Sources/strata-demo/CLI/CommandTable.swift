@@ -1,0 +1,70 @@
+/// Every command the CLI has, in the order `--help` lists them. Each feature's file
+/// contributes its entries; nothing else names a command.
+enum CommandTable {
+  static let version = "strata-demo 0.1.0"
+
+  static let commands: [Command] =
+    TourCommand.commands + AccountCommands.commands + UserCommands.commands
+    + PostCommands.commands + TodoCommands.commands + ConfigCommand.commands
+    + SandboxCommand.commands
+
+  /// The command named by the first words of `words`.
+  static func command(startingWith words: [String]) -> Command? {
+    commands.first { command in
+      words.count >= command.words.count
+        && Array(words.prefix(command.words.count)) == command.words
+    }
+  }
+
+  static let globalOptions: [OptionSpec] = [
+    OptionSpec(
+      name: "config", valueName: "FILE",
+      help:
+        "configuration file (or STRATA_CONFIG); none is read from the working directory"),
+    OptionSpec(
+      name: "api", valueName: "URL", help: "API base URL, or 'sandbox' for the embedded server"),
+    OptionSpec(
+      name: "sandbox", valueName: nil,
+      help: "start the embedded sandbox and use it (same as --api sandbox)"),
+    OptionSpec(
+      name: "set", valueName: "KEY=VALUE", help: "override a configuration key (repeatable)"),
+    OptionSpec(
+      name: "log-level", valueName: "LEVEL",
+      help: "trace, debug, info, notice, warning, error or critical"),
+    OptionSpec(name: "json", valueName: nil, help: "print JSON instead of tables"),
+    OptionSpec(
+      name: "http-log", valueName: "FILE",
+      help: "write a JSON line per HTTP attempt (method, redacted URL, status, duration…)"),
+    OptionSpec(
+      name: "help", valueName: nil, help: "show help (for a command: strata-demo COMMAND --help)"),
+    OptionSpec(name: "version", valueName: nil, help: "print the version"),
+  ]
+
+  /// `--limit` and `--skip`, for every list.
+  static let paging = [
+    OptionSpec(name: "limit", valueName: "N", help: "how many (default 10)"),
+    OptionSpec(name: "skip", valueName: "N", help: "how many to skip (default 0)"),
+  ]
+
+  static var help: String {
+    let width = commands.map(\.name.count).max() ?? 0
+    let list = commands.map {
+      "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary
+    }
+    return """
+      strata-demo — every layer of Strata, live: Config → Log → Request → NetworkService →
+      Repository → ViewModel, wired by a DI container, against the embedded sandbox or
+      https://dummyjson.com.
+
+      Usage: strata-demo [global options] COMMAND [options]
+
+      Commands:
+      \(list.joined(separator: "\n"))
+
+      Global options:
+      \(OptionSpec.table(globalOptions))
+      Exit status: 0 ok, 1 failure, 2 usage, 77 not signed in, 78 configuration error.
+
+      """
+  }
+}

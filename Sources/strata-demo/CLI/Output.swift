@@ -1,0 +1,83 @@
+import DemoKit
+import Foundation
+import Strata
+
+/// What a command shows: text for a person, or JSON with `--json`. Every command's result is
+/// rendered here, so tables, detail views and JSON look the same everywhere.
+struct Output {
+  enum Text {
+    /// Aligned columns, then an optional footer line ("showing 1–10 of 208").
+    case table(headers: [String], rows: [[String]], footer: String?)
+    /// `Label: value` lines; nil values are left out.
+    case detail([(String, String?)])
+    /// One line.
+    case line(String)
+    /// Nothing (the command wrote as it went).
+    case nothing
+  }
+
+  var text: Text
+  /// What `--json` prints; nil prints the text.
+  var json: (any Encodable)?
+
+  /// A command that has already written everything.
+  static var none: Output { Output(text: .nothing, json: nil) }
+
+  /// The lines to print, or nil for nothing.
+  func rendered(json asJSON: Bool) throws -> String? {
+    if asJSON, let json { return try Self.json(json) }
+    switch text {
+    case .table(let headers, let rows, let footer):
+      return Self.table(headers, rows) + (footer.map { "\n" + $0 } ?? "")
+    case .detail(let fields): return Self.detail(fields)
+    case .line(let line): return line
+    case .nothing: return nil
+    }
+  }
+
+  /// The footer of a page: which items of how many.
+  static func footer<Item>(_ page: Page<Item>) -> String {
+    guard !page.items.isEmpty else { return "(none of \(page.total))" }
+    return "showing \(page.skip + 1)–\(page.skip + page.items.count) of \(page.total)"
+  }
+
+  // MARK: Rendering
+
+  static func table(_ headers: [String], _ rows: [[String]], maxWidth: Int = 48) -> String {
+    let cells = rows.map { $0.map { clip($0, maxWidth) } }
+    let widths = headers.indices.map { column in
+      max(
+        headers[column].count,
+        cells.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0)
+    }
+    func line(_ values: [String]) -> String {
+      values.enumerated().map { index, value in
+        index == values.count - 1
+          ? value : value + String(repeating: " ", count: widths[index] - value.count)
+      }.joined(separator: "  ")
+    }
+    return ([line(headers)] + cells.map(line)).joined(separator: "\n")
+  }
+
+  static func detail(_ fields: [(String, String?)]) -> String {
+    let present = fields.compactMap { key, value in
+      value.map { (key, UntrustedText.sanitize($0)) }
+    }
+    let width = present.map(\.0.count).max() ?? 0
+    return present.map { key, value in
+      key + ":" + String(repeating: " ", count: width - key.count + 1) + value
+    }
+    .joined(separator: "\n")
+  }
+
+  /// A cell: server text made one safe line (no control characters or escapes), clipped.
+  static func clip(_ text: String, _ width: Int) -> String {
+    UntrustedText.sanitize(text, limit: max(1, width - 1))
+  }
+
+  static func json(_ value: any Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+}

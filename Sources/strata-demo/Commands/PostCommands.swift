@@ -1,0 +1,52 @@
+import DemoKit
+import Strata
+
+/// `posts`, `post create`: the posts feature, through its view model.
+@MainActor
+enum PostCommands {
+  nonisolated static let commands = [
+    Command(
+      "posts", summary: "List posts.", options: CommandTable.paging,
+      example: "strata-demo posts --limit 3", run: .inApp(posts)),
+    Command(
+      "post create", summary: "Create a post (a POST: sent once, never retried).",
+      options: [
+        OptionSpec(name: "title", valueName: "TEXT", help: "title (required)"),
+        OptionSpec(name: "body", valueName: "TEXT", help: "text (required)"),
+        OptionSpec(name: "user-id", valueName: "N", help: "author (required)"),
+      ], example: "strata-demo post create --title Hello --body World --user-id 1",
+      run: .inApp(create)),
+  ]
+
+  static func posts(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let model = try app.resolve(PostsViewModel.self)
+    await model.load(
+      limit: try invocation.integer("limit", default: 10, in: 1...1000),
+      skip: try invocation.integer("skip", default: 0))
+    if let failure = model.failure { throw failure }
+    guard let page = model.page else { throw CommandFailure("no posts") }
+    return Output(
+      text: .table(
+        headers: ["ID", "USER", "LIKES", "TITLE"],
+        rows: page.items.map {
+          [String($0.id), String($0.userId), String($0.reactions?.likes ?? 0), $0.title]
+        }, footer: Output.footer(page)),
+      json: page)
+  }
+
+  static func create(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    guard let title = invocation.option("title"), let body = invocation.option("body"),
+      invocation.option("user-id") != nil
+    else { throw UsageError("post create needs --title, --body and --user-id", invocation.command) }
+    let userID = try invocation.integer("user-id", default: 0, in: 1...1_000_000)
+    let model = try app.resolve(PostsViewModel.self)
+    await model.create(title: title, body: body, userId: userID)
+    if let failure = model.failure { throw failure }
+    guard let post = model.created else { throw CommandFailure("the post was not created") }
+    return Output(
+      text: .detail([
+        ("Created post", "#\(post.id)"), ("Title", post.title), ("Body", post.body),
+        ("User", String(post.userId)),
+      ]), json: post)
+  }
+}

@@ -1,0 +1,63 @@
+import DemoKit
+import Strata
+
+/// `users`, `user ID`: the users feature, through its view models.
+@MainActor
+enum UserCommands {
+  nonisolated static let commands = [
+    Command(
+      "users", summary: "List users.",
+      options: CommandTable.paging + [
+        OptionSpec(name: "search", valueName: "TEXT", help: "only users matching TEXT")
+      ],
+      example: "strata-demo users --limit 5 --skip 5", run: .inApp(users)),
+    Command(
+      "user", summary: "Show one user.", positionals: ["ID"], example: "strata-demo user 1",
+      run: .inApp(user)),
+  ]
+
+  static func users(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let limit = try invocation.integer("limit", default: 10, in: 1...1000)
+    let skip = try invocation.integer("skip", default: 0)
+    let model = try app.container.resolve(UsersViewModel.self, argument: limit)
+    if let query = invocation.option("search") {
+      await model.send(.search(query, skip: skip))
+    } else {
+      await model.send(.loadFrom(skip: skip))
+    }
+    if let failure = model.failure { throw failure }
+    let page = Page(
+      items: model.output.users, total: model.output.total, skip: skip, limit: limit)
+    return Output(
+      text: .table(
+        headers: ["ID", "NAME", "AGE", "USERNAME", "EMAIL"],
+        rows: page.items.map {
+          [
+            String($0.id), $0.fullName, $0.age.map(String.init) ?? "", $0.username ?? "",
+            $0.email ?? "",
+          ]
+        }, footer: Output.footer(page)),
+      json: page)
+  }
+
+  static func user(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let model = try app.resolve(UserViewModel.self)
+    await model.load(id: try invocation.identifier())
+    if let failure = model.failure { throw failure }
+    guard let user = model.user else { throw CommandFailure("no user") }
+    return detail(user)
+  }
+
+  /// One user as a detail view (also `me`).
+  static func detail(_ user: User) -> Output {
+    Output(
+      text: .detail([
+        ("ID", String(user.id)), ("Name", user.fullName), ("Username", user.username),
+        ("Email", user.email),
+        ("Age", user.age.map(String.init)), ("Phone", user.phone),
+        ("Address", user.address.map { "\($0.address), \($0.city), \($0.state) \($0.postalCode)" }),
+        ("Company", user.company.map { "\($0.title), \($0.department) — \($0.name)" }),
+        ("Role", user.role),
+      ]), json: user)
+  }
+}
