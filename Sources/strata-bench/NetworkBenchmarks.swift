@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataSandbox
+import StrataTesting
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -29,28 +30,6 @@ enum NetworkBenchmarks {
     var path: String { "auth/me" }
     var requiresAuth: Bool { true }
   }
-  struct Login: Endpoint {
-    struct Body: Encodable, Sendable {
-      let username: String
-      let password: String
-    }
-    struct Response: Decodable, Sendable {
-      let accessToken: String
-      let refreshToken: String
-    }
-    var path: String { "auth/login" }
-    var method: HTTPMethod { .post }
-    var body: (any Encodable & Sendable)? { Body(username: "emilys", password: "emilyspass") }
-  }
-  struct Refresh: Endpoint {
-    typealias Response = Login.Response
-    struct Body: Encodable, Sendable { let refreshToken: String }
-    let token: String
-    var path: String { "auth/refresh" }
-    var method: HTTPMethod { .post }
-    var body: (any Encodable & Sendable)? { Body(refreshToken: token) }
-  }
-
   static func run() async throws -> [BenchmarkResult] {
     let server = SandboxServer(
       configuration: .init(limits: SandboxLimits(maxConnections: 1024), journalCapacity: 1_000))
@@ -163,7 +142,7 @@ enum NetworkBenchmarks {
     let transport = URLSessionTransport()
     let plain = NetworkService(
       options: NetworkOptions(baseURL: server.baseURL), transport: transport)
-    let login = try await plain.send(Login())
+    let login = try await plain.send(DummyJSONAuth.login())
     guard let origin = Origin(server.baseURL) else { throw URLError(.badURL) }
     let good = AuthSession(
       origin: origin,
@@ -190,7 +169,7 @@ enum NetworkBenchmarks {
           Credentials(
             accessToken: "sbx_at_stale", refreshToken: login.refreshToken, origin: origin)),
         refresh: { token in
-          let renewed = try await plain.send(Refresh(token: token))
+          let renewed = try await plain.send(DummyJSONAuth.refresh(token))
           return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
         })
       let service = NetworkService(

@@ -37,6 +37,24 @@ struct DemoHarness {
   }
 
   func stop() async { await server.stop() }
+
+  /// Runs `body` with a started harness and stops its sandbox however `body` ends.
+  static func with<Result>(
+    extraConfig: String = "", clock: Clock = Clock(), clientUsesClock: Bool = true,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (DemoHarness, Clock) async throws -> Result
+  ) async throws -> Result {
+    let (harness, clock) = try start(
+      extraConfig: extraConfig, clock: clock, clientUsesClock: clientUsesClock)
+    do {
+      let result = try await body(harness, clock)
+      await harness.stop()
+      return result
+    } catch {
+      await harness.stop()
+      throw error
+    }
+  }
 }
 
 func makeUser(_ id: Int) -> User {

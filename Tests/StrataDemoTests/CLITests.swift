@@ -77,122 +77,122 @@ struct CLITests {
   }
 
   @Test func sessionPersistsAcrossProcesses() async throws {
-    let server = SandboxServer()
-    try server.start()
-    let cli = try CLIRunner()
-    let api = ["--api", server.baseURL.absoluteString]
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
 
-    let login = try await cli.run(
-      api + ["login", "--username", "emilys", "--password", "emilyspass"])
-    #expect(login.status == 0, "\(login.stderr)")
-    #expect(login.stdout.contains("signed in as Emily Johnson (@emilys)"))
-    let mode =
-      (try FileManager.default.attributesOfItem(atPath: cli.credentialsPath(for: server.baseURL))[
-        .posixPermissions]
-      as? NSNumber)?.intValue
-    #expect(mode == 0o600)
+      let login = try await cli.run(
+        api + ["login", "--username", "emilys", "--password", "emilyspass"])
+      #expect(login.status == 0, "\(login.stderr)")
+      #expect(login.stdout.contains("signed in as Emily Johnson (@emilys)"))
+      let mode =
+        (try FileManager.default.attributesOfItem(atPath: cli.credentialsPath(for: server.baseURL))[
+          .posixPermissions]
+        as? NSNumber)?.intValue
+      #expect(mode == 0o600)
 
-    let me = try await cli.run(api + ["me"])
-    #expect(me.status == 0, "\(me.stderr)")
-    #expect(
-      me.stdout.contains("Emily Johnson") && me.stdout.contains("emily.johnson@x.dummyjson.com"))
-    #expect(
-      server.journal.count(method: "POST", path: "/auth/login") == 1,
-      "the second process reused the session")
+      let me = try await cli.run(api + ["me"])
+      #expect(me.status == 0, "\(me.stderr)")
+      #expect(
+        me.stdout.contains("Emily Johnson") && me.stdout.contains("emily.johnson@x.dummyjson.com"))
+      #expect(
+        server.journal.count(method: "POST", path: "/auth/login") == 1,
+        "the second process reused the session")
 
-    let logout = try await cli.run(api + ["logout"])
-    #expect(logout.status == 0)
-    #expect(!FileManager.default.fileExists(atPath: cli.credentialsPath(for: server.baseURL)))
-    let after = try await cli.run(api + ["me"])
-    #expect(after.status == 77)
-    #expect(after.stderr.contains("not signed in"))
-    await server.stop()
+      let logout = try await cli.run(api + ["logout"])
+      #expect(logout.status == 0)
+      #expect(!FileManager.default.fileExists(atPath: cli.credentialsPath(for: server.baseURL)))
+      let after = try await cli.run(api + ["me"])
+      #expect(after.status == 77)
+      #expect(after.stderr.contains("not signed in"))
+    }
   }
 
   @Test func wrongPasswordFailsWithTheServersMessage() async throws {
-    let server = SandboxServer()
-    try server.start()
-    let result = try await CLIRunner().run([
-      "--api", server.baseURL.absoluteString, "login", "--username", "emilys", "--password", "nope",
-    ])
-    #expect(result.status == 1)
-    #expect(result.stderr.contains("Invalid credentials"))
-    #expect(!result.all.contains("nope"))
-    await server.stop()
+    try await withSandbox { server in
+      let result = try await CLIRunner().run([
+        "--api", server.baseURL.absoluteString, "login", "--username", "emilys", "--password",
+        "nope",
+      ])
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("Invalid credentials"))
+      #expect(!result.all.contains("nope"))
+    }
   }
 
   @Test func usersAsJSONAndAsATable() async throws {
-    let server = SandboxServer()
-    try server.start()
-    let cli = try CLIRunner()
-    let json = try await cli.run([
-      "--api", server.baseURL.absoluteString, "users", "--limit", "5", "--skip", "5", "--json",
-    ])
-    #expect(json.status == 0, "\(json.stderr)")
-    let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-    let users = try #require(object["users"] as? [[String: Any]])
-    #expect(users.count == 5 && users.first?["id"] as? Int == 6 && object["total"] as? Int == 120)
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let json = try await cli.run([
+        "--api", server.baseURL.absoluteString, "users", "--limit", "5", "--skip", "5", "--json",
+      ])
+      #expect(json.status == 0, "\(json.stderr)")
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+      let users = try #require(object["users"] as? [[String: Any]])
+      #expect(users.count == 5 && users.first?["id"] as? Int == 6 && object["total"] as? Int == 120)
 
-    let table = try await cli.run(["--api=\(server.baseURL.absoluteString)", "users", "--limit=3"])
-    let lines = table.stdout.split(separator: "\n")
-    #expect(lines.first?.hasPrefix("ID  NAME") == true)
-    #expect(lines.count == 5 && lines.last == "showing 1–3 of 120")
-    let search = try await cli.run([
-      "--api", server.baseURL.absoluteString, "users", "--search", "emily",
-    ])
-    #expect(search.stdout.contains("emilys"))
-    await server.stop()
+      let table = try await cli.run([
+        "--api=\(server.baseURL.absoluteString)", "users", "--limit=3",
+      ])
+      let lines = table.stdout.split(separator: "\n")
+      #expect(lines.first?.hasPrefix("ID  NAME") == true)
+      #expect(lines.count == 5 && lines.last == "showing 1–3 of 120")
+      let search = try await cli.run([
+        "--api", server.baseURL.absoluteString, "users", "--search", "emily",
+      ])
+      #expect(search.stdout.contains("emilys"))
+    }
   }
 
   @Test func missingUserExits1WithTheServersMessage() async throws {
-    let server = SandboxServer()
-    try server.start()
-    let result = try await CLIRunner().run(["--api", server.baseURL.absoluteString, "user", "999"])
-    #expect(result.status == 1)
-    #expect(result.stderr.contains("User with id '999' not found"))
-    #expect(
-      result.stderr.split(separator: "\n").filter { $0.hasPrefix("strata-demo:") }.count == 1,
-      "one line")
-    await server.stop()
+    try await withSandbox { server in
+      let result = try await CLIRunner().run([
+        "--api", server.baseURL.absoluteString, "user", "999",
+      ])
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("User with id '999' not found"))
+      #expect(
+        result.stderr.split(separator: "\n").filter { $0.hasPrefix("strata-demo:") }.count == 1,
+        "one line")
+    }
   }
 
   @Test func postsTodosAndCreate() async throws {
-    let server = SandboxServer()
-    try server.start()
-    let cli = try CLIRunner()
-    let api = ["--api", server.baseURL.absoluteString]
-    #expect(
-      try await cli.run(api + ["posts", "--limit", "2"]).stdout.contains("showing 1–2 of 150"))
-    let created = try await cli.run(
-      api + ["post", "create", "--title", "Hi", "--body", "There", "--user-id", "3"])
-    #expect(created.status == 0 && created.stdout.contains("#151"))
-    server.faults.fail(503, method: "POST", path: "/posts/add")
-    #expect(
-      try await cli.run(
-        api + ["post", "create", "--title", "Hi", "--body", "There", "--user-id", "3"]
-      ).status == 1)
-    #expect(
-      server.journal.count(method: "POST", path: "/posts/add") == 2, "the failed POST was sent once"
-    )
-    let toggled = try await cli.run(api + ["todo", "toggle", "3"])
-    #expect(toggled.status == 0 && toggled.stdout.contains("todo 3 is now not done"))
-    #expect(try await cli.run(api + ["todos", "--limit", "2"]).stdout.contains("DONE"))
-    await server.stop()
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      #expect(
+        try await cli.run(api + ["posts", "--limit", "2"]).stdout.contains("showing 1–2 of 150"))
+      let created = try await cli.run(
+        api + ["post", "create", "--title", "Hi", "--body", "There", "--user-id", "3"])
+      #expect(created.status == 0 && created.stdout.contains("#151"))
+      server.faults.fail(503, method: "POST", path: "/posts/add")
+      #expect(
+        try await cli.run(
+          api + ["post", "create", "--title", "Hi", "--body", "There", "--user-id", "3"]
+        ).status == 1)
+      #expect(
+        server.journal.count(method: "POST", path: "/posts/add") == 2,
+        "the failed POST was sent once"
+      )
+      let toggled = try await cli.run(api + ["todo", "toggle", "3"])
+      #expect(toggled.status == 0 && toggled.stdout.contains("todo 3 is now not done"))
+      #expect(try await cli.run(api + ["todos", "--limit", "2"]).stdout.contains("DONE"))
+    }
   }
 
   @Test func retryProgressIsShownOnStderr() async throws {
-    let server = SandboxServer()
-    try server.start()
-    server.faults.fail(503, method: "GET", path: "/posts", count: 1)
-    let result = try await CLIRunner().run(
-      [
-        "--api", server.baseURL.absoluteString, "--set", "RETRY_BASE_DELAY=10ms", "--log-level",
-        "warning", "posts",
-      ])
-    #expect(result.status == 0)
-    #expect(result.stderr.contains("retrying in 10ms (1/3): GET /posts → 503…"))
-    await server.stop()
+    try await withSandbox { server in
+      server.faults.fail(503, method: "GET", path: "/posts", count: 1)
+      let result = try await CLIRunner().run(
+        [
+          "--api", server.baseURL.absoluteString, "--set", "RETRY_BASE_DELAY=10ms", "--log-level",
+          "warning", "posts",
+        ])
+      #expect(result.status == 0)
+      #expect(result.stderr.contains("retrying in 10ms (1/3): GET /posts → 503…"))
+    }
   }
 
   @Test func malformedConfigExits78WithALocation() async throws {

@@ -10,106 +10,108 @@ import Testing
 @Suite("Sandbox fault injection and journal")
 struct SandboxFaultTests {
   @Test func twoFailuresThenNormal() async throws {
-    let sandbox = try Sandbox()
-    sandbox.server.faults.fail(
-      503, method: "GET", path: "/users", count: 2, headers: ["Retry-After": "3"])
-    let first = try await sandbox.send("GET", "/users?limit=1")
-    let second = try await sandbox.send("GET", "/users?limit=1")
-    let third = try await sandbox.send("GET", "/users?limit=1")
-    #expect([first.status, second.status, third.status] == [Int]([503, 503, 200]))
-    #expect(first.header("Retry-After") == "3")
-    #expect(sandbox.server.journal.count(method: "GET", path: "/users") == 3)
-    #expect(sandbox.server.faults.pending == 0)
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      sandbox.server.faults.fail(
+        503, method: "GET", path: "/users", count: 2, headers: ["Retry-After": "3"])
+      let first = try await sandbox.send("GET", "/users?limit=1")
+      let second = try await sandbox.send("GET", "/users?limit=1")
+      let third = try await sandbox.send("GET", "/users?limit=1")
+      #expect([first.status, second.status, third.status] == [Int]([503, 503, 200]))
+      #expect(first.header("Retry-After") == "3")
+      #expect(sandbox.server.journal.count(method: "GET", path: "/users") == 3)
+      #expect(sandbox.server.faults.pending == 0)
+    }
   }
 
   @Test func faultsMatchOnlyTheirMethodAndPath() async throws {
-    let sandbox = try Sandbox()
-    sandbox.server.faults.fail(500, method: "POST", path: "/posts/add")
-    sandbox.server.faults.fail(502, path: "/todos/*")
-    #expect(try await sandbox.send("GET", "/posts/1").status == 200)
-    #expect(
-      try await sandbox.send("POST", "/posts/add", json: ["title": "t", "userId": 1]).status == 500)
-    #expect(
-      try await sandbox.send("POST", "/posts/add", json: ["title": "t", "userId": 1]).status == 201)
-    #expect(try await sandbox.send("GET", "/todos/4").status == 502)
-    #expect(try await sandbox.send("GET", "/todos/4").status == 200)
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      sandbox.server.faults.fail(500, method: "POST", path: "/posts/add")
+      sandbox.server.faults.fail(502, path: "/todos/*")
+      #expect(try await sandbox.send("GET", "/posts/1").status == 200)
+      #expect(
+        try await sandbox.send("POST", "/posts/add", json: ["title": "t", "userId": 1]).status
+          == 500)
+      #expect(
+        try await sandbox.send("POST", "/posts/add", json: ["title": "t", "userId": 1]).status
+          == 201)
+      #expect(try await sandbox.send("GET", "/todos/4").status == 502)
+      #expect(try await sandbox.send("GET", "/todos/4").status == 200)
+    }
   }
 
   @Test func droppedConnectionIsATransportError() async throws {
-    let sandbox = try Sandbox()
-    sandbox.server.faults.add(
-      .init(method: "GET", path: "/users/1", count: 1, action: .dropConnection))
-    await #expect(throws: URLError.self) { try await sandbox.send("GET", "/users/1") }
-    #expect(try await sandbox.send("GET", "/users/1").status == 200)
-    #expect(sandbox.server.journal.count(path: "/users/1") == 2)
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      sandbox.server.faults.add(
+        .init(method: "GET", path: "/users/1", count: 1, action: .dropConnection))
+      await #expect(throws: URLError.self) { try await sandbox.send("GET", "/users/1") }
+      #expect(try await sandbox.send("GET", "/users/1").status == 200)
+      #expect(sandbox.server.journal.count(path: "/users/1") == 2)
+    }
   }
 
   @Test func truncatedBodyIsATransportError() async throws {
-    let sandbox = try Sandbox()
-    sandbox.server.faults.add(.init(path: "/users", action: .truncateBody))
-    await #expect(throws: URLError.self) { try await sandbox.send("GET", "/users") }
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      sandbox.server.faults.add(.init(path: "/users", action: .truncateBody))
+      await #expect(throws: URLError.self) { try await sandbox.send("GET", "/users") }
+    }
   }
 
   @Test func scriptedBodyIsSentVerbatim() async throws {
-    let sandbox = try Sandbox()
-    sandbox.server.faults.add(
-      .init(
-        path: "/users/1",
-        action: .respond(status: 200, headers: ["Content-Type": "text/html"], body: "<html>")))
-    let reply = try await sandbox.send("GET", "/users/1")
-    #expect(reply.status == 200 && String(decoding: reply.data, as: UTF8.self) == "<html>")
-    #expect(reply.header("Content-Type") == "text/html")
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      sandbox.server.faults.add(
+        .init(
+          path: "/users/1",
+          action: .respond(status: 200, headers: ["Content-Type": "text/html"], body: "<html>")))
+      let reply = try await sandbox.send("GET", "/users/1")
+      #expect(reply.status == 200 && String(decoding: reply.data, as: UTF8.self) == "<html>")
+      #expect(reply.header("Content-Type") == "text/html")
+    }
   }
 
   @Test func delayFaultDelaysThenServes() async throws {
-    let sandbox = try Sandbox()
-    sandbox.server.faults.add(.init(path: "/todos/1", action: .delay(.milliseconds(150))))
-    let start = ContinuousClock.now
-    #expect(try await sandbox.send("GET", "/todos/1").status == 200)
-    #expect(ContinuousClock.now - start >= .milliseconds(150))
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      sandbox.server.faults.add(.init(path: "/todos/1", action: .delay(.milliseconds(150))))
+      let start = ContinuousClock.now
+      #expect(try await sandbox.send("GET", "/todos/1").status == 200)
+      #expect(ContinuousClock.now - start >= .milliseconds(150))
+    }
   }
 
   @Test func journalRecordsMethodPathHeadersAndTime() async throws {
-    let sandbox = try Sandbox()
-    let before = Date()
-    _ = try await sandbox.send("GET", "/users/3?select=age", headers: ["X-Trace": "abc"])
-    let entry = try #require(sandbox.server.journal.entries.last)
-    #expect(entry.method == "GET" && entry.path == "/users/3")
-    #expect(entry.query.first?.name == "select")
-    #expect(entry.header("x-trace") == "abc")
-    #expect(entry.timestamp >= before.addingTimeInterval(-1))
-    sandbox.server.journal.reset()
-    #expect(sandbox.server.journal.entries.isEmpty)
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      let before = Date()
+      _ = try await sandbox.send("GET", "/users/3?select=age", headers: ["X-Trace": "abc"])
+      let entry = try #require(sandbox.server.journal.entries.last)
+      #expect(entry.method == "GET" && entry.path == "/users/3")
+      #expect(entry.query.first?.name == "select")
+      #expect(entry.header("x-trace") == "abc")
+      #expect(entry.timestamp >= before.addingTimeInterval(-1))
+      sandbox.server.journal.reset()
+      #expect(sandbox.server.journal.entries.isEmpty)
+    }
   }
 
   @Test func manyConcurrentRequests() async throws {
-    let sandbox = try Sandbox()
-    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-      for index in 0..<100 {
-        group.addTask { try await sandbox.send("GET", "/users/\(1 + index % 36)").status }
+    try await Sandbox.with { sandbox throws in
+      let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+        for index in 0..<100 {
+          group.addTask { try await sandbox.send("GET", "/users/\(1 + index % 36)").status }
+        }
+        return try await group.reduce(into: [Int]()) { $0.append($1) }
       }
-      return try await group.reduce(into: [Int]()) { $0.append($1) }
+      #expect(statuses.count == 100 && statuses.allSatisfy { $0 == 200 })
+      #expect(sandbox.server.journal.count() == 100)
     }
-    #expect(statuses.count == 100 && statuses.allSatisfy { $0 == 200 })
-    #expect(sandbox.server.journal.count() == 100)
-    await sandbox.stop()
   }
 }
 
 @Suite("Sandbox journal bounds")
 struct SandboxJournalTests {
   @Test func journalKeepsOnlyTheNewestEntries() async throws {
-    let sandbox = try Sandbox(configuration: .init(journalCapacity: 3))
-    for id in 1...5 { _ = try await sandbox.send("GET", "/users/\(id)") }
-    #expect(sandbox.server.journal.entries.map(\.path) == ["/users/3", "/users/4", "/users/5"])
-    await sandbox.stop()
+    try await Sandbox.with(configuration: .init(journalCapacity: 3)) { sandbox throws in
+      for id in 1...5 { _ = try await sandbox.send("GET", "/users/\(id)") }
+      #expect(sandbox.server.journal.entries.map(\.path) == ["/users/3", "/users/4", "/users/5"])
+    }
   }
 }
 
@@ -143,29 +145,29 @@ struct FaultSpecTests {
   }
 
   @Test func parsedFaultsAreServed() async throws {
-    let sandbox = try Sandbox()
-    sandbox.server.faults.add(try FaultInjector.Fault(spec: "GET /users/1 503x2"))
-    #expect(try await sandbox.send("GET", "/users/1").status == 503)
-    #expect(try await sandbox.send("GET", "/users/1").status == 503)
-    #expect(try await sandbox.send("GET", "/users/1").status == 200)
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      sandbox.server.faults.add(try FaultInjector.Fault(spec: "GET /users/1 503x2"))
+      #expect(try await sandbox.send("GET", "/users/1").status == 503)
+      #expect(try await sandbox.send("GET", "/users/1").status == 503)
+      #expect(try await sandbox.send("GET", "/users/1").status == 200)
+    }
   }
 }
 
 @Suite("Journal ring")
 struct JournalRingTests {
   @Test func wrapsAroundManyTimesInOrder() async throws {
-    let sandbox = try Sandbox(configuration: .init(journalCapacity: 4))
-    for id in 1...11 { _ = try await sandbox.send("GET", "/users/\(id)") }
-    #expect(
-      sandbox.server.journal.entries.map(\.path) == [
-        "/users/8", "/users/9", "/users/10", "/users/11",
-      ])
-    #expect(
-      sandbox.server.journal.count(path: "/users/9") == 1 && sandbox.server.journal.count() == 4)
-    sandbox.server.journal.reset()
-    _ = try await sandbox.send("GET", "/users/1")
-    #expect(sandbox.server.journal.entries.map(\.path) == ["/users/1"])
-    await sandbox.stop()
+    try await Sandbox.with(configuration: .init(journalCapacity: 4)) { sandbox throws in
+      for id in 1...11 { _ = try await sandbox.send("GET", "/users/\(id)") }
+      #expect(
+        sandbox.server.journal.entries.map(\.path) == [
+          "/users/8", "/users/9", "/users/10", "/users/11",
+        ])
+      #expect(
+        sandbox.server.journal.count(path: "/users/9") == 1 && sandbox.server.journal.count() == 4)
+      sandbox.server.journal.reset()
+      _ = try await sandbox.send("GET", "/users/1")
+      #expect(sandbox.server.journal.entries.map(\.path) == ["/users/1"])
+    }
   }
 }

@@ -52,52 +52,52 @@ struct SandboxRobustnessTests {
   }
 
   @Test func extremeNumbersInQueriesAreAnsweredNeverATrap() async throws {
-    let sandbox = try Sandbox(configuration: .init(maxDelay: .milliseconds(5)))
-    for value in Self.extremeNumbers {
-      for path in [
-        "/users?limit=\(value)", "/users?skip=\(value)", "/users?limit=\(value)&skip=\(value)",
-        "/posts?limit=\(value)&skip=1", "/users/\(value)", "/http/\(value)",
-        "/users/1?delay=\(value)",
-      ] {
-        let reply = try await sandbox.send("GET", path)
-        // `/http/<not a supported code>` is a 500 on DummyJSON too, with its message.
-        let expectedServerError =
-          path.hasPrefix("/http/") && reply.status == 500 && reply.message != nil
+    try await Sandbox.with(configuration: .init(maxDelay: .milliseconds(5))) { sandbox throws in
+      for value in Self.extremeNumbers {
+        for path in [
+          "/users?limit=\(value)", "/users?skip=\(value)", "/users?limit=\(value)&skip=\(value)",
+          "/posts?limit=\(value)&skip=1", "/users/\(value)", "/http/\(value)",
+          "/users/1?delay=\(value)",
+        ] {
+          let reply = try await sandbox.send("GET", path)
+          // `/http/<not a supported code>` is a 500 on DummyJSON too, with its message.
+          let expectedServerError =
+            path.hasPrefix("/http/") && reply.status == 500 && reply.message != nil
+          #expect(
+            reply.status == 200 || (400..<500).contains(reply.status) || expectedServerError,
+            "\(path): \(reply.status)")
+        }
+        let login = try await sandbox.send(
+          "POST", "/auth/login",
+          json: ["username": "emilys", "password": "emilyspass", "expiresInMins": value])
+        // Out of 1…43,200 minutes: DummyJSON's 500 "Maximum access token expire time…".
         #expect(
-          reply.status == 200 || (400..<500).contains(reply.status) || expectedServerError,
-          "\(path): \(reply.status)")
+          login.status == 200
+            || (login.status == 500 && login.message?.hasPrefix("Maximum access token") == true),
+          "expiresInMins=\(value)")
       }
-      let login = try await sandbox.send(
-        "POST", "/auth/login",
-        json: ["username": "emilys", "password": "emilyspass", "expiresInMins": value])
-      // Out of 1…43,200 minutes: DummyJSON's 500 "Maximum access token expire time…".
-      #expect(
-        login.status == 200
-          || (login.status == 500 && login.message?.hasPrefix("Maximum access token") == true),
-        "expiresInMins=\(value)")
+      for (minutes, status) in [(1e300, 500), (43_201, 500), (-5, 500), (0, 200), (43_200, 200)]
+        as [(Double, Int)]
+      {
+        let login = try await sandbox.send(
+          "POST", "/auth/login",
+          json: ["username": "emilys", "password": "emilyspass", "expiresInMins": minutes])
+        #expect(login.status == status, "expiresInMins \(minutes)")
+      }
+      let page = try await sandbox.send("GET", "/users?limit=9223372036854775807&skip=1")
+      #expect(page.status == 200 && (page.json["users"] as? [Any])?.count == 119)
+      #expect(try await sandbox.send("GET", "/users?limit=-1").status == 400)
+      #expect(try await sandbox.send("GET", "/users/1").status == 200, "still serving")
     }
-    for (minutes, status) in [(1e300, 500), (43_201, 500), (-5, 500), (0, 200), (43_200, 200)]
-      as [(Double, Int)]
-    {
-      let login = try await sandbox.send(
-        "POST", "/auth/login",
-        json: ["username": "emilys", "password": "emilyspass", "expiresInMins": minutes])
-      #expect(login.status == status, "expiresInMins \(minutes)")
-    }
-    let page = try await sandbox.send("GET", "/users?limit=9223372036854775807&skip=1")
-    #expect(page.status == 200 && (page.json["users"] as? [Any])?.count == 119)
-    #expect(try await sandbox.send("GET", "/users?limit=-1").status == 400)
-    #expect(try await sandbox.send("GET", "/users/1").status == 200, "still serving")
-    await sandbox.stop()
   }
 
   @Test(arguments: malformed)
   func malformedRequestsGet400(_ name: String, _ request: String) async throws {
-    let sandbox = try Sandbox()
-    let answer = try await sandbox.raw(Self.bytes(request))
-    #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(name): \(answer)")
-    #expect(try await sandbox.send("GET", "/users/1").status == 200)
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      let answer = try await sandbox.raw(Self.bytes(request))
+      #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(name): \(answer)")
+      #expect(try await sandbox.send("GET", "/users/1").status == 200)
+    }
   }
 
   @Test func limitsAreEnforced() async throws {
@@ -132,24 +132,24 @@ struct SandboxRobustnessTests {
   }
 
   @Test func bodyLongerThanDeclaredServesTheRequestThenRejectsTheRest() async throws {
-    let sandbox = try Sandbox()
-    let request =
-      "POST /posts/add HTTP/1.1\r\nContent-Length: 26\r\n\r\n{\"title\":\"t\",\"userId\":1}  EXTRA GARBAGE\r\n\r\n"
-    let answer = try await sandbox.raw(Self.bytes(request))
-    #expect(answer.hasPrefix("HTTP/1.1 201 "))
-    #expect(answer.contains("HTTP/1.1 400 "))
-    #expect(try await sandbox.send("GET", "/users/1").status == 200)
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      let request =
+        "POST /posts/add HTTP/1.1\r\nContent-Length: 26\r\n\r\n{\"title\":\"t\",\"userId\":1}  EXTRA GARBAGE\r\n\r\n"
+      let answer = try await sandbox.raw(Self.bytes(request))
+      #expect(answer.hasPrefix("HTTP/1.1 201 "))
+      #expect(answer.contains("HTTP/1.1 400 "))
+      #expect(try await sandbox.send("GET", "/users/1").status == 200)
+    }
   }
 
   @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
-    let sandbox = try Sandbox()
-    let two =
-      "GET /users/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /users/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    let answer = try await sandbox.raw(Self.bytes(two))
-    #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
-    #expect(answer.contains("\"username\":\"emilys\""))
-    await sandbox.stop()
+    try await Sandbox.with { sandbox throws in
+      let two =
+        "GET /users/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /users/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+      let answer = try await sandbox.raw(Self.bytes(two))
+      #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
+      #expect(answer.contains("\"username\":\"emilys\""))
+    }
   }
 
   @Test func randomBytesNeverBreakTheServerOrLeakSockets() async throws {
@@ -222,25 +222,26 @@ struct SandboxLoadTests {
   /// checked by hand with the server in its own process: this keeps the test process under
   /// ~1,000 descriptors, past which Foundation's `Process.run()` crashes on Linux).
   @Test func slowClientsBeyondTheLimitDoNotLockOthersOut() async throws {
-    let sandbox = try Sandbox(configuration: .init(limits: SandboxLimits(maxConnections: 200)))
-    let port = UInt16(sandbox.server.port)
-    // Clients that start a request and never finish it.
-    let slow: [Int32] = try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(
-          with: Result {
-            try (0..<300).map { _ in
-              let fd = try Socket.connect(port: port)
-              Socket.send(fd, Array("GET /users/1 HTTP/1.1\r\nX-Slow: ".utf8))
-              return fd
-            }
-          })
+    try await Sandbox.with(configuration: .init(limits: SandboxLimits(maxConnections: 200))) {
+      sandbox throws in
+      let port = UInt16(sandbox.server.port)
+      // Clients that start a request and never finish it.
+      let slow: [Int32] = try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+          continuation.resume(
+            with: Result {
+              try (0..<300).map { _ in
+                let fd = try Socket.connect(port: port)
+                Socket.send(fd, Array("GET /users/1 HTTP/1.1\r\nX-Slow: ".utf8))
+                return fd
+              }
+            })
+        }
       }
+      defer { for fd in slow { Socket.close(fd) } }
+      let answer = try await sandbox.raw(
+        Array("GET /users/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), timeout: 1_000)
+      #expect(answer.hasPrefix("HTTP/1.1 200 "), "a new client is served: \(answer.prefix(80))")
     }
-    defer { for fd in slow { Socket.close(fd) } }
-    let answer = try await sandbox.raw(
-      Array("GET /users/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), timeout: 1_000)
-    #expect(answer.hasPrefix("HTTP/1.1 200 "), "a new client is served: \(answer.prefix(80))")
-    await sandbox.stop()
   }
 }

@@ -128,6 +128,23 @@ struct Sandbox {
   }
 
   func stop() async { await server.stop() }
+
+  /// Runs `body` with a started sandbox and stops it however `body` ends.
+  static func with<Result>(
+    configuration: SandboxServer.Configuration = .init(),
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (Sandbox) async throws -> Result
+  ) async throws -> Result {
+    let sandbox = try Sandbox(configuration: configuration)
+    do {
+      let result = try await body(sandbox)
+      await sandbox.stop()
+      return result
+    } catch {
+      await sandbox.stop()
+      throw error
+    }
+  }
 }
 
 /// Sockets this process holds whose local port is `port` (Linux: /proc/net/tcp + /proc/self/fd).

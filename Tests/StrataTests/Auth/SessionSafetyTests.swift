@@ -89,7 +89,7 @@ struct SessionSafetyTests {
     let session = AuthSession(
       origin: exampleOrigin, store: store,
       refresh: { token in
-        let renewed = try await portal.send(RefreshEndpoint(token: token))
+        let renewed = try await portal.send(DummyJSONAuth.refresh(token))
         return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
       })
     let error = await networkError {
@@ -262,16 +262,4 @@ struct SessionSafetyTests {
       try FileTokenStore(path: big).load()
     }
   }
-}
-
-struct RefreshEndpoint: Endpoint {
-  struct Response: Decodable, Sendable {
-    let accessToken: String
-    let refreshToken: String
-  }
-  struct Body: Encodable, Sendable { let refreshToken: String }
-  let token: String
-  var path: String { "auth/refresh" }
-  var method: HTTPMethod { .post }
-  var body: (any Encodable & Sendable)? { Body(refreshToken: token) }
 }

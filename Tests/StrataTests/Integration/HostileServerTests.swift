@@ -12,12 +12,12 @@ import Testing
 struct HostileServerTests {
   /// A running sandbox, the demo account's login and a session that refreshes through it.
   static func signedInSandbox() async throws -> (
-    SandboxServer, SandboxLogin.Response, AuthSession
+    SandboxServer, DummyJSONAuth.Tokens, AuthSession
   ) {
     let server = SandboxServer()
     try server.start()
     let plain = sandboxService(server)
-    let login = try await plain.send(SandboxLogin())
+    let login = try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60))
     return (server, login, sandboxSession(server, plain, login))
   }
 

@@ -31,33 +31,6 @@ struct SlowUser: Endpoint {
   var timeout: Duration? { .milliseconds(300) }
 }
 
-struct LoginBody: Encodable, Sendable {
-  let username: String
-  let password: String
-  let expiresInSeconds: Int
-}
-
-struct SandboxLogin: Endpoint {
-  struct Response: Decodable, Sendable {
-    let accessToken: String
-    let refreshToken: String
-  }
-  var path: String { "auth/login" }
-  var method: HTTPMethod { .post }
-  var body: (any Encodable & Sendable)? {
-    LoginBody(username: "emilys", password: "emilyspass", expiresInSeconds: 60)
-  }
-}
-
-struct SandboxRefresh: Endpoint {
-  typealias Response = SandboxLogin.Response
-  struct Body: Encodable, Sendable { let refreshToken: String }
-  let refreshToken: String
-  var path: String { "auth/refresh" }
-  var method: HTTPMethod { .post }
-  var body: (any Encodable & Sendable)? { Body(refreshToken: refreshToken) }
-}
-
 func sandboxService(
   _ server: SandboxServer, policy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10)),
   authenticator: (any Authenticator)? = nil
@@ -70,7 +43,7 @@ func sandboxService(
 
 /// A session for `server`, signed in with `login`, that refreshes through `plain`.
 func sandboxSession(
-  _ server: SandboxServer, _ plain: NetworkService, _ login: SandboxLogin.Response
+  _ server: SandboxServer, _ plain: NetworkService, _ login: DummyJSONAuth.Tokens
 ) -> AuthSession {
   let origin = Origin(server.baseURL)!
   return AuthSession(
@@ -79,7 +52,7 @@ func sandboxSession(
       Credentials(
         accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)),
     refresh: { token in
-      let renewed = try await plain.send(SandboxRefresh(refreshToken: token))
+      let renewed = try await plain.send(DummyJSONAuth.refresh(token))
       return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
     })
 }
@@ -87,57 +60,53 @@ func sandboxSession(
 @Suite("NetworkService against the sandbox (real URLSession)")
 struct NetworkIntegrationTests {
   @Test func getAndDecode() async throws {
-    let server = SandboxServer()
-    try server.start()
-    let page = try await sandboxService(server).send(ListUsers())
-    #expect(page.users.count == 5 && page.total == 120)
-    #expect(page.users.first == TestUser(id: 1, firstName: "Emily"))
-    let entry = try #require(server.journal.entries.first)
-    #expect(entry.header("User-Agent")?.contains("Strata/") == true)
-    #expect(entry.header("Accept") == "application/json")
-    await server.stop()
+    try await withSandbox { server in
+      let page = try await sandboxService(server).send(ListUsers())
+      #expect(page.users.count == 5 && page.total == 120)
+      #expect(page.users.first == TestUser(id: 1, firstName: "Emily"))
+      let entry = try #require(server.journal.entries.first)
+      #expect(entry.header("User-Agent")?.contains("Strata/") == true)
+      #expect(entry.header("Accept") == "application/json")
+    }
   }
 
   @Test func serviceUnavailableTwiceThenSuccess() async throws {
-    let server = SandboxServer()
-    try server.start()
-    server.faults.fail(503, method: "GET", path: "/users/1", count: 2)
-    let user = try await sandboxService(server).send(GetUser())
-    #expect(user.firstName == "Emily")
-    #expect(server.journal.count(method: "GET", path: "/users/1") == 3)
-    await server.stop()
+    try await withSandbox { server in
+      server.faults.fail(503, method: "GET", path: "/users/1", count: 2)
+      let user = try await sandboxService(server).send(GetUser())
+      #expect(user.firstName == "Emily")
+      #expect(server.journal.count(method: "GET", path: "/users/1") == 3)
+    }
   }
 
   @Test func postOn503IsSentOnce() async throws {
-    let server = SandboxServer()
-    try server.start()
-    server.faults.fail(503, method: "POST", path: "/things")
-    let error = await networkError { _ = try await sandboxService(server).send(CreateThing()) }
-    #expect(error?.status == 503)
-    #expect(server.journal.count(method: "POST", path: "/things") == 1)
-    await server.stop()
+    try await withSandbox { server in
+      server.faults.fail(503, method: "POST", path: "/things")
+      let error = await networkError { _ = try await sandboxService(server).send(CreateThing()) }
+      #expect(error?.status == 503)
+      #expect(server.journal.count(method: "POST", path: "/things") == 1)
+    }
   }
 
   @Test func deadlineExpiresWhileTheServerIsSlow() async throws {
-    let server = SandboxServer()
-    try server.start()
-    // A 40 s server and a 20 s bound: the margin absorbs a loaded 2-core machine.
-    server.faults.add(.init(path: "/users/1", action: .delay(.seconds(40))))
-    let started = ContinuousClock.now
-    // Its own session: on Linux, tearing down the abandoned transfer can hold up every other
-    // transfer of the same URLSession for seconds.
-    let service = NetworkService(
-      options: NetworkOptions(baseURL: server.baseURL, retryPolicy: .none),
-      transport: URLSessionTransport())
-    let error = await networkError { _ = try await service.send(SlowUser()) }
-    guard case .transport(let urlError) = error?.kind else {
-      Issue.record("expected a timeout, got \(String(describing: error))")
-      return
+    try await withSandbox { server in
+      // A 40 s server and a 20 s bound: the margin absorbs a loaded 2-core machine.
+      server.faults.add(.init(path: "/users/1", action: .delay(.seconds(40))))
+      let started = ContinuousClock.now
+      // Its own session: on Linux, tearing down the abandoned transfer can hold up every other
+      // transfer of the same URLSession for seconds.
+      let service = NetworkService(
+        options: NetworkOptions(baseURL: server.baseURL, retryPolicy: .none),
+        transport: URLSessionTransport())
+      let error = await networkError { _ = try await service.send(SlowUser()) }
+      guard case .transport(let urlError) = error?.kind else {
+        Issue.record("expected a timeout, got \(String(describing: error))")
+        return
+      }
+      #expect(urlError.code == .timedOut)
+      #expect(
+        ContinuousClock.now - started < .seconds(20), "the 300 ms deadline, not the 40 s server")
     }
-    #expect(urlError.code == .timedOut)
-    #expect(
-      ContinuousClock.now - started < .seconds(20), "the 300 ms deadline, not the 40 s server")
-    await server.stop()
   }
 
   @Test func connectionRefusedIsATransportErrorAfterRetries() async throws {
@@ -154,12 +123,11 @@ struct NetworkIntegrationTests {
   }
 
   @Test func droppedConnectionIsRetried() async throws {
-    let server = SandboxServer()
-    try server.start()
-    server.faults.add(.init(method: "GET", path: "/users/1", count: 1, action: .dropConnection))
-    _ = try await sandboxService(server).send(GetUser())
-    #expect(server.journal.count(path: "/users/1") == 2)
-    await server.stop()
+    try await withSandbox { server in
+      server.faults.add(.init(method: "GET", path: "/users/1", count: 1, action: .dropConnection))
+      _ = try await sandboxService(server).send(GetUser())
+      #expect(server.journal.count(path: "/users/1") == 2)
+    }
   }
 
   @Test func crossOriginRedirectDropsAuthorizationSameOriginKeepsIt() async throws {
@@ -194,17 +162,16 @@ struct NetworkIntegrationTests {
 
   @Test func expiredTokenIsRefreshedTransparentlyAgainstTheSandbox() async throws {
     let clock = Lock(Date(timeIntervalSince1970: 1_800_000_000))
-    let server = SandboxServer(configuration: .init(now: { clock.withLock { $0 } }))
-    try server.start()
-    let plain = sandboxService(server)
-    let login = try await plain.send(SandboxLogin())
-    let session = sandboxSession(server, plain, login)
-    let service = sandboxService(server, authenticator: session)
-    #expect(try await service.send(GetMe()).firstName == "Emily")
-    clock.withLock { $0 += 120 }  // the access token (60 s) is now expired on the server
-    #expect(try await service.send(GetMe()).firstName == "Emily")
-    #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
-    #expect(server.journal.count(method: "GET", path: "/auth/me") == 3)
-    await server.stop()
+    try await withSandbox(.init(now: { clock.withLock { $0 } })) { server in
+      let plain = sandboxService(server)
+      let login = try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60))
+      let session = sandboxSession(server, plain, login)
+      let service = sandboxService(server, authenticator: session)
+      #expect(try await service.send(GetMe()).firstName == "Emily")
+      clock.withLock { $0 += 120 }  // the access token (60 s) is now expired on the server
+      #expect(try await service.send(GetMe()).firstName == "Emily")
+      #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
+      #expect(server.journal.count(method: "GET", path: "/auth/me") == 3)
+    }
   }
 }

@@ -21,21 +21,20 @@ struct ReadmeExampleTests {
   }
 
   @Test func theUsingItExampleRuns() async throws {
-    let server = SandboxServer()
-    try server.start()
-    let release =
-      URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().path + "/Config/Release.xcconfig"
+    try await withSandbox { server in
+      let release =
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path + "/Config/Release.xcconfig"
 
-    let config = try Config(file: release, overrides: ["API": server.baseURL.absoluteString])
-    let network = NetworkService(
-      options: try NetworkOptions(config: config, baseURL: config.url(.api)))
-    let user = try await network.send(UserRequests.get(id: 1))  // a User, no annotation
+      let config = try Config(file: release, overrides: ["API": server.baseURL.absoluteString])
+      let network = NetworkService(
+        options: try NetworkOptions(config: config, baseURL: config.url(.api)))
+      let user = try await network.send(UserRequests.get(id: 1))  // a User, no annotation
 
-    #expect(user.firstName == "Emily")
-    #expect(try config.string(.logLevel) == "notice")
-    #expect(network.options.requestTimeout == .seconds(30), "REQUEST_TIMEOUT is honoured")
-    await server.stop()
+      #expect(user.firstName == "Emily")
+      #expect(try config.string(.logLevel) == "notice")
+      #expect(network.options.requestTimeout == .seconds(30), "REQUEST_TIMEOUT is honoured")
+    }
   }
 
   /// `REQUEST_TIMEOUT` bounds one attempt's wait for data, apart from the overall deadline.

@@ -56,7 +56,7 @@ struct RealServiceShapesTests {
     try server.start()
     defer { server.stopAndWait() }
     let service = sandboxService(server)
-    _ = try await service.send(SandboxLogin())  // answered with accessToken/refreshToken cookies
+    _ = try await service.send(DummyJSONAuth.login(expiresInSeconds: 60))  // answered with accessToken/refreshToken cookies
     let error = await networkError { _ = try await service.send(AnonymousMe()) }
     guard case .unauthorized? = error?.kind else {
       Issue.record("expected a 401 (no session), got \(String(describing: error))")
@@ -74,7 +74,7 @@ struct RealServiceShapesTests {
     let plain = sandboxService(server)
     let session = sandboxSession(
       server, plain,
-      SandboxLogin.Response(accessToken: String(forged), refreshToken: login.refreshToken))
+      DummyJSONAuth.Tokens(accessToken: String(forged), refreshToken: login.refreshToken))
     var configuration = NetworkOptions(baseURL: server.baseURL)
     configuration.credentialRejection = CredentialRejection { status, body in
       status == 401
@@ -91,7 +91,7 @@ struct RealServiceShapesTests {
       server,
       authenticator: sandboxSession(
         server, plain,
-        SandboxLogin.Response(accessToken: String(forged), refreshToken: login.refreshToken)))
+        DummyJSONAuth.Tokens(accessToken: String(forged), refreshToken: login.refreshToken)))
     let error = await networkError { _ = try await standard.send(GetMe()) }
     guard case .server(500, _) = error?.kind else {
       Issue.record("expected 500, got \(String(describing: error))")

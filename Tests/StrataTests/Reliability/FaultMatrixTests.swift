@@ -24,21 +24,20 @@ struct Nothing: Endpoint {
 struct FaultMatrixTests {
   static let fast = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5))
 
-  func withSandbox(_ body: (SandboxServer, NetworkService) async throws -> Void) async throws {
-    let server = SandboxServer()
-    try server.start()
-    // A generous deadline: these tests count attempts, and the shared session is sometimes
-    // held up for seconds by other tests' transfers (see the README's Linux note).
-    let service = NetworkService(
-      options: NetworkOptions(
-        baseURL: server.baseURL, timeout: .seconds(40), retryPolicy: Self.fast),
-      transport: sharedTransport)
-    try await body(server, service)
-    await server.stop()
+  func withService(_ body: (SandboxServer, NetworkService) async throws -> Void) async throws {
+    try await withSandbox { server in
+      // A generous deadline: these tests count attempts, and the shared session is sometimes
+      // held up for seconds by other tests' transfers (see the README's Linux note).
+      let service = NetworkService(
+        options: NetworkOptions(
+          baseURL: server.baseURL, timeout: .seconds(40), retryPolicy: Self.fast),
+        transport: sharedTransport)
+      try await body(server, service)
+    }
   }
 
   @Test func burstOf5xxThenSuccess() async throws {
-    try await withSandbox { server, service in
+    try await withService { server, service in
       server.faults.fail(502, path: "/users/1")
       server.faults.fail(503, path: "/users/1")
       server.faults.fail(504, path: "/users/1")
@@ -49,7 +48,7 @@ struct FaultMatrixTests {
   }
 
   @Test func persistent500ExhaustsTheRetries() async throws {
-    try await withSandbox { server, service in
+    try await withService { server, service in
       server.faults.fail(500, path: "/users/1", count: 10)
       let error = await networkError { _ = try await service.send(GetUser()) }
       #expect(error?.status == 500)
@@ -58,7 +57,7 @@ struct FaultMatrixTests {
   }
 
   @Test func connectionDroppedMidResponseIsRetried() async throws {
-    try await withSandbox { server, service in
+    try await withService { server, service in
       server.faults.add(.init(path: "/users/1", action: .truncateBody))
       let value = try await service.send(GetUser())
       #expect(value.id == 1)
@@ -67,7 +66,7 @@ struct FaultMatrixTests {
   }
 
   @Test func connectionDroppedEveryTimeIsATransportError() async throws {
-    try await withSandbox { server, service in
+    try await withService { server, service in
       server.faults.add(.init(path: "/users/1", count: 10, action: .dropConnection))
       let error = await networkError { _ = try await service.send(GetUser()) }
       guard case .transport(let urlError) = error?.kind else {
@@ -80,7 +79,7 @@ struct FaultMatrixTests {
   }
 
   @Test func slowResponsePastTheDeadlineTimesOutWithoutRetry() async throws {
-    try await withSandbox { server, _ in
+    try await withService { server, _ in
       server.faults.add(.init(path: "/users/1", count: 10, action: .delay(.seconds(40))))
       let service = NetworkService(
         options: NetworkOptions(
@@ -102,7 +101,7 @@ struct FaultMatrixTests {
   }
 
   @Test func malformedJSONIsADecodingErrorWithOneAttempt() async throws {
-    try await withSandbox { server, service in
+    try await withService { server, service in
       server.faults.add(
         .init(path: "/users/1", action: .respond(status: 200, body: #"{"id":1,"firstName":"#)))
       let error = await networkError { _ = try await service.send(GetUser()) }
@@ -116,7 +115,7 @@ struct FaultMatrixTests {
   }
 
   @Test func wrongContentTypeWithHTMLIsADecodingError() async throws {
-    try await withSandbox { server, service in
+    try await withService { server, service in
       server.faults.add(
         .init(
           path: "/users/1",
@@ -133,7 +132,7 @@ struct FaultMatrixTests {
   }
 
   @Test func wrongContentTypeWithValidJSONStillDecodes() async throws {
-    try await withSandbox { server, service in
+    try await withService { server, service in
       server.faults.add(
         .init(
           path: "/users/1",
@@ -144,7 +143,7 @@ struct FaultMatrixTests {
   }
 
   @Test func emptyBodyIsADecodingErrorUnlessNothingIsExpected() async throws {
-    try await withSandbox { server, service in
+    try await withService { server, service in
       server.faults.add(.init(path: "/users/1", count: 2, action: .respond(status: 200, body: "")))
       let error = await networkError { _ = try await service.send(GetUser()) }
       guard case .decoding = error?.kind else {
@@ -157,7 +156,7 @@ struct FaultMatrixTests {
   }
 
   @Test func hugeBodyDecodes() async throws {
-    try await withSandbox { server, service in
+    try await withService { server, service in
       let numbers = "[" + (0..<600_000).map(String.init).joined(separator: ",") + "]"
       server.faults.add(.init(path: "/numbers", action: .respond(status: 200, body: numbers)))
       let decoded = try await service.send(Numbers())

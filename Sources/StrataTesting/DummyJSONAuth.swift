@@ -1,0 +1,46 @@
+import Strata
+
+/// DummyJSON's sign-in and refresh calls as request values, for the sandbox's demo account:
+/// what integration tests and benchmarks send to get and renew tokens. (An app's own account
+/// feature has its own; these keep the tests from writing them again each time.)
+public enum DummyJSONAuth {
+  /// The tokens a login or refresh answers with.
+  public struct Tokens: Codable, Sendable, Equatable {
+    /// The bearer token.
+    public let accessToken: String
+    /// The token that renews it.
+    public let refreshToken: String
+
+    /// Tokens as a test forges or stores them.
+    public init(accessToken: String, refreshToken: String) {
+      self.accessToken = accessToken
+      self.refreshToken = refreshToken
+    }
+  }
+
+  private struct LoginBody: Encodable, Sendable {
+    let username: String
+    let password: String
+    let expiresInMins: Int?
+    let expiresInSeconds: Int?
+  }
+
+  private struct RefreshBody: Encodable, Sendable { let refreshToken: String }
+
+  /// `POST /auth/login`; `expiresInSeconds` is the sandbox's extension for short-lived tokens.
+  public static func login(
+    username: String = "emilys", password: String = "emilyspass", expiresInMins: Int? = nil,
+    expiresInSeconds: Int? = nil
+  ) -> Request<Tokens> {
+    Request(
+      path: "auth/login", method: .post,
+      body: LoginBody(
+        username: username, password: password, expiresInMins: expiresInMins,
+        expiresInSeconds: expiresInSeconds))
+  }
+
+  /// `POST /auth/refresh` with the refresh token in the body.
+  public static func refresh(_ refreshToken: String) -> Request<Tokens> {
+    Request(path: "auth/refresh", method: .post, body: RefreshBody(refreshToken: refreshToken))
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Strata
+import StrataConcurrency
+
+/// A `Networking` fake for repository and view-model tests: it records every request it is
+/// given and answers from a script, without HTTP. The answer is JSON text decoded into the
+/// request's response type, as `NetworkService` would.
+///
+/// ```swift
+/// let network = RecordingNetworking.answering(["GET posts/1/comments": #"{"comments":[],…}"#])
+/// _ = try await APICommentsRepository(network: network).comments(postId: 1)
+/// #expect(network.requests.map(\.line) == ["GET posts/1/comments"])
+/// ```
+public final class RecordingNetworking: Networking {
+  /// One request as the fake saw it.
+  public struct Recorded: Sendable, Equatable {
+    /// The method.
+    public let method: HTTPMethod
+    /// The path as the request gave it (no leading slash added or removed).
+    public let path: String
+    /// Query parameters, in order.
+    public let query: [URLQueryItem]
+    /// The body as JSON text (keys sorted), if it had one.
+    public let body: String?
+    /// Whether it asked for the session's token.
+    public let requiresAuth: Bool
+
+    /// `GET posts/1/comments`.
+    public var line: String { "\(method) \(path)" }
+  }
+
+  /// Produces the JSON answer for a request, or throws the failure to report.
+  public typealias Script = @Sendable (Recorded) throws -> String
+
+  private let script: Script
+  private let recorded = Lock<[Recorded]>([])
+
+  /// A fake answering with `script`.
+  public init(_ script: @escaping Script) { self.script = script }
+
+  /// Answers by `"METHOD path"`; anything else fails with a 404.
+  public static func answering(_ answers: [String: String]) -> RecordingNetworking {
+    RecordingNetworking { request in
+      guard let answer = answers[request.line] else {
+        throw NetworkError(.server(status: 404, body: Data()), request: request.line)
+      }
+      return answer
+    }
+  }
+
+  /// Fails every request with `error` (after recording it).
+  public static func failing(with error: NetworkError) -> RecordingNetworking {
+    RecordingNetworking { _ in throw error }
+  }
+
+  /// Every request so far, in order.
+  public var requests: [Recorded] { recorded.withLock { $0 } }
+
+  /// Records `endpoint`, then decodes the script's answer into its response type.
+  public func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let body = try endpoint.body.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    let request = Recorded(
+      method: endpoint.method, path: endpoint.path, query: endpoint.queryItems, body: body,
+      requiresAuth: endpoint.requiresAuth)
+    recorded.withLock { $0.append(request) }
+    let answer = try script(request)
+    if let empty = EmptyResponse() as? E.Response { return empty }
+    do {
+      return try JSONDecoder().decode(E.Response.self, from: Data(answer.utf8))
+    } catch {
+      throw NetworkError(
+        .decoding(.init(status: 200, codingPath: "", reason: "\(error)", bodyExcerpt: answer)),
+        request: request.line, underlying: error)
+    }
+  }
+}
