@@ -56,7 +56,8 @@ struct RealServiceShapesTests {
     try server.start()
     defer { server.stopAndWait() }
     let service = sandboxService(server)
-    _ = try await service.send(DummyJSONAuth.login(expiresInSeconds: 60))  // answered with accessToken/refreshToken cookies
+    // Answered with accessToken/refreshToken cookies.
+    _ = try await service.send(DummyJSONAuth.login(expiresInSeconds: 60))
     let error = await networkError { _ = try await service.send(AnonymousMe()) }
     guard case .unauthorized? = error?.kind else {
       Issue.record("expected a 401 (no session), got \(String(describing: error))")
