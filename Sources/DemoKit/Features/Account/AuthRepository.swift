@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 /// Sign-in, token refresh, the current user and sign-out. The only place that sees tokens.
@@ -15,4 +16,60 @@ public protocol AuthRepository: Sendable {
   func logout() async
   /// Whether a session exists.
   var isSignedIn: Bool { get async }
+}
+
+// MARK: - Live implementation
+
+/// ``AuthRepository`` over DummyJSON: login stores credentials in the ``AuthSession``; refresh is the
+/// call the session makes when a token is rejected or about to expire.
+public final class APIAuthRepository: AuthRepository {
+  private let network: any Networking
+  private let session: any AccountSession
+  private let renewal: TokenRenewal
+
+  /// A repository signing in over `network` into `session`; `renewal` sets the token lifetime
+  /// asked for and makes the refresh call.
+  public init(network: any Networking, session: any AccountSession, renewal: TokenRenewal) {
+    self.network = network
+    self.session = session
+    self.renewal = renewal
+  }
+
+  /// Signs in and stores the session.
+  /// - Throws: ``NetworkError``, or the token store's error.
+  public func login(username: String, password: String) async throws -> AuthUser {
+    KnownSecrets.register(password)  // masked wherever it might turn up, e.g. echoed back
+    let response = try await network.send(
+      AuthRequests.login(
+        username: username, password: password, lifetimeMinutes: renewal.lifetimeMinutes))
+    try await session.signIn(renewal.credentials(from: response.tokens))
+    Log.auth.info("logged in as \(response.user.username, privacy: .private)")
+    return response.user
+  }
+
+  /// Exchanges a refresh token for new credentials.
+  /// - Throws: ``NetworkError``.
+  public func refresh(refreshToken: String) async throws -> Credentials {
+    try await renewal.renew(refreshToken)
+  }
+
+  /// The signed-in user.
+  /// - Throws: ``NetworkError``.
+  public func me() async throws -> User { try await network.send(AuthRequests.me) }
+
+  /// Ends the session: tells the server (`POST /auth/logout`, one attempt, best effort) and
+  /// forgets the credentials locally whatever it answers.
+  public func logout() async {
+    if await session.isSignedIn {
+      do {
+        _ = try await network.send(AuthRequests.logout)
+      } catch {
+        Log.auth.info("the server did not confirm the sign-out (\(error)); signing out locally")
+      }
+    }
+    await session.signOut()
+  }
+
+  /// Whether a session exists.
+  public var isSignedIn: Bool { get async { await session.isSignedIn } }
 }

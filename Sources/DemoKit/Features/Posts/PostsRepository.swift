@@ -1,3 +1,5 @@
+import Strata
+
 /// Posts: list, read, create, update, delete.
 public protocol PostsRepository: Sendable {
   /// A page of posts.
@@ -15,4 +17,74 @@ public protocol PostsRepository: Sendable {
   /// Deletes a post.
   /// - Throws: `NetworkError`.
   func delete(id: Int) async throws
+}
+
+// MARK: - Live implementation
+
+/// ``PostsRepository`` over DummyJSON.
+public final class APIPostsRepository: PostsRepository {
+  private let network: any Networking
+
+  /// Creates the repository.
+  public init(network: any Networking) { self.network = network }
+
+  /// A page of posts.
+  /// - Throws: `NetworkError`.
+  public func list(limit: Int, skip: Int) async throws -> Page<Post> {
+    try await network.send(PostRequests.list(limit: limit, skip: skip))
+  }
+
+  /// One post.
+  /// - Throws: `NetworkError`.
+  public func post(id: Int) async throws -> Post {
+    try await network.send(PostRequests.get(id: id))
+  }
+
+  /// Creates a post (never retried).
+  /// - Throws: `NetworkError`.
+  public func create(title: String, body: String, userId: Int) async throws -> Post {
+    try await network.send(PostRequests.create(title: title, body: body, userId: userId))
+  }
+
+  /// Changes a post's title.
+  /// - Throws: `NetworkError`.
+  public func update(id: Int, title: String) async throws -> Post {
+    try await network.send(PostRequests.update(id: id, title: title))
+  }
+
+  /// Deletes a post.
+  /// - Throws: `NetworkError`.
+  public func delete(id: Int) async throws {
+    _ = try await network.send(PostRequests.delete(id: id))
+  }
+}
+
+// MARK: - Requests
+
+/// DummyJSON's `/posts` calls.
+private enum PostRequests {
+  private struct NewPost: Encodable, Sendable {
+    let title: String
+    let body: String
+    let userId: Int
+  }
+  private struct TitleChange: Encodable, Sendable { let title: String }
+
+  static func list(limit: Int, skip: Int) -> Request<Page<Post>> { Page.request(limit, skip) }
+
+  static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
+
+  /// `POST /posts/add`: the author must exist (400 / 404 otherwise).
+  static func create(title: String, body: String, userId: Int) -> Request<Post> {
+    Request(
+      path: "posts/add", method: .post, body: NewPost(title: title, body: body, userId: userId))
+  }
+
+  static func update(id: Int, title: String) -> Request<Post> {
+    Request(path: "posts/\(id)", method: .put, body: TitleChange(title: title))
+  }
+
+  static func delete(id: Int) -> Request<EmptyResponse> {
+    Request(path: "posts/\(id)", method: .delete)
+  }
 }

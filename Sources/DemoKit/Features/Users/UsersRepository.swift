@@ -1,3 +1,6 @@
+import Foundation
+import Strata
+
 /// Users: pages, search, one by id, and edits (which invalidate the cache).
 public protocol UsersRepository: Sendable {
   /// A page of users.
@@ -16,4 +19,92 @@ public protocol UsersRepository: Sendable {
   /// Changes a user's name and forgets cached users.
   /// - Throws: `NetworkError`.
   func rename(id: Int, firstName: String) async throws -> User
+}
+
+// MARK: - Live implementation
+
+/// ``UsersRepository`` over DummyJSON with a TTL cache: a repeated read within the TTL sends nothing;
+/// an edit clears the cache.
+public final class APIUsersRepository: UsersRepository {
+  private let network: any Networking
+  private let pages: TTLCache<String, Page<User>>
+  private let users: TTLCache<Int, User>
+
+  /// Creates the repository.
+  /// - Parameters:
+  ///   - network: The networking layer.
+  ///   - ttl: How long responses stay cached (default 60 s).
+  ///   - now: Wall-clock time (tests inject their own).
+  public init(
+    network: any Networking, ttl: Duration = .seconds(60),
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.network = network
+    self.pages = TTLCache(ttl: ttl, now: now)
+    self.users = TTLCache(ttl: ttl, now: now)
+  }
+
+  /// A page of users (cached).
+  /// - Throws: `NetworkError`.
+  public func page(limit: Int, skip: Int) async throws -> Page<User> {
+    try await cachedPage("list:\(limit):\(skip)", UserRequests.list(limit: limit, skip: skip))
+  }
+
+  /// Users matching a query (cached).
+  /// - Throws: `NetworkError`.
+  public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
+    try await cachedPage(
+      "search:\(query):\(limit):\(skip)",
+      UserRequests.search(query, limit: limit, skip: skip))
+  }
+
+  /// One user (cached).
+  /// - Throws: `NetworkError`.
+  public func user(id: Int) async throws -> User {
+    let network = self.network
+    let (user, cached) = try await users.value(for: id) {
+      try await network.send(UserRequests.get(id: id))
+    }
+    if cached { Log.networking.debug("users: user \(id) from cache") }
+    return user
+  }
+
+  /// Renames a user and clears the cache.
+  /// - Throws: `NetworkError`.
+  public func rename(id: Int, firstName: String) async throws -> User {
+    let updated = try await network.send(UserRequests.update(id: id, firstName: firstName))
+    await pages.removeAll()
+    await users.removeAll()
+    return updated
+  }
+
+  private func cachedPage<E: Endpoint>(_ key: String, _ endpoint: E) async throws -> Page<User>
+  where E.Response == Page<User> {
+    let network = self.network
+    let (page, cached) = try await pages.value(for: key) { try await network.send(endpoint) }
+    if cached { Log.networking.debug("users: \(key) from cache") }
+    return page
+  }
+}
+
+// MARK: - Requests
+
+/// DummyJSON's `/users` calls.
+private enum UserRequests {
+  private struct NameChange: Encodable, Sendable { let firstName: String }
+
+  static func list(limit: Int, skip: Int) -> Request<Page<User>> { Page.request(limit, skip) }
+
+  static func search(_ query: String, limit: Int, skip: Int) -> Request<Page<User>> {
+    Request(
+      path: "users/search",
+      query: ["q": query, "limit": String(limit), "skip": String(skip)])
+  }
+
+  static func get(id: Int) -> Request<User> { Request(path: "users/\(id)") }
+
+  /// `PUT /users/{id}` with the changed field only.
+  static func update(id: Int, firstName: String) -> Request<User> {
+    Request(path: "users/\(id)", method: .put, body: NameChange(firstName: firstName))
+  }
 }
