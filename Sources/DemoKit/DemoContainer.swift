@@ -96,6 +96,9 @@ public enum DemoContainer {
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())
     }
+    container.register((any CommentsRepository).self, scope: .singleton) { c in
+      APICommentsRepository(network: try c.resolve())
+    }
     container.register((any TodosRepository).self, scope: .singleton) { c in
       APITodosRepository(network: try c.resolve())
     }
@@ -108,6 +111,9 @@ public enum DemoContainer {
     }
     container.register(UserViewModel.self) { c in UserViewModel(repo: try c.resolve()) }
     container.register(PostsViewModel.self) { c in PostsViewModel(repo: try c.resolve()) }
+    container.register(PostDetailViewModel.self) { c in
+      PostDetailViewModel(posts: try c.resolve(), comments: try c.resolve())
+    }
     container.register(TodosViewModel.self) { c in TodosViewModel(repo: try c.resolve()) }
     container.register(LoginViewModel.self) { c in LoginViewModel(repo: try c.resolve()) }
     container.register(ProfileViewModel.self) { c in ProfileViewModel(repo: try c.resolve()) }

@@ -62,9 +62,10 @@ struct CLITests {
   @Test func tourNamesEveryStepAndNeverPrintsASecret() async throws {
     let result = try await CLIRunner().run(["--log-level", "trace", "tour"])
     #expect(result.status == 0, "\(result.stderr)")
-    for step in 1...9 { #expect(result.stdout.contains("[\(step)/9]")) }
+    for step in 1...10 { #expect(result.stdout.contains("[\(step)/10]")) }
     for phrase in [
-      "sign in", "transparent refresh", "cache", "retried with backoff", "not retried", "reverted",
+      "sign in", "transparent refresh", "cache", "retried with backoff", "its comments",
+      "GET /posts/1/comments", "not retried", "reverted",
       "Sign out", "Tour complete",
     ] {
       #expect(result.stdout.contains(phrase), "\(phrase)")
@@ -155,6 +156,29 @@ struct CLITests {
       #expect(
         result.stderr.split(separator: "\n").filter { $0.hasPrefix("strata-demo:") }.count == 1,
         "one line")
+    }
+  }
+
+  @Test func aPostWithItsComments() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      let shown = try await cli.run(api + ["post", "comments", "1"])
+      #expect(shown.status == 0, "\(shown.stderr)")
+      #expect(shown.stdout.hasPrefix("Post: #1 "))
+      #expect(shown.stdout.contains("ID   USER    LIKES  COMMENT"))
+      #expect(shown.stdout.contains("henryl"))
+      let json = try await cli.run(api + ["--json", "post", "comments", "1"])
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+      let comments = try #require(object["comments"] as? [[String: Any]])
+      #expect((object["post"] as? [String: Any])?["id"] as? Int == 1)
+      #expect(!comments.isEmpty && comments.allSatisfy { $0["postId"] as? Int == 1 })
+      let missing = try await cli.run(api + ["post", "comments", "9999"])
+      #expect(missing.status == 1)
+      #expect(missing.stderr.contains("Post with id '9999' not found"))
+      let usage = try await cli.run(api + ["post", "comments"])
+      #expect(usage.status == 2 && usage.stderr.contains("'post comments' takes ID"))
     }
   }
 

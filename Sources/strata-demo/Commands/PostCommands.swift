@@ -1,7 +1,7 @@
 import DemoKit
 import Strata
 
-/// `posts`, `post create`: the posts feature, through its view model.
+/// `posts`, `post create`, `post comments ID`: posts and their comments, through view models.
 @MainActor
 enum PostCommands {
   nonisolated static let commands = [
@@ -16,6 +16,9 @@ enum PostCommands {
         OptionSpec(name: "user-id", valueName: "N", help: "author (required)"),
       ], example: "strata-demo post create --title Hello --body World --user-id 1",
       run: .inApp(create)),
+    Command(
+      "post comments", summary: "Show a post with its comments.", positionals: ["ID"],
+      example: "strata-demo post comments 1", run: .inApp(comments)),
   ]
 
   static func posts(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
@@ -48,5 +51,27 @@ enum PostCommands {
         ("Created post", "#\(post.id)"), ("Title", post.title), ("Body", post.body),
         ("User", String(post.userId)),
       ]), json: post)
+  }
+
+  static func comments(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let model = try app.resolve(PostDetailViewModel.self)
+    await model.load(id: try invocation.identifier())
+    if let failure = model.failure { throw failure }
+    guard let post = model.post else { throw CommandFailure("no post") }
+    return Output(
+      text: .line(
+        Output.detail([("Post", "#\(post.id) \(post.title)"), ("User", String(post.userId))])
+          + "\n\n"
+          + Output.table(
+            ["ID", "USER", "LIKES", "COMMENT"],
+            model.comments.map {
+              [String($0.id), $0.user.username, String($0.likes), $0.body]
+            }) + "\n\(model.comments.count) comment\(model.comments.count == 1 ? "" : "s")"),
+      json: PostWithComments(post: post, comments: model.comments))
+  }
+
+  struct PostWithComments: Encodable {
+    let post: Post
+    let comments: [PostComment]
   }
 }

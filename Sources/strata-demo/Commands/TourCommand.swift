@@ -8,7 +8,7 @@ import StrataSandbox
 /// claimed. Uses an in-memory session so it never touches a real one.
 @MainActor
 enum TourCommand {
-  static let steps = 9
+  static let steps = 10
 
   nonisolated static let commands = [
     Command(
@@ -122,8 +122,20 @@ enum TourCommand {
     )
     tour.evidence()
 
-    // 7. POST not retried
-    tour.step(7, "A POST meets a 503 → not retried (it must never be created twice)")
+    // 7. A post with its comments
+    tour.step(7, "PostDetailViewModel: a post and its comments, fetched in parallel")
+    let detail = try app.resolve(PostDetailViewModel.self)
+    await detail.load(id: page.items.first?.id ?? 1)
+    guard let shownPost = detail.post else { throw tour.failure(detail.error ?? "no post") }
+    tour.say("post #\(shownPost.id) \"\(Output.clip(shownPost.title, 40))\"")
+    tour.say(
+      Output.table(
+        ["USER", "LIKES", "COMMENT"],
+        detail.comments.map { [$0.user.username, String($0.likes), $0.body] }))
+    tour.evidence()
+
+    // 8. POST not retried
+    tour.step(8, "A POST meets a 503 → not retried (it must never be created twice)")
     sandbox.faults.fail(503, method: "POST", path: "/posts/add")
     do {
       _ = try await posts.create(title: "Hello from the tour", body: "Strata", userId: me.id)
@@ -137,8 +149,8 @@ enum TourCommand {
     tour.say("sent again by the user: created post #\(created.id)")
     tour.evidence()
 
-    // 8. Optimistic update reverted
-    tour.step(8, "TodosViewModel: optimistic toggle, reverted when the server refuses")
+    // 9. Optimistic update reverted
+    tour.step(9, "TodosViewModel: optimistic toggle, reverted when the server refuses")
     let todos = TodosViewModel(repo: try app.resolve())
     await todos.load(limit: 3)
     guard let todo = todos.todos.first else { throw tour.failure("no todos") }
@@ -157,8 +169,8 @@ enum TourCommand {
     )
     tour.evidence()
 
-    // 9. Logout
-    tour.step(9, "Sign out")
+    // 10. Logout
+    tour.step(10, "Sign out")
     await profile.signOut()
     await profile.load()
     tour.say("signed out; the profile now says: \(profile.error ?? "?") (no request was sent)")
