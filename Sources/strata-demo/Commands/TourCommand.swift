@@ -181,7 +181,7 @@ enum TourCommand {
     Terminal.out(
       "Tour complete in \(elapsed.shortDescription): \(journal.count()) requests, "
         + "\(journal.count(method: "POST", path: "/auth/refresh")) token refresh, every layer live — "
-        + "Config → Log → Endpoint → NetworkService → Repository → ViewModel, wired by DependencyContainer."
+        + "Config → Log → Request → NetworkService → Repository → ViewModel, wired by DependencyContainer."
     )
   }
 
