@@ -11,17 +11,36 @@ public enum DemoContainer {
   ///   - onRetry: Told before each retry wait (the CLI prints "retrying in 2s (2/3)…").
   ///   - onRequestRecord: Told every request attempt's record (the CLI's `--http-log`).
   ///   - now: Wall-clock time, for token expiry (tests share one clock with a sandbox).
+  ///   - connectivityMonitor: Says whether there is a network route (default: the platform's;
+  ///     tests inject their own).
   /// - Returns: The container. Call `validate()` to check it.
   public static func make(
     config: Config, environment: [String: String] = ProcessInfo.processInfo.environment,
     onRetry: (@Sendable (RetryNotice) -> Void)? = nil,
     onRequestRecord: (@Sendable (RequestRecord) -> Void)? = nil,
-    now: @escaping @Sendable () -> Date = { Date() }
+    now: @escaping @Sendable () -> Date = { Date() },
+    connectivityMonitor: (any ConnectivityMonitor)? = nil
   ) -> DependencyContainer {
     let container = DependencyContainer()
 
     // MARK: Services
     container.register(Config.self, scope: .singleton) { _ in config }
+    container.register(AppEnvironment.self, scope: .singleton) { c in
+      try AppEnvironment.resolve(try c.resolve(Config.self)).0
+    }
+    // Offline, requests fail at once (no retries, no DNS wait) and view models say so.
+    container.register(Connectivity.self, scope: .singleton) { c in
+      if let connectivityMonitor { return Connectivity(monitor: connectivityMonitor) }
+      #if canImport(Network)
+        return Connectivity(monitor: PathConnectivityMonitor())
+      #else
+        let table = try c.resolve(Config.self).string(.routeTable, default: "/proc/net/route")
+        return Connectivity(
+          monitor: RouteTableConnectivityMonitor {
+            try? String(contentsOfFile: table, encoding: .utf8)
+          })
+      #endif
+    }
     container.register(NetworkOptions.self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
       var configuration = try NetworkOptions(config: config, baseURL: config.url(.api))
@@ -29,6 +48,7 @@ public enum DemoContainer {
       configuration.onRequestRecord = onRequestRecord
       configuration.credentialRejection = .dummyJSON
       configuration.serverMessageFormat = .dummyJSON
+      configuration.connectivity = try c.resolve(Connectivity.self)
       return configuration
     }
     container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
@@ -105,6 +125,12 @@ public enum DemoContainer {
 
     // MARK: View models
     container.register(Router.self, scope: .singleton) { _ in Router() }
+    container.register(AppModel.self, scope: .singleton) { c in
+      let session = try c.resolve(AuthSession.self)
+      return AppModel(
+        events: session.events(), signedIn: { await session.isSignedIn },
+        router: try c.resolve(), connectivity: try c.resolve(Connectivity.self))
+    }
     container.register(UsersViewModel.self) { c in UsersViewModel(repo: try c.resolve()) }
     container.register(UsersViewModel.self, argument: Int.self) { c, pageSize in
       UsersViewModel(repo: try c.resolve(), pageSize: pageSize)

@@ -1,6 +1,11 @@
 import Strata
 
 extension Config.Key {
+  /// `debug`, `testing` or `production`: picks the defaults of everything not set
+  /// (``AppEnvironment``). Built-in default: `debug` in a debug build, `production` otherwise.
+  public static let environment: Config.Key = "ENVIRONMENT"
+  /// The route table the connectivity monitor reads on Linux (default `/proc/net/route`).
+  public static let routeTable: Config.Key = "ROUTE_TABLE"
   /// Base URL of the DummyJSON API (`https://dummyjson.com`; the CLI also takes `sandbox`, its
   /// embedded server).
   public static let api: Config.Key = "API"

@@ -10,4 +10,9 @@ enum ErrorText {
     default: String(describing: error)
     }
   }
+
+  /// Whether `error` says the device has no network route.
+  static func isOffline(_ error: (any Error)?) -> Bool {
+    (error as? NetworkError)?.kind == .offline
+  }
 }

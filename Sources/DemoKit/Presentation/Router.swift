@@ -60,4 +60,17 @@ public final class Router {
     stacks[selectedTab] = []
     Log.navigation.debug("pop to root on \(selectedTab.rawValue)")
   }
+
+  /// Shows the login screen on the profile tab (once, however often it is asked).
+  public func showLogin() {
+    selectedTab = .profile
+    if stacks[.profile]?.last != .login { stacks[.profile, default: []].append(.login) }
+    Log.navigation.debug("show login")
+  }
+
+  /// Takes the login screen away after a sign-in.
+  public func dismissLogin() {
+    stacks[.profile]?.removeAll { $0 == .login }
+    Log.navigation.debug("dismiss login")
+  }
 }

@@ -159,6 +159,18 @@ public struct Config: Sendable, CustomStringConvertible {
   /// - Returns: The resolved value with its origin, or nil.
   public func value(_ key: Key) -> ConfigValue? { values[key.name] }
 
+  /// A copy where `defaults` fill the keys no layer defines (origin: defaults): defaults an
+  /// app can only choose once it has read the configuration — those of the environment it
+  /// names, say. Values already present win.
+  public func withDefaults(_ defaults: [Key: String]) -> Config {
+    var copy = self
+    for (key, value) in defaults where copy.values[key.name] == nil {
+      copy.values[key.name] = ConfigValue(
+        key: key.name, value: value, origin: .defaults, isSecret: key.isSecret)
+    }
+    return copy
+  }
+
   /// A copy with `changes` applied as overrides: what an app decides once it has loaded the
   /// configuration (the address of a server it started, say), without reading it again.
   /// Substitution is not run again: a key that referenced a changed one keeps its value.

@@ -10,6 +10,15 @@ public protocol ConnectivityMonitor: Sendable {
   /// A new stream of online (`true`) / offline (`false`) values.
   /// - Returns: The stream; cancelling its consumer stops monitoring.
   func updates() -> AsyncStream<Bool>
+
+  /// The state right now, if the monitor can tell without waiting (nil: unknown until the
+  /// stream's first value).
+  func currentState() -> Bool?
+}
+
+extension ConnectivityMonitor {
+  /// Unknown until the stream says.
+  public func currentState() -> Bool? { nil }
 }
 
 /// Linux: online when `/proc/net/route` has a default route that is up; polled.
@@ -45,6 +54,9 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
       return flags & 0x1 != 0
     }
   }
+
+  /// Reads the route table now.
+  public func currentState() -> Bool? { readTable().map(Self.hasDefaultRoute) ?? false }
 
   /// Polls the route table, yielding the first state and every change.
   public func updates() -> AsyncStream<Bool> {

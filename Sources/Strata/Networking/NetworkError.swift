@@ -36,6 +36,9 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case decoding(DecodingFailure)
     /// The server answered with a non-success status.
     case server(status: Int, body: Data)
+    /// The device has no network route (the ``Connectivity`` in ``NetworkOptions`` says so):
+    /// nothing was sent, nothing is retried, no DNS lookup was waited for.
+    case offline
     /// The response body grew past the limit (``NetworkOptions/maxResponseSize`` or the
     /// endpoint's); the transfer was cancelled. Not retried.
     case responseTooLarge(limit: Int)
@@ -121,7 +124,8 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .transport(let error): RetryPolicy.defaultRetryableErrors.contains(error.code)
     case .server(let status, _): status == 408 || status == 429 || (500...599).contains(status)
     case .refreshFailed: true
-    case .invalidURL, .invalidResponse, .unauthorized, .encoding, .decoding, .responseTooLarge:
+    case .invalidURL, .invalidResponse, .unauthorized, .encoding, .decoding, .responseTooLarge,
+      .offline:
       false
     }
   }
@@ -169,6 +173,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
         "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))"
           + (body.isEmpty ? "" : " (\(body.count) bytes)")
       }
+    case .offline: "offline: no network route"
     case .responseTooLarge(let limit):
       "the response was larger than the \(limit)-byte limit; the transfer was stopped"
     case .refreshFailed:

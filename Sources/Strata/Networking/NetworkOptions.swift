@@ -22,6 +22,9 @@ public struct NetworkOptions: Sendable {
   public var onRetry: (@Sendable (RetryNotice) -> Void)?
   /// Which answers reject the access token a request carried (default: `401`).
   public var credentialRejection: CredentialRejection = .unauthorizedStatus
+  /// When set and offline, requests fail at once with `NetworkError.Kind.offline` — no attempt,
+  /// no retry, no wait for DNS (requests to this machine, `localhost` or `127.0.0.1`, still go).
+  public var connectivity: Connectivity?
   /// Where the API's error bodies explain themselves (default: RFC 9457 problem details).
   public var serverMessageFormat: ServerMessageFormat = .problemDetails
   /// Steps run around the transport for every attempt, first to last (see ``HTTPMiddleware``).

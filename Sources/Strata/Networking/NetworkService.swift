@@ -95,6 +95,12 @@ public final class NetworkService: Networking {
       attempt += 1
       let remaining = deadline - clock.now()
       guard remaining > .zero else { throw Self.deadlineExceeded(label, logger) }
+      if let connectivity = options.connectivity, !connectivity.isOnline, let url = request.url,
+        Origin(url)?.isLoopback != true
+      {
+        logger.info("\(label): offline (no network route); not sent")
+        throw NetworkError(.offline)
+      }
 
       let failure: NetworkError
       var retryAfter: Duration?

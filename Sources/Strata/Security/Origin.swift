@@ -44,6 +44,13 @@ public struct Origin: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Whether `url` has this origin.
   public func contains(_ url: URL) -> Bool { Origin(url) == self }
 
+  /// Whether the host is this machine (`localhost`, `127.0.0.0/8`, `::1`): reachable without
+  /// a network route.
+  public var isLoopback: Bool {
+    host == "localhost" || host.hasSuffix(".localhost") || host == "::1"
+      || host.hasPrefix("127.") && host.split(separator: ".").count == 4
+  }
+
   /// Decodes the text form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()

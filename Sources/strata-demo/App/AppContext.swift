@@ -90,18 +90,11 @@ final class AppContext: Sendable {
     if let api = invocation.api { overrides[Config.Key.api.name] = api }
     if invocation.sandbox { overrides[Config.Key.api.name] = "sandbox" }
     for (key, value) in extra { overrides[key.name] = value }
-    let config = try Config(file: file, overrides: overrides, defaults: builtInDefaults)
+    let loaded = try Config(file: file, overrides: overrides, defaults: [.appName: "strata-demo"])
+    // The environment it names (or the build's) fills in everything else.
+    let (_, config) = try AppEnvironment.resolve(loaded)
     return (config, file)
   }
-
-  /// What the CLI uses when no file says otherwise: the embedded sandbox, fast backoff and
-  /// short timeouts (the same settings as `Config/Debug.xcconfig`).
-  static let builtInDefaults: [Config.Key: String] = [
-    .api: "sandbox", .appName: "strata-demo", .logLevel: "debug",
-    .logLevel(for: "networking"): "info",
-    .logFormat: "text", .logRevealPrivate: "NO", .requestTimeout: "5s", .resourceTimeout: "15s",
-    .retryMaxRetries: "3", .retryBaseDelay: "200ms", .retryMaxDelay: "2s",
-  ]
 
   static func bootstrapLogging(_ config: Config, _ invocation: Invocation) throws {
     try Log.bootstrap(config: config)

@@ -57,6 +57,9 @@ enum Failure {
     case let missing as SignInRequired:
       Terminal.error("strata-demo: not signed in to \(missing.api): run 'strata-demo login'")
       return .unauthorized
+    case let network as NetworkError where network.kind == .offline:
+      Terminal.error("strata-demo: offline: no network route")
+      return .failure
     case let network as NetworkError where network.isUnauthorized:
       Terminal.error("strata-demo: not signed in: run 'strata-demo login'")
       return .unauthorized

@@ -15,6 +15,8 @@ public final class LoginViewModel {
   public private(set) var error: String?
   /// The last sign-in failure itself (a command line maps it to an exit status).
   public private(set) var failure: (any Error)?
+  /// Whether the last request failed for want of a network route (show an offline banner).
+  public var isOffline: Bool { ErrorText.isOffline(failure) }
   /// Sign-in under way.
   public private(set) var isLoading = false
   /// The signed-in user after success.

@@ -10,6 +10,8 @@ public final class ProfileViewModel {
   public private(set) var error: String?
   /// The last failure itself.
   public private(set) var failure: (any Error)?
+  /// Whether the last request failed for want of a network route (show an offline banner).
+  public var isOffline: Bool { ErrorText.isOffline(failure) }
   /// Whether a session exists.
   public private(set) var isSignedIn = false
   @ObservationIgnored private let repo: any AuthRepository

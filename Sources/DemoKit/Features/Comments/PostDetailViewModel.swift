@@ -14,6 +14,8 @@ public final class PostDetailViewModel {
   public private(set) var error: String?
   /// The last failure itself.
   public private(set) var failure: (any Error)?
+  /// Whether the last request failed for want of a network route (show an offline banner).
+  public var isOffline: Bool { ErrorText.isOffline(failure) }
   @ObservationIgnored private let posts: any PostsRepository
   @ObservationIgnored private let commentsRepository: any CommentsRepository
 

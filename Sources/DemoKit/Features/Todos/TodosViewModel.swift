@@ -13,6 +13,8 @@ public final class TodosViewModel {
   public private(set) var error: String?
   /// The last failure itself.
   public private(set) var failure: (any Error)?
+  /// Whether the last request failed for want of a network route (show an offline banner).
+  public var isOffline: Bool { ErrorText.isOffline(failure) }
   @ObservationIgnored private let repo: any TodosRepository
 
   /// Creates the view model.

@@ -37,6 +37,8 @@ public final class UsersViewModel {
     public var isLoading = false
     /// The last fetch's error, if it failed.
     public var error: String?
+    /// The last fetch failed for want of a network route.
+    public var isOffline = false
     /// Whether ``Input/loadMore`` would fetch anything.
     public var canLoadMore: Bool { skip + users.count < total }
   }
@@ -97,6 +99,7 @@ public final class UsersViewModel {
     lastFetchWasReset = reset
     output.isLoading = true
     output.error = nil
+    output.isOffline = false
     failure = nil
     let skip = output.skip + (reset ? 0 : output.users.count)
     let query = output.query
@@ -118,6 +121,7 @@ public final class UsersViewModel {
     case .failure(let error):
       failure = error
       output.error = ErrorText.describe(error)
+      output.isOffline = ErrorText.isOffline(error)
     }
   }
 }

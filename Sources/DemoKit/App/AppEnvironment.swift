@@ -1,0 +1,80 @@
+import Strata
+
+/// Which world the app runs in — `debug`, `testing` or `production` — chosen by the
+/// `ENVIRONMENT` key. The environment supplies the defaults of every key the configuration
+/// leaves out: where the API is, how much is logged, how hard requests are retried.
+///
+/// (Not `Environment`: SwiftUI declares one.)
+public enum AppEnvironment: String, Sendable, CaseIterable, CustomStringConvertible {
+  /// Local development: the embedded sandbox, verbose logs, quick retries.
+  case debug
+  /// Automated tests: the sandbox, quiet logs, one fast retry, sessions in memory.
+  case testing
+  /// The real service: https://dummyjson.com, notices and above, patient retries.
+  case production
+
+  /// `debug` in a debug build, `production` in a release build.
+  public static var buildDefault: AppEnvironment {
+    #if DEBUG
+      .debug
+    #else
+      .production
+    #endif
+  }
+
+  /// The name, as `ENVIRONMENT` takes it.
+  public var description: String { rawValue }
+
+  /// What this environment sets when the configuration does not.
+  public var defaults: [Config.Key: String] {
+    var values: [Config.Key: String]
+    switch self {
+    case .debug:
+      values = [
+        .api: "sandbox", .logLevel: "debug", .logLevel(for: "networking"): "info",
+        .requestTimeout: "5s", .resourceTimeout: "15s", .retryMaxRetries: "3",
+        .retryBaseDelay: "200ms", .retryMaxDelay: "2s",
+      ]
+    case .testing:
+      values = [
+        .api: "sandbox", .logLevel: "warning", .tokenStore: "memory", .requestTimeout: "2s",
+        .resourceTimeout: "5s", .retryMaxRetries: "1", .retryBaseDelay: "10ms",
+        .retryMaxDelay: "50ms",
+      ]
+    case .production:
+      values = [
+        .api: "https://dummyjson.com", .logLevel: "notice", .requestTimeout: "30s",
+        .resourceTimeout: "60s", .retryMaxRetries: "3", .retryBaseDelay: "1s",
+        .retryMaxDelay: "30s",
+      ]
+    }
+    values[.environment] = rawValue
+    values[.logFormat] = "text"
+    values[.logRevealPrivate] = "NO"
+    return values
+  }
+
+  /// The environment `config` names (else ``buildDefault``), and `config` completed with its
+  /// defaults.
+  /// - Throws: ``ConfigError`` naming the key and where it was set, for an unknown name.
+  public static func resolve(_ config: Config, fallback: AppEnvironment = buildDefault) throws
+    -> (AppEnvironment, Config)
+  {
+    let environment: AppEnvironment
+    if let entry = config.value(.environment) {
+      guard let named = AppEnvironment(rawValue: entry.value.lowercased()) else {
+        var location: SourceLocation?
+        if case .file(let fileLocation) = entry.origin { location = fileLocation }
+        let names = allCases.map(\.rawValue).joined(separator: ", ")
+        throw ConfigError(
+          .invalidValue(key: entry.key, expected: names), at: location,
+          "\(entry.key): expected one of \(names), got '\(UntrustedText.sanitize(entry.value, limit: 40))'"
+        )
+      }
+      environment = named
+    } else {
+      environment = fallback
+    }
+    return (environment, config.withDefaults(environment.defaults))
+  }
+}

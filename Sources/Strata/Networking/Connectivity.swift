@@ -1,0 +1,48 @@
+import StrataConcurrency
+
+/// The latest word of a ``ConnectivityMonitor``, readable at once from any thread: what
+/// ``NetworkService`` checks before every attempt (set ``NetworkOptions/connectivity``), and
+/// what a view model shows as "offline".
+///
+/// Until the monitor's first value arrives the state is its ``ConnectivityMonitor/currentState()``,
+/// or online when it cannot tell: a request is never held back on a guess.
+public final class Connectivity: Sendable {
+  private let online: AtomicInt
+  private let following = Lock<Task<Void, Never>?>(nil)
+  private let broadcaster = EventBroadcaster<Bool>()
+
+  /// Follows `monitor` until ``stop()`` (or until this object goes away).
+  public init(monitor: any ConnectivityMonitor) {
+    online = AtomicInt((monitor.currentState() ?? true) ? 1 : 0)
+    let updates = monitor.updates()
+    let task = Task { [online, broadcaster] in
+      for await value in updates {
+        online.storeReleasing(value ? 1 : 0)
+        broadcaster.yield(value)
+      }
+    }
+    following.withLock { $0 = task }
+  }
+
+  /// A fixed state that only ``set(online:)`` changes (tests; an app with its own source).
+  public init(isOnline: Bool) {
+    online = AtomicInt(isOnline ? 1 : 0)
+  }
+
+  deinit { following.withLock { $0?.cancel() } }
+
+  /// Whether the device has a network route, as last reported.
+  public var isOnline: Bool { online.loadAcquiring() != 0 }
+
+  /// Overrides the state (until the monitor's next change).
+  public func set(online value: Bool) {
+    online.storeReleasing(value ? 1 : 0)
+    broadcaster.yield(value)
+  }
+
+  /// Every change from now on (online `true`, offline `false`), for a screen's banner.
+  public func changes() -> AsyncStream<Bool> { broadcaster.stream() }
+
+  /// Stops following the monitor; the last state stays.
+  public func stop() { following.withLock { $0?.cancel() } }
+}
