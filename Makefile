@@ -25,6 +25,7 @@ demo:
 ## bench: release-build benchmarks; prints a table (JSON with BENCH_JSON=file)
 bench:
 	$(SWIFT) build -c release --product strata-bench
+	$(SWIFT) build -c release --product strata-demo
 	$(SWIFT) run -c release --skip-build strata-bench $(if $(BENCH_JSON),--json $(BENCH_JSON),)
 
 ## contract: DemoKit's contract suite against any DummyJSON deployment (needs the network

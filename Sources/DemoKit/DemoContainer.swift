@@ -108,10 +108,12 @@ public enum DemoContainer {
         renewal: try c.resolve())
     }
     container.register((any UsersRepository).self, scope: .singleton) { c in
-      APIUsersRepository(
+      let config = try c.resolve(Config.self)
+      return APIUsersRepository(
         network: try c.resolve(),
-        ttl: try c.resolve(Config.self).duration(
-          .usersCacheTTL, default: .seconds(60), in: .zero...NetworkOptions.longestTimeout))
+        ttl: try config.duration(
+          .usersCacheTTL, default: .seconds(60), in: .zero...NetworkOptions.longestTimeout),
+        signedIn: try config.bool(.usersRequireSignIn, default: false))
     }
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())

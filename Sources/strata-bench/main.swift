@@ -28,6 +28,7 @@ while index < arguments.count {
 do {
   let results =
     try CoreBenchmarks.run() + ContentionBenchmarks.run()
+    + [try CLIBenchmarks.offlineExit()].compactMap { $0 }
     + (coreOnly
       ? [] : [try await CoreBenchmarks.serviceOverhead()] + (await NetworkBenchmarks.run()))
   let nameWidth = max(4, results.map(\.name.count).max() ?? 0)

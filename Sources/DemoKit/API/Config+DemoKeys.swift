@@ -15,6 +15,9 @@ extension Config.Key {
   /// Requested access-token lifetime: whole minutes from 1m to 30d, as DummyJSON's
   /// `expiresInMins` takes it (default 30m).
   public static let tokenLifetime: Config.Key = "TOKEN_LIFETIME"
+  /// `YES`: users are read through DummyJSON's authenticated routes (`/auth/users…`), so
+  /// the list needs a session (default `NO`).
+  public static let usersRequireSignIn: Config.Key = "USERS_REQUIRE_SIGN_IN"
   /// How long user lists stay cached (default 60s).
   public static let usersCacheTTL: Config.Key = "USERS_CACHE_TTL"
 }

@@ -8,7 +8,7 @@ import StrataSandbox
 /// claimed. Uses an in-memory session so it never touches a real one.
 @MainActor
 enum TourCommand {
-  static let steps = 10
+  nonisolated static let steps = 11
 
   nonisolated static let commands = [
     Command(
@@ -57,8 +57,22 @@ enum TourCommand {
       "DemoContainer.validate(): \(app.container.registeredServices.count) registrations resolve (services → repositories → view models)"
     )
 
-    // 2. Login
-    tour.step(2, "LoginViewModel → AuthRepository → NetworkService: sign in")
+    // 2. The environment
+    let environment = try app.resolve(AppEnvironment.self)
+    tour.step(2, "The environment: \(environment)")
+    tour.say(
+      "environment: \(environment) (ENVIRONMENT; a release build defaults to production)")
+    let chosen = environment.defaults.keys.filter { app.config.value($0)?.origin == .defaults }
+    tour.say(
+      "its defaults, where nothing else set the key: "
+        + chosen.map(\.name).sorted().map {
+          "\($0) = \(app.config.value(Config.Key($0))?.displayValue ?? "")"
+        }
+        .joined(separator: ", "))
+    tour.evidence()
+
+    // 3. Login
+    tour.step(3, "LoginViewModel → AuthRepository → NetworkService: sign in")
     let login = try app.resolve(LoginViewModel.self)
     await login.login()
     tour.say("empty form: \(login.validationMessage ?? "-") (validation, nothing sent)")
@@ -72,8 +86,8 @@ enum TourCommand {
     )
     tour.evidence()
 
-    // 3. Me
-    tour.step(3, "ProfileViewModel: an authenticated request")
+    // 4. Me
+    tour.step(4, "ProfileViewModel: an authenticated request")
     let profile = try app.resolve(ProfileViewModel.self)
     await profile.load()
     guard let me = profile.user else { throw tour.failure(profile.error ?? "me failed") }
@@ -81,8 +95,8 @@ enum TourCommand {
       "GET /auth/me with Authorization: Bearer <redacted> → \(me.fullName), \(me.email ?? "")")
     tour.evidence()
 
-    // 4. Expiry and refresh
-    tour.step(4, "The access token expires → one transparent refresh")
+    // 5. Expiry and refresh
+    tour.step(5, "The access token expires → one transparent refresh")
     app.sandboxClock.advance(by: 2 * 3600)
     tour.say(
       "the sandbox's clock jumps 2 hours: the server now rejects the token (the client does not know)"
@@ -94,8 +108,8 @@ enum TourCommand {
     )
     tour.evidence()
 
-    // 5. Users and the cache
-    tour.step(5, "UsersViewModel: a page, the cache, the next page")
+    // 6. Users and the cache
+    tour.step(6, "UsersViewModel: a page, the cache, the next page")
     let users = UsersViewModel(repo: try app.resolve(), pageSize: 5)
     await users.send(.load)
     tour.say(
@@ -112,8 +126,8 @@ enum TourCommand {
     )
     tour.evidence()
 
-    // 6. Retry with backoff
-    tour.step(6, "A GET meets two 503s → retried with backoff")
+    // 7. Retry with backoff
+    tour.step(7, "A GET meets two 503s → retried with backoff")
     sandbox.faults.fail(503, method: "GET", path: "/posts", count: 2)
     let posts = try app.resolve((any PostsRepository).self)
     let page = try await posts.list(limit: 3, skip: 0)
@@ -122,8 +136,8 @@ enum TourCommand {
     )
     tour.evidence()
 
-    // 7. A post with its comments
-    tour.step(7, "PostDetailViewModel: a post and its comments, fetched in parallel")
+    // 8. A post with its comments
+    tour.step(8, "PostDetailViewModel: a post and its comments, fetched in parallel")
     let detail = try app.resolve(PostDetailViewModel.self)
     await detail.load(id: page.items.first?.id ?? 1)
     guard let shownPost = detail.post else { throw tour.failure(detail.error ?? "no post") }
@@ -134,8 +148,8 @@ enum TourCommand {
         detail.comments.map { [$0.user.username, String($0.likes), $0.body] }))
     tour.evidence()
 
-    // 8. POST not retried
-    tour.step(8, "A POST meets a 503 → not retried (it must never be created twice)")
+    // 9. POST not retried
+    tour.step(9, "A POST meets a 503 → not retried (it must never be created twice)")
     sandbox.faults.fail(503, method: "POST", path: "/posts/add")
     do {
       _ = try await posts.create(title: "Hello from the tour", body: "Strata", userId: me.id)
@@ -149,8 +163,8 @@ enum TourCommand {
     tour.say("sent again by the user: created post #\(created.id)")
     tour.evidence()
 
-    // 9. Optimistic update reverted
-    tour.step(9, "TodosViewModel: optimistic toggle, reverted when the server refuses")
+    // 10. Optimistic update reverted
+    tour.step(10, "TodosViewModel: optimistic toggle, reverted when the server refuses")
     let todos = TodosViewModel(repo: try app.resolve())
     await todos.load(limit: 3)
     guard let todo = todos.todos.first else { throw tour.failure("no todos") }
@@ -169,8 +183,8 @@ enum TourCommand {
     )
     tour.evidence()
 
-    // 10. Logout
-    tour.step(10, "Sign out")
+    // 11. Logout
+    tour.step(11, "Sign out")
     await profile.signOut()
     await profile.load()
     tour.say("signed out; the profile now says: \(profile.error ?? "?") (no request was sent)")

@@ -29,17 +29,21 @@ public final class APIUsersRepository: UsersRepository {
   private let network: any Networking
   private let pages: TTLCache<String, Page<User>>
   private let users: TTLCache<Int, User>
+  private let signedIn: Bool
 
   /// Creates the repository.
   /// - Parameters:
   ///   - network: The networking layer.
   ///   - ttl: How long responses stay cached (default 60 s).
+  ///   - signedIn: Read through DummyJSON's authenticated routes (`/auth/users…`), which
+  ///     need a session, instead of the public ones.
   ///   - now: Wall-clock time (tests inject their own).
   public init(
-    network: any Networking, ttl: Duration = .seconds(60),
+    network: any Networking, ttl: Duration = .seconds(60), signedIn: Bool = false,
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.network = network
+    self.signedIn = signedIn
     self.pages = TTLCache(ttl: ttl, now: now)
     self.users = TTLCache(ttl: ttl, now: now)
   }
@@ -47,7 +51,8 @@ public final class APIUsersRepository: UsersRepository {
   /// A page of users (cached).
   /// - Throws: `NetworkError`.
   public func page(limit: Int, skip: Int) async throws -> Page<User> {
-    try await cachedPage("list:\(limit):\(skip)", UserRequests.list(limit: limit, skip: skip))
+    try await cachedPage(
+      "list:\(limit):\(skip)", scoped(UserRequests.list(limit: limit, skip: skip)))
   }
 
   /// Users matching a query (cached).
@@ -55,16 +60,15 @@ public final class APIUsersRepository: UsersRepository {
   public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
     try await cachedPage(
       "search:\(query):\(limit):\(skip)",
-      UserRequests.search(query, limit: limit, skip: skip))
+      scoped(UserRequests.search(query, limit: limit, skip: skip)))
   }
 
   /// One user (cached).
   /// - Throws: `NetworkError`.
   public func user(id: Int) async throws -> User {
     let network = self.network
-    let (user, cached) = try await users.value(for: id) {
-      try await network.send(UserRequests.get(id: id))
-    }
+    let request = scoped(UserRequests.get(id: id))
+    let (user, cached) = try await users.value(for: id) { try await network.send(request) }
     if cached { Log.networking.debug("users: user \(id) from cache") }
     return user
   }
@@ -72,10 +76,20 @@ public final class APIUsersRepository: UsersRepository {
   /// Renames a user and clears the cache.
   /// - Throws: `NetworkError`.
   public func rename(id: Int, firstName: String) async throws -> User {
-    let updated = try await network.send(UserRequests.update(id: id, firstName: firstName))
+    let updated = try await network.send(
+      scoped(UserRequests.update(id: id, firstName: firstName)))
     await pages.removeAll()
     await users.removeAll()
     return updated
+  }
+
+  /// The request itself, or its `/auth/…` twin when reads need a session.
+  private func scoped<Response>(_ request: Request<Response>) -> Request<Response> {
+    guard signedIn else { return request }
+    var authenticated = request
+    authenticated.path = "auth/" + request.path
+    authenticated.requiresAuth = true
+    return authenticated
   }
 
   private func cachedPage<E: Endpoint>(_ key: String, _ endpoint: E) async throws -> Page<User>

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import strata_demo
+
+@Suite("strata-demo: environments and offline")
+struct EnvironmentAndOfflineCLITests {
+  static let noRoute =
+    "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+    + "eth0\t0002A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n"
+
+  @Test func configShowNamesTheEnvironmentAndItsDefaults() async throws {
+    let cli = try CLIRunner()
+    let debug = try await cli.run(["config", "show"])
+    #expect(debug.status == 0)
+    #expect(debug.stdout.contains("ENVIRONMENT"), "\(debug.stdout)")
+    #expect(
+      debug.stdout.range(of: #"ENVIRONMENT\s+debug\s+default"#, options: .regularExpression) != nil)
+
+    let testing = try await cli.run(["--set", "ENVIRONMENT=testing", "config", "show"])
+    #expect(
+      testing.stdout.range(of: #"LOG_LEVEL\s+warning\s+default"#, options: .regularExpression)
+        != nil)
+    #expect(
+      testing.stdout.range(of: #"RETRY_MAX_RETRIES\s+1\s+default"#, options: .regularExpression)
+        != nil)
+
+    let file = try await cli.run(["--config", "Config/Testing.xcconfig", "config", "show"])
+    #expect(
+      file.stdout.range(
+        of: #"ENVIRONMENT\s+testing\s+Config/Testing.xcconfig:5"#, options: .regularExpression)
+        != nil, "\(file.stdout)")
+
+    let production = try await cli.run(["--set", "ENVIRONMENT=production", "config", "show"])
+    #expect(production.stdout.contains("https://dummyjson.com"))
+
+    let bad = try await cli.run(["--set", "ENVIRONMENT=staging", "config", "show"])
+    #expect(bad.status == 78)
+    #expect(bad.stderr.contains("ENVIRONMENT: expected one of debug, testing, production"))
+  }
+
+  @Test func theTourShowsTheEnvironment() async throws {
+    let result = try await CLIRunner().run(["tour"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("environment: debug"), "\(result.stdout.prefix(600))")
+  }
+
+  /// With the route table saying "no default route", a call to a remote API fails at once:
+  /// no DNS lookup, no retries (production's would wait 1 + 2 + 4 s), one line, exit 1. How
+  /// fast the whole process is (well under 100 ms) is `make bench`'s "CLI offline exit" row;
+  /// here a 3 s bound only tells "at once" from "after the retries".
+  @Test func offlineEndsAtOnceWithOneLine() async throws {
+    let table = NSTemporaryDirectory() + "strata-route-\(UUID().uuidString)"
+    try Self.noRoute.write(toFile: table, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: table) }
+    let started = ContinuousClock.now
+    let result = try await CLIRunner().run([
+      "--set", "ENVIRONMENT=production", "--set", "ROUTE_TABLE=\(table)", "--log-level", "info",
+      "users",
+    ])
+    let elapsed = ContinuousClock.now - started
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.last == "strata-demo: offline: no network route")
+    #expect(lines.filter { $0.contains("offline (no network route); not sent") }.count == 1)
+    #expect(!result.stderr.contains("retry"), "nothing was retried")
+    #expect(elapsed < .seconds(3), "at once, not after backoff: \(elapsed)")
+  }
+}
