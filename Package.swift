@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "StrataTesting", targets: ["StrataTesting"]),
     .library(name: "StrataSandbox", targets: ["StrataSandbox"]),
     .library(name: "DemoKit", targets: ["DemoKit"]),
+    .library(name: "DemoKitTesting", targets: ["DemoKitTesting"]),
     .executable(name: "strata-demo", targets: ["strata-demo"]),
     .executable(name: "strata-bench", targets: ["strata-bench"]),
   ],
@@ -22,6 +23,10 @@ let package = Package(
     .target(name: "StrataTesting", dependencies: ["Strata", "StrataConcurrency"]),
     .target(name: "StrataSandbox", dependencies: ["StrataConcurrency"]),
     .target(name: "DemoKit", dependencies: ["Strata"]),
+    // Fixtures and scriptable fake repositories for previews and tests of DemoKit features.
+    .target(
+      name: "DemoKitTesting",
+      dependencies: ["DemoKit", "Strata", "StrataTesting", "StrataConcurrency"]),
     .executableTarget(
       name: "strata-demo",
       dependencies: ["Strata", "DemoKit", "StrataSandbox", "StrataConcurrency"]),
@@ -41,7 +46,9 @@ let package = Package(
       dependencies: ["StrataSandbox", "StrataTesting", "StrataConcurrency"]),
     .testTarget(
       name: "DemoKitTests",
-      dependencies: ["DemoKit", "StrataTesting", "StrataSandbox", "StrataConcurrency"]),
+      dependencies: [
+        "DemoKit", "DemoKitTesting", "StrataTesting", "StrataSandbox", "StrataConcurrency",
+      ]),
     // A process that uses Strata without setting up logging (tests only, never a product).
     .executableTarget(
       name: "strata-log-probe", dependencies: ["Strata"], path: "Tests/LogSilenceProbe"),

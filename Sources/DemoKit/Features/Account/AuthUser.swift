@@ -13,6 +13,15 @@ public struct AuthUser: Codable, Sendable, Equatable {
   public let firstName: String
   /// Family name.
   public let lastName: String
+
+  /// Creates the value (previews, tests, fixtures).
+  public init(id: Int, username: String, email: String, firstName: String, lastName: String) {
+    self.id = id
+    self.username = username
+    self.email = email
+    self.firstName = firstName
+    self.lastName = lastName
+  }
 }
 
 /// `POST /auth/login` and `POST /auth/refresh` responses: tokens (plus the user for a login).

@@ -6,6 +6,12 @@ public struct Post: Codable, Sendable, Equatable, Hashable, Identifiable {
     public let likes: Int
     /// Dislikes.
     public let dislikes: Int
+
+    /// Creates the value (previews, tests, fixtures).
+    public init(likes: Int, dislikes: Int) {
+      self.likes = likes
+      self.dislikes = dislikes
+    }
   }
 
   /// The post id.
@@ -22,6 +28,20 @@ public struct Post: Codable, Sendable, Equatable, Hashable, Identifiable {
   public let reactions: Reactions?
   /// View count.
   public let views: Int?
+
+  /// Creates the value (previews, tests, fixtures).
+  public init(
+    id: Int, title: String, body: String, userId: Int, tags: [String]? = nil,
+    reactions: Reactions? = nil, views: Int? = nil
+  ) {
+    self.id = id
+    self.title = title
+    self.body = body
+    self.userId = userId
+    self.tags = tags
+    self.reactions = reactions
+    self.views = views
+  }
 }
 
 extension Post: PageItem {

@@ -1,14 +1,20 @@
 import Observation
 import Strata
 
-/// A page of posts, and writing a new one.
+/// A list of posts and every change to it — create, rename, delete — made optimistically:
+/// the list shows the change at once, the server confirms it (its answer replaces the guess)
+/// or refuses it (the list goes back, and ``error`` says what the server said).
 @MainActor @Observable
 public final class PostsViewModel {
-  /// The page last loaded.
+  /// What the list shows, the changes not yet confirmed included.
+  public private(set) var posts: [Post] = []
+  /// The page last loaded (totals for a footer).
   public private(set) var page: Page<Post>?
-  /// The post created last.
+  /// Posts whose change the server has not confirmed yet (show them as "saving…").
+  public private(set) var pending: Set<Int> = []
+  /// The post created last, once the server confirmed it.
   public private(set) var created: Post?
-  /// A request is under way.
+  /// A fetch is under way.
   public private(set) var isLoading = false
   /// The last failure, as a sentence.
   public private(set) var error: String?
@@ -17,34 +23,110 @@ public final class PostsViewModel {
   /// Whether the last request failed for want of a network route (show an offline banner).
   public var isOffline: Bool { ErrorText.isOffline(failure) }
   @ObservationIgnored private let repo: any PostsRepository
+  /// Ids for posts the server has not numbered yet: negative, so they never clash.
+  @ObservationIgnored private var lastProvisionalID = 0
 
   /// Creates the view model.
   public nonisolated init(repo: any PostsRepository) { self.repo = repo }
 
   /// Loads `limit` posts after the first `skip`.
   public func load(limit: Int = 10, skip: Int = 0) async {
-    await run { page = try await repo.list(limit: limit, skip: skip) }
+    isLoading = true
+    clearFailure()
+    defer { isLoading = false }
+    do {
+      let page = try await repo.list(limit: limit, skip: skip)
+      self.page = page
+      posts = page.items
+    } catch {
+      fail(error)
+    }
   }
 
-  /// Creates a post (a POST: sent once, never retried).
+  /// Shows the new post at the top at once, then creates it (a POST: sent once, never
+  /// retried); the server's post replaces the guess, or the guess goes away on failure.
   /// - Returns: Whether the server created it.
   @discardableResult
   public func create(title: String, body: String, userId: Int) async -> Bool {
+    clearFailure()
     created = nil
-    await run { created = try await repo.create(title: title, body: body, userId: userId) }
-    return created != nil
+    lastProvisionalID -= 1
+    let provisional = Post(id: lastProvisionalID, title: title, body: body, userId: userId)
+    posts.insert(provisional, at: 0)
+    pending.insert(provisional.id)
+    defer { pending.remove(provisional.id) }
+    do {
+      let saved = try await repo.create(title: title, body: body, userId: userId)
+      replace(provisional.id, with: saved)
+      created = saved
+      return true
+    } catch {
+      posts.removeAll { $0.id == provisional.id }
+      fail(error, "Could not create the post")
+      return false
+    }
   }
 
-  private func run(_ work: () async throws -> Void) async {
-    isLoading = true
+  /// Shows the new title at once, then saves it; the old title comes back on failure.
+  /// - Returns: Whether the server kept the change.
+  @discardableResult
+  public func rename(id: Int, title: String) async -> Bool {
+    clearFailure()
+    guard let index = posts.firstIndex(where: { $0.id == id }) else { return false }
+    let previous = posts[index]
+    posts[index] = previous.retitled(title)
+    pending.insert(id)
+    defer { pending.remove(id) }
+    do {
+      replace(id, with: try await repo.update(id: id, title: title))
+      return true
+    } catch {
+      replace(id, with: previous)
+      fail(error, "Could not rename post \(id)")
+      return false
+    }
+  }
+
+  /// Takes the post off the list at once, then deletes it; it comes back in its place on
+  /// failure.
+  /// - Returns: Whether the server deleted it.
+  @discardableResult
+  public func delete(id: Int) async -> Bool {
+    clearFailure()
+    guard let index = posts.firstIndex(where: { $0.id == id }) else { return false }
+    let removed = posts.remove(at: index)
+    pending.insert(id)
+    defer { pending.remove(id) }
+    do {
+      try await repo.delete(id: id)
+      return true
+    } catch {
+      posts.insert(removed, at: min(index, posts.count))
+      fail(error, "Could not delete post \(id)")
+      return false
+    }
+  }
+
+  private func replace(_ id: Int, with post: Post) {
+    if let index = posts.firstIndex(where: { $0.id == id }) { posts[index] = post }
+  }
+
+  private func clearFailure() {
     error = nil
     failure = nil
-    defer { isLoading = false }
-    do {
-      try await work()
-    } catch {
-      failure = error
-      self.error = ErrorText.describe(error)
-    }
+  }
+
+  private func fail(_ error: any Error, _ context: String? = nil) {
+    failure = error
+    self.error = (context.map { "\($0): " } ?? "") + ErrorText.describe(error)
+  }
+}
+
+extension Post {
+  /// The same post with another title.
+  func retitled(_ title: String) -> Post {
+    Post(
+      id: id, title: title, body: body, userId: userId, tags: tags, reactions: reactions,
+      views: views)
   }
 }

@@ -10,6 +10,14 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
     public let state: String
     /// Postal code.
     public let postalCode: String
+
+    /// Creates the value (previews, tests, fixtures).
+    public init(address: String, city: String, state: String, postalCode: String) {
+      self.address = address
+      self.city = city
+      self.state = state
+      self.postalCode = postalCode
+    }
   }
 
   /// Where the user works.
@@ -20,6 +28,13 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
     public let name: String
     /// Job title.
     public let title: String
+
+    /// Creates the value (previews, tests, fixtures).
+    public init(department: String, name: String, title: String) {
+      self.department = department
+      self.name = name
+      self.title = title
+    }
   }
 
   /// The user id.
@@ -47,6 +62,25 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
 
   /// "First Last".
   public var fullName: String { [firstName, lastName].compactMap { $0 }.joined(separator: " ") }
+
+  /// Creates the value (previews, tests, fixtures).
+  public init(
+    id: Int, firstName: String, lastName: String? = nil, age: Int? = nil, email: String? = nil,
+    username: String? = nil, phone: String? = nil, image: String? = nil, address: Address? = nil,
+    company: Company? = nil, role: String? = nil
+  ) {
+    self.id = id
+    self.firstName = firstName
+    self.lastName = lastName
+    self.age = age
+    self.email = email
+    self.username = username
+    self.phone = phone
+    self.image = image
+    self.address = address
+    self.company = company
+    self.role = role
+  }
 }
 
 extension User: PageItem {
