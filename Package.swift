@@ -56,7 +56,7 @@ let package = Package(
       name: "StrataDemoTests",
       dependencies: [
         "strata-demo", "strata-log-probe", "StrataSandbox", "StrataTesting", "Strata",
-        "StrataConcurrency",
+        "StrataConcurrency", "DemoKit", "DemoKitTesting",
       ]),
   ],
   swiftLanguageModes: [.v6]

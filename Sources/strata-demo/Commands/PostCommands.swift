@@ -9,11 +9,13 @@ enum PostCommands {
       "posts", summary: "List posts.", options: CommandTable.paging,
       example: "strata-demo posts --limit 3", run: .inApp(posts)),
     Command(
-      "post create", summary: "Create a post (a POST: sent once, never retried).",
+      "post create",
+      summary:
+        "Create a post (a POST: sent once, never retried); asks step by step in a terminal.",
       options: [
-        OptionSpec(name: "title", valueName: "TEXT", help: "title (required)"),
-        OptionSpec(name: "body", valueName: "TEXT", help: "text (required)"),
-        OptionSpec(name: "user-id", valueName: "N", help: "author (required)"),
+        OptionSpec(name: "title", valueName: "TEXT", help: "title (asked in a terminal)"),
+        OptionSpec(name: "body", valueName: "TEXT", help: "text (asked in a terminal)"),
+        OptionSpec(name: "user-id", valueName: "N", help: "author (default 1)"),
       ], example: "strata-demo post create --title Hello --body World --user-id 1",
       run: .inApp(create)),
     Command(
@@ -37,15 +39,25 @@ enum PostCommands {
       json: page)
   }
 
+  /// The "new post" flow: with `--title` and `--body` it runs without a question; without
+  /// them, in a terminal, it asks step by step (title, body, review, confirm).
   static func create(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    guard let title = invocation.option("title"), let body = invocation.option("body"),
-      invocation.option("user-id") != nil
-    else { throw UsageError("post create needs --title, --body and --user-id", invocation.command) }
-    let userID = try invocation.integer("user-id", default: 0, in: 1...1_000_000)
-    let model = try app.resolve(PostsViewModel.self)
-    await model.create(title: title, body: body, userId: userID)
-    if let failure = model.failure { throw failure }
-    guard let post = model.created else { throw CommandFailure("the post was not created") }
+    let flow = NewPostFlow(
+      posts: try app.resolve(PostsViewModel.self),
+      userId: try invocation.integer("user-id", default: 1, in: 1...1_000_000))
+    if let title = invocation.option("title") { flow.title = title }
+    if let body = invocation.option("body") { flow.body = body }
+    if invocation.option("title") != nil, invocation.option("body") != nil {
+      try await NewPostDialog.runWithoutQuestions(flow, command: invocation.command)
+    } else {
+      guard Terminal.inputIsTerminal else {
+        throw UsageError(
+          "post create needs --title and --body when input is not a terminal", invocation.command)
+      }
+      let dialog = NewPostDialog(ask: Terminal.prompt, tell: Terminal.error)
+      guard try await dialog.run(flow) else { return Output(text: .line("not created"), json: nil) }
+    }
+    guard let post = flow.created else { throw CommandFailure("the post was not created") }
     return Output(
       text: .detail([
         ("Created post", "#\(post.id)"), ("Title", post.title), ("Body", post.body),

@@ -1,0 +1,78 @@
+import Observation
+import Strata
+
+/// Writing a post in steps — title, body, review — then creating it through the posts list
+/// (so it appears there at once, optimistically). The same flow serves a screen and the CLI's
+/// `post create`, interactive or with flags.
+@MainActor @Observable
+public final class NewPostFlow {
+  /// The steps, in order.
+  public enum Step: String, Sendable, CaseIterable {
+    /// The title.
+    case title
+    /// The text.
+    case body
+    /// Everything, once more, before creating it.
+    case review
+  }
+
+  /// The longest title accepted.
+  public static let longestTitle = 120
+
+  /// The title field.
+  public var title = ""
+  /// The body field.
+  public var body = ""
+  /// The author.
+  public var userId: Int
+  /// The steps and their state.
+  @ObservationIgnored public private(set) var flow: FlowViewModel<Step>!
+  /// The list the post is created through.
+  public let posts: PostsViewModel
+
+  /// A flow creating its post through `posts`, written by user `userId`.
+  public init(posts: PostsViewModel, userId: Int) {
+    self.posts = posts
+    self.userId = userId
+    flow = FlowViewModel(
+      steps: Step.allCases,
+      validate: { [unowned self] step in self.problem(with: step) },
+      confirmation: { [unowned self] in
+        .init(
+          title: "Create this post?",
+          message: "\"\(self.trimmedTitle)\" by user \(self.userId) — sent once, never retried.",
+          confirm: "Create")
+      },
+      submit: { [unowned self] in
+        guard
+          await self.posts.create(
+            title: self.trimmedTitle, body: self.trimmedBody, userId: self.userId)
+        else { throw self.posts.failure ?? NewPostFailure.notCreated }
+      })
+  }
+
+  /// What the review step shows.
+  public var summary: [(String, String)] {
+    [("Title", trimmedTitle), ("Body", trimmedBody), ("User", String(userId))]
+  }
+
+  /// The post the server created, once it did.
+  public var created: Post? { flow.isFinished ? posts.created : nil }
+
+  private var trimmedTitle: String { title.trimmingCharacters(in: .whitespacesAndNewlines) }
+  private var trimmedBody: String { body.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+  private func problem(with step: Step) -> String? {
+    switch step {
+    case .title where trimmedTitle.isEmpty: "Give the post a title."
+    case .title where trimmedTitle.count > Self.longestTitle:
+      "A title has at most \(Self.longestTitle) characters."
+    case .body where trimmedBody.isEmpty: "Write something in the post."
+    case .review where userId < 1: "Choose an author."
+    default: nil
+    }
+  }
+}
+
+/// The post was not created and the list gave no reason.
+enum NewPostFailure: Error { case notCreated }
