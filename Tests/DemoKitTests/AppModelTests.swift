@@ -1,4 +1,5 @@
 import DemoKit
+import DemoKitTesting
 import Foundation
 import Strata
 import StrataSandbox
@@ -106,5 +107,29 @@ struct AppModelTests {
       #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 1)
       #expect(harness.server.journal.count(method: "GET", path: "/auth/users") == 2)
     }
+  }
+}
+
+@MainActor
+@Suite("View models say when they are offline")
+struct OfflineViewModelTests {
+  @Test func anOfflineFailureIsShownAsSuch() async {
+    let script = FakeScript()
+    script.fail("page", with: NetworkError(.offline))
+    let users = UsersViewModel(repo: FakeUsersRepository(script: script))
+    await users.send(.load)
+    #expect(users.output.isOffline && users.output.error == "offline: no network route")
+    script.succeed("page")
+    await users.send(.retry)
+    #expect(!users.output.isOffline && users.output.users.count == 10)
+
+    let postsScript = FakeScript()
+    postsScript.fail("list", with: NetworkError(.offline, request: "GET /posts"))
+    let posts = PostsViewModel(repo: FakePostsRepository(script: postsScript))
+    await posts.load()
+    #expect(posts.isOffline)
+    postsScript.fail("list", with: NetworkError.server(status: 500))
+    await posts.load()
+    #expect(!posts.isOffline, "another failure is not 'offline'")
   }
 }
