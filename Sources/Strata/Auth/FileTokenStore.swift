@@ -172,16 +172,8 @@ public final class FileTokenStore: TokenStore {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(credentials)
-    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-    guard fd >= 0 else { throw Failure.io(path: temporary, operation: "create", errno: errno) }
-    let ok = FileDescriptor.writeAll(fd, data) && fsync(fd) == 0
-    let code = errno
-    close(fd)
-    guard ok, rename(temporary, path) == 0 else {
-      let failure = ok ? errno : code
-      unlink(temporary)
-      throw Failure.io(path: path, operation: ok ? "rename" : "write", errno: failure)
+    if let failure = FileDescriptor.replaceAtomically(path, with: data, mode: 0o600) {
+      throw Failure.io(path: path, operation: failure.operation, errno: failure.errno)
     }
   }
 

@@ -29,6 +29,10 @@ public protocol Endpoint: Sendable {
   /// Largest response body accepted for this request in bytes; nil uses the service's
   /// ``NetworkOptions/maxResponseSize``.
   var maxResponseSize: Int? { get }
+  /// Sent as `Idempotency-Key`: the same value on every attempt (and every later replay) of
+  /// one change, so the server can answer a repeat with its first answer. Fix it when the
+  /// change is made, not when it is sent.
+  var idempotencyKey: String? { get }
 }
 
 extension Endpoint {
@@ -48,6 +52,8 @@ extension Endpoint {
   public var timeout: Duration? { nil }
   /// The service's limit.
   public var maxResponseSize: Int? { nil }
+  /// No key.
+  public var idempotencyKey: String? { nil }
 }
 
 /// The response of an endpoint that returns nothing worth decoding (204, an empty body, or a

@@ -35,6 +35,8 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   public var timeout: Duration?
   /// This request's own response size limit in bytes; nil uses the service's.
   public var maxResponseSize: Int?
+  /// Sent as `Idempotency-Key` on every attempt (see ``Endpoint/idempotencyKey``).
+  public var idempotencyKey: String?
 
   /// Creates a request.
   ///
@@ -44,7 +46,7 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
     path: String, method: HTTPMethod = .get, query: KeyValuePairs<String, String?> = [:],
     body: (any Encodable & Sendable)? = nil, headers: [String: String] = [:],
     requiresAuth: Bool = false, retryPolicy: RetryPolicy? = nil, timeout: Duration? = nil,
-    maxResponseSize: Int? = nil
+    maxResponseSize: Int? = nil, idempotencyKey: String? = nil
   ) {
     self.path = path
     self.method = method
@@ -57,5 +59,6 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
     self.retryPolicy = retryPolicy
     self.timeout = timeout
     self.maxResponseSize = maxResponseSize
+    self.idempotencyKey = idempotencyKey
   }
 }

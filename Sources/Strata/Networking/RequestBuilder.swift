@@ -46,6 +46,9 @@ struct RequestBuilder: Sendable {
       }
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     }
+    if let key = endpoint.idempotencyKey {
+      request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
+    }
     for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) {
       request.setValue(value, forHTTPHeaderField: name)
     }

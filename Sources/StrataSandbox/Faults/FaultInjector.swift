@@ -13,6 +13,9 @@ public final class FaultInjector: Sendable {
     case delay(Duration)
     /// Close the connection without answering.
     case dropConnection
+    /// Do the work (a POST creates its resource), then close the connection without
+    /// answering: the change happened and the client never heard.
+    case dropAfterHandling
     /// Send the real response's head and half its body, then close.
     case truncateBody
     /// Answer with this status and a body that echoes the request back — every header (the

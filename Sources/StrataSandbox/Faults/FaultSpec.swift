@@ -51,6 +51,7 @@ extension FaultInjector.Fault {
   private static func action(_ text: String, spec: String) throws -> FaultInjector.Action {
     switch text {
     case "drop": return .dropConnection
+    case "lose-answer": return .dropAfterHandling
     case "truncate": return .truncateBody
     case "endless": return .endlessBody
     default: break
@@ -75,7 +76,7 @@ extension FaultInjector.Fault {
     guard let status = Int(text), (100...599).contains(status) else {
       throw SpecError(
         description:
-          "fault '\(spec)': ACTION must be a status (100-599), drop, truncate, endless, echo=STATUS or delay=DURATION"
+          "fault '\(spec)': ACTION must be a status (100-599), drop, lose-answer, truncate, endless, echo=STATUS or delay=DURATION"
       )
     }
     return .respond(status: status)

@@ -67,6 +67,9 @@ struct Connection {
         server.pause(duration)
       case .dropConnection:
         return false
+      case .dropAfterHandling:
+        _ = response()
+        return false
       case .respond(let status, let headers, let body):
         // A scripted body is sent verbatim (malformed JSON, HTML…); headers replace defaults.
         var fault =

@@ -84,6 +84,11 @@ public final class SandboxServer: Sendable {
   public let journal: RequestJournal
   /// Scripted faults.
   public let faults = FaultInjector()
+  let ledger = IdempotencyLedger()
+
+  /// How many POST or PATCH requests to `path` the sandbox really carried out (answered 2xx),
+  /// a replay of an `Idempotency-Key` not counted: what "was the post created twice?" asks.
+  public func changesDone(path: String) -> Int { ledger.changesDone(path: path) }
   /// The configuration it was created with.
   public let configuration: Configuration
 
@@ -219,7 +224,9 @@ public final class SandboxServer: Sendable {
     actions: [FaultInjector.Action], response: () -> SandboxResponse
   ) {
     journal.record(request)
-    return (faults.take(for: request), { self.api.handle(request) })
+    return (
+      faults.take(for: request), { self.ledger.respond(request) { self.api.handle(request) } }
+    )
   }
 
   /// Sleeps in short slices so a stopping server is not held up by a long `?delay`.

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Values kept on this device beside the API — each with its ``SyncStatus`` — and the outbox
+/// of changes made here that the server has not accepted yet, in one ``DocumentFile`` (so the
+/// two never disagree after a crash).
+///
+/// Offline, or when the server cannot be reached, a change is written here at once
+/// (``enqueue(kind:payload:)``, and the value with ``put(_:key:status:message:)``) and sent
+/// later by ``sync(send:)``, in the order it was made, with the idempotency key it was given
+/// when it was made. A change the server accepted is never sent again.
+public actor LocalStore<Value: Codable & Sendable> {
+  /// What the file holds.
+  public struct Contents: Codable, Sendable {
+    /// Values by key.
+    public var records: [String: StoredRecord<Value>] = [:]
+    /// Changes, oldest first.
+    public var outbox: [OutboxEntry] = []
+  }
+
+  /// What one change's send came to.
+  public struct Outcome: Sendable, Equatable {
+    /// The change.
+    public let entry: OutboxEntry
+    /// `synced`, `failed` (refused: not sent again) or `pending` (could not be sent now).
+    public var status: SyncStatus { entry.status }
+  }
+
+  private let file: DocumentFile<Contents>
+  private let now: @Sendable () -> Date
+  private var loaded: Contents?
+
+  /// A store in `file`; `now` stamps what is written.
+  public init(file: DocumentFile<Contents>, now: @escaping @Sendable () -> Date = { Date() }) {
+    self.file = file
+    self.now = now
+  }
+
+  // MARK: Values
+
+  /// Every value, newest change first.
+  /// - Throws: ``DocumentFile/Failure`` when the file cannot be read.
+  public func records() throws -> [(key: String, record: StoredRecord<Value>)] {
+    try contents().records.map { ($0.key, $0.value) }
+      .sorted {
+        $0.record.updatedAt > $1.record.updatedAt
+          || ($0.record.updatedAt == $1.record.updatedAt && $0.key < $1.key)
+      }
+  }
+
+  /// The value under `key`.
+  public func record(_ key: String) throws -> StoredRecord<Value>? { try contents().records[key] }
+
+  /// Writes `value` under `key`.
+  /// - Throws: ``DocumentFile/Failure``.
+  public func put(_ value: Value, key: String, status: SyncStatus, message: String? = nil) throws {
+    try change {
+      $0.records[key] = StoredRecord(
+        value: value, status: status, updatedAt: now(), message: message)
+    }
+  }
+
+  /// Replaces every `synced` value with `values` (a fresh page from the server), keeping the
+  /// `pending` and `failed` ones.
+  public func replaceSynced(with values: [(key: String, value: Value)]) throws {
+    let stamp = now()
+    try change { contents in
+      contents.records = contents.records.filter { $0.value.status != .synced }
+      for (key, value) in values where contents.records[key] == nil {
+        contents.records[key] = StoredRecord(value: value, status: .synced, updatedAt: stamp)
+      }
+    }
+  }
+
+  // MARK: Outbox
+
+  /// Records a change to send later; its idempotency key is fixed now.
+  /// - Returns: The pending entry.
+  @discardableResult
+  public func enqueue(kind: String, payload: Data) throws -> OutboxEntry {
+    let entry = OutboxEntry(kind: kind, payload: payload, createdAt: now())
+    try change { $0.outbox.append(entry) }
+    return entry
+  }
+
+  /// Every change, oldest first.
+  public func outbox() throws -> [OutboxEntry] { try contents().outbox }
+
+  /// Sends the pending changes, oldest first, one at a time, saving each outcome before the
+  /// next send: accepted → `synced` (`send`'s answer kept); refused (an error that trying
+  /// again cannot fix) → `failed` with the reason, and the next change goes on; not reachable
+  /// (offline, a timeout, a 5xx) → it stays `pending` and the sync stops, keeping the order.
+  ///
+  /// `send` gets the entry (send its ``OutboxEntry/idempotencyKey`` with it) and returns the
+  /// server's answer; `settle` may write the value the answer stands for.
+  /// - Returns: The outcome of every change that was tried.
+  public func sync(
+    send: @Sendable (OutboxEntry) async throws -> Data,
+    settle: (OutboxEntry, Data) throws -> (key: String, value: Value)? = { _, _ in nil }
+  ) async throws -> [Outcome] {
+    var outcomes: [Outcome] = []
+    for var entry in try contents().outbox where entry.status == .pending {
+      entry.attempts += 1
+      do {
+        let answer = try await send(entry)
+        entry.status = .synced
+        entry.message = nil
+        entry.result = answer
+        let settled = try settle(entry, answer)
+        try change { contents in
+          Self.update(entry, in: &contents)
+          if let settled {
+            contents.records[settled.key] = StoredRecord(
+              value: settled.value, status: .synced, updatedAt: now())
+          }
+        }
+        outcomes.append(Outcome(entry: entry))
+      } catch {
+        let transient = Self.isTransient(error)
+        entry.status = transient ? .pending : .failed
+        entry.message = Self.reason(error)
+        try change { contents in
+          Self.update(entry, in: &contents)
+          if !transient, var record = contents.records[entry.idempotencyKey] {
+            record.status = .failed
+            record.message = entry.message
+            contents.records[entry.idempotencyKey] = record
+          }
+        }
+        outcomes.append(Outcome(entry: entry))
+        if transient { break }
+      }
+    }
+    return outcomes
+  }
+
+  // MARK: Internals
+
+  private static func update(_ entry: OutboxEntry, in contents: inout Contents) {
+    if let index = contents.outbox.firstIndex(where: { $0.id == entry.id }) {
+      contents.outbox[index] = entry
+    }
+  }
+
+  /// Offline, timeouts, dropped connections, 408/429/5xx: the change may go through later.
+  static func isTransient(_ error: any Error) -> Bool {
+    if error is CancellationError { return true }
+    guard let network = error as? NetworkError else { return error is URLError }
+    return network.kind == .offline || network.isRetryable
+  }
+
+  private static func reason(_ error: any Error) -> String {
+    if let network = error as? NetworkError, let message = network.serverMessage {
+      return network.status.map { "HTTP \($0): \(message)" } ?? message
+    }
+    return UntrustedText.sanitize(String(describing: error), limit: 200)
+  }
+
+  private func contents() throws -> Contents {
+    if let loaded { return loaded }
+    let read = try file.load() ?? Contents()
+    loaded = read
+    return read
+  }
+
+  private func change(_ body: (inout Contents) throws -> Void) throws {
+    var contents = try contents()
+    try body(&contents)
+    try file.save(contents)
+    loaded = contents
+  }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A change made locally and waiting to be sent: what it is (`kind`, e.g. `post.create`), its
+/// body, and the `Idempotency-Key` fixed when it was made — the same on every send, in any
+/// process, so the server can tell a replay from a new change.
+public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
+  /// Its identity (also its idempotency key).
+  public let id: UUID
+  /// What the change is, for the sender to dispatch on.
+  public let kind: String
+  /// The change's data (JSON of the sender's choosing).
+  public let payload: Data
+  /// When it was made.
+  public let createdAt: Date
+  /// Where it stands.
+  public var status: SyncStatus
+  /// How many times it was sent.
+  public var attempts: Int
+  /// The server's refusal, for `failed`; the last transient failure, for `pending`.
+  public var message: String?
+  /// The server's answer once `synced` (the created resource, say).
+  public var result: Data?
+
+  /// The `Idempotency-Key` header value: the entry's identity.
+  public var idempotencyKey: String { id.uuidString }
+
+  /// A new, pending change.
+  public init(id: UUID = UUID(), kind: String, payload: Data, createdAt: Date) {
+    self.id = id
+    self.kind = kind
+    self.payload = payload
+    self.createdAt = createdAt
+    self.status = .pending
+    self.attempts = 0
+  }
+}

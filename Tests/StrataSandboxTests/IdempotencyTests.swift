@@ -1,0 +1,79 @@
+import Foundation
+import StrataSandbox
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("The sandbox honours Idempotency-Key")
+struct IdempotencyTests {
+  static var post: [String: Any] { ["title": "Once", "body": "only", "userId": 1] }
+
+  @Test func aRepeatGetsTheFirstAnswerAndCreatesNothing() async throws {
+    try await Sandbox.with { sandbox throws in
+      let key = ["Idempotency-Key": "key-1"]
+      let first = try await sandbox.send("POST", "/posts/add", json: Self.post, headers: key)
+      let again = try await sandbox.send("POST", "/posts/add", json: Self.post, headers: key)
+      #expect(first.status == 201 && again.status == 201)
+      #expect(again.data == first.data && again.header("Idempotent-Replayed") == "true")
+      #expect(first.header("Idempotent-Replayed") == nil)
+      #expect(sandbox.server.changesDone(path: "/posts/add") == 1)
+      #expect(sandbox.server.journal.count(method: "POST", path: "/posts/add") == 2)
+    }
+  }
+
+  @Test func theSameKeyForAnotherRequestIs422() async throws {
+    try await Sandbox.with { sandbox throws in
+      let key = ["Idempotency-Key": "key-2"]
+      _ = try await sandbox.send("POST", "/posts/add", json: Self.post, headers: key)
+      var other = Self.post
+      other["title"] = "Twice"
+      let reused = try await sandbox.send("POST", "/posts/add", json: other, headers: key)
+      #expect(reused.status == 422)
+      #expect(reused.message == "This Idempotency-Key was used for a different request")
+      #expect(sandbox.server.changesDone(path: "/posts/add") == 1)
+      let empty = try await sandbox.send(
+        "POST", "/posts/add", json: Self.post, headers: ["Idempotency-Key": ""])
+      #expect(empty.status == 400)
+    }
+  }
+
+  @Test func withoutAKeyEveryPostIsDone() async throws {
+    try await Sandbox.with { sandbox throws in
+      _ = try await sandbox.send("POST", "/posts/add", json: Self.post)
+      _ = try await sandbox.send("POST", "/posts/add", json: Self.post)
+      #expect(sandbox.server.changesDone(path: "/posts/add") == 2)
+      let bad = try await sandbox.send(
+        "POST", "/posts/add", json: ["title": "no user"], headers: ["Idempotency-Key": "k3"])
+      #expect(bad.status == 400, "a refusal is kept too")
+      let badAgain = try await sandbox.send(
+        "POST", "/posts/add", json: ["title": "no user"], headers: ["Idempotency-Key": "k3"])
+      #expect(badAgain.status == 400 && badAgain.header("Idempotent-Replayed") == "true")
+    }
+  }
+
+  @Test func aLostAnswerWasStillCarriedOut() async throws {
+    try await Sandbox.with { sandbox throws in
+      sandbox.server.faults.add(
+        .init(method: "POST", path: "/posts/add", count: 1, action: .dropAfterHandling))
+      await #expect(throws: URLError.self) {
+        try await sandbox.send(
+          "POST", "/posts/add", json: Self.post, headers: ["Idempotency-Key": "k4"])
+      }
+      #expect(sandbox.server.changesDone(path: "/posts/add") == 1, "created, answer lost")
+      let retried = try await sandbox.send(
+        "POST", "/posts/add", json: Self.post, headers: ["Idempotency-Key": "k4"])
+      #expect(retried.status == 201 && retried.header("Idempotent-Replayed") == "true")
+      #expect(sandbox.server.changesDone(path: "/posts/add") == 1)
+    }
+  }
+
+  @Test func theFaultSpecNamesIt() throws {
+    let fault = try FaultInjector.Fault(spec: "POST /posts/add lose-answer")
+    guard case .dropAfterHandling = fault.action else {
+      Issue.record("expected lose-answer, got \(fault.action)")
+      return
+    }
+  }
+}
