@@ -52,10 +52,14 @@ let package = Package(
     // A process that uses Strata without setting up logging (tests only, never a product).
     .executableTarget(
       name: "strata-log-probe", dependencies: ["Strata"], path: "Tests/LogSilenceProbe"),
+    // Writes a document file until killed: the store's crash test (tests only).
+    .executableTarget(
+      name: "strata-store-probe", dependencies: ["Strata"], path: "Tests/StoreProbe"),
     .testTarget(
       name: "StrataDemoTests",
       dependencies: [
-        "strata-demo", "strata-log-probe", "StrataSandbox", "StrataTesting", "Strata",
+        "strata-demo", "strata-log-probe", "strata-store-probe", "StrataSandbox", "StrataTesting",
+        "Strata",
         "StrataConcurrency", "DemoKit", "DemoKitTesting",
       ]),
   ],
