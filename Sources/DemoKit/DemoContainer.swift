@@ -118,6 +118,20 @@ public enum DemoContainer {
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())
     }
+    container.register(OfflinePosts.self, scope: .singleton) { c in
+      let config = try c.resolve(Config.self)
+      let origin = try c.resolve(Origin.self)
+      let app = try config.string(.appName, default: "strata-demo")
+      let data =
+        environment["XDG_DATA_HOME"]
+        ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share"
+      let directory = try config.string(
+        .storeDirectory, default: data + "/" + app + "/store")
+      let name = "\(origin.scheme)_\(origin.host)_\(origin.port).json"
+      return OfflinePosts(
+        store: LocalStore(file: DocumentFile(path: directory + "/" + name, version: 1), now: now),
+        repository: try c.resolve(), connectivity: try c.resolve(Connectivity.self))
+    }
     container.register((any CommentsRepository).self, scope: .singleton) { c in
       APICommentsRepository(network: try c.resolve())
     }

@@ -54,6 +54,7 @@ struct CLIRunner: Sendable {
     var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STRATA_") }
     environment["HOME"] = home
     environment["XDG_CONFIG_HOME"] = home + "/config"
+    environment["XDG_DATA_HOME"] = home + "/.local/share"
     return environment
   }
 

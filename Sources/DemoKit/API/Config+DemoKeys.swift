@@ -18,6 +18,9 @@ extension Config.Key {
   /// `YES`: users are read through DummyJSON's authenticated routes (`/auth/users…`), so
   /// the list needs a session (default `NO`).
   public static let usersRequireSignIn: Config.Key = "USERS_REQUIRE_SIGN_IN"
+  /// The directory of the local store (posts kept offline and their outbox); default
+  /// `$XDG_DATA_HOME/<APP_NAME>/store` (else `~/.local/share/…`). One file per API origin.
+  public static let storeDirectory: Config.Key = "STORE_DIRECTORY"
   /// How long user lists stay cached (default 60s).
   public static let usersCacheTTL: Config.Key = "USERS_CACHE_TTL"
 }

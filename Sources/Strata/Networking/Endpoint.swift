@@ -31,7 +31,8 @@ public protocol Endpoint: Sendable {
   var maxResponseSize: Int? { get }
   /// Sent as `Idempotency-Key`: the same value on every attempt (and every later replay) of
   /// one change, so the server can answer a repeat with its first answer. Fix it when the
-  /// change is made, not when it is sent.
+  /// change is made, not when it is sent. A keyed request without its own ``retryPolicy`` is
+  /// retried by the service's policy with POST and PATCH included.
   var idempotencyKey: String? { get }
 }
 

@@ -64,7 +64,11 @@ public final class NetworkService: Networking {
 
   private func send<E: Endpoint>(_ endpoint: E, label: String) async throws -> E.Response {
     let deadline = clock.now() + (endpoint.timeout ?? options.timeout)
-    let policy = endpoint.retryPolicy ?? options.retryPolicy
+    var policy = endpoint.retryPolicy ?? options.retryPolicy
+    if endpoint.retryPolicy == nil, endpoint.idempotencyKey != nil {
+      // A key makes a repeat harmless: the service's policy, POST and PATCH included.
+      policy.retryableMethods.formUnion([.post, .patch])
+    }
     var request = try builder.build(endpoint)
 
     let maxResponseSize = endpoint.maxResponseSize ?? options.maxResponseSize

@@ -1,4 +1,5 @@
 import DemoKit
+import Foundation
 import Strata
 
 /// `posts`, `post create`, `post comments ID`: posts and their comments, through view models.
@@ -6,7 +7,10 @@ import Strata
 enum PostCommands {
   nonisolated static let commands = [
     Command(
-      "posts", summary: "List posts.", options: CommandTable.paging,
+      "posts", summary: "List posts (--local: those kept on this device, with their status).",
+      options: CommandTable.paging + [
+        OptionSpec(name: "local", valueName: nil, help: "list the device's posts, no request")
+      ],
       example: "strata-demo posts --limit 3", run: .inApp(posts)),
     Command(
       "post create",
@@ -16,14 +20,21 @@ enum PostCommands {
         OptionSpec(name: "title", valueName: "TEXT", help: "title (asked in a terminal)"),
         OptionSpec(name: "body", valueName: "TEXT", help: "text (asked in a terminal)"),
         OptionSpec(name: "user-id", valueName: "N", help: "author (default 1)"),
+        OptionSpec(
+          name: "offline", valueName: nil,
+          help: "keep it on this device as pending; 'sync' sends it (also when there is no route)"),
       ], example: "strata-demo post create --title Hello --body World --user-id 1",
       run: .inApp(create)),
     Command(
       "post comments", summary: "Show a post with its comments.", positionals: ["ID"],
       example: "strata-demo post comments 1", run: .inApp(comments)),
+    Command(
+      "sync", summary: "Send the posts kept on this device, oldest first, each exactly once.",
+      example: "strata-demo sync", run: .inApp(sync)),
   ]
 
   static func posts(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    if invocation.option("local") != nil { return try await local(app) }
     let model = try app.resolve(PostsViewModel.self)
     await model.load(
       limit: try invocation.integer("limit", default: 10, in: 1...1000),
@@ -47,6 +58,10 @@ enum PostCommands {
       userId: try invocation.integer("user-id", default: 1, in: 1...1_000_000))
     if let title = invocation.option("title") { flow.title = title }
     if let body = invocation.option("body") { flow.body = body }
+    let online = try app.resolve(Connectivity.self).isOnline
+    if invocation.option("offline") != nil || !online {
+      return try await queue(flow, app, invocation)
+    }
     if invocation.option("title") != nil, invocation.option("body") != nil {
       try await NewPostDialog.runWithoutQuestions(flow, command: invocation.command)
     } else {
@@ -85,5 +100,65 @@ enum PostCommands {
   struct PostWithComments: Encodable {
     let post: Post
     let comments: [PostComment]
+  }
+
+  /// Keeps the post on this device as pending (checked by the same flow).
+  static func queue(_ flow: NewPostFlow, _ app: AppContext, _ invocation: Invocation)
+    async throws -> Output
+  {
+    guard invocation.option("title") != nil, invocation.option("body") != nil else {
+      throw UsageError("an offline post needs --title and --body", invocation.command)
+    }
+    if let problem = flow.problem() { throw UsageError(problem, invocation.command) }
+    let item = try await app.resolve(OfflinePosts.self).create(flow.draft, offline: true)
+    return Output(
+      text: .line(
+        "kept on this device, pending: \"\(item.post.title)\" — 'strata-demo sync' sends it"),
+      json: LocalRow(item))
+  }
+
+  static func local(_ app: AppContext) async throws -> Output {
+    let items = try await app.resolve(OfflinePosts.self).local()
+    return Output(
+      text: .table(
+        headers: ["ID", "STATUS", "TITLE", "NOTE"],
+        rows: items.map {
+          [
+            $0.post.id == 0 ? "-" : String($0.post.id), $0.status.rawValue, $0.post.title,
+            $0.message ?? "",
+          ]
+        }, footer: "\(items.count) on this device"),
+      json: items.map(LocalRow.init))
+  }
+
+  static func sync(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let outcomes = try await app.resolve(OfflinePosts.self).sync()
+    let rows = outcomes.map { outcome -> [String] in
+      let post = outcome.entry.result.flatMap { try? JSONDecoder().decode(Post.self, from: $0) }
+      return [
+        String(outcome.entry.idempotencyKey.prefix(8)), outcome.status.rawValue,
+        String(outcome.entry.attempts),
+        post.map { "post #\($0.id)" } ?? outcome.entry.message ?? "",
+      ]
+    }
+    let waiting = outcomes.last.map { $0.status == .pending } ?? false
+    return Output(
+      text: .table(
+        headers: ["CHANGE", "STATUS", "ATTEMPTS", "RESULT"], rows: rows,
+        footer: outcomes.isEmpty
+          ? "nothing to send" : waiting ? "the server could not be reached: the rest wait" : nil),
+      json: outcomes.map { ["key": $0.entry.idempotencyKey, "status": $0.status.rawValue] })
+  }
+
+  /// A device post in JSON.
+  struct LocalRow: Encodable {
+    let post: Post
+    let status: String
+    let message: String?
+    init(_ item: OfflinePosts.Item) {
+      post = item.post
+      status = item.status.rawValue
+      message = item.message
+    }
   }
 }

@@ -51,6 +51,12 @@ public final class NewPostFlow {
       })
   }
 
+  /// The post as written (trimmed).
+  public var draft: PostDraft { PostDraft(title: trimmedTitle, body: trimmedBody, userId: userId) }
+
+  /// What is wrong with the fields, checking every step (nil: all good).
+  public func problem() -> String? { Step.allCases.lazy.compactMap(problem(with:)).first }
+
   /// What the review step shows.
   public var summary: [(String, String)] {
     [("Title", trimmedTitle), ("Body", trimmedBody), ("User", String(userId))]

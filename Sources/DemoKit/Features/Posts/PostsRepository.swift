@@ -1,5 +1,29 @@
 import Strata
 
+/// A post not yet created: what `create` sends (and what an outbox keeps).
+public struct PostDraft: Codable, Sendable, Equatable {
+  /// Title.
+  public var title: String
+  /// Text.
+  public var body: String
+  /// Author.
+  public var userId: Int
+
+  /// A draft.
+  public init(title: String, body: String, userId: Int) {
+    self.title = title
+    self.body = body
+    self.userId = userId
+  }
+}
+
+extension PostsRepository {
+  /// Without a server that honours keys: a plain create.
+  public func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post {
+    try await create(title: draft.title, body: draft.body, userId: draft.userId)
+  }
+}
+
 /// Posts: list, read, create, update, delete.
 public protocol PostsRepository: Sendable {
   /// A page of posts.
@@ -11,6 +35,10 @@ public protocol PostsRepository: Sendable {
   /// Creates a post (a POST: never retried, so it is never created twice).
   /// - Throws: `NetworkError`.
   func create(title: String, body: String, userId: Int) async throws -> Post
+  /// Creates a post carrying `idempotencyKey`: retried on a lost answer or a 5xx, and never
+  /// created twice, because the server answers a repeat with its first answer.
+  /// - Throws: `NetworkError`.
+  func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post
   /// Changes a post's title.
   /// - Throws: `NetworkError`.
   func update(id: Int, title: String) async throws -> Post
@@ -46,6 +74,12 @@ public final class APIPostsRepository: PostsRepository {
     try await network.send(PostRequests.create(title: title, body: body, userId: userId))
   }
 
+  /// Creates a post with its idempotency key (the service then retries it like a GET).
+  /// - Throws: `NetworkError`.
+  public func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post {
+    try await network.send(PostRequests.create(draft, idempotencyKey: idempotencyKey))
+  }
+
   /// Changes a post's title.
   /// - Throws: `NetworkError`.
   public func update(id: Int, title: String) async throws -> Post {
@@ -78,6 +112,12 @@ private enum PostRequests {
   static func create(title: String, body: String, userId: Int) -> Request<Post> {
     Request(
       path: "posts/add", method: .post, body: NewPost(title: title, body: body, userId: userId))
+  }
+
+  /// The same, keyed: safe to retry.
+  static func create(_ draft: PostDraft, idempotencyKey: String) -> Request<Post> {
+    Request(
+      path: "posts/add", method: .post, body: draft, idempotencyKey: idempotencyKey)
   }
 
   static func update(id: Int, title: String) -> Request<Post> {

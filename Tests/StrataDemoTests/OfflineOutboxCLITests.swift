@@ -1,0 +1,76 @@
+import Foundation
+import Strata
+import StrataSandbox
+import Testing
+
+@Suite("strata-demo: posts kept offline, sent by sync")
+struct OfflineOutboxCLITests {
+  struct Contents: Decodable {
+    struct Entry: Decodable {
+      let status: String
+      let attempts: Int
+    }
+    struct Document: Decodable { let outbox: [Entry] }
+    let version: Int
+    let document: Document
+  }
+
+  /// Three posts queued by three processes, sent by a fourth: each once, in order, with its
+  /// own key, and the store file says so.
+  @Test func queuedInOneProcessSentOnceInAnother() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      for title in ["First", "Second", "Third"] {
+        let queued = try await cli.run(
+          api + ["post", "create", "--offline", "--title", title, "--body", "b"])
+        #expect(queued.status == 0 && queued.stdout.contains("pending: \"\(title)\""))
+      }
+      #expect(server.journal.count(method: "POST", path: "/posts/add") == 0, "nothing sent yet")
+      let local = try await cli.run(api + ["posts", "--local"])
+      #expect(local.stdout.components(separatedBy: "pending").count == 4)
+
+      let sync = try await cli.run(api + ["sync"])
+      #expect(sync.status == 0, "\(sync.stderr)")
+      #expect(sync.stdout.components(separatedBy: "synced").count == 4)
+      let sent = server.journal.entries.filter { $0.path == "/posts/add" }
+      let titles = sent.map {
+        ((try? JSONSerialization.jsonObject(with: $0.body)) as? [String: Any])?["title"] as? String
+      }
+      #expect(titles == ["First", "Second", "Third"], "in the order they were made")
+      #expect(Set(sent.compactMap { $0.header("Idempotency-Key") }).count == 3)
+      #expect(server.changesDone(path: "/posts/add") == 3)
+
+      let again = try await cli.run(api + ["sync"])
+      #expect(again.stdout.contains("nothing to send"))
+      #expect(server.journal.count(method: "POST", path: "/posts/add") == 3, "none sent twice")
+
+      let origin = try #require(Origin(server.baseURL))
+      let file =
+        cli.home
+        + "/.local/share/strata-demo/store/\(origin.scheme)_\(origin.host)_\(origin.port).json"
+      let contents = try JSONDecoder().decode(
+        Contents.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
+      #expect(contents.version == 1)
+      #expect(contents.document.outbox.map(\.status) == ["synced", "synced", "synced"])
+      #expect(contents.document.outbox.map(\.attempts) == [1, 1, 1])
+    }
+  }
+
+  /// The server cannot be reached: the post stays pending; later it is sent, once.
+  @Test func anUnreachableServerKeepsThePostPending() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString, "--set", "RETRY_MAX_RETRIES=0"]
+      server.faults.add(
+        .init(method: "POST", path: "/posts/add", count: 1, action: .dropConnection))
+      _ = try await cli.run(
+        api + ["post", "create", "--offline", "--title", "Later", "--body", "b"])
+      let first = try await cli.run(api + ["sync"])
+      #expect(first.stdout.contains("pending") && first.stdout.contains("could not be reached"))
+      let second = try await cli.run(api + ["sync"])
+      #expect(second.stdout.contains("synced"))
+      #expect(server.changesDone(path: "/posts/add") == 1)
+    }
+  }
+}
