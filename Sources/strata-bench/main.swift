@@ -30,7 +30,9 @@ do {
     try CoreBenchmarks.run() + ContentionBenchmarks.run()
     + [try CLIBenchmarks.offlineExit()].compactMap { $0 }
     + (coreOnly
-      ? [] : [try await CoreBenchmarks.serviceOverhead()] + (await NetworkBenchmarks.run()))
+      ? []
+      : [try await CoreBenchmarks.serviceOverhead(), try await OutboxBenchmarks.syncThousand()]
+        + (await NetworkBenchmarks.run()))
   let nameWidth = max(4, results.map(\.name.count).max() ?? 0)
   func pad(_ text: String, _ width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - text.count))

@@ -8,7 +8,7 @@ import StrataSandbox
 /// claimed. Uses an in-memory session so it never touches a real one.
 @MainActor
 enum TourCommand {
-  nonisolated static let steps = 11
+  nonisolated static let steps = 12
 
   nonisolated static let commands = [
     Command(
@@ -18,11 +18,14 @@ enum TourCommand {
 
   static func run(_ invocation: Invocation) async throws -> Output {
     let started = ContinuousClock.now
+    let storeDirectory = NSTemporaryDirectory() + "strata-tour-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: storeDirectory) }
     let app = try AppContext.start(
       invocation,
       overrides: [
         .api: "sandbox", .tokenStore: "memory", .tokenLifetime: "30m",
-        .retryBaseDelay: "200ms", .retryMaxDelay: "2s", .usersCacheTTL: "60s",
+        .retryBaseDelay: "50ms", .retryMaxDelay: "400ms", .usersCacheTTL: "60s",
+        .storeDirectory: storeDirectory,
       ])
     do {
       try await narrate(app, invocation, started: started)
@@ -160,11 +163,31 @@ enum TourCommand {
     tour.evidence()
     let created = try await posts.create(
       title: "Hello from the tour", body: "Strata", userId: me.id)
+    let createdBefore = sandbox.changesDone(path: "/posts/add")
     tour.say("sent again by the user: created post #\(created.id)")
     tour.evidence()
 
-    // 10. Optimistic update reverted
-    tour.step(10, "TodosViewModel: optimistic toggle, reverted when the server refuses")
+    // 10. Offline: kept, then sent once
+    tour.step(10, "OfflinePosts: a post kept on the device while the server is away, sent once")
+    let offline = try app.resolve(OfflinePosts.self)
+    sandbox.faults.fail(503, method: "POST", path: "/posts/add", count: 4)
+    let queued = try await offline.create(
+      PostDraft(title: "Written offline", body: "Strata", userId: me.id))
+    tour.say(
+      "the server is away (503 to the try and its 3 retries, all with one Idempotency-Key): \"\(queued.post.title)\" is \(queued.status.rawValue) on the device"
+    )
+    tour.evidence()
+    let outcomes = try await offline.sync()
+    let sent = outcomes.first.flatMap { $0.entry.result }.flatMap {
+      try? JSONDecoder().decode(Post.self, from: $0)
+    }
+    tour.say(
+      "the sandbox is back; sync: \(outcomes.map(\.status.rawValue).joined(separator: ", ")) → post #\(sent?.id ?? 0); created on the server: \(sandbox.changesDone(path: "/posts/add") - createdBefore) time(s)"
+    )
+    tour.evidence()
+
+    // 11. Optimistic update reverted
+    tour.step(11, "TodosViewModel: optimistic toggle, reverted when the server refuses")
     let todos = TodosViewModel(repo: try app.resolve())
     await todos.load(limit: 3)
     guard let todo = todos.todos.first else { throw tour.failure("no todos") }
@@ -183,8 +206,8 @@ enum TourCommand {
     )
     tour.evidence()
 
-    // 11. Logout
-    tour.step(11, "Sign out")
+    // 12. Logout
+    tour.step(12, "Sign out")
     await profile.signOut()
     await profile.load()
     tour.say("signed out; the profile now says: \(profile.error ?? "?") (no request was sent)")
