@@ -153,6 +153,8 @@ public enum DemoContainer {
     }
     container.register(UserViewModel.self) { c in UserViewModel(repo: try c.resolve()) }
     container.register(PostsViewModel.self) { c in PostsViewModel(repo: try c.resolve()) }
+    container.register(LocalPostsViewModel.self) { c in LocalPostsViewModel(posts: try c.resolve())
+    }
     container.register(PostDetailViewModel.self) { c in
       PostDetailViewModel(posts: try c.resolve(), comments: try c.resolve())
     }

@@ -1,0 +1,64 @@
+import Observation
+import Strata
+
+/// The posts screen of an offline-first app: what the device has is shown at once, then the
+/// server's page replaces the synced part (stale-while-revalidate); each post shows its sync
+/// status, and a post written offline appears at once as pending.
+@MainActor @Observable
+public final class LocalPostsViewModel {
+  /// The posts, with their status.
+  public private(set) var items: [OfflinePosts.Item] = []
+  /// Whether ``items`` are the device's only (the refresh has not answered, or failed).
+  public private(set) var isStale = true
+  /// A refresh or sync is under way.
+  public private(set) var isLoading = false
+  /// The last failure, as a sentence.
+  public private(set) var error: String?
+  /// The last failure itself.
+  public private(set) var failure: (any Error)?
+  /// Whether the last request failed for want of a network route.
+  public var isOffline: Bool { ErrorText.isOffline(failure) }
+  @ObservationIgnored private let posts: OfflinePosts
+
+  /// A screen over `posts`.
+  public nonisolated init(posts: OfflinePosts) { self.posts = posts }
+
+  /// Shows the device's posts, then refreshes them from the server.
+  public func load(limit: Int = 10) async {
+    await run {
+      items = try await posts.local()
+      isStale = true
+      items = try await posts.refresh(limit: limit)
+      isStale = false
+    }
+  }
+
+  /// Keeps the post and shows it at once as pending; sends it unless `offline`.
+  public func create(_ draft: PostDraft, offline: Bool = false) async {
+    await run {
+      _ = try await posts.create(draft, offline: offline)
+      items = try await posts.local()
+    }
+  }
+
+  /// Sends what is pending and shows the outcome.
+  public func sync() async {
+    await run {
+      _ = try await posts.sync()
+      items = try await posts.local()
+    }
+  }
+
+  private func run(_ work: () async throws -> Void) async {
+    isLoading = true
+    error = nil
+    failure = nil
+    defer { isLoading = false }
+    do {
+      try await work()
+    } catch {
+      failure = error
+      self.error = ErrorText.describe(error)
+    }
+  }
+}
