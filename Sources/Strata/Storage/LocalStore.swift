@@ -25,13 +25,23 @@ public actor LocalStore<Value: Codable & Sendable> {
     public var status: SyncStatus { entry.status }
   }
 
+  /// One sync outcome in the outcome log.
+  struct LoggedOutcome: Codable {
+    let entry: OutboxEntry
+    let settledKey: String?
+    let settled: StoredRecord<Value>?
+  }
+
   private let file: DocumentFile<Contents>
+  private let log: OutcomeLog<LoggedOutcome>
   private let now: @Sendable () -> Date
   private var loaded: Contents?
+  private var isSyncing = false
 
   /// A store in `file`; `now` stamps what is written.
   public init(file: DocumentFile<Contents>, now: @escaping @Sendable () -> Date = { Date() }) {
     self.file = file
+    self.log = OutcomeLog(path: file.path + ".outcomes")
     self.now = now
   }
 
@@ -85,60 +95,73 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// Every change, oldest first.
   public func outbox() throws -> [OutboxEntry] { try contents().outbox }
 
-  /// Sends the pending changes, oldest first, one at a time, saving each outcome before the
-  /// next send: accepted → `synced` (`send`'s answer kept); refused (an error that trying
+  /// Sends the pending changes, oldest first, one at a time, recording each outcome before the
+  /// next send (a line appended to an outcome log, folded into the file when the sync ends; a
+  /// killed process loses none of them): accepted → `synced` (`send`'s answer kept); refused (an error that trying
   /// again cannot fix) → `failed` with the reason, and the next change goes on; not reachable
   /// (offline, a timeout, a 5xx) → it stays `pending` and the sync stops, keeping the order.
   ///
   /// `send` gets the entry (send its ``OutboxEntry/idempotencyKey`` with it) and returns the
   /// server's answer; `settle` may write the value the answer stands for.
+  /// A sync already running on this store makes this call return nothing at once.
   /// - Returns: The outcome of every change that was tried.
   public func sync(
     send: @Sendable (OutboxEntry) async throws -> Data,
     settle: (OutboxEntry, Data) throws -> (key: String, value: Value)? = { _, _ in nil }
   ) async throws -> [Outcome] {
+    guard !isSyncing else { return [] }
+    isSyncing = true
+    defer { isSyncing = false }
     var outcomes: [Outcome] = []
-    for var entry in try contents().outbox where entry.status == .pending {
+    defer {
+      // Fold the outcomes into the file once; if that fails, the log still has them.
+      if !outcomes.isEmpty, let loaded, (try? file.save(loaded)) != nil { log.remove() }
+    }
+    let pending = try contents().outbox.filter { $0.status == .pending }
+    for var entry in pending {
       entry.attempts += 1
+      var settled: (key: String, record: StoredRecord<Value>)?
+      var transient = false
       do {
         let answer = try await send(entry)
         entry.status = .synced
         entry.message = nil
         entry.result = answer
-        let settled = try settle(entry, answer)
-        try change { contents in
-          Self.update(entry, in: &contents)
-          if let settled {
-            contents.records[settled.key] = StoredRecord(
-              value: settled.value, status: .synced, updatedAt: now())
-          }
+        if let value = try settle(entry, answer) {
+          settled = (value.key, StoredRecord(value: value.value, status: .synced, updatedAt: now()))
         }
-        outcomes.append(Outcome(entry: entry))
       } catch {
-        let transient = Self.isTransient(error)
+        transient = Self.isTransient(error)
         entry.status = transient ? .pending : .failed
         entry.message = Self.reason(error)
-        try change { contents in
-          Self.update(entry, in: &contents)
-          if !transient, var record = contents.records[entry.idempotencyKey] {
-            record.status = .failed
-            record.message = entry.message
-            contents.records[entry.idempotencyKey] = record
-          }
+        if !transient, var record = try contents().records[entry.idempotencyKey] {
+          record.status = .failed
+          record.message = entry.message
+          settled = (entry.idempotencyKey, record)
         }
-        outcomes.append(Outcome(entry: entry))
-        if transient { break }
       }
+      // Read again after the send: other calls may have changed the store meanwhile.
+      var contents = try contents()
+      try log.append(
+        LoggedOutcome(entry: entry, settledKey: settled?.key, settled: settled?.record))
+      Self.apply(entry, settled, to: &contents)
+      loaded = contents
+      outcomes.append(Outcome(entry: entry))
+      if transient { break }
     }
     return outcomes
   }
 
   // MARK: Internals
 
-  private static func update(_ entry: OutboxEntry, in contents: inout Contents) {
+  private static func apply(
+    _ entry: OutboxEntry, _ settled: (key: String, record: StoredRecord<Value>)?,
+    to contents: inout Contents
+  ) {
     if let index = contents.outbox.firstIndex(where: { $0.id == entry.id }) {
       contents.outbox[index] = entry
     }
+    if let settled { contents.records[settled.key] = settled.record }
   }
 
   /// Offline, timeouts, dropped connections, 408/429/5xx: the change may go through later.
@@ -157,9 +180,26 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   private func contents() throws -> Contents {
     if let loaded { return loaded }
-    let read = try file.load() ?? Contents()
+    var read = try file.load() ?? Contents()
+    let outcomes = try log.lines()
+    if !outcomes.isEmpty {
+      // A sync ended without folding its outcomes in (the process was killed): do it now.
+      for outcome in outcomes {
+        Self.apply(
+          outcome.entry, zip2(outcome.settledKey, outcome.settled), to: &read)
+      }
+      try file.save(read)
+      log.remove()
+    }
     loaded = read
     return read
+  }
+
+  private func zip2(_ key: String?, _ record: StoredRecord<Value>?) -> (
+    key: String, record: StoredRecord<Value>
+  )? {
+    guard let key, let record else { return nil }
+    return (key, record)
   }
 
   private func change(_ body: (inout Contents) throws -> Void) throws {

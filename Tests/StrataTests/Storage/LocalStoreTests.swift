@@ -115,3 +115,43 @@ struct LocalStoreTests {
     #expect(records.first { $0.key == "2" }?.record.status == .synced)
   }
 }
+
+@Suite("LocalStore: a sync killed halfway")
+struct LocalStoreRecoveryTests {
+  /// A sync records each outcome in a log before the next send and folds them into the file at
+  /// the end; killed in between, the next load applies every complete line (and ignores one a
+  /// crash cut short), so a sent change is not sent again.
+  @Test func outcomesOfAKilledSyncAreNotLost() async throws {
+    let path = LocalStoreTests.temporaryPath()
+    defer {
+      try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
+    let file = DocumentFile<LocalStore<LocalStoreTests.Note>.Contents>(path: path, version: 1)
+    let store = LocalStore<LocalStoreTests.Note>(file: file)
+    var entries: [OutboxEntry] = []
+    for text in ["a", "b", "c"] {
+      entries.append(try await store.enqueue(kind: "note.create", payload: Data(text.utf8)))
+    }
+    // What a killed sync leaves: the file as before, and its log — two whole lines, one cut.
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .millisecondsSince1970
+    var log = Data()
+    for entry in entries.prefix(2) {
+      var sent = entry
+      sent.status = .synced
+      sent.attempts = 1
+      log += try encoder.encode(["entry": sent]) + Data("\n".utf8)
+    }
+    var cut = entries[2]
+    cut.status = .synced
+    log += (try encoder.encode(["entry": cut])).prefix(40)
+    try log.write(to: URL(fileURLWithPath: path + ".outcomes"))
+
+    let restarted = LocalStore<LocalStoreTests.Note>(file: file)
+    #expect(try await restarted.outbox().map(\.status) == [.synced, .synced, .pending])
+    #expect(!FileManager.default.fileExists(atPath: path + ".outcomes"), "folded into the file")
+    let server = LocalStoreTests.Server([])
+    _ = try await restarted.sync(send: server.send)
+    #expect(server.sent.withLock { $0 } == ["c"], "only the one whose outcome was lost")
+  }
+}
