@@ -46,25 +46,24 @@ struct EnvironmentAndOfflineCLITests {
   }
 
   /// With the route table saying "no default route", a call to a remote API fails at once:
-  /// no DNS lookup, no retries (production's would wait 1 + 2 + 4 s), one line, exit 1. How
-  /// fast the whole process is (well under 100 ms) is `make bench`'s "CLI offline exit" row;
-  /// here a 3 s bound only tells "at once" from "after the retries".
+  /// nothing is sent (no attempt, so no DNS lookup), nothing retried (production's policy
+  /// would wait 1 + 2 + 4 s), one line, exit 1. How fast the whole process is (about 50 ms)
+  /// is `make bench`'s "CLI offline exit" row: a timed test would measure the machine's load.
   @Test func offlineEndsAtOnceWithOneLine() async throws {
     let table = NSTemporaryDirectory() + "strata-route-\(UUID().uuidString)"
     try Self.noRoute.write(toFile: table, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: table) }
-    let started = ContinuousClock.now
-    let result = try await CLIRunner().run([
-      "--set", "ENVIRONMENT=production", "--set", "ROUTE_TABLE=\(table)", "--log-level", "info",
-      "users",
-    ])
-    let elapsed = ContinuousClock.now - started
+    let result = try await CLIRunner().run(
+      [
+        "--set", "ENVIRONMENT=production", "--set", "ROUTE_TABLE=\(table)", "--log-level",
+        "debug", "users",
+      ], timeout: 30)
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     let lines = result.stderr.split(separator: "\n")
     #expect(lines.last == "strata-demo: offline: no network route")
     #expect(lines.filter { $0.contains("offline (no network route); not sent") }.count == 1)
     #expect(!result.stderr.contains("retry"), "nothing was retried")
-    #expect(elapsed < .seconds(3), "at once, not after backoff: \(elapsed)")
+    #expect(!result.stderr.contains("→ GET"), "no attempt was made")
   }
 }
