@@ -27,7 +27,7 @@ enum CLIBenchmarks {
       // posix_spawn + waitpid: Foundation's Process.waitUntilExit polls every 50 ms on Linux,
       // which would be most of what this measures.
       var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-      defer { argv.forEach { free($0) } }
+      defer { for pointer in argv { free(pointer) } }
       var actions = posix_spawn_file_actions_t()
       posix_spawn_file_actions_init(&actions)
       defer { posix_spawn_file_actions_destroy(&actions) }
