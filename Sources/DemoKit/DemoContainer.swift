@@ -118,19 +118,29 @@ public enum DemoContainer {
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())
     }
-    container.register(OfflinePosts.self, scope: .singleton) { c in
+    // Posts and todos kept on this device: one directory per API origin, a file per kind.
+    @Sendable func localStore<Item>(_ c: DependencyContainer, _ name: String) throws -> LocalStore<
+      Item
+    > {
       let config = try c.resolve(Config.self)
       let origin = try c.resolve(Origin.self)
       let app = try config.string(.appName, default: "strata-demo")
       let data =
         environment["XDG_DATA_HOME"]
         ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share"
-      let directory = try config.string(
-        .storeDirectory, default: data + "/" + app + "/store")
-      let name = "\(origin.scheme)_\(origin.host)_\(origin.port).json"
-      return OfflinePosts(
-        store: LocalStore(file: DocumentFile(path: directory + "/" + name, version: 1), now: now),
-        repository: try c.resolve(), connectivity: try c.resolve(Connectivity.self))
+      let directory = try config.string(.storeDirectory, default: data + "/" + app + "/store")
+      let path = "\(directory)/\(origin.scheme)_\(origin.host)_\(origin.port)/\(name).json"
+      return LocalStore(file: DocumentFile(path: path, version: 1), now: now)
+    }
+    container.register(OfflinePosts.self, scope: .singleton) { c in
+      OfflinePosts(
+        store: try localStore(c, "posts"), repository: try c.resolve(),
+        connectivity: try c.resolve(Connectivity.self))
+    }
+    container.register(OfflineTodos.self, scope: .singleton) { c in
+      OfflineTodos(
+        store: try localStore(c, "todos"), repository: try c.resolve(),
+        connectivity: try c.resolve(Connectivity.self))
     }
     container.register((any CommentsRepository).self, scope: .singleton) { c in
       APICommentsRepository(network: try c.resolve())

@@ -48,7 +48,7 @@ struct OfflineOutboxCLITests {
       let origin = try #require(Origin(server.baseURL))
       let file =
         cli.home
-        + "/.local/share/strata-demo/store/\(origin.scheme)_\(origin.host)_\(origin.port).json"
+        + "/.local/share/strata-demo/store/\(origin.scheme)_\(origin.host)_\(origin.port)/posts.json"
       let contents = try JSONDecoder().decode(
         Contents.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
       #expect(contents.version == 1)
@@ -71,6 +71,27 @@ struct OfflineOutboxCLITests {
       let second = try await cli.run(api + ["sync"])
       #expect(second.stdout.contains("synced"))
       #expect(server.changesDone(path: "/posts/add") == 1)
+    }
+  }
+}
+
+@Suite("strata-demo: todo changes kept offline")
+struct OfflineTodosCLITests {
+  @Test func aToggleKeptOfflineIsSentBySync() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      let kept = try await cli.run(api + ["todo", "toggle", "3", "--offline"])
+      #expect(kept.status == 0, "\(kept.stderr)")
+      #expect(kept.stdout.contains("todo 3 is not done on this device, pending"))
+      #expect(server.journal.count(method: "PUT", path: "/todos/3") == 0)
+      let local = try await cli.run(api + ["todos", "--local"])
+      #expect(local.stdout.contains("pending"))
+      let sync = try await cli.run(api + ["sync"])
+      #expect(sync.stdout.contains("todo.setCompleted") && sync.stdout.contains("todo #3 not done"))
+      #expect(server.journal.count(method: "PUT", path: "/todos/3") == 1)
+      _ = try await cli.run(api + ["sync"])
+      #expect(server.journal.count(method: "PUT", path: "/todos/3") == 1, "sent once")
     }
   }
 }

@@ -29,7 +29,8 @@ enum PostCommands {
       "post comments", summary: "Show a post with its comments.", positionals: ["ID"],
       example: "strata-demo post comments 1", run: .inApp(comments)),
     Command(
-      "sync", summary: "Send the posts kept on this device, oldest first, each exactly once.",
+      "sync",
+      summary: "Send the posts and todo changes kept on this device, in order, each once.",
       example: "strata-demo sync", run: .inApp(sync)),
   ]
 
@@ -113,7 +114,7 @@ enum PostCommands {
     let item = try await app.resolve(OfflinePosts.self).create(flow.draft, offline: true)
     return Output(
       text: .line(
-        "kept on this device, pending: \"\(item.post.title)\" — 'strata-demo sync' sends it"),
+        "kept on this device, pending: \"\(item.item.title)\" — 'strata-demo sync' sends it"),
       json: LocalRow(item))
   }
 
@@ -124,30 +125,42 @@ enum PostCommands {
         headers: ["ID", "STATUS", "TITLE", "NOTE"],
         rows: items.map {
           [
-            $0.post.id == 0 ? "-" : String($0.post.id), $0.status.rawValue, $0.post.title,
+            $0.item.id == 0 ? "-" : String($0.item.id), $0.status.rawValue, $0.item.title,
             $0.message ?? "",
           ]
         }, footer: "\(items.count) on this device"),
       json: items.map(LocalRow.init))
   }
 
+  /// Sends the posts, then the todo changes, kept on this device.
   static func sync(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    let outcomes = try await app.resolve(OfflinePosts.self).sync()
-    let rows = outcomes.map { outcome -> [String] in
-      let post = outcome.entry.result.flatMap { try? JSONDecoder().decode(Post.self, from: $0) }
+    let posts = try await app.resolve(OfflinePosts.self).sync()
+    let todos = try await app.resolve(OfflineTodos.self).sync()
+    func row<Item: Codable & Sendable & Equatable>(
+      _ outcome: LocalStore<Item>.Outcome, _ result: (Item) -> String
+    ) -> [String] {
+      let item = outcome.entry.result.flatMap {
+        (try? JSONDecoder().decode(OfflineCollection<Item>.Settled.self, from: $0))?.item
+      }
       return [
-        String(outcome.entry.idempotencyKey.prefix(8)), outcome.status.rawValue,
-        String(outcome.entry.attempts),
-        post.map { "post #\($0.id)" } ?? outcome.entry.message ?? "",
+        String(outcome.entry.idempotencyKey.prefix(8)), outcome.entry.kind,
+        outcome.status.rawValue, String(outcome.entry.attempts),
+        item.map(result) ?? outcome.entry.message ?? "",
       ]
     }
-    let waiting = outcomes.last.map { $0.status == .pending } ?? false
+    let rows =
+      posts.map { row($0) { "post #\($0.id)" } }
+      + todos.map { row($0) { "todo #\($0.id) \($0.completed ? "done" : "not done")" } }
+    let outcomes = posts.map(\.entry) + todos.map(\.entry)
+    let waiting = outcomes.contains { $0.status == .pending }
     return Output(
       text: .table(
-        headers: ["CHANGE", "STATUS", "ATTEMPTS", "RESULT"], rows: rows,
+        headers: ["CHANGE", "KIND", "STATUS", "ATTEMPTS", "RESULT"], rows: rows,
         footer: outcomes.isEmpty
           ? "nothing to send" : waiting ? "the server could not be reached: the rest wait" : nil),
-      json: outcomes.map { ["key": $0.entry.idempotencyKey, "status": $0.status.rawValue] })
+      json: outcomes.map {
+        ["key": $0.idempotencyKey, "kind": $0.kind, "status": $0.status.rawValue]
+      })
   }
 
   /// A device post in JSON.
@@ -156,7 +169,7 @@ enum PostCommands {
     let status: String
     let message: String?
     init(_ item: OfflinePosts.Item) {
-      post = item.post
+      post = item.item
       status = item.status.rawValue
       message = item.message
     }

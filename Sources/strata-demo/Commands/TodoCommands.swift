@@ -6,14 +6,35 @@ import Strata
 enum TodoCommands {
   nonisolated static let commands = [
     Command(
-      "todos", summary: "List todos.", options: CommandTable.paging,
+      "todos", summary: "List todos (--local: those kept on this device, with their status).",
+      options: CommandTable.paging + [
+        OptionSpec(name: "local", valueName: nil, help: "list the device's todos, no request")
+      ],
       example: "strata-demo todos --limit 5", run: .inApp(todos)),
     Command(
       "todo toggle", summary: "Flip a todo between done and not done.", positionals: ["ID"],
+      options: [
+        OptionSpec(
+          name: "offline", valueName: nil,
+          help: "flip it on this device as pending; 'sync' sends it (also when there is no route)")
+      ],
       example: "strata-demo todo toggle 3", run: .inApp(toggle)),
   ]
 
   static func todos(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    if invocation.option("local") != nil {
+      let items = try await app.resolve(OfflineTodos.self).local()
+      return Output(
+        text: .table(
+          headers: ["ID", "DONE", "STATUS", "TODO"],
+          rows: items.map {
+            [
+              String($0.item.id), $0.item.completed ? "yes" : "no", $0.status.rawValue,
+              $0.item.todo,
+            ]
+          }, footer: "\(items.count) on this device"),
+        json: items.map { ["id": String($0.item.id), "status": $0.status.rawValue] })
+    }
     let model = try app.resolve(TodosViewModel.self)
     await model.load(
       limit: try invocation.integer("limit", default: 10, in: 1...1000),
@@ -31,6 +52,18 @@ enum TodoCommands {
 
   static func toggle(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let id = try invocation.identifier()
+    let online = try app.resolve(Connectivity.self).isOnline
+    if invocation.option("offline") != nil || !online {
+      let offline = try app.resolve(OfflineTodos.self)
+      var todo = try await offline.local().first { $0.item.id == id }?.item
+      if todo == nil { todo = try await app.resolve((any TodosRepository).self).todo(id: id) }
+      guard let todo else { throw CommandFailure("todo \(id) was not found") }
+      let kept = try await offline.toggle(todo, offline: true)
+      return Output(
+        text: .line(
+          "todo \(id) is \(kept.item.completed ? "done" : "not done") on this device, pending — 'strata-demo sync' sends it"
+        ), json: kept.item)
+    }
     let model = try app.resolve(TodosViewModel.self)
     await model.toggle(id: id)
     if let failure = model.failure { throw failure }

@@ -174,12 +174,12 @@ enum TourCommand {
     let queued = try await offline.create(
       PostDraft(title: "Written offline", body: "Strata", userId: me.id))
     tour.say(
-      "the server is away (503 to the try and its 3 retries, all with one Idempotency-Key): \"\(queued.post.title)\" is \(queued.status.rawValue) on the device"
+      "the server is away (503 to the try and its 3 retries, all with one Idempotency-Key): \"\(queued.item.title)\" is \(queued.status.rawValue) on the device"
     )
     tour.evidence()
     let outcomes = try await offline.sync()
     let sent = outcomes.first.flatMap { $0.entry.result }.flatMap {
-      try? JSONDecoder().decode(Post.self, from: $0)
+      (try? JSONDecoder().decode(OfflineCollection<Post>.Settled.self, from: $0))?.item
     }
     tour.say(
       "the sandbox is back; sync: \(outcomes.map(\.status.rawValue).joined(separator: ", ")) → post #\(sent?.id ?? 0); created on the server: \(sandbox.changesDone(path: "/posts/add") - createdBefore) time(s)"

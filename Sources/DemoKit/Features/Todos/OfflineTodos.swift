@@ -1,0 +1,57 @@
+import Foundation
+import Strata
+
+/// Todos kept on this device beside the API (an ``OfflineCollection`` of todos): a toggle
+/// made offline shows at once as pending and is sent by ``sync()``.
+public struct OfflineTodos: Sendable {
+  /// A todo as the device has it, with its status.
+  public typealias Item = OfflineCollection<Todo>.Entry
+
+  /// The outbox kind of a done / not-done change.
+  public static let setCompletedKind = "todo.setCompleted"
+
+  private struct Change: Codable {
+    let id: Int
+    let completed: Bool
+  }
+
+  /// The collection underneath.
+  public let collection: OfflineCollection<Todo>
+  private let repository: any TodosRepository
+
+  /// Todos kept in `store`, changed through `repository`.
+  public init(
+    store: LocalStore<Todo>, repository: any TodosRepository, connectivity: Connectivity? = nil
+  ) {
+    self.repository = repository
+    collection = OfflineCollection(store: store, connectivity: connectivity) { entry in
+      let change = try JSONDecoder().decode(Change.self, from: entry.payload)
+      let todo = try await repository.setCompleted(id: change.id, change.completed)
+      return .init(key: Self.key(change.id), item: todo)
+    }
+  }
+
+  static func key(_ id: Int) -> String { "todo-\(id)" }
+
+  /// What the device has, newest change first.
+  public func local() async throws -> [Item] { try await collection.local() }
+
+  /// Fetches a page and keeps it (local changes stay), then returns the local list.
+  public func refresh(limit: Int = 10, skip: Int = 0) async throws -> [Item] {
+    let page = try await repository.list(limit: limit, skip: skip)
+    return try await collection.refresh(with: page.items.map { (Self.key($0.id), $0) })
+  }
+
+  /// Flips `todo` on the device at once and, unless `offline`, sends the change.
+  public func toggle(_ todo: Todo, offline: Bool = false) async throws -> Item {
+    var flipped = todo
+    flipped.completed.toggle()
+    return try await collection.change(
+      kind: Self.setCompletedKind,
+      payload: try JSONEncoder().encode(Change(id: todo.id, completed: flipped.completed)),
+      shown: flipped, key: Self.key(todo.id), offline: offline)
+  }
+
+  /// Sends every pending change in order.
+  public func sync() async throws -> [LocalStore<Todo>.Outcome] { try await collection.sync() }
+}
