@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Offline, or when the server cannot be reached, a change is written here at once
 /// (``enqueue(kind:payload:)``, and the value with ``put(_:key:status:message:)``) and sent
-/// later by ``sync(send:)``, in the order it was made, with the idempotency key it was given
+/// later by ``sync(send:settle:)``, in the order it was made, with the idempotency key it was given
 /// when it was made. A change the server accepted is never sent again.
 public actor LocalStore<Value: Codable & Sendable> {
   /// What the file holds.
