@@ -224,12 +224,8 @@ public final class FileTokenStore: TokenStore {
     var info = stat()
     if stat(directory, &info) != 0 {
       guard errno == ENOENT, create else { return }
-      do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw Failure.io(path: directory, operation: "mkdir", errno: errno)
+      if let code = FileDescriptor.makePrivateDirectory(directory) {
+        throw Failure.io(path: directory, operation: "mkdir", errno: code)
       }
       return
     }

@@ -112,14 +112,10 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
       throw Failure.tooLarge(path: path, size: data.count, limit: maxSize)
     }
     let directory = (path as NSString).deletingLastPathComponent
-    if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw Failure.io(path: directory, operation: "mkdir", errno: errno)
-      }
+    if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory),
+      let code = FileDescriptor.makePrivateDirectory(directory)
+    {
+      throw Failure.io(path: directory, operation: "mkdir", errno: code)
     }
     if let failure = FileDescriptor.replaceAtomically(path, with: data, mode: 0o600) {
       throw Failure.io(path: path, operation: failure.operation, errno: failure.errno)

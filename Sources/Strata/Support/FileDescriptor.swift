@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -57,5 +59,18 @@ package enum FileDescriptor {
       close(directoryFD)
     }
     return nil
+  }
+
+  /// Creates `directory` and its parents, private (mode 0700).
+  /// - Returns: nil, or the `errno` of the failure.
+  package static func makePrivateDirectory(_ directory: String) -> Int32? {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+      return nil
+    } catch {
+      return errno == 0 ? EIO : errno
+    }
   }
 }
