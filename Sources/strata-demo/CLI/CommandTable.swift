@@ -5,7 +5,8 @@ enum CommandTable {
 
   static let commands: [Command] =
     TourCommand.commands + AccountCommands.commands + UserCommands.commands
-    + PostCommands.commands + TodoCommands.commands + ConfigCommand.commands
+    + PostCommands.commands + TodoCommands.commands + SyncCommand.commands
+    + ConfigCommand.commands
     + SandboxCommand.commands
 
   /// The command named by the first words of `words`.
