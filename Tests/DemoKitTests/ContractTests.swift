@@ -29,52 +29,77 @@ struct ContractTests {
           """, name: "contract.xcconfig")
       return Target(container: DemoContainer.make(config: config)) { await server?.stop() }
     }
+
+    /// Runs `body` against a started target and stops it however `body` ends.
+    static func with(
+      isolation: isolated (any Actor)? = #isolation, _ body: (Target) async throws -> Void
+    ) async throws {
+      let target = try start()
+      do {
+        try await body(target)
+      } catch {
+        await target.stop()
+        throw error
+      }
+      await target.stop()
+    }
+  }
+
+  @Test func aPostsCommentsBelongToIt() async throws {
+    try await Target.with { target in
+      let comments = try target.container.resolve((any CommentsRepository).self)
+      let page = try await comments.comments(postId: 1)
+      #expect(page.items.allSatisfy { $0.postId == 1 && !$0.user.username.isEmpty })
+      #expect(page.items.count == page.total)
+      let all = try await comments.list(limit: 10, skip: 0)
+      #expect(all.items.count == 10 && all.total >= 300)
+    }
   }
 
   @Test func everySeededUserPostAndTodoDecodes() async throws {
-    let target = try Target.start()
-    let users = try await target.container.resolve((any UsersRepository).self).page(
-      limit: 0, skip: 0)
-    #expect(users.items.count == users.total && users.total >= 100)
-    #expect(users.items.allSatisfy { $0.address?.city.isEmpty == false && $0.company != nil })
-    let posts = try await target.container.resolve((any PostsRepository).self).list(
-      limit: 0, skip: 0)
-    #expect(posts.items.count == posts.total && posts.total >= 100)
-    let todos = try await target.container.resolve((any TodosRepository).self).list(
-      limit: 0, skip: 0)
-    #expect(todos.items.count == todos.total && todos.total >= 100)
-    await target.stop()
+    try await Target.with { target in
+      let users = try await target.container.resolve((any UsersRepository).self).page(
+        limit: 0, skip: 0)
+      #expect(users.items.count == users.total && users.total >= 100)
+      #expect(users.items.allSatisfy { $0.address?.city.isEmpty == false && $0.company != nil })
+      let posts = try await target.container.resolve((any PostsRepository).self).list(
+        limit: 0, skip: 0)
+      #expect(posts.items.count == posts.total && posts.total >= 100)
+      let todos = try await target.container.resolve((any TodosRepository).self).list(
+        limit: 0, skip: 0)
+      #expect(todos.items.count == todos.total && todos.total >= 100)
+    }
   }
 
   @Test func signInReadTheTokensExpiryUseItAndSignOut() async throws {
-    let target = try Target.start()
-    let auth = try target.container.resolve((any AuthRepository).self)
-    let session = try target.container.resolve(AuthSession.self)
-    let before = Date()
-    let user = try await auth.login(username: "EMILYS", password: "emilyspass")
-    #expect(user.username == "emilys", "usernames match case-insensitively")
-    let expiresAt = try #require(await session.expiresAt)
-    // TOKEN_LIFETIME = 1m: the JWT's exp is within a minute (plus clock skew) of the login.
-    #expect(abs(expiresAt.timeIntervalSince(before) - 60) < 30, "\(expiresAt) vs \(before)")
-    #expect(try await auth.me().username == "emilys")
-    await auth.logout()
-    #expect(await auth.isSignedIn == false)
-    await target.stop()
+    try await Target.with { target in
+      let auth = try target.container.resolve((any AuthRepository).self)
+      let session = try target.container.resolve(AuthSession.self)
+      let before = Date()
+      let user = try await auth.login(username: "EMILYS", password: "emilyspass")
+      #expect(user.username == "emilys", "usernames match case-insensitively")
+      let expiresAt = try #require(await session.expiresAt)
+      // TOKEN_LIFETIME = 1m: the JWT's exp is within a minute (plus clock skew) of the login.
+      #expect(abs(expiresAt.timeIntervalSince(before) - 60) < 30, "\(expiresAt) vs \(before)")
+      #expect(try await auth.me().username == "emilys")
+      await auth.logout()
+      #expect(await auth.isSignedIn == false)
+    }
   }
 
   @Test func errorAnswersCarryStatusAndMessage() async throws {
-    let target = try Target.start()
-    let users = try target.container.resolve((any UsersRepository).self)
-    let missing = await #expect(throws: NetworkError.self) { try await users.user(id: 99_999) }
-    #expect(missing?.status == 404 && missing?.serverMessage == "User with id '99999' not found")
-    let auth = try target.container.resolve((any AuthRepository).self)
-    let wrong = await #expect(throws: NetworkError.self) {
-      try await auth.login(username: "emilys", password: "not-the-password")
+    try await Target.with { target in
+      let users = try target.container.resolve((any UsersRepository).self)
+      let missing = await #expect(throws: NetworkError.self) { try await users.user(id: 99_999) }
+      #expect(missing?.status == 404 && missing?.serverMessage == "User with id '99999' not found")
+      let auth = try target.container.resolve((any AuthRepository).self)
+      let wrong = await #expect(throws: NetworkError.self) {
+        try await auth.login(username: "emilys", password: "not-the-password")
+      }
+      #expect(wrong?.status == 400 && wrong?.serverMessage == "Invalid credentials")
+      let created = try await target.container.resolve((any PostsRepository).self).create(
+        title: "Contract", body: "Checked", userId: 5)
+      #expect(created.title == "Contract" && created.userId == 5)
     }
-    #expect(wrong?.status == 400 && wrong?.serverMessage == "Invalid credentials")
-    let created = try await target.container.resolve((any PostsRepository).self).create(
-      title: "Contract", body: "Checked", userId: 5)
-    #expect(created.title == "Contract" && created.userId == 5)
-    await target.stop()
   }
 }
