@@ -33,6 +33,11 @@ struct Invocation: Sendable {
     return number
   }
 
+  /// `--limit` (1…1000, default 10) and `--skip` (default 0).
+  func paging() throws -> (limit: Int, skip: Int) {
+    (try integer("limit", default: 10, in: 1...1000), try integer("skip", default: 0))
+  }
+
   /// `'text'` (or the bare text), at most 40 characters of it: a usage error never repeats a
   /// huge argument.
   static func quoted(_ text: String, bare: Bool = false) -> String {

@@ -35,6 +35,17 @@ struct Output {
     }
   }
 
+  /// A page a view model loaded, as a table (its failure thrown, for the exit status).
+  static func page<Item: Encodable & PageItem>(
+    _ page: Page<Item>?, failure: (any Error)?, headers: [String], row: (Item) -> [String]
+  ) throws -> Output {
+    if let failure { throw failure }
+    guard let page else { throw CommandFailure("nothing was loaded") }
+    return Output(
+      text: .table(headers: headers, rows: page.items.map(row), footer: footer(page)),
+      json: page)
+  }
+
   /// The footer of a page: which items of how many.
   static func footer<Item>(_ page: Page<Item>) -> String {
     guard !page.items.isEmpty else { return "(none of \(page.total))" }

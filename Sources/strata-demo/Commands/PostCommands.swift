@@ -33,18 +33,11 @@ enum PostCommands {
   static func posts(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     if invocation.option("local") != nil { return try await local(app) }
     let model = try app.resolve(PostsViewModel.self)
-    await model.load(
-      limit: try invocation.integer("limit", default: 10, in: 1...1000),
-      skip: try invocation.integer("skip", default: 0))
-    if let failure = model.failure { throw failure }
-    guard let page = model.page else { throw CommandFailure("no posts") }
-    return Output(
-      text: .table(
-        headers: ["ID", "USER", "LIKES", "TITLE"],
-        rows: page.items.map {
-          [String($0.id), String($0.userId), String($0.reactions?.likes ?? 0), $0.title]
-        }, footer: Output.footer(page)),
-      json: page)
+    let (limit, skip) = try invocation.paging()
+    await model.load(limit: limit, skip: skip)
+    return try Output.page(
+      model.page, failure: model.failure, headers: ["ID", "USER", "LIKES", "TITLE"]
+    ) { [String($0.id), String($0.userId), String($0.reactions?.likes ?? 0), $0.title] }
   }
 
   /// The "new post" flow: with `--title` and `--body` it runs without a question; without

@@ -36,18 +36,11 @@ enum TodoCommands {
         json: items.map { ["id": String($0.item.id), "status": $0.status.rawValue] })
     }
     let model = try app.resolve(TodosViewModel.self)
-    await model.load(
-      limit: try invocation.integer("limit", default: 10, in: 1...1000),
-      skip: try invocation.integer("skip", default: 0))
-    if let failure = model.failure { throw failure }
-    guard let page = model.page else { throw CommandFailure("no todos") }
-    return Output(
-      text: .table(
-        headers: ["ID", "DONE", "USER", "TODO"],
-        rows: page.items.map {
-          [String($0.id), $0.completed ? "yes" : "no", String($0.userId), $0.todo]
-        }, footer: Output.footer(page)),
-      json: page)
+    let (limit, skip) = try invocation.paging()
+    await model.load(limit: limit, skip: skip)
+    return try Output.page(
+      model.page, failure: model.failure, headers: ["ID", "DONE", "USER", "TODO"]
+    ) { [String($0.id), $0.completed ? "yes" : "no", String($0.userId), $0.todo] }
   }
 
   static func toggle(_ app: AppContext, _ invocation: Invocation) async throws -> Output {

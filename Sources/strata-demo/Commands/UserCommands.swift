@@ -17,27 +17,23 @@ enum UserCommands {
   ]
 
   static func users(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    let limit = try invocation.integer("limit", default: 10, in: 1...1000)
-    let skip = try invocation.integer("skip", default: 0)
+    let (limit, skip) = try invocation.paging()
     let model = try app.container.resolve(UsersViewModel.self, argument: limit)
     if let query = invocation.option("search") {
       await model.send(.search(query, skip: skip))
     } else {
       await model.send(.loadFrom(skip: skip))
     }
-    if let failure = model.failure { throw failure }
     let page = Page(
       items: model.output.users, total: model.output.total, skip: skip, limit: limit)
-    return Output(
-      text: .table(
-        headers: ["ID", "NAME", "AGE", "USERNAME", "EMAIL"],
-        rows: page.items.map {
-          [
-            String($0.id), $0.fullName, $0.age.map(String.init) ?? "", $0.username ?? "",
-            $0.email ?? "",
-          ]
-        }, footer: Output.footer(page)),
-      json: page)
+    return try Output.page(
+      page, failure: model.failure, headers: ["ID", "NAME", "AGE", "USERNAME", "EMAIL"]
+    ) {
+      [
+        String($0.id), $0.fullName, $0.age.map(String.init) ?? "", $0.username ?? "",
+        $0.email ?? "",
+      ]
+    }
   }
 
   static func user(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
