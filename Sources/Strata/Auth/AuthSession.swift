@@ -1,5 +1,4 @@
 import Foundation
-import StrataConcurrency
 
 /// The signed-in session for one API origin: holds credentials, hands access tokens to
 /// `NetworkService` (only for requests to that origin), and renews them — once for any number
@@ -40,7 +39,7 @@ public actor AuthSession: Authenticator {
   /// The API that issued the session; its tokens are sent nowhere else.
   public nonisolated let origin: Origin
   private let store: any TokenStore
-  private let refresher: Lock<Refresh?>
+  private var refresher: Refresh?
   private let options: Options
   private let clock: any NetworkClock
   private let now: @Sendable () -> Date
@@ -75,7 +74,7 @@ public actor AuthSession: Authenticator {
     self.options = options
     self.clock = clock
     self.now = now
-    self.refresher = Lock(refresh)
+    self.refresher = refresh
     credentials = Self.restore(from: store, origin: origin)
   }
 
@@ -100,12 +99,8 @@ public actor AuthSession: Authenticator {
     return stored
   }
 
-  /// Installs the refresh call, for a composition root that builds the session before the
-  /// repository that refreshes it (which needs a network service that needs the session).
-  /// Synchronous, so it can run right where both are built.
-  public nonisolated func setRefresh(_ refresh: @escaping Refresh) {
-    refresher.withLock { $0 = refresh }
-  }
+  /// Installs the refresh call (for wiring after construction).
+  public func setRefresh(_ refresh: @escaping Refresh) { refresher = refresh }
 
   // MARK: State
 
@@ -234,7 +229,7 @@ public actor AuthSession: Authenticator {
         discard(current, .refreshLoop)
         throw NetworkError.unauthorized(.refreshRejected)
       }
-      guard let refresher = refresher.withLock({ $0 }) else {
+      guard let refresher else {
         discard(current, .refreshRejected)
         throw NetworkError.unauthorized(.refreshRejected)
       }

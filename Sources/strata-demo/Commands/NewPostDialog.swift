@@ -13,14 +13,13 @@ struct NewPostDialog {
   /// Runs the flow with the fields as given: every step checked, the dialog confirmed.
   /// - Throws: ``UsageError`` for a field the flow refuses; the creation's failure.
   static func runWithoutQuestions(_ flow: NewPostFlow, command: Command?) async throws {
-    while !flow.flow.isFinished {
+    // Every step's next(); the last one asks for confirmation, which is given.
+    for _ in flow.flow.steps {
       let moved = await flow.flow.next()
       if let message = flow.flow.validationMessage { throw UsageError(message, command) }
-      if flow.flow.dialog != nil { await flow.flow.confirm() }
-      if !moved || flow.flow.error != nil, !flow.flow.isFinished {
-        throw flow.posts.failure ?? CommandFailure(flow.flow.error ?? "the post was not created")
-      }
+      guard moved else { throw failure(of: flow) }
     }
+    if flow.flow.dialog != nil, !(await flow.flow.confirm()) { throw failure(of: flow) }
   }
 
   /// Asks for each step until the post is created or the person says no.
@@ -51,7 +50,7 @@ struct NewPostDialog {
           tell(message)
           continue
         }
-        throw flow.posts.failure ?? CommandFailure(flow.flow.error ?? "the post was not created")
+        throw Self.failure(of: flow)
       }
       if let dialog = flow.flow.dialog {
         let answer = ask("\(dialog.title) \(dialog.message) [y/N] ")?.lowercased()
@@ -59,11 +58,14 @@ struct NewPostDialog {
           flow.flow.cancel()
           return false
         }
-        guard await flow.flow.confirm() else {
-          throw flow.posts.failure ?? CommandFailure(flow.flow.error ?? "the post was not created")
-        }
+        guard await flow.flow.confirm() else { throw Self.failure(of: flow) }
       }
     }
     return true
+  }
+
+  /// Why the flow did not create the post: the list's failure, else the flow's sentence.
+  static func failure(of flow: NewPostFlow) -> any Error {
+    flow.posts.failure ?? CommandFailure(flow.flow.error ?? "the post was not created")
   }
 }
