@@ -32,8 +32,9 @@ enum OutboxBenchmarks {
     let started = ContinuousClock.now
     let outcomes = try await store.sync(send: { entry in
       let draft = try JSONDecoder().decode(Draft.self, from: entry.payload)
-      return try JSONEncoder().encode(
-        try await service.send(
+      return .init(
+        key: entry.idempotencyKey,
+        value: try await service.send(
           Request<Created>(
             path: "posts/add", method: .post, body: draft, idempotencyKey: entry.idempotencyKey)))
     })

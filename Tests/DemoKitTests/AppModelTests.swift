@@ -9,9 +9,10 @@ import Testing
 @MainActor
 @Suite("AppModel: auth events and effects drive navigation")
 struct AppModelTests {
-  /// Polls `condition` on the main actor for up to 5 s (a regression fails, never hangs).
+  /// Polls `condition` on the main actor for up to 30 s (a regression fails, never hangs; the
+  /// main actor is shared with every other main-actor test of the run, so allow for a busy one).
   func eventually(_ what: String, _ condition: () -> Bool) async {
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(30)
     while !condition() {
       guard ContinuousClock.now < deadline else {
         Issue.record("timed out: \(what)")

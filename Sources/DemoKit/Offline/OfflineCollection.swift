@@ -17,18 +17,7 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   }
 
   /// What a sent change came to: the item the server answered with, and its key.
-  public struct Settled: Codable, Sendable {
-    /// The key it is kept under.
-    public let key: String
-    /// The server's item.
-    public let item: Item
-
-    /// An outcome (what a `Send` returns).
-    public init(key: String, item: Item) {
-      self.key = key
-      self.item = item
-    }
-  }
+  public typealias Settled = LocalStore<Item>.Settled
 
   /// Sends one change to the server.
   public typealias Send = @Sendable (OutboxEntry) async throws -> Settled
@@ -76,13 +65,7 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
 
   /// Sends every pending change in the order it was made (see `LocalStore.sync`).
   public func sync() async throws -> [LocalStore<Item>.Outcome] {
-    let send = self.send
-    return try await store.sync(
-      send: { entry in try JSONEncoder().encode(try await send(entry)) },
-      settle: { _, answer in
-        let settled = try JSONDecoder().decode(Settled.self, from: answer)
-        return (settled.key, settled.item)
-      })
+    try await store.sync(send: send)
   }
 
   /// Every change in the outbox, oldest first.

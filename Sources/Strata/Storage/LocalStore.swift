@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Offline, or when the server cannot be reached, a change is written here at once
 /// (``enqueue(kind:payload:)``, and the value with ``put(_:key:status:message:)``) and sent
-/// later by ``sync(send:settle:)``, in the order it was made, with the idempotency key it was given
+/// later by ``sync(send:)``, in the order it was made, with the idempotency key it was given
 /// when it was made. A change the server accepted is never sent again.
 public actor LocalStore<Value: Codable & Sendable> {
   /// What the file holds.
@@ -25,11 +25,30 @@ public actor LocalStore<Value: Codable & Sendable> {
     public var status: SyncStatus { entry.status }
   }
 
+  /// What the server answered a change with: the value and the key it is kept under.
+  public struct Settled: Codable, Sendable {
+    /// The key.
+    public let key: String
+    /// The server's value.
+    public let value: Value
+
+    /// An answer (what `send` returns).
+    public init(key: String, value: Value) {
+      self.key = key
+      self.value = value
+    }
+  }
+
+  /// A record under its key: what an outcome writes.
+  struct KeyedRecord: Codable {
+    let key: String
+    let record: StoredRecord<Value>
+  }
+
   /// One sync outcome in the outcome log.
   struct LoggedOutcome: Codable {
     let entry: OutboxEntry
-    let settledKey: String?
-    let settled: StoredRecord<Value>?
+    let settled: KeyedRecord?
   }
 
   private let file: DocumentFile<Contents>
@@ -102,12 +121,12 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// (offline, a timeout, a 5xx) → it stays `pending` and the sync stops, keeping the order.
   ///
   /// `send` gets the entry (send its ``OutboxEntry/idempotencyKey`` with it) and returns the
-  /// server's answer; `settle` may write the value the answer stands for.
+  /// value the server answered with, kept as `synced` under its key and as the entry's
+  /// `result` (nil: nothing to keep).
   /// A sync already running on this store makes this call return nothing at once.
   /// - Returns: The outcome of every change that was tried.
   public func sync(
-    send: @Sendable (OutboxEntry) async throws -> Data,
-    settle: (OutboxEntry, Data) throws -> (key: String, value: Value)? = { _, _ in nil }
+    send: @Sendable (OutboxEntry) async throws -> Settled?
   ) async throws -> [Outcome] {
     guard !isSyncing else { return [] }
     isSyncing = true
@@ -120,15 +139,17 @@ public actor LocalStore<Value: Codable & Sendable> {
     let pending = try contents().outbox.filter { $0.status == .pending }
     for var entry in pending {
       entry.attempts += 1
-      var settled: (key: String, record: StoredRecord<Value>)?
+      var settled: KeyedRecord?
       var transient = false
       do {
         let answer = try await send(entry)
         entry.status = .synced
         entry.message = nil
-        entry.result = answer
-        if let value = try settle(entry, answer) {
-          settled = (value.key, StoredRecord(value: value.value, status: .synced, updatedAt: now()))
+        entry.result = try answer.map { try JSONEncoder().encode($0) }
+        if let answer {
+          settled = KeyedRecord(
+            key: answer.key,
+            record: StoredRecord(value: answer.value, status: .synced, updatedAt: now()))
         }
       } catch {
         transient = Self.isTransient(error)
@@ -137,13 +158,12 @@ public actor LocalStore<Value: Codable & Sendable> {
         if !transient, var record = try contents().records[entry.idempotencyKey] {
           record.status = .failed
           record.message = entry.message
-          settled = (entry.idempotencyKey, record)
+          settled = KeyedRecord(key: entry.idempotencyKey, record: record)
         }
       }
       // Read again after the send: other calls may have changed the store meanwhile.
       var contents = try contents()
-      try log.append(
-        LoggedOutcome(entry: entry, settledKey: settled?.key, settled: settled?.record))
+      try log.append(LoggedOutcome(entry: entry, settled: settled))
       Self.apply(entry, settled, to: &contents)
       loaded = contents
       outcomes.append(Outcome(entry: entry))
@@ -155,8 +175,7 @@ public actor LocalStore<Value: Codable & Sendable> {
   // MARK: Internals
 
   private static func apply(
-    _ entry: OutboxEntry, _ settled: (key: String, record: StoredRecord<Value>)?,
-    to contents: inout Contents
+    _ entry: OutboxEntry, _ settled: KeyedRecord?, to contents: inout Contents
   ) {
     if let index = contents.outbox.firstIndex(where: { $0.id == entry.id }) {
       contents.outbox[index] = entry
@@ -184,22 +203,12 @@ public actor LocalStore<Value: Codable & Sendable> {
     let outcomes = try log.lines()
     if !outcomes.isEmpty {
       // A sync ended without folding its outcomes in (the process was killed): do it now.
-      for outcome in outcomes {
-        Self.apply(
-          outcome.entry, zip2(outcome.settledKey, outcome.settled), to: &read)
-      }
+      for outcome in outcomes { Self.apply(outcome.entry, outcome.settled, to: &read) }
       try file.save(read)
       log.remove()
     }
     loaded = read
     return read
-  }
-
-  private func zip2(_ key: String?, _ record: StoredRecord<Value>?) -> (
-    key: String, record: StoredRecord<Value>
-  )? {
-    guard let key, let record else { return nil }
-    return (key, record)
   }
 
   private func change(_ body: (inout Contents) throws -> Void) throws {

@@ -20,7 +20,7 @@ enum SyncCommand {
       _ outcome: LocalStore<Item>.Outcome, _ result: (Item) -> String
     ) -> [String] {
       let item = outcome.entry.result.flatMap {
-        (try? JSONDecoder().decode(OfflineCollection<Item>.Settled.self, from: $0))?.item
+        (try? JSONDecoder().decode(LocalStore<Item>.Settled.self, from: $0))?.value
       }
       return [
         String(outcome.entry.idempotencyKey.prefix(8)), outcome.entry.kind,

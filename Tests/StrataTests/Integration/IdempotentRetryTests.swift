@@ -26,6 +26,9 @@ struct IdempotentRetryTests {
       retryPolicy: policy, idempotencyKey: key)
   }
 
+  // A lost answer abandons a transfer: each test has its own URLSession, as abandoned
+  // transfers can hold up the other transfers of theirs on Linux.
+
   /// The connection drops after the server created the post: retried with its key, the client
   /// gets the first answer and the server created exactly one post.
   @Test func aLostAnswerIsRetriedAndNothingIsCreatedTwice() async throws {
@@ -36,7 +39,9 @@ struct IdempotentRetryTests {
         maxRetries: 2, baseDelay: .milliseconds(5),
         retryableMethods: RetryPolicy.idempotentWrites.retryableMethods)
       let key = UUID().uuidString
-      let created = try await sandboxService(server, policy: policy).send(
+      let created = try await sandboxService(
+        server, policy: policy, transport: URLSessionTransport()
+      ).send(
         Self.create(key: key, policy: policy))
       #expect(created == Created(id: 151, title: "Once"))
       #expect(server.changesDone(path: "/posts/add") == 1, "one post on the server")
@@ -50,7 +55,8 @@ struct IdempotentRetryTests {
       server.faults.add(
         .init(method: "POST", path: "/posts/add", count: 1, action: .dropAfterHandling))
       let error = await networkError {
-        _ = try await sandboxService(server).send(Self.create(key: nil, policy: .default))
+        _ = try await sandboxService(server, transport: URLSessionTransport()).send(
+          Self.create(key: nil, policy: .default))
       }
       #expect(
         error?.kind == .transport(URLError(.networkConnectionLost)) || error?.isRetryable == true)

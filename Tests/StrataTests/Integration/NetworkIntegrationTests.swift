@@ -33,12 +33,12 @@ struct SlowUser: Endpoint {
 
 func sandboxService(
   _ server: SandboxServer, policy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10)),
-  authenticator: (any Authenticator)? = nil
+  authenticator: (any Authenticator)? = nil, transport: any HTTPTransport = sharedTransport
 ) -> NetworkService {
   var configuration = NetworkOptions(baseURL: server.baseURL, retryPolicy: policy)
   configuration.serverMessageFormat = .jsonField("message")  // the sandbox speaks DummyJSON
   return NetworkService(
-    options: configuration, transport: sharedTransport, authenticator: authenticator)
+    options: configuration, transport: transport, authenticator: authenticator)
 }
 
 /// A session for `server`, signed in with `login`, that refreshes through `plain`.

@@ -50,10 +50,13 @@ struct LocalStoreTests {
     let sent = Lock<[String]>([])
     let answers: Lock<[Result<String, NetworkError>]>
     init(_ answers: [Result<String, NetworkError>]) { self.answers = Lock(answers) }
-    func send(_ entry: OutboxEntry) async throws -> Data {
-      sent.withLock { $0.append(String(decoding: entry.payload, as: UTF8.self)) }
+    /// Records the payload; on success the note comes back numbered as the answer says.
+    func send(_ entry: OutboxEntry) async throws -> LocalStore<Note>.Settled? {
+      let text = String(decoding: entry.payload, as: UTF8.self)
+      sent.withLock { $0.append(text) }
       let answer = answers.withLock { $0.isEmpty ? .success("{}") : $0.removeFirst() }
-      return Data(try answer.get().utf8)
+      let fields = try JSONDecoder().decode([String: Int].self, from: Data(try answer.get().utf8))
+      return .init(key: entry.idempotencyKey, value: Note(id: fields["id"] ?? 0, text: text))
     }
   }
 
@@ -75,9 +78,7 @@ struct LocalStoreTests {
       .success(#"{"id":11}"#), .failure(.server(status: 400, serverMessage: "no title")),
       .failure(.server(status: 503)),
     ])
-    let outcomes = try await store.sync(send: server.send) { entry, answer in
-      (entry.idempotencyKey, Note(id: 11, text: String(decoding: entry.payload, as: UTF8.self)))
-    }
+    let outcomes = try await store.sync(send: server.send)
     #expect(outcomes.map(\.status) == [.synced, .failed, .pending])
     #expect(
       server.sent.withLock { $0 } == ["first", "second", "third"], "in order; the fourth waits")

@@ -23,7 +23,7 @@ public struct OfflinePosts: Sendable {
       let draft = try JSONDecoder().decode(PostDraft.self, from: entry.payload)
       return .init(
         key: entry.idempotencyKey,
-        item: try await repository.create(draft, idempotencyKey: entry.idempotencyKey))
+        value: try await repository.create(draft, idempotencyKey: entry.idempotencyKey))
     }
   }
 

@@ -27,7 +27,7 @@ public struct OfflineTodos: Sendable {
     collection = OfflineCollection(store: store, connectivity: connectivity) { entry in
       let change = try JSONDecoder().decode(Change.self, from: entry.payload)
       let todo = try await repository.setCompleted(id: change.id, change.completed)
-      return .init(key: Self.key(change.id), item: todo)
+      return .init(key: Self.key(change.id), value: todo)
     }
   }
 
