@@ -118,19 +118,17 @@ public enum DemoContainer {
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())
     }
-    // Posts and todos kept on this device: one directory per API origin, a file per kind.
-    @Sendable func localStore<Item>(_ c: DependencyContainer, _ name: String) throws -> LocalStore<
-      Item
-    > {
+    // Posts and todos kept on this device: a directory per API origin (AppDirectories, the
+    // token store's rule), files per kind.
+    @Sendable func localStore<Item>(_ c: DependencyContainer, _ name: String) throws
+      -> LocalStore<Item>
+    {
       let config = try c.resolve(Config.self)
-      let origin = try c.resolve(Origin.self)
       let app = try config.string(.appName, default: "strata-demo")
-      let data =
-        environment["XDG_DATA_HOME"]
-        ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share"
-      let directory = try config.string(.storeDirectory, default: data + "/" + app + "/store")
-      let path = "\(directory)/\(origin.scheme)_\(origin.host)_\(origin.port)/\(name).json"
-      return LocalStore(file: DocumentFile(path: path, version: 1), now: now)
+      let directory = try config.string(
+        .storeDirectory, default: AppDirectories(app: app, environment: environment).data + "/store")
+      let origin = AppDirectories.component(for: try c.resolve(Origin.self))
+      return LocalStore(path: "\(directory)/\(origin)/\(name)", now: now)
     }
     container.register(OfflinePosts.self, scope: .singleton) { c in
       OfflinePosts(

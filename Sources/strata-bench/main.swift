@@ -1,12 +1,14 @@
 import Foundation
 
 // strata-bench: prints a table of figures; `--json FILE` also writes them as JSON; `--core`
-// skips the network benchmarks (DI, logging, config only: seconds instead of minutes).
+// skips the network benchmarks (DI, logging, config only: seconds instead of minutes);
+// `--storage` runs only the local store's rows.
 // Run with `make bench` (release build). Every row says what it compares.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 var jsonPath: String?
 var coreOnly = false
+var storageOnly = false
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -16,23 +18,31 @@ while index < arguments.count {
   case "--core":
     coreOnly = true
     index += 1
+  case "--storage":
+    storageOnly = true
+    index += 1
   case "--help", "-h":
-    print("usage: strata-bench [--core] [--json FILE]")
+    print("usage: strata-bench [--core | --storage] [--json FILE]")
     exit(0)
   default:
-    FileHandle.standardError.write(Data("usage: strata-bench [--core] [--json FILE]\n".utf8))
+    FileHandle.standardError.write(Data("usage: strata-bench [--core | --storage] [--json FILE]\n".utf8))
     exit(2)
   }
 }
 
 do {
-  let results =
-    try CoreBenchmarks.run() + ContentionBenchmarks.run()
-    + [try CLIBenchmarks.offlineExit()].compactMap { $0 }
-    + (coreOnly
-      ? []
-      : [try await CoreBenchmarks.serviceOverhead(), try await OutboxBenchmarks.syncThousand()]
-        + (await NetworkBenchmarks.run()))
+  var results: [BenchmarkResult] = []
+  if storageOnly {
+    results = try await OutboxBenchmarks.run()
+  } else {
+    results = try CoreBenchmarks.run() + (try ContentionBenchmarks.run())
+    results += [try CLIBenchmarks.offlineExit()].compactMap { $0 }
+    if !coreOnly {
+      results.append(try await CoreBenchmarks.serviceOverhead())
+      results += try await OutboxBenchmarks.run()
+      results += try await NetworkBenchmarks.run()
+    }
+  }
   let nameWidth = max(4, results.map(\.name.count).max() ?? 0)
   func pad(_ text: String, _ width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - text.count))

@@ -1,28 +1,67 @@
-// Saves a large document over and over into the file named by its argument — generation 1,
-// 2, 3, … each with a 2 MB payload that says its generation — until it is killed. The crash
-// test kills it mid-write and checks that the file still holds one whole generation.
+// The local store's crash probe: a writer for the crash tests to kill.
+//
+//   strata-store-probe enqueue BASE [POINT]   queues change 1, 2, 3, … printing "accepted N"
+//                                             once each enqueue has returned
+//   strata-store-probe sync BASE [POINT]      syncs BASE's pending changes; the "server"
+//                                             appends each sent payload to BASE.sent
+//
+// With POINT (append.partial, compact.written, compact.renamed), the probe prints
+// "paused at POINT" the first time the store reaches it and stops there until killed.
+// Compaction thresholds are tiny, so compactions happen every few dozen changes.
 import Foundation
 import Strata
 
-struct Generation: Codable, Sendable {
-  let number: Int
-  let payload: String
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+func say(_ line: String) {
+  let bytes = Array((line + "\n").utf8)
+  _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 }
 
-guard CommandLine.arguments.count == 2 else {
-  FileHandle.standardError.write(Data("usage: strata-store-probe FILE\n".utf8))
+let arguments = CommandLine.arguments
+guard arguments.count >= 3, ["enqueue", "sync"].contains(arguments[1]) else {
+  FileHandle.standardError.write(Data("usage: strata-store-probe enqueue|sync BASE [POINT]\n".utf8))
   exit(2)
 }
-let file = DocumentFile<Generation>(path: CommandLine.arguments[1], version: 1)
-var number = 0
-while true {
-  number += 1
-  let marker = String(number)
-  let payload = String(repeating: marker + ";", count: (2 << 20) / (marker.count + 1))
-  do {
-    try file.save(Generation(number: number, payload: payload))
-  } catch {
-    FileHandle.standardError.write(Data("strata-store-probe: \(error)\n".utf8))
-    exit(1)
+let base = arguments[2]
+if arguments.count > 3 {
+  let point = arguments[3]
+  StoreCrashPoint.hook.withLock {
+    $0 = { reached in
+      guard reached == point else { return }
+      say("paused at \(point)")
+      while true { sleep(1000) }
+    }
   }
+}
+var options = LocalStore<String>.Options()
+options.minimumCompactionSize = 2048
+options.compactionRatio = 2
+options.keptSyncedChanges = 5
+let store = LocalStore<String>(path: base, options: options)
+do {
+  if arguments[1] == "enqueue" {
+    var number = 0
+    while true {
+      number += 1
+      try await store.enqueue(
+        kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)")
+      say("accepted \(number)")
+    }
+  } else {
+    let sent = open(base + ".sent", O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    let outcomes = try await store.sync { entry in
+      let line = Array((String(decoding: entry.payload, as: UTF8.self) + "\n").utf8)
+      _ = line.withUnsafeBytes { write(sent, $0.baseAddress, $0.count) }
+      return .init(key: entry.recordKey ?? entry.idempotencyKey, value: "sent")
+    }
+    say("synced \(outcomes.count)")
+  }
+} catch {
+  FileHandle.standardError.write(Data("strata-store-probe: \(error)\n".utf8))
+  exit(1)
 }

@@ -48,25 +48,44 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   }
 
   /// Keeps a change (`kind`, `payload`) and shows `shown` under `key` (default: the change's
-  /// own key) as pending at once; unless `offline` (or the device has no route), sends the
-  /// outbox right away.
+  /// own key) as pending at once, in one write; unless `offline` (or the device has no
+  /// route), sends the outbox right away — or leaves that to a sync already running.
   /// - Returns: The item as the device now has it (synced if the send went through).
   public func change(
     kind: String, payload: Data, shown: Item, key: String? = nil, offline: Bool = false
   ) async throws -> Entry {
-    let entry = try await store.enqueue(kind: kind, payload: payload)
-    let key = key ?? entry.idempotencyKey
-    try await store.put(shown, key: key, status: .pending)
-    if !offline, connectivity?.isOnline ?? true { _ = try await sync() }
-    let record = try await store.record(key)
+    let entry = try await store.enqueue(kind: kind, payload: payload, showing: shown, key: key)
+    if !offline, connectivity?.isOnline ?? true {
+      do {
+        _ = try await sync()
+      } catch StoreError.syncInProgress {}
+    }
+    let record = try await store.record(entry.recordKey ?? entry.idempotencyKey)
     return Entry(
       item: record?.value ?? shown, status: record?.status ?? .pending, message: record?.message)
   }
 
-  /// Sends every pending change in the order it was made (see `LocalStore.sync`).
-  public func sync() async throws -> [LocalStore<Item>.Outcome] {
-    try await store.sync(send: send)
+  /// Sends every pending change in the order it was made (see `LocalStore.sync`). Only a
+  /// refusal (``NetworkError/isRefusal``) fails a change; any other failure keeps it pending.
+  /// - Throws: `StoreError.syncInProgress` when another sync of this store is running.
+  public func sync(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)? = nil) async throws
+    -> [LocalStore<Item>.Outcome]
+  {
+    try await store.sync(progress: progress) { [send] entry in
+      do {
+        return try await send(entry)
+      } catch let error as NetworkError where error.isRefusal {
+        throw ChangeRefused(
+          error.status.map { status in
+            "HTTP \(status)" + (error.serverMessage.map { ": \($0)" } ?? "")
+          } ?? error.description)
+      }
+    }
   }
+
+  /// Puts the refused changes back in the queue for the next sync.
+  /// - Returns: How many.
+  public func retryFailed() async throws -> Int { try await store.retryFailed() }
 
   /// Every change in the outbox, oldest first.
   public func outbox() async throws -> [OutboxEntry] { try await store.outbox() }

@@ -77,17 +77,14 @@ public final class FileTokenStore: TokenStore {
     self.lockTimeout = lockTimeout
   }
 
-  /// Creates a store at the XDG location for an application.
-  /// - Parameters:
-  ///   - app: The application name (a directory under the config home).
-  ///   - environment: The environment (for `XDG_CONFIG_HOME` and `HOME`).
+  /// The store at `<config home>/<app>/credentials.json` (``AppDirectories``).
   public convenience init(
     app: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
-    self.init(path: Self.defaultDirectory(app: app, environment: environment) + "/credentials.json")
+    self.init(path: AppDirectories(app: app, environment: environment).config + "/credentials.json")
   }
 
-  /// Creates the store for one API origin's session at
+  /// The store for one API origin's session at
   /// `<config home>/<app>/sessions/<scheme>_<host>_<port>.json`, so sessions with different
   /// APIs never touch each other's files.
   public convenience init(
@@ -95,28 +92,8 @@ public final class FileTokenStore: TokenStore {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.init(
-      path: Self.defaultDirectory(app: app, environment: environment) + "/sessions/"
-        + Self.fileName(for: origin))
-  }
-
-  /// `https_dummyjson.com_443.json`: the origin with anything but letters, digits, `.` and `-`
-  /// turned into `_`.
-  static func fileName(for origin: Origin) -> String {
-    let host = String(
-      origin.host.unicodeScalars.map { scalar -> Character in
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9", ".", "-": Character(scalar)
-        default: "_"
-        }
-      })
-    return "\(origin.scheme)_\(host)_\(origin.port).json"
-  }
-
-  /// `$XDG_CONFIG_HOME/<app>` or `~/.config/<app>`.
-  public static func defaultDirectory(app: String, environment: [String: String]) -> String {
-    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/" + app }
-    let home = environment["HOME"] ?? NSHomeDirectory()
-    return home + "/.config/" + app
+      path: AppDirectories(app: app, environment: environment).config + "/sessions/"
+        + AppDirectories.component(for: origin) + ".json")
   }
 
   /// Reads the credentials.
@@ -185,35 +162,19 @@ public final class FileTokenStore: TokenStore {
     }
   }
 
-  /// Takes an exclusive `flock` on `<file>.lock`, polling every 10 ms (a blocked `flock` would
-  /// hold a thread of the concurrency pool) for at most ``lockTimeout``.
+  /// Takes an exclusive `flock` on `<file>.lock` (``FileLock``: polls rather than block a
+  /// thread of the concurrency pool) for at most ``lockTimeout``.
   /// - Throws: ``Failure/lockTimedOut(path:)``, or ``Failure`` for an untrusted directory.
   public func lockForRefresh() async throws -> TokenStoreLock {
     try checkDirectory(create: true)
     let lockPath = path + ".lock"
-    let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw Failure.io(path: lockPath, operation: "open", errno: errno) }
-    let deadline = ContinuousClock.now + lockTimeout
-    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      let code = errno
-      guard code == EWOULDBLOCK || code == EINTR else {
-        close(fd)
-        throw Failure.io(path: lockPath, operation: "lock", errno: code)
-      }
-      guard ContinuousClock.now < deadline else {
-        close(fd)
-        throw Failure.lockTimedOut(path: lockPath)
-      }
-      do {
-        try await Task.sleep(for: .milliseconds(10))
-      } catch {
-        close(fd)
-        throw error
-      }
-    }
-    return TokenStoreLock {
-      flock(fd, LOCK_UN)
-      close(fd)
+    do {
+      let lock = try await FileLock.acquire(lockPath, exclusive: true, timeout: lockTimeout)
+      return TokenStoreLock { lock.release() }
+    } catch FileLock.Failure.io(let operation, let code) {
+      throw Failure.io(path: lockPath, operation: operation, errno: code)
+    } catch is FileLock.Failure {
+      throw Failure.lockTimedOut(path: lockPath)
     }
   }
 
@@ -221,18 +182,13 @@ public final class FileTokenStore: TokenStore {
   /// with `create`, a missing one is created with mode 0700.
   private func checkDirectory(create: Bool) throws {
     let directory = (path as NSString).deletingLastPathComponent
-    var info = stat()
-    if stat(directory, &info) != 0 {
-      guard errno == ENOENT, create else { return }
-      if let code = FileDescriptor.makePrivateDirectory(directory) {
-        throw Failure.io(path: directory, operation: "mkdir", errno: code)
-      }
-      return
+    switch FileDescriptor.checkPrivateDirectory(directory, create: create) {
+    case nil: return
+    case .foreignOwner(let owner): throw Failure.foreignOwner(path: directory, owner: owner)
+    case .writableByOthers(let mode): throw Failure.insecureDirectory(path: directory, mode: mode)
+    case .failed(let operation, let code):
+      throw Failure.io(path: directory, operation: operation, errno: code)
     }
-    guard info.st_uid == geteuid() else {
-      throw Failure.foreignOwner(path: directory, owner: UInt32(info.st_uid))
-    }
-    let mode = UInt16(info.st_mode & 0o777)
-    guard mode & 0o022 == 0 else { throw Failure.insecureDirectory(path: directory, mode: mode) }
   }
+
 }

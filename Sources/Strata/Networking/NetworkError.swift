@@ -130,6 +130,17 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     }
   }
 
+  /// Whether the server refused this very request for good: a 4xx that sending it again
+  /// unchanged cannot fix — not 401/403 (a session matter), 407, 408, 409, 425 or 429 (try
+  /// later), and not an HTML page (a captive portal or a proxy talking, not the API).
+  /// Everything else — timeouts, 5xx, a 2xx that does not decode, offline — may pass later.
+  public var isRefusal: Bool {
+    guard case .server(let status, let body) = kind, (400...499).contains(status),
+      ![401, 403, 407, 408, 409, 425, 429].contains(status)
+    else { return false }
+    return body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) != UInt8(ascii: "<")
+  }
+
   /// Whether the request failed for want of a usable session (any ``Unauthorized`` reason).
   public var isUnauthorized: Bool {
     if case .unauthorized = kind { return true }

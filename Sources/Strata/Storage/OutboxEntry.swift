@@ -10,16 +10,16 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   public let kind: String
   /// The change's data (JSON of the sender's choosing).
   public let payload: Data
-  /// When it was made.
   public let createdAt: Date
-  /// Where it stands.
   public var status: SyncStatus
   /// How many times it was sent.
   public var attempts: Int
-  /// The server's refusal, for `failed`; the last transient failure, for `pending`.
+  /// The server's refusal, for `failed`; the last transient failure, for `pending`; a note
+  /// about the kept answer, for `synced`.
   public var message: String?
-  /// The server's answer once `synced` (the created resource, say).
-  public var result: Data?
+  /// The key of the value shown for this change on the device (its status follows the
+  /// change's), and once `synced`, of the server's answer.
+  public var recordKey: String?
 
   /// The `Idempotency-Key` header value: the entry's identity.
   public var idempotencyKey: String { id.uuidString }

@@ -30,9 +30,12 @@ package enum FileDescriptor {
   /// Replaces the file at `path` with `bytes` so a reader sees the old file or the new one,
   /// never half of either — also when the process is killed mid-write: a new file (mode
   /// `mode`) is written beside it, synced, renamed over it, and the directory synced.
+  /// `beforeRename` runs with the new file complete but not yet in place (the crash tests'
+  /// hook).
   /// - Returns: nil, or the failed step and its `errno`.
   package static func replaceAtomically(
-    _ path: String, with bytes: some Sequence<UInt8>, mode: mode_t
+    _ path: String, with bytes: some Sequence<UInt8>, mode: mode_t,
+    beforeRename: (() -> Void)? = nil
   )
     -> (operation: String, errno: Int32)?
   {
@@ -46,6 +49,7 @@ package enum FileDescriptor {
       unlink(temporary)
       return ("write", code)
     }
+    beforeRename?()
     guard rename(temporary, path) == 0 else {
       let failure = errno
       unlink(temporary)
@@ -72,5 +76,28 @@ package enum FileDescriptor {
     } catch {
       return errno == 0 ? EIO : errno
     }
+  }
+
+  /// What makes a directory unfit to hold private files.
+  package enum DirectoryProblem: Equatable {
+    case foreignOwner(UInt32)
+    case writableByOthers(mode: UInt16)
+    case failed(operation: String, errno: Int32)
+  }
+
+  /// Checks that `directory` belongs to the current user and no one else can write in it (so
+  /// no one can swap a file there); with `create`, a missing one is created with mode 0700.
+  /// A missing directory without `create` is no problem (there is nothing to read yet).
+  package static func checkPrivateDirectory(_ directory: String, create: Bool) -> DirectoryProblem?
+  {
+    var info = stat()
+    guard stat(directory, &info) == 0 else {
+      guard errno == ENOENT, create else { return nil }
+      return makePrivateDirectory(directory).map { .failed(operation: "mkdir", errno: $0) }
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else { return .failed(operation: "use", errno: ENOTDIR) }
+    guard info.st_uid == geteuid() else { return .foreignOwner(UInt32(info.st_uid)) }
+    let mode = UInt16(info.st_mode & 0o777)
+    return mode & 0o022 == 0 ? nil : .writableByOthers(mode: mode)
   }
 }

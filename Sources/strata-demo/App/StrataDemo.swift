@@ -21,15 +21,16 @@ enum StrataDemo {
         Terminal.out(spec.help)
         return .ok
       }
-      try await dispatch(spec, invocation)
-      return .ok
+      return try await dispatch(spec, invocation)
     } catch {
       return Failure.report(error, command: command)
     }
   }
 
   /// Runs the command's handler (in an app context if it needs one) and prints its output.
-  private static func dispatch(_ command: Command, _ invocation: Invocation) async throws {
+  private static func dispatch(_ command: Command, _ invocation: Invocation) async throws
+    -> ExitStatus
+  {
     let output: Output
     switch command.run {
     case .standalone(let run):
@@ -50,5 +51,6 @@ enum StrataDemo {
       await app.shutdown()
     }
     if let text = try output.rendered(json: invocation.json) { Terminal.out(text) }
+    return output.status
   }
 }

@@ -7,6 +7,8 @@ enum ExitStatus: Int32 {
   case ok = 0
   case failure = 1
   case usage = 2
+  /// EX_TEMPFAIL: changes wait for the server (or for a sync already running).
+  case tempFail = 75
   case unauthorized = 77
   case config = 78
 }
@@ -57,6 +59,10 @@ enum Failure {
     case let missing as SignInRequired:
       Terminal.error("strata-demo: not signed in to \(missing.api): run 'strata-demo login'")
       return .unauthorized
+    case StoreError.syncInProgress:
+      Terminal.error(
+        "strata-demo: another sync is running; what it does not send, the next sync will")
+      return .tempFail
     case let network as NetworkError where network.kind == .offline:
       Terminal.error("strata-demo: offline: no network route")
       return .failure

@@ -19,6 +19,8 @@ struct Output {
   var text: Text
   /// What `--json` prints; nil prints the text.
   var json: (any Encodable)?
+  /// The exit status once printed (`sync` exits 75 while changes wait).
+  var status = ExitStatus.ok
 
   /// A command that has already written everything.
   static var none: Output { Output(text: .nothing, json: nil) }

@@ -27,6 +27,7 @@ enum Terminal {
     FileHandle.standardError.write(Data((text + "\n").utf8))
   }
   static var inputIsTerminal: Bool { isatty(0) == 1 }
+  static var errorIsTerminal: Bool { isatty(2) == 1 }
 
   /// Asks for a line on the terminal.
   static func prompt(_ question: String) -> String? {

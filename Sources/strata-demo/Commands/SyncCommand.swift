@@ -1,6 +1,7 @@
 import DemoKit
 import Foundation
 import Strata
+import StrataConcurrency
 
 /// `sync`: sends what was kept on this device (posts, then todo changes), each change once.
 @MainActor
@@ -8,38 +9,124 @@ enum SyncCommand {
   nonisolated static let commands = [
     Command(
       "sync",
-      summary: "Send the posts and todo changes kept on this device, in order, each once.",
+      summary:
+        "Send the posts and todo changes kept on this device, in order, each once (exit 0: all sent; 1: a change was refused; 75: changes wait for the server).",
+      options: [
+        OptionSpec(
+          name: "retry-failed", valueName: nil,
+          help: "put refused changes back in the queue first, in their place")
+      ],
       example: "strata-demo sync", run: .inApp(sync))
   ]
 
-  /// Sends the posts, then the todo changes, kept on this device.
   static func sync(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    let posts = try await app.resolve(OfflinePosts.self).sync()
-    let todos = try await app.resolve(OfflineTodos.self).sync()
-    func row<Item: Codable & Sendable & Equatable>(
-      _ outcome: LocalStore<Item>.Outcome, _ result: (Item) -> String
-    ) -> [String] {
-      let item = outcome.entry.result.flatMap {
-        (try? JSONDecoder().decode(LocalStore<Item>.Settled.self, from: $0))?.value
-      }
-      return [
-        String(outcome.entry.idempotencyKey.prefix(8)), outcome.entry.kind,
-        outcome.status.rawValue, String(outcome.entry.attempts),
-        item.map(result) ?? outcome.entry.message ?? "",
-      ]
+    let posts = try app.resolve(OfflinePosts.self)
+    let todos = try app.resolve(OfflineTodos.self)
+    if invocation.option("retry-failed") != nil {
+      let requeued =
+        try await posts.collection.retryFailed() + todos.collection.retryFailed()
+      Terminal.error("\(requeued) refused change\(requeued == 1 ? "" : "s") back in the queue")
+    }
+    let progress = ProgressLine(shown: Terminal.errorIsTerminal && !invocation.json)
+    let postOutcomes: [LocalStore<Post>.Outcome]
+    let todoOutcomes: [LocalStore<Todo>.Outcome]
+    do {
+      defer { progress.finish() }
+      postOutcomes = try await posts.sync { progress.update($0.done, $0.total, $0.entry) }
+      todoOutcomes = try await todos.sync { progress.update($0.done, $0.total, $0.entry) }
     }
     let rows =
-      posts.map { row($0) { "post #\($0.id)" } }
-      + todos.map { row($0) { "todo #\($0.id) \($0.completed ? "done" : "not done")" } }
-    let outcomes = posts.map(\.entry) + todos.map(\.entry)
-    let waiting = outcomes.contains { $0.status == .pending }
+      postOutcomes.map { Row($0.entry, $0.settled.map { "post #\($0.value.id)" }) }
+      + todoOutcomes.map {
+        Row($0.entry, $0.settled.map { "todo #\($0.value.id) \($0.value.completed ? "done" : "not done")" })
+      }
+    let left = try await posts.outbox() + todos.collection.outbox()
+    let refused = left.filter { $0.status == .failed }.count
+    let waiting = left.filter { $0.status == .pending }.count
+    let status: ExitStatus = refused > 0 ? .failure : waiting > 0 ? .tempFail : .ok
+    let footer = [
+      waiting > 0 ? "\(waiting) change\(waiting == 1 ? "" : "s") wait: the server could not be reached" : nil,
+      refused > 0 ? "\(refused) refused: see 'posts --local' / 'todos --local'; 'sync --retry-failed' sends them again" : nil,
+    ].compactMap { $0 }
+    guard !rows.isEmpty else {
+      return Output(
+        text: .line(footer.isEmpty ? "nothing to send" : footer.joined(separator: "\n")),
+        json: [Row](), status: status)
+    }
     return Output(
       text: .table(
-        headers: ["CHANGE", "KIND", "STATUS", "ATTEMPTS", "RESULT"], rows: rows,
-        footer: outcomes.isEmpty
-          ? "nothing to send" : waiting ? "the server could not be reached: the rest wait" : nil),
-      json: outcomes.map {
-        ["key": $0.idempotencyKey, "kind": $0.kind, "status": $0.status.rawValue]
-      })
+        headers: ["CHANGE", "KIND", "STATUS", "ATTEMPTS", "RESULT"], rows: rows.map(\.cells),
+        footer: footer.isEmpty ? nil : footer.joined(separator: "\n")),
+      json: rows, status: status)
+  }
+
+  /// One change's outcome, as the table and `--json` show it.
+  struct Row: Encodable {
+    let key: String
+    let kind: String
+    let status: String
+    let attempts: Int
+    let result: String?
+    let message: String?
+
+    init(_ entry: OutboxEntry, _ result: String?) {
+      key = entry.idempotencyKey
+      kind = entry.kind
+      status = entry.status.rawValue
+      attempts = entry.attempts
+      self.result = result
+      message = entry.message
+    }
+
+    var cells: [String] {
+      [String(key.prefix(8)), kind, status, String(attempts), result ?? message ?? ""]
+    }
+  }
+}
+
+/// `sending 3 of 10: post.create 1A2B3C4D` on stderr, rewritten in place, once a sync has run
+/// for a second — on a terminal only; piped or `--json` output stays plain.
+final class ProgressLine: Sendable {
+  private struct State {
+    var text: String?
+    var shown = false
+    var finished = false
+  }
+
+  private let state = Lock(State())
+
+  init(shown: Bool) {
+    guard shown else {
+      state.withLock { $0.finished = true }
+      return
+    }
+    Task.detached { [state] in
+      try? await Task.sleep(for: .seconds(1))
+      while true {
+        let line = state.withLock { state -> String? in
+          guard !state.finished else { return nil }
+          state.shown = true
+          return state.text ?? ""
+        }
+        guard let line else { return }
+        FileDescriptor.writeAll(2, Array("\r\u{1B}[K\(line)".utf8))
+        try? await Task.sleep(for: .milliseconds(200))
+      }
+    }
+  }
+
+  func update(_ done: Int, _ total: Int, _ entry: OutboxEntry) {
+    state.withLock {
+      $0.text = "sending \(done + 1) of \(total): \(entry.kind) \(entry.idempotencyKey.prefix(8))"
+    }
+  }
+
+  /// Stops updating and clears the line if it was shown.
+  func finish() {
+    let shown = state.withLock { state -> Bool in
+      state.finished = true
+      return state.shown
+    }
+    if shown { FileDescriptor.writeAll(2, Array("\r\u{1B}[K".utf8)) }
   }
 }

@@ -38,6 +38,8 @@ enum TodoCommands {
     let model = try app.resolve(TodosViewModel.self)
     let (limit, skip) = try invocation.paging()
     await model.load(limit: limit, skip: skip)
+    // The page stays on the device: what 'todo toggle ID --offline' can change.
+    if let page = model.page { try await app.resolve(OfflineTodos.self).keep(page.items) }
     return try Output.page(
       model.page, failure: model.failure, headers: ["ID", "DONE", "USER", "TODO"]
     ) { [String($0.id), $0.completed ? "yes" : "no", String($0.userId), $0.todo] }
@@ -48,9 +50,12 @@ enum TodoCommands {
     let online = try app.resolve(Connectivity.self).isOnline
     if invocation.option("offline") != nil || !online {
       let offline = try app.resolve(OfflineTodos.self)
-      var todo = try await offline.local().first { $0.item.id == id }?.item
-      if todo == nil { todo = try await app.resolve((any TodosRepository).self).todo(id: id) }
-      guard let todo else { throw CommandFailure("todo \(id) was not found") }
+      // Offline means no request at all: only a todo the device already has can change.
+      guard let todo = try await offline.local().first(where: { $0.item.id == id })?.item else {
+        throw CommandFailure(
+          "todo \(id) is not on this device: list it while online ('strata-demo todos' keeps the page it shows), then toggle it offline"
+        )
+      }
       let kept = try await offline.toggle(todo, offline: true)
       return Output(
         text: .line(

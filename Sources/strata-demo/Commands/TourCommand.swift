@@ -178,9 +178,7 @@ enum TourCommand {
     )
     tour.evidence()
     let outcomes = try await offline.sync()
-    let sent = outcomes.first.flatMap { $0.entry.result }.flatMap {
-      (try? JSONDecoder().decode(LocalStore<Post>.Settled.self, from: $0))?.value
-    }
+    let sent = outcomes.first?.settled?.value
     tour.say(
       "the sandbox is back; sync: \(outcomes.map(\.status.rawValue).joined(separator: ", ")) → post #\(sent?.id ?? 0); created on the server: \(sandbox.changesDone(path: "/posts/add") - createdBefore) time(s)"
     )

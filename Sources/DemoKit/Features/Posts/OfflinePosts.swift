@@ -44,8 +44,10 @@ public struct OfflinePosts: Sendable {
       offline: offline)
   }
 
-  /// Sends every pending change in order.
-  public func sync() async throws -> [LocalStore<Post>.Outcome] { try await collection.sync() }
+  /// Sends every pending change in order (see ``OfflineCollection/sync(progress:)``).
+  public func sync(progress: (@Sendable (LocalStore<Post>.Progress) -> Void)? = nil) async throws
+    -> [LocalStore<Post>.Outcome]
+  { try await collection.sync(progress: progress) }
 
   /// Every change, oldest first.
   public func outbox() async throws -> [OutboxEntry] { try await collection.outbox() }

@@ -42,6 +42,11 @@ public struct OfflineTodos: Sendable {
     return try await collection.refresh(with: page.items.map { (Self.key($0.id), $0) })
   }
 
+  /// Keeps `todos` (a page the app just showed) on the device, so they can change offline.
+  public func keep(_ todos: [Todo]) async throws {
+    _ = try await collection.refresh(with: todos.map { (Self.key($0.id), $0) })
+  }
+
   /// Flips `todo` on the device at once and, unless `offline`, sends the change.
   public func toggle(_ todo: Todo, offline: Bool = false) async throws -> Item {
     var flipped = todo
@@ -52,6 +57,8 @@ public struct OfflineTodos: Sendable {
       shown: flipped, key: Self.key(todo.id), offline: offline)
   }
 
-  /// Sends every pending change in order.
-  public func sync() async throws -> [LocalStore<Todo>.Outcome] { try await collection.sync() }
+  /// Sends every pending change in order (see ``OfflineCollection/sync(progress:)``).
+  public func sync(progress: (@Sendable (LocalStore<Todo>.Progress) -> Void)? = nil) async throws
+    -> [LocalStore<Todo>.Outcome]
+  { try await collection.sync(progress: progress) }
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Where an application keeps its files, per the XDG base directories: one rule for the token
+/// store and the local store, so no value from a server or a config file can place a file
+/// elsewhere.
+///
+/// - `config`: `$XDG_CONFIG_HOME/<app>`, else `~/.config/<app>` (sessions).
+/// - `data`: `$XDG_DATA_HOME/<app>`, else `~/.local/share/<app>` (what is kept offline).
+///
+/// A relative `XDG_*` value is ignored, as the specification says. The app name and an
+/// origin become one path component each (``component(_:)``): `..`, `/` and `%2F` tricks in a
+/// host cannot climb out.
+public struct AppDirectories: Sendable, Equatable {
+  public let config: String
+  public let data: String
+
+  public init(app: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
+    func base(_ variable: String, _ fallback: String) -> String {
+      environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + fallback
+    }
+    let app = Self.component(app)
+    config = base("XDG_CONFIG_HOME", "/.config") + "/" + app
+    data = base("XDG_DATA_HOME", "/.local/share") + "/" + app
+  }
+
+  /// `https_dummyjson.com_443`: the origin as one file name (sessions and stores are kept per
+  /// origin, so two APIs never share a file).
+  public static func component(for origin: Origin) -> String {
+    "\(origin.scheme)_\(component(origin.host))_\(origin.port)"
+  }
+
+  /// `text` as one safe file name: anything but letters, digits, `.`, `-` and `_` becomes `_`,
+  /// and a name made only of dots (`.`, `..`) is prefixed with `_`.
+  static func component(_ text: String) -> String {
+    let cleaned = String(
+      text.unicodeScalars.map { scalar -> Character in
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_": Character(scalar)
+        default: "_"
+        }
+      })
+    return cleaned.isEmpty || cleaned.allSatisfy({ $0 == "." }) ? "_" + cleaned : cleaned
+  }
+}

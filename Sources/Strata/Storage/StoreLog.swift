@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The store's write-ahead log: an append-only file of records, one per change, each a line
+/// `<CRC-32 of the JSON, 8 hex digits> <JSON>\n` (JSON never holds a raw newline).
+///
+/// Invariants (every call is made under the store's lock):
+/// - `offset` is the end of the last whole, valid record read or written; everything before
+///   it has been applied to the caller's state.
+/// - A record cut short or damaged by a crash — and anything after it — never happened: a
+///   reader stops there, and a writer cuts it off before appending.
+/// - ``append(_:)`` returns once the record is on disk (`fdatasync`).
+final class StoreLog {
+  let path: String
+  private let fd: Int32
+  private(set) var offset = 0
+  /// Bytes in the file after `offset` that are not a whole record (a torn write).
+  private(set) var hasTornTail = false
+
+  /// Opens (creates, mode 0600) the log at `path`; `truncate` starts it empty.
+  init(path: String, truncate: Bool = false) throws {
+    let flags = O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_TRUNC : 0)
+    let fd = open(path, flags, 0o600)
+    guard fd >= 0 else {
+      if errno == ELOOP { throw StoreError.notRegularFile(path: path, found: "a symbolic link") }
+      throw StoreError.io(path: path, operation: "open", errno: errno)
+    }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      throw StoreError.notRegularFile(path: path, found: StoreError.kind(of: info.st_mode))
+    }
+    self.path = path
+    self.fd = fd
+  }
+
+  deinit { close(fd) }
+
+  var size: Int {
+    var info = stat()
+    return fstat(fd, &info) == 0 ? Int(info.st_size) : offset
+  }
+
+  /// The records written since `offset` (by this process or another), advancing past them.
+  func readNew() throws -> [Data] {
+    let end = size
+    guard end >= offset else {
+      throw StoreError.unreadable(path: path, reason: "the log is shorter than what was read")
+    }
+    guard end > offset else {
+      hasTornTail = false
+      return []
+    }
+    var bytes = [UInt8](repeating: 0, count: end - offset)
+    var filled = 0
+    while filled < bytes.count {
+      let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return pread(fd, base + filled, buffer.count - filled, off_t(offset + filled))
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else { throw StoreError.io(path: path, operation: "read", errno: errno) }
+      if count == 0 { break }
+      filled += count
+    }
+    var records: [Data] = []
+    var start = 0
+    while let newline = bytes[start..<filled].firstIndex(of: UInt8(ascii: "\n")) {
+      guard let json = Self.verified(bytes[start..<newline]) else { break }
+      records.append(json)
+      start = newline + 1
+    }
+    offset += start
+    hasTornTail = start < filled
+    return records
+  }
+
+  /// Cuts off a torn tail, so the next record follows the last whole one.
+  func dropTornTail() throws {
+    guard hasTornTail else { return }
+    guard ftruncate(fd, off_t(offset)) == 0 else {
+      throw StoreError.io(path: path, operation: "truncate", errno: errno)
+    }
+    hasTornTail = false
+  }
+
+  /// Appends one record and waits until it is on disk. `pause` is the crash tests' hook,
+  /// called with the record half written.
+  func append(_ json: Data, pause: ((String) -> Void)? = nil) throws {
+    var line = Array(String(format: "%08x ", CRC32.checksum(json)).utf8)
+    line += json
+    line.append(UInt8(ascii: "\n"))
+    var written = true
+    if let pause {
+      written = FileDescriptor.writeAll(fd, line[..<(line.count / 2)])
+      pause("append.partial")
+      written = written && FileDescriptor.writeAll(fd, line[(line.count / 2)...])
+    } else {
+      written = FileDescriptor.writeAll(fd, line)
+    }
+    guard written, fdatasync(fd) == 0 else {
+      let code = errno
+      // Whatever part was written is a torn record: take it back now.
+      _ = ftruncate(fd, off_t(offset))
+      throw StoreError.io(path: path, operation: "write", errno: code)
+    }
+    offset += line.count
+  }
+
+  private static func verified(_ line: ArraySlice<UInt8>) -> Data? {
+    guard line.count > 9, line[line.startIndex + 8] == UInt8(ascii: " "),
+      let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16)
+    else { return nil }
+    let json = line.dropFirst(9)
+    return CRC32.checksum(json) == expected ? Data(json) : nil
+  }
+}
