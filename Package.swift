@@ -52,9 +52,10 @@ let package = Package(
     // A process that uses Strata without setting up logging (tests only, never a product).
     .executableTarget(
       name: "strata-log-probe", dependencies: ["Strata"], path: "Tests/LogSilenceProbe"),
-    // Writes a document file until killed: the store's crash test (tests only).
+    // Writes to a local store until killed at a chosen step: the store's crash tests.
     .executableTarget(
-      name: "strata-store-probe", dependencies: ["Strata"], path: "Tests/StoreProbe"),
+      name: "strata-store-probe", dependencies: ["Strata", "StrataConcurrency"],
+      path: "Tests/StoreProbe"),
     .testTarget(
       name: "StrataDemoTests",
       dependencies: [

@@ -2,6 +2,7 @@ import DemoKit
 import DemoKitTesting
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
 import Testing
 
@@ -11,7 +12,7 @@ struct OfflinePostsTests {
   func makePosts(_ script: FakeScript, connectivity: Connectivity? = nil) -> (OfflinePosts, String)
   {
     let directory = NSTemporaryDirectory() + "strata-offline-\(UUID().uuidString)"
-    let store = LocalStore<Post>(file: DocumentFile(path: directory + "/posts.json", version: 1))
+    let store = LocalStore<Post>(path: directory + "/posts")
     return (
       OfflinePosts(
         store: store, repository: FakePostsRepository(script: script), connectivity: connectivity),
@@ -65,31 +66,60 @@ struct OfflinePostsTests {
     _ = try await posts.sync()
     #expect(script.calls.count == 1, "a refused change is not sent again")
   }
-}
 
-@Suite("Offline-first todos: a toggle kept pending, then sent")
-struct OfflineTodosTests {
-  @Test func aToggleShowsAtOnceAndSyncSendsItOnce() async throws {
-    let directory = NSTemporaryDirectory() + "strata-offline-todos-\(UUID().uuidString)"
+  /// The live repository over a real `NetworkService`: what the transport answers decides.
+  func livePosts(_ transport: MockTransport, _ directory: String) -> OfflinePosts {
+    var options = NetworkOptions(baseURL: URL(string: "https://api.test")!)
+    options.retryPolicy = .none
+    options.serverMessageFormat = .dummyJSON
+    return OfflinePosts(
+      store: LocalStore(path: directory + "/posts"),
+      repository: APIPostsRepository(
+        network: NetworkService(options: options, transport: transport)))
+  }
+
+  /// Answers that are not the API refusing this post — a captive portal's page, a 401 with no
+  /// session to renew, a body over the size limit, a proxy's HTML 404 — keep it
+  /// pending; the API's own 400 fails it; once the network is right it is sent.
+  @Test(arguments: ["portal", "401", "too large", "html 404"])
+  func answersThatAreNotRefusalsKeepThePostPending(_ answer: String) async throws {
+    let directory = NSTemporaryDirectory() + "strata-offline-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let script = FakeScript()
-    let todos = OfflineTodos(
-      store: LocalStore(file: DocumentFile(path: directory + "/todos.json", version: 1)),
-      repository: FakeTodosRepository(script: script))
-    let page = try await todos.refresh(limit: 3)
-    #expect(page.map(\.status) == [.synced, .synced, .synced])
-    let kept = try await todos.toggle(.previews[0], offline: true)
-    #expect(kept.item.completed && kept.status == .pending)
-    #expect(script.calls == ["list(3, 0)"], "nothing sent yet")
-    let again = try await todos.refresh(limit: 3)
-    #expect(again.first { $0.item.id == 1 }?.status == .pending, "a fresh page keeps the change")
-    let outcomes = try await todos.sync()
-    #expect(outcomes.map(\.status) == [.synced])
-    #expect(
-      try await todos.local().first { $0.item.id == 1 }.map { ($0.item.completed, $0.status) } ?? (
-        false, .failed
-      ) == (true, .synced))
-    _ = try await todos.sync()
-    #expect(script.calls.filter { $0.hasPrefix("setCompleted") } == ["setCompleted(1, true)"])
+    let healthy = Lock(false)
+    let transport = MockTransport { request, _ in
+      if healthy.withLock({ $0 }) {
+        return try MockTransport.response(
+          request, status: 201, body: #"{"id":252,"title":"T","body":"B","userId":1}"#)
+      }
+      switch answer {
+      case "portal":
+        return try MockTransport.response(
+          request, status: 200, body: "<html><body>Log in to the Wi-Fi</body></html>",
+          headers: ["Content-Type": "text/html"])
+      case "401": return try MockTransport.response(request, status: 401)
+      case "html 404":
+        return try MockTransport.response(
+          request, status: 404, body: "<html>Not Found</html>", headers: ["Content-Type": "text/html"])
+      default: throw URLError(.dataLengthExceedsMaximum)
+      }
+    }
+    let posts = livePosts(transport, directory)
+    let item = try await posts.create(PostDraft(title: "T", body: "B", userId: 1), offline: true)
+    #expect(item.status == .pending)
+    #expect(try await posts.sync().map(\.status) == [.pending])
+    #expect(try await posts.local().map(\.status) == [.pending])
+    healthy.withLock { $0 = true }
+    #expect(try await posts.sync().map(\.status) == [.synced])
+    #expect(try await posts.local().map(\.item.id) == [252])
+  }
+
+  @Test func theAPIsOwnRefusalFailsThePost() async throws {
+    let directory = NSTemporaryDirectory() + "strata-offline-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let posts = livePosts(
+      .successful(json: #"{"message":"Title is required"}"#, status: 400), directory)
+    _ = try await posts.create(PostDraft(title: "T", body: "B", userId: 1), offline: true)
+    let outcome = try #require(try await posts.sync().first)
+    #expect(outcome.status == .failed && outcome.entry.message == "HTTP 400: Title is required")
   }
 }

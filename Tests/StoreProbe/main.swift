@@ -6,10 +6,12 @@
 //                                             appends each sent payload to BASE.sent
 //
 // With POINT (append.partial, compact.written, compact.renamed), the probe prints
-// "paused at POINT" the first time the store reaches it and stops there until killed.
+// "paused at POINT" the first time the store reaches it after 30 enqueues or 10 sends, and
+// stops there until killed.
 // Compaction thresholds are tiny, so compactions happen every few dozen changes.
 import Foundation
 import Strata
+import StrataConcurrency
 
 #if canImport(Glibc)
   import Glibc
@@ -28,11 +30,13 @@ guard arguments.count >= 3, ["enqueue", "sync"].contains(arguments[1]) else {
   exit(2)
 }
 let base = arguments[2]
+let done = Lock(0)
 if arguments.count > 3 {
   let point = arguments[3]
+  let threshold = arguments[1] == "enqueue" ? 30 : 10
   StoreCrashPoint.hook.withLock {
     $0 = { reached in
-      guard reached == point else { return }
+      guard reached == point, done.withLock({ $0 }) >= threshold else { return }
       say("paused at \(point)")
       while true { sleep(1000) }
     }
@@ -40,7 +44,8 @@ if arguments.count > 3 {
 }
 var options = LocalStore<String>.Options()
 options.minimumCompactionSize = 2048
-options.compactionRatio = 2
+// Syncing compacts whenever the log passes 2 KiB, so a 40-change sync compacts several times.
+options.compactionRatio = arguments[1] == "enqueue" ? 2 : 0
 options.keptSyncedChanges = 5
 let store = LocalStore<String>(path: base, options: options)
 do {
@@ -51,12 +56,14 @@ do {
       try await store.enqueue(
         kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)")
       say("accepted \(number)")
+      done.withLock { $0 += 1 }
     }
   } else {
     let sent = open(base + ".sent", O_WRONLY | O_CREAT | O_APPEND, 0o600)
     let outcomes = try await store.sync { entry in
       let line = Array((String(decoding: entry.payload, as: UTF8.self) + "\n").utf8)
       _ = line.withUnsafeBytes { write(sent, $0.baseAddress, $0.count) }
+      done.withLock { $0 += 1 }
       return .init(key: entry.recordKey ?? entry.idempotencyKey, value: "sent")
     }
     say("synced \(outcomes.count)")

@@ -1,3 +1,4 @@
+import DemoKit
 import Foundation
 import Strata
 import StrataSandbox
@@ -5,16 +6,6 @@ import Testing
 
 @Suite("strata-demo: posts kept offline, sent by sync")
 struct OfflineOutboxCLITests {
-  struct Contents: Decodable {
-    struct Entry: Decodable {
-      let status: String
-      let attempts: Int
-    }
-    struct Document: Decodable { let outbox: [Entry] }
-    let version: Int
-    let document: Document
-  }
-
   /// Three posts queued by three processes, sent by a fourth: each once, in order, with its
   /// own key, and the store file says so.
   @Test func queuedInOneProcessSentOnceInAnother() async throws {
@@ -45,16 +36,20 @@ struct OfflineOutboxCLITests {
       #expect(again.stdout.contains("nothing to send"))
       #expect(server.journal.count(method: "POST", path: "/posts/add") == 3, "none sent twice")
 
-      let origin = try #require(Origin(server.baseURL))
-      let file =
-        cli.home
-        + "/.local/share/strata-demo/store/\(origin.scheme)_\(origin.host)_\(origin.port)/posts.json"
-      let contents = try JSONDecoder().decode(
-        Contents.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
-      #expect(contents.version == 1)
-      #expect(contents.document.outbox.map(\.status) == ["synced", "synced", "synced"])
-      #expect(contents.document.outbox.map(\.attempts) == [1, 1, 1])
+      let store = LocalStore<Post>(path: try Self.storePath(cli, server, "posts"))
+      let outbox = try await store.outbox()
+      #expect(outbox.map(\.status) == [.synced, .synced, .synced])
+      #expect(outbox.map(\.attempts) == [1, 1, 1])
     }
+  }
+
+  /// Where the CLI keeps `kind` for the sandbox's origin.
+  static func storePath(_ cli: CLIRunner, _ server: SandboxServer, _ kind: String) throws
+    -> String
+  {
+    let origin = try #require(Origin(server.baseURL))
+    return cli.home + "/.local/share/strata-demo/store/"
+      + AppDirectories.component(for: origin) + "/" + kind
   }
 
   /// The server cannot be reached: the post stays pending; later it is sent, once.
@@ -81,6 +76,10 @@ struct OfflineTodosCLITests {
     try await withSandbox { server in
       let cli = try CLIRunner()
       let api = ["--api", server.baseURL.absoluteString]
+      let unknown = try await cli.run(api + ["todo", "toggle", "3", "--offline"])
+      #expect(unknown.status == 1 && unknown.stderr.contains("todo 3 is not on this device"))
+      #expect(server.journal.entries.isEmpty, "offline: not one request")
+      _ = try await cli.run(api + ["todos", "--limit", "5"])
       let kept = try await cli.run(api + ["todo", "toggle", "3", "--offline"])
       #expect(kept.status == 0, "\(kept.stderr)")
       #expect(kept.stdout.contains("todo 3 is not done on this device, pending"))

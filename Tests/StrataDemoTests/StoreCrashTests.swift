@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Strata
+import StrataConcurrency
 import Testing
 
 #if canImport(Glibc)
@@ -8,41 +10,113 @@ import Testing
   import Darwin
 #endif
 
-/// A writer killed in the middle of saving leaves the previous document, whole.
-@Suite("The local store survives a writer killed mid-write")
+/// A writer killed at each step of a write — a record half appended, a new snapshot written
+/// but not in place, in place but the old log not removed — loses no change it accepted and
+/// resends nothing it recorded as synced. The probe parks itself at the step (a hook in the
+/// store), so every kill lands exactly there, every run.
+@Suite("The local store survives a writer killed at any step")
 struct StoreCrashTests {
-  struct Generation: Codable, Sendable {
-    let number: Int
-    let payload: String
+  static let points = ["append.partial", "compact.written", "compact.renamed"]
+
+  /// `strata-store-probe` running; its stdout lines collected on a GCD thread.
+  final class Probe: Sendable {
+    let process = Process()
+    private let lines = Lock<[String]>([])
+
+    init(_ arguments: [String]) throws {
+      process.executableURL = URL(fileURLWithPath: CLIRunner.built("strata-store-probe"))
+      process.arguments = arguments
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardError = FileHandle.nullDevice
+      let reader = pipe.fileHandleForReading
+      try process.run()
+      DispatchQueue.global().async { [lines] in
+        var pending = Data()
+        while case let chunk = reader.availableData, !chunk.isEmpty {
+          pending += chunk
+          while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: pending[..<newline], as: UTF8.self)
+            lines.withLock { $0.append(line) }
+            pending = pending[(newline + 1)...]
+          }
+        }
+      }
+    }
+
+    var output: [String] { lines.withLock { $0 } }
+
+    /// Waits (a hang guard, not a verdict) until the probe says `line`, then kills it.
+    func kill(whenItSays line: String) async throws {
+      let deadline = ContinuousClock.now + .seconds(120)
+      while !output.contains(line), process.isRunning, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      #expect(output.contains(line), "the probe said \(output.suffix(3))")
+      Glibc.kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
   }
 
-  @Test func aKilledWriterLeavesTheLastWholeDocument() async throws {
-    let directory = NSTemporaryDirectory() + "strata-crash-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let path = directory + "/store.json"
-    let file = DocumentFile<Generation>(path: path, version: 1)
-    for round in 1...3 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: CLIRunner.built("strata-store-probe"))
-      process.arguments = [path]
-      try process.run()
-      // Let it write a few generations, then kill it at whatever point it has reached.
-      let deadline = ContinuousClock.now + .seconds(20)
-      var seen = 0
-      while seen < round + 2, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(5))
-        seen = (try? file.load())?.number ?? seen
-      }
-      try await Task.sleep(for: .milliseconds(Int.random(in: 0...15)))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      #expect(process.terminationReason == .uncaughtSignal)
+  /// A private directory; the store's files are `<path>/store.*`.
+  struct Directory {
+    let path = NSTemporaryDirectory() + "strata-crash-\(UUID().uuidString)"
+    var base: String { path + "/store" }
+    func cleanUp() { try? FileManager.default.removeItem(atPath: path) }
+  }
 
-      let survivor = try #require(try file.load(), "a whole document is there")
-      let marker = String(survivor.number) + ";"
-      #expect(survivor.number >= round + 2)
-      #expect(survivor.payload.count == ((2 << 20) / marker.count) * marker.count)
-      #expect(survivor.payload.hasPrefix(marker) && survivor.payload.hasSuffix(marker))
+  static func payloads(_ entries: [OutboxEntry]) -> [Int] {
+    entries.compactMap { Int(String(decoding: $0.payload, as: UTF8.self)) }
+  }
+
+  @Test(arguments: points)
+  func aKilledWriterLosesNoAcceptedChange(_ point: String) async throws {
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    let probe = try Probe(["enqueue", directory.base, point])
+    try await probe.kill(whenItSays: "paused at \(point)")
+    let accepted = probe.output.compactMap { $0.hasPrefix("accepted ") ? Int($0.dropFirst(9)) : nil }
+    #expect(accepted == Array(1...accepted.count) && accepted.count >= 30)
+
+    let store = LocalStore<String>(path: directory.base)
+    let kept = Self.payloads(try await store.outbox())
+    // Half a record never happened; a compaction starts after its change is on disk.
+    let inFlight = point == "append.partial" ? [] : [accepted.count + 1]
+    #expect(kept == accepted + inFlight)
+    #expect(try await store.records().count == kept.count, "the outbox and the values agree")
+    try await store.enqueue(kind: "probe", payload: Data("0".utf8), showing: "after")
+    #expect(Self.payloads(try await LocalStore<String>(path: directory.base).outbox()) == kept + [0])
+  }
+
+  @Test(arguments: points)
+  func aKilledSyncResendsNothingItRecorded(_ point: String) async throws {
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<String>(path: directory.base)
+    for number in 1...40 {
+      try await store.enqueue(kind: "probe", payload: Data(String(number).utf8), showing: "\(number)")
     }
+    let probe = try Probe(["sync", directory.base, point])
+    try await probe.kill(whenItSays: "paused at \(point)")
+    let sentBefore = try String(contentsOfFile: directory.base + ".sent", encoding: .utf8)
+      .split(separator: "\n").compactMap { Int($0) }
+    #expect(sentBefore == Array(1...sentBefore.count) && sentBefore.count >= 10)
+
+    // What waits after the crash: never a change whose outcome was recorded (synced ones may
+    // also be compacted away: only the newest 5 are kept).
+    let reopened = LocalStore<String>(path: directory.base)
+    let waiting = Self.payloads(try await reopened.outbox().filter { $0.status == .pending })
+    let sentAfter = Lock<[Int]>([])
+    let outcomes = try await reopened.sync { entry in
+      sentAfter.withLock { $0.append(Int(String(decoding: entry.payload, as: UTF8.self)) ?? -1) }
+      return .init(key: entry.recordKey ?? entry.idempotencyKey, value: "sent")
+    }
+    #expect(outcomes.allSatisfy { $0.status == .synced })
+    let again = sentAfter.withLock { $0 }
+    #expect(again == waiting, "in order")
+    // Only the change whose outcome the kill cut off may go out twice (with its key).
+    let resent = Set(again).intersection(sentBefore)
+    #expect(resent.isSubset(of: [sentBefore.last ?? 0]), "resent: \(resent.sorted())")
+    #expect(Set(sentBefore).union(again) == Set(1...40), "every change sent")
   }
 }

@@ -51,19 +51,6 @@ struct FileTokenStoreTests {
     #expect(try Self.mode(store.path) == 0o600)
   }
 
-  @Test func xdgLocation() {
-    #expect(
-      FileTokenStore.defaultDirectory(
-        app: "strata-demo", environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/h"])
-        == "/x/cfg/strata-demo")
-    #expect(
-      FileTokenStore.defaultDirectory(app: "strata-demo", environment: ["HOME": "/h"])
-        == "/h/.config/strata-demo")
-    #expect(
-      FileTokenStore.defaultDirectory(
-        app: "a", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/a")
-  }
-
   @Test func credentialsNeverPrintTokens() {
     var dumped = ""
     dump(Self.credentials, to: &dumped)

@@ -4,110 +4,128 @@ import StrataConcurrency
 import StrataTesting
 import Testing
 
-@Suite("DocumentFile and LocalStore")
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A temporary directory for one store, removed by `cleanUp()`.
+struct StoreDirectory {
+  let path = NSTemporaryDirectory() + "strata-store-\(UUID().uuidString)"
+  var base: String { path + "/notes" }
+  func cleanUp() { try? FileManager.default.removeItem(atPath: path) }
+  /// The current log file's path.
+  var logs: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+      .filter { $0.hasPrefix("notes.log-") }.map { path + "/" + $0 }
+  }
+}
+
+struct Note: Codable, Sendable, Equatable {
+  var id: Int
+  var text: String
+}
+
+/// A sender that answers from a script: a failure per call, or success.
+final class ScriptedServer: Sendable {
+  let sent = Lock<[String]>([])
+  let answers: Lock<[Result<Int, any Error>]>
+  init(_ answers: [Result<Int, any Error>] = []) { self.answers = Lock(answers) }
+  /// Records the payload; on success the note comes back numbered as the answer says.
+  func send(_ entry: OutboxEntry) async throws -> LocalStore<Note>.Settled? {
+    let text = String(decoding: entry.payload, as: UTF8.self)
+    sent.withLock { $0.append(text) }
+    let answer = answers.withLock { $0.isEmpty ? .success(0) : $0.removeFirst() }
+    return .init(
+      key: entry.recordKey ?? entry.idempotencyKey, value: Note(id: try answer.get(), text: text))
+  }
+}
+
+@Suite("LocalStore: kept, sent in order, once")
 struct LocalStoreTests {
-  struct Note: Codable, Sendable, Equatable {
-    var id: Int
-    var text: String
-  }
-
-  static func temporaryPath() -> String {
-    NSTemporaryDirectory() + "strata-store-\(UUID().uuidString)/notes.json"
-  }
-
-  @Test func aDocumentRoundTripsPrivatelyAndSaysWhatIsWrong() throws {
-    let path = Self.temporaryPath()
-    defer {
-      try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+  static func queue(_ store: LocalStore<Note>, _ texts: [String]) async throws -> [OutboxEntry] {
+    var entries: [OutboxEntry] = []
+    for text in texts {
+      entries.append(
+        try await store.enqueue(
+          kind: "note.create", payload: Data(text.utf8), showing: Note(id: 0, text: text)))
     }
-    let file = DocumentFile<[Note]>(path: path, version: 2, maxSize: 4096)
-    #expect(try file.load() == nil, "no file yet")
-    try file.save([Note(id: 1, text: "a")])
-    #expect(try file.load() == [Note(id: 1, text: "a")])
-    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-    #expect(mode == 0o600)
-
-    #expect(
-      throws: DocumentFile<[Note]>.Failure.unsupportedVersion(path: path, found: 2, expected: 3)
-    ) {
-      try DocumentFile<[Note]>(path: path, version: 3).load()
-    }
-    let tooLarge = try #require(throws: DocumentFile<[Note]>.Failure.self) {
-      try file.save([Note(id: 2, text: String(repeating: "x", count: 5_000))])
-    }
-    guard case .tooLarge(path, let size, 4096) = tooLarge, size > 5_000 else {
-      Issue.record("expected tooLarge, got \(tooLarge)")
-      return
-    }
-    #expect(try file.load() == [Note(id: 1, text: "a")], "the refused save changed nothing")
-    try Data("{\"version\":2,\"document\":[{\"id\":\"one\"}]}".utf8).write(
-      to: URL(fileURLWithPath: path))
-    #expect(throws: DocumentFile<[Note]>.Failure.self) { try file.load() }
-  }
-
-  /// A sender that answers from a script: a `NetworkError` per call, or success.
-  final class Server: Sendable {
-    let sent = Lock<[String]>([])
-    let answers: Lock<[Result<String, NetworkError>]>
-    init(_ answers: [Result<String, NetworkError>]) { self.answers = Lock(answers) }
-    /// Records the payload; on success the note comes back numbered as the answer says.
-    func send(_ entry: OutboxEntry) async throws -> LocalStore<Note>.Settled? {
-      let text = String(decoding: entry.payload, as: UTF8.self)
-      sent.withLock { $0.append(text) }
-      let answer = answers.withLock { $0.isEmpty ? .success("{}") : $0.removeFirst() }
-      let fields = try JSONDecoder().decode([String: Int].self, from: Data(try answer.get().utf8))
-      return .init(key: entry.idempotencyKey, value: Note(id: fields["id"] ?? 0, text: text))
-    }
+    return entries
   }
 
   @Test func changesAreSentInOrderOnceAndSurviveARestart() async throws {
-    let path = Self.temporaryPath()
-    defer {
-      try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
-    }
-    let file = DocumentFile<LocalStore<Note>.Contents>(path: path, version: 1)
-    let store = LocalStore<Note>(file: file)
-    var keys: [String] = []
-    for text in ["first", "second", "third", "fourth"] {
-      let entry = try await store.enqueue(kind: "note.create", payload: Data(text.utf8))
-      try await store.put(Note(id: 0, text: text), key: entry.idempotencyKey, status: .pending)
-      keys.append(entry.idempotencyKey)
-    }
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    let entries = try await Self.queue(store, ["first", "second", "third", "fourth"])
+    #expect(try await store.record(entries[0].idempotencyKey)?.status == .pending, "shown at once")
     // first: accepted; second: refused; third: the server is down — the sync stops there.
-    let server = Server([
-      .success(#"{"id":11}"#), .failure(.server(status: 400, serverMessage: "no title")),
-      .failure(.server(status: 503)),
+    let server = ScriptedServer([
+      .success(11), .failure(ChangeRefused("HTTP 400: no title")),
+      .failure(NetworkError.server(status: 503)),
     ])
     let outcomes = try await store.sync(send: server.send)
     #expect(outcomes.map(\.status) == [.synced, .failed, .pending])
-    #expect(
-      server.sent.withLock { $0 } == ["first", "second", "third"], "in order; the fourth waits")
+    #expect(outcomes.first?.settled?.value == Note(id: 11, text: "first"))
+    #expect(server.sent.withLock { $0 } == ["first", "second", "third"], "the fourth waits")
 
-    // Another process, later: the same file, a working server.
-    let restarted = LocalStore<Note>(file: file)
+    // Another process, later: the same files, a working server.
+    let restarted = LocalStore<Note>(path: directory.base)
     let before = try await restarted.outbox()
     #expect(before.map(\.status) == [.synced, .failed, .pending, .pending])
     #expect(before[1].message == "HTTP 400: no title" && before[2].attempts == 1)
-    #expect(try await restarted.record(keys[0])?.status == .synced)
-    #expect(try await restarted.record(keys[1])?.status == .failed)
-    let later = Server([])
-    let second = try await restarted.sync(send: later.send)
-    #expect(second.map(\.status) == [.synced, .synced])
-    #expect(
-      later.sent.withLock { $0 } == ["third", "fourth"], "nothing synced or refused is sent again")
+    #expect(try await restarted.record(entries[0].idempotencyKey)?.value.id == 11)
+    #expect(try await restarted.record(entries[1].idempotencyKey)?.status == .failed)
+    let later = ScriptedServer()
+    #expect(try await restarted.sync(send: later.send).map(\.status) == [.synced, .synced])
+    #expect(later.sent.withLock { $0 } == ["third", "fourth"], "nothing synced or refused again")
     #expect(try await restarted.outbox().map(\.attempts) == [1, 1, 2, 1])
-    #expect(try await LocalStore<Note>(file: file).sync(send: later.send).isEmpty)
+    #expect(try await LocalStore<Note>(path: directory.base).sync(send: later.send).isEmpty)
+  }
+
+  @Test func aRefusedChangeGoesBackInItsPlaceWhenAskedTo() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    let entries = try await Self.queue(store, ["a", "b"])
+    let server = ScriptedServer([.failure(ChangeRefused("no"))])
+    _ = try await store.sync(send: server.send)
+    #expect(try await store.record(entries[0].idempotencyKey)?.status == .failed)
+    #expect(try await store.retryFailed() == 1)
+    #expect(try await store.record(entries[0].idempotencyKey)?.status == .pending)
+    #expect(try await store.outbox().map(\.status) == [.pending, .synced])
+    #expect(try await store.sync(send: server.send).map(\.status) == [.synced])
+    #expect(server.sent.withLock { $0 } == ["a", "b", "a"])
+    #expect(try await store.retryFailed() == 0)
+  }
+
+  /// Anything but ``ChangeRefused`` — an HTML page that did not decode, a session that could
+  /// not be renewed, a body over the limit, offline — keeps the change pending.
+  @Test(arguments: [
+    NetworkError(
+      .decoding(.init(status: 200, codingPath: "", reason: "not JSON", bodyExcerpt: "<html>"))),
+    NetworkError(.unauthorized(.refreshRejected)), NetworkError(.refreshFailed),
+    NetworkError(.responseTooLarge(limit: 10)), NetworkError(.offline),
+    NetworkError.server(status: 500), NetworkError.transport(URLError(.timedOut)),
+  ])
+  func onlyARefusalFailsAChange(_ error: NetworkError) async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await Self.queue(store, ["a", "b"])
+    let server = ScriptedServer([.failure(error)])
+    #expect(try await store.sync(send: server.send).map(\.status) == [.pending])
+    #expect(try await store.outbox().map(\.status) == [.pending, .pending])
+    #expect(try await store.sync(send: server.send).map(\.status) == [.synced, .synced])
   }
 
   @Test func offlineKeepsEverythingPendingAndFreshPagesKeepLocalChanges() async throws {
-    let path = Self.temporaryPath()
-    defer {
-      try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
-    }
-    let store = LocalStore<Note>(file: DocumentFile(path: path, version: 1))
-    let entry = try await store.enqueue(kind: "note.create", payload: Data("x".utf8))
-    try await store.put(Note(id: 0, text: "mine"), key: entry.idempotencyKey, status: .pending)
-    let offline = Server([.failure(NetworkError(.offline))])
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    let entry = try await Self.queue(store, ["mine"])[0]
+    let offline = ScriptedServer([.failure(NetworkError(.offline))])
     #expect(try await store.sync(send: offline.send).map(\.status) == [.pending])
     try await store.replaceSynced(with: [("1", Note(id: 1, text: "server"))])
     try await store.replaceSynced(with: [("2", Note(id: 2, text: "newer"))])
@@ -115,44 +133,190 @@ struct LocalStoreTests {
     #expect(Set(records.map(\.key)) == [entry.idempotencyKey, "2"])
     #expect(records.first { $0.key == "2" }?.record.status == .synced)
   }
+
+  /// A 2 MB answer is not kept (the change is synced, with a note); the store still loads
+  /// and takes changes. A 2 MB change is refused before anything is written.
+  @Test func anOversizedAnswerOrChangeNeverBreaksTheStore() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    let entry = try await Self.queue(store, ["small"])[0]
+    let huge = String(repeating: "x", count: 2 << 20)
+    let outcomes = try await store.sync { entry in
+      .init(key: entry.idempotencyKey, value: Note(id: 1, text: huge))
+    }
+    #expect(outcomes.map(\.status) == [.synced] && outcomes[0].settled == nil)
+    #expect(outcomes[0].entry.message?.contains("not kept") == true)
+    let reopened = LocalStore<Note>(path: directory.base)
+    #expect(try await reopened.record(entry.idempotencyKey)?.value.text == "small")
+    await #expect(throws: StoreError.self) {
+      try await reopened.enqueue(kind: "note.create", payload: Data(huge.utf8))
+    }
+    _ = try await Self.queue(reopened, ["after"])
+    #expect(try await LocalStore<Note>(path: directory.base).outbox().count == 2)
+  }
 }
 
-@Suite("LocalStore: a sync killed halfway")
-struct LocalStoreRecoveryTests {
-  /// A sync records each outcome in a log before the next send and folds them into the file at
-  /// the end; killed in between, the next load applies every complete line (and ignores one a
-  /// crash cut short), so a sent change is not sent again.
-  @Test func outcomesOfAKilledSyncAreNotLost() async throws {
-    let path = LocalStoreTests.temporaryPath()
-    defer {
-      try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
-    }
-    let file = DocumentFile<LocalStore<LocalStoreTests.Note>.Contents>(path: path, version: 1)
-    let store = LocalStore<LocalStoreTests.Note>(file: file)
-    var entries: [OutboxEntry] = []
-    for text in ["a", "b", "c"] {
-      entries.append(try await store.enqueue(kind: "note.create", payload: Data(text.utf8)))
-    }
-    // What a killed sync leaves: the file as before, and its log — two whole lines, one cut.
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .millisecondsSince1970
-    var log = Data()
-    for entry in entries.prefix(2) {
-      var sent = entry
-      sent.status = .synced
-      sent.attempts = 1
-      log += try encoder.encode(["entry": sent]) + Data("\n".utf8)
-    }
-    var cut = entries[2]
-    cut.status = .synced
-    log += (try encoder.encode(["entry": cut])).prefix(40)
-    try log.write(to: URL(fileURLWithPath: path + ".outcomes"))
+@Suite("LocalStore: the log, compaction and other processes")
+struct LocalStoreLogTests {
+  static var smallCompactions: LocalStore<Note>.Options {
+    var options = LocalStore<Note>.Options()
+    options.minimumCompactionSize = 4096
+    options.compactionRatio = 2
+    options.keptSyncedChanges = 5
+    return options
+  }
 
-    let restarted = LocalStore<LocalStoreTests.Note>(file: file)
-    #expect(try await restarted.outbox().map(\.status) == [.synced, .synced, .pending])
-    #expect(!FileManager.default.fileExists(atPath: path + ".outcomes"), "folded into the file")
-    let server = LocalStoreTests.Server([])
-    _ = try await restarted.sync(send: server.send)
-    #expect(server.sent.withLock { $0 } == ["c"], "only the one whose outcome was lost")
+  /// A writer killed mid-append leaves half a record: readers ignore it, the next writer cuts
+  /// it off before appending, so the new record is not lost behind garbage.
+  @Test(arguments: ["half a record", "checksum"])
+  func aTornLastRecordIsIgnoredThenCutOff(_ damage: String) async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["a", "b", "c"])
+    let log = try #require(directory.logs.first)
+    let handle = try #require(FileHandle(forUpdatingAtPath: log))
+    if damage == "checksum" {
+      // The last record's checksum no longer matches (a write that reached the disk garbled).
+      let size = try handle.seekToEnd()
+      try handle.seek(toOffset: size - 3)
+      try handle.write(contentsOf: Data("Z".utf8))
+    } else {
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data("0badf00d {\"enqueue\":{\"entr".utf8))
+    }
+    try handle.close()
+    let expected = damage == "checksum" ? ["a", "b"] : ["a", "b", "c"]
+    let reader = LocalStore<Note>(path: directory.base)
+    #expect(try await reader.outbox().map { String(decoding: $0.payload, as: UTF8.self) } == expected)
+    _ = try await LocalStoreTests.queue(reader, ["d"])
+    let fresh = LocalStore<Note>(path: directory.base)
+    #expect(
+      try await fresh.outbox().map { String(decoding: $0.payload, as: UTF8.self) }
+        == expected + ["d"])
+  }
+
+  /// Two instances on one path stand for two processes: each sees what the other wrote, also
+  /// across a compaction the other ran (its next change lands in the new log, not the old).
+  @Test func anotherProcessesChangesAndCompactionsAreSeen() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let first = LocalStore<Note>(path: directory.base, options: Self.smallCompactions)
+    let second = LocalStore<Note>(path: directory.base, options: Self.smallCompactions)
+    var expected: [String] = []
+    for round in 0..<40 {
+      let writer = round.isMultiple(of: 2) ? first : second
+      let text = "change \(round) " + String(repeating: "-", count: 100)
+      _ = try await LocalStoreTests.queue(writer, [text])
+      expected.append(text)
+    }
+    #expect(directory.logs.count == 1 && !directory.logs[0].hasSuffix(".log-0"), "compacted")
+    for store in [first, second, LocalStore<Note>(path: directory.base)] {
+      #expect(try await store.outbox().map { String(decoding: $0.payload, as: UTF8.self) } == expected)
+      #expect(try await store.records().count == 40)
+    }
+  }
+
+  /// The outbox follows what waits, not the history: after a sync and a compaction only the
+  /// newest synced changes are kept, and the files shrink.
+  @Test func historyIsCompactedAway() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base, options: Self.smallCompactions)
+    _ = try await LocalStoreTests.queue(store, (0..<60).map { "note \($0)" })
+    _ = try await store.sync(send: ScriptedServer().send)
+    let before = try await store.fileSizes()
+    try await store.compact()
+    let after = try await store.fileSizes()
+    let outbox = try await store.outbox()
+    #expect(outbox.count == 5 && outbox.allSatisfy { $0.status == .synced })
+    #expect(outbox.map { String(decoding: $0.payload, as: UTF8.self) }.first == "note 55")
+    #expect(after.snapshot + after.log < before.snapshot + before.log)
+    #expect(after.log == 0)
+    #expect(try await store.records().count == 60, "the values are live data: kept")
+    #expect(try await LocalStore<Note>(path: directory.base).outbox().map(\.id) == outbox.map(\.id))
+  }
+
+  /// A sync holds the store's sync lock: another sync (another instance, as another process)
+  /// throws at once and sends nothing; a change queued meanwhile is kept for the next sync.
+  @Test func oneSyncAtATimeAndChangesQueuedMeanwhileWait() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["a", "b"])
+    let gate = Gate()
+    let server = ScriptedServer()
+    let running = Task {
+      try await store.sync { entry in
+        await gate.pass()
+        return try await server.send(entry)
+      }
+    }
+    try await gate.waitUntilEntered(limit: .seconds(30))
+    let other = LocalStore<Note>(path: directory.base)
+    await #expect(throws: StoreError.syncInProgress(path: directory.base)) {
+      try await other.sync(send: server.send)
+    }
+    await #expect(throws: StoreError.syncInProgress(path: directory.base)) {
+      try await store.sync(send: server.send)
+    }
+    _ = try await LocalStoreTests.queue(other, ["queued meanwhile"])
+    gate.open()
+    #expect(try await running.value.map(\.status) == [.synced, .synced])
+    #expect(server.sent.withLock { $0 } == ["a", "b"])
+    #expect(try await other.sync(send: server.send).map(\.status) == [.synced])
+    #expect(server.sent.withLock { $0 } == ["a", "b", "queued meanwhile"])
+  }
+
+  /// A compaction replaces the snapshot by rename: a reader that opened the old one reads it
+  /// whole, the file is a new inode, and no temporary file is left.
+  @Test func theSnapshotIsReplacedAtomically() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["one"])
+    try await store.compact()
+    let snapshot = directory.base + ".snapshot"
+    let old = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+    let reader = open(snapshot, O_RDONLY)
+    defer { close(reader) }
+    var before = stat()
+    stat(snapshot, &before)
+    _ = try await LocalStoreTests.queue(store, ["two"])
+    try await store.compact()
+    var after = stat()
+    stat(snapshot, &after)
+    #expect(before.st_ino != after.st_ino)
+    let heldOpen = FileHandle(fileDescriptor: reader).readDataToEndOfFile()
+    #expect(heldOpen == old, "the old snapshot, whole")
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    #expect(files.allSatisfy { !$0.contains(".tmp-") }, "\(files)")
+  }
+
+  /// What is at the store's paths is checked: a directory or a symbolic link where a file
+  /// belongs, or a directory others can write in, is a sentence naming the path.
+  @Test func foreignFilesAtTheStoresPathsAreRefused() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    try FileManager.default.createDirectory(
+      atPath: directory.base + ".snapshot", withIntermediateDirectories: true)
+    let error = await #expect(throws: StoreError.self) {
+      try await LocalStore<Note>(path: directory.base).outbox()
+    }
+    #expect(error?.description == "\(directory.base).snapshot is a directory, not a store file: move it away")
+    try FileManager.default.removeItem(atPath: directory.base + ".snapshot")
+    try FileManager.default.createSymbolicLink(
+      atPath: directory.base + ".snapshot", withDestinationPath: "/dev/zero")
+    let link = await #expect(throws: StoreError.self) {
+      try await LocalStore<Note>(path: directory.base).outbox()
+    }
+    #expect(link?.description.contains("a symbolic link") == true)
+    try FileManager.default.removeItem(atPath: directory.base + ".snapshot")
+    chmod(directory.path, 0o777)
+    let open = await #expect(throws: StoreError.self) {
+      try await LocalStore<Note>(path: directory.base).outbox()
+    }
+    #expect(open?.description.contains("lets other users write there") == true)
   }
 }

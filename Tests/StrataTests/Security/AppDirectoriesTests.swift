@@ -1,0 +1,34 @@
+import Foundation
+import Strata
+import Testing
+
+@Suite("AppDirectories: one rule for where files go")
+struct AppDirectoriesTests {
+  @Test func xdgLocations() {
+    let xdg = AppDirectories(
+      app: "strata-demo",
+      environment: ["XDG_CONFIG_HOME": "/x/cfg", "XDG_DATA_HOME": "/x/data", "HOME": "/h"])
+    #expect(xdg.config == "/x/cfg/strata-demo" && xdg.data == "/x/data/strata-demo")
+    let home = AppDirectories(app: "strata-demo", environment: ["HOME": "/h"])
+    #expect(home.config == "/h/.config/strata-demo" && home.data == "/h/.local/share/strata-demo")
+    let relative = AppDirectories(
+      app: "a", environment: ["XDG_CONFIG_HOME": "relative", "XDG_DATA_HOME": "x", "HOME": "/h"])
+    #expect(relative.config == "/h/.config/a" && relative.data == "/h/.local/share/a")
+    #expect(AppDirectories(app: "../..", environment: ["HOME": "/h"]).data == "/h/.local/share/.._..")
+    #expect(AppDirectories(app: "..", environment: ["HOME": "/h"]).data == "/h/.local/share/_..")
+  }
+
+  /// A host can never climb out of the folder it is kept in: the percent-decoded `/` and
+  /// `..` of a hostile API address become one harmless file name.
+  @Test(arguments: [
+    "http://a%2F..%2F..%2Fpwn:9101", "http://..:80", "http://a%2Fb%5C..:1", "http://%2E%2E",
+  ])
+  func hostsStayOneComponent(_ api: String) throws {
+    let url = try #require(URL(string: api))
+    let origin = try #require(Origin(url))
+    let name = AppDirectories.component(for: origin)
+    #expect(!name.contains("/") && name != ".." && name != ".")
+    let path = URL(fileURLWithPath: "/store/" + name + "/posts").standardized.path
+    #expect(path.hasPrefix("/store/") && path.split(separator: "/").count == 3, "\(path)")
+  }
+}
