@@ -20,8 +20,12 @@ final class IdempotencyLedger: Sendable {
 
   private let state = Lock(State())
   private let capacity: Int
+  private let honoursKeys: Bool
 
-  init(capacity: Int = 10_000) { self.capacity = capacity }
+  init(capacity: Int = 10_000, honoursKeys: Bool = true) {
+    self.capacity = capacity
+    self.honoursKeys = honoursKeys
+  }
 
   /// How many POST/PATCH requests to `path` were really carried out (2xx), replays not counted.
   func changesDone(path: String) -> Int { state.withLock { $0.changesDone[path] ?? 0 } }
@@ -29,7 +33,9 @@ final class IdempotencyLedger: Sendable {
   /// Answers `request`, doing the work with `handle` at most once per key.
   func respond(_ request: SandboxRequest, _ handle: () -> SandboxResponse) -> SandboxResponse {
     guard request.method == "POST" || request.method == "PATCH" else { return handle() }
-    guard let key = request.header("Idempotency-Key") else { return counted(request, handle()) }
+    guard honoursKeys, let key = request.header("Idempotency-Key") else {
+      return counted(request, handle())
+    }
     guard !key.isEmpty, key.utf8.count <= 255 else {
       return .message(400, "Idempotency-Key must be 1 to 255 characters")
     }

@@ -25,6 +25,9 @@ public final class FaultInjector: Sendable {
     /// Answer 200 and stream a JSON array that never ends, until the client goes away or the
     /// server stops (at most 60 s).
     case endlessBody
+    /// Calls `body` on the connection's thread before answering: a test blocks there to hold
+    /// the request in flight, then lets it go on (not terminal: the request is answered).
+    case hold(@Sendable () -> Void)
   }
 
   /// One scripted fault.
@@ -111,6 +114,7 @@ public final class FaultInjector: Sendable {
         actions.append(faults[index].action)
         faults[index].remaining -= 1
         if case .delay = faults[index].action { continue }
+        if case .hold = faults[index].action { continue }
         break  // one terminal action per request
       }
       faults.removeAll { $0.remaining <= 0 }

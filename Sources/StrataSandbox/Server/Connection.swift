@@ -65,6 +65,8 @@ struct Connection {
       switch action {
       case .delay(let duration):
         server.pause(duration)
+      case .hold(let body):
+        body()
       case .dropConnection:
         return false
       case .dropAfterHandling:

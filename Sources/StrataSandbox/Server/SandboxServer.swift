@@ -32,6 +32,10 @@ public final class SandboxServer: Sendable {
     /// Each refresh token works once: using it again is 403 "Invalid refresh token", as with
     /// servers that rotate refresh tokens (DummyJSON does not).
     public var rotatesRefreshTokens: Bool
+    /// Whether a repeated `Idempotency-Key` gets the first answer (true) or is carried out
+    /// again, as by the real DummyJSON, which ignores the header (false). Changes are counted
+    /// either way (``SandboxServer/changesDone(path:)``).
+    public var honoursIdempotencyKeys = true
 
     /// Creates a configuration.
     /// - Parameters:
@@ -84,7 +88,7 @@ public final class SandboxServer: Sendable {
   public let journal: RequestJournal
   /// Scripted faults.
   public let faults = FaultInjector()
-  let ledger = IdempotencyLedger()
+  let ledger: IdempotencyLedger
 
   /// How many POST or PATCH requests to `path` the sandbox really carried out (answered 2xx),
   /// a replay of an `Idempotency-Key` not counted: what "was the post created twice?" asks.
@@ -100,6 +104,7 @@ public final class SandboxServer: Sendable {
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
     self.journal = RequestJournal(capacity: configuration.journalCapacity)
+    self.ledger = IdempotencyLedger(honoursKeys: configuration.honoursIdempotencyKeys)
     self.api = SandboxAPI(
       now: configuration.now, rotatesRefreshTokens: configuration.rotatesRefreshTokens)
   }
