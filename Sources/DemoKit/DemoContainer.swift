@@ -126,7 +126,8 @@ public enum DemoContainer {
       let config = try c.resolve(Config.self)
       let app = try config.string(.appName, default: "strata-demo")
       let directory = try config.string(
-        .storeDirectory, default: AppDirectories(app: app, environment: environment).data + "/store")
+        .storeDirectory, default: AppDirectories(app: app, environment: environment).data + "/store"
+      )
       let origin = AppDirectories.component(for: try c.resolve(Origin.self))
       return LocalStore(path: "\(directory)/\(origin)/\(name)", now: now)
     }

@@ -93,7 +93,9 @@ enum OutboxBenchmarks {
     let reopened = try await LocalStore<Created>(path: directory + "/big/posts").outbox().count
     let reopenTime = ContinuousClock.now - reopenStart
 
-    func ratio(_ cost: Double) -> String { String(format: "%.2f× the empty store's", cost / emptyCost) }
+    func ratio(_ cost: Double) -> String {
+      String(format: "%.2f× the empty store's", cost / emptyCost)
+    }
     return [
       BenchmarkResult(
         name: "Store: enqueue, empty store",
@@ -101,7 +103,8 @@ enum OutboxBenchmarks {
         value: emptyCost, unit: "µs", target: "the baseline"),
       BenchmarkResult(
         name: "Store: enqueue at 10,000 queued",
-        compares: ratio(tenCost) + "; filling 10,000 took \(String(format: "%.1f", seconds(fillTen))) s",
+        compares: ratio(tenCost)
+          + "; filling 10,000 took \(String(format: "%.1f", seconds(fillTen))) s",
         value: tenCost, unit: "µs", target: "≤ 2× empty"),
       BenchmarkResult(
         name: "Store: enqueue at 100,000 queued",

@@ -25,7 +25,8 @@ while index < arguments.count {
     print("usage: strata-bench [--core | --storage] [--json FILE]")
     exit(0)
   default:
-    FileHandle.standardError.write(Data("usage: strata-bench [--core | --storage] [--json FILE]\n".utf8))
+    FileHandle.standardError.write(
+      Data("usage: strata-bench [--core | --storage] [--json FILE]\n".utf8))
     exit(2)
   }
 }

@@ -99,7 +99,8 @@ struct OfflinePostsTests {
       case "401": return try MockTransport.response(request, status: 401)
       case "html 404":
         return try MockTransport.response(
-          request, status: 404, body: "<html>Not Found</html>", headers: ["Content-Type": "text/html"])
+          request, status: 404, body: "<html>Not Found</html>",
+          headers: ["Content-Type": "text/html"])
       default: throw URLError(.dataLengthExceedsMaximum)
       }
     }

@@ -124,8 +124,10 @@ struct StoreConcurrencyCLITests {
   @Test func aHostileHostStaysInsideTheStoreFolder() async throws {
     let cli = try CLIRunner()
     let result = try await cli.run(
-      ["--api", "http://a%2F..%2F..%2Fpwn:9101", "post", "create", "--offline", "--title", "t",
-       "--body", "b"])
+      [
+        "--api", "http://a%2F..%2F..%2Fpwn:9101", "post", "create", "--offline", "--title", "t",
+        "--body", "b",
+      ])
     #expect(result.status == 0, "\(result.stderr)")
     let store = cli.home + "/.local/share/strata-demo/store/"
     let everything = FileManager.default.enumerator(atPath: cli.home)?.allObjects as? [String] ?? []

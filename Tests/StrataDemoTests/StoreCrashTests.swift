@@ -75,7 +75,9 @@ struct StoreCrashTests {
     defer { directory.cleanUp() }
     let probe = try Probe(["enqueue", directory.base, point])
     try await probe.kill(whenItSays: "paused at \(point)")
-    let accepted = probe.output.compactMap { $0.hasPrefix("accepted ") ? Int($0.dropFirst(9)) : nil }
+    let accepted = probe.output.compactMap {
+      $0.hasPrefix("accepted ") ? Int($0.dropFirst(9)) : nil
+    }
     #expect(accepted == Array(1...accepted.count) && accepted.count >= 30)
 
     let store = LocalStore<String>(path: directory.base)
@@ -85,7 +87,8 @@ struct StoreCrashTests {
     #expect(kept == accepted + inFlight)
     #expect(try await store.records().count == kept.count, "the outbox and the values agree")
     try await store.enqueue(kind: "probe", payload: Data("0".utf8), showing: "after")
-    #expect(Self.payloads(try await LocalStore<String>(path: directory.base).outbox()) == kept + [0])
+    #expect(
+      Self.payloads(try await LocalStore<String>(path: directory.base).outbox()) == kept + [0])
   }
 
   @Test(arguments: points)
@@ -94,7 +97,8 @@ struct StoreCrashTests {
     defer { directory.cleanUp() }
     let store = LocalStore<String>(path: directory.base)
     for number in 1...40 {
-      try await store.enqueue(kind: "probe", payload: Data(String(number).utf8), showing: "\(number)")
+      try await store.enqueue(
+        kind: "probe", payload: Data(String(number).utf8), showing: "\(number)")
     }
     let probe = try Probe(["sync", directory.base, point])
     try await probe.kill(whenItSays: "paused at \(point)")

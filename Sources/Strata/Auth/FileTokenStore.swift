@@ -162,7 +162,7 @@ public final class FileTokenStore: TokenStore {
     }
   }
 
-  /// Takes an exclusive `flock` on `<file>.lock` (``FileLock``: polls rather than block a
+  /// Takes an exclusive `flock` on `<file>.lock` (polling, rather than blocking a
   /// thread of the concurrency pool) for at most ``lockTimeout``.
   /// - Throws: ``Failure/lockTimedOut(path:)``, or ``Failure`` for an untrusted directory.
   public func lockForRefresh() async throws -> TokenStoreLock {

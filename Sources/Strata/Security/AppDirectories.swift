@@ -8,7 +8,7 @@ import Foundation
 /// - `data`: `$XDG_DATA_HOME/<app>`, else `~/.local/share/<app>` (what is kept offline).
 ///
 /// A relative `XDG_*` value is ignored, as the specification says. The app name and an
-/// origin become one path component each (``component(_:)``): `..`, `/` and `%2F` tricks in a
+/// origin become one path component each (``component(for:)``): `..`, `/` and `%2F` tricks in a
 /// host cannot climb out.
 public struct AppDirectories: Sendable, Equatable {
   public let config: String

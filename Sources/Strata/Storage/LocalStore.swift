@@ -120,7 +120,8 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// Replaces every `synced` value with `values` (a fresh page from the server), keeping the
   /// `pending` and `failed` ones.
   public func replaceSynced(with values: [(key: String, value: Value)]) async throws {
-    let page = Dictionary(values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    let page = Dictionary(
+      values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
     let stamp = now()
     try await writing { _ in (.replaceSynced(values: page, at: stamp), ()) }
   }
@@ -137,7 +138,9 @@ public actor LocalStore<Value: Codable & Sendable> {
   {
     try await writing { _ in
       var entry = OutboxEntry(kind: kind, payload: payload, createdAt: now())
-      let record = value.map { StoredRecord(value: $0, status: .pending, updatedAt: entry.createdAt) }
+      let record = value.map {
+        StoredRecord(value: $0, status: .pending, updatedAt: entry.createdAt)
+      }
       if record != nil { entry.recordKey = key ?? entry.idempotencyKey }
       return (.enqueue(entry: entry, record: record), entry)
     }
@@ -198,7 +201,8 @@ public actor LocalStore<Value: Codable & Sendable> {
       }
       let kept = try answer.flatMap { try fits($0.value) ? $0 : nil }
       if answer != nil, kept == nil {
-        entry.message = "the server's answer is over the \(options.maxRecordSize)-byte limit: not kept"
+        entry.message =
+          "the server's answer is over the \(options.maxRecordSize)-byte limit: not kept"
       }
       let settled = entry
       let stamp = now()

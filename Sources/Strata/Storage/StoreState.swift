@@ -146,7 +146,8 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
       throw StoreError.unreadable(path: path, reason: "not encodable: \(error)")
     }
     if let failure = FileDescriptor.replaceAtomically(
-      path, with: bytes, mode: 0o600, beforeRename: pause.map { pause in { pause("compact.written") } })
+      path, with: bytes, mode: 0o600,
+      beforeRename: pause.map { pause in { pause("compact.written") } })
     {
       throw StoreError.io(path: path, operation: failure.operation, errno: failure.errno)
     }

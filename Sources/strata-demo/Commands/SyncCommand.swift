@@ -38,15 +38,20 @@ enum SyncCommand {
     let rows =
       postOutcomes.map { Row($0.entry, $0.settled.map { "post #\($0.value.id)" }) }
       + todoOutcomes.map {
-        Row($0.entry, $0.settled.map { "todo #\($0.value.id) \($0.value.completed ? "done" : "not done")" })
+        Row(
+          $0.entry,
+          $0.settled.map { "todo #\($0.value.id) \($0.value.completed ? "done" : "not done")" })
       }
     let left = try await posts.outbox() + todos.collection.outbox()
     let refused = left.filter { $0.status == .failed }.count
     let waiting = left.filter { $0.status == .pending }.count
     let status: ExitStatus = refused > 0 ? .failure : waiting > 0 ? .tempFail : .ok
     let footer = [
-      waiting > 0 ? "\(waiting) change\(waiting == 1 ? "" : "s") wait: the server could not be reached" : nil,
-      refused > 0 ? "\(refused) refused: see 'posts --local' / 'todos --local'; 'sync --retry-failed' sends them again" : nil,
+      waiting > 0
+        ? "\(waiting) change\(waiting == 1 ? "" : "s") wait: the server could not be reached" : nil,
+      refused > 0
+        ? "\(refused) refused: see 'posts --local' / 'todos --local'; 'sync --retry-failed' sends them again"
+        : nil,
     ].compactMap { $0 }
     guard !rows.isEmpty else {
       return Output(

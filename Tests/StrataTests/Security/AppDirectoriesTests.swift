@@ -14,7 +14,8 @@ struct AppDirectoriesTests {
     let relative = AppDirectories(
       app: "a", environment: ["XDG_CONFIG_HOME": "relative", "XDG_DATA_HOME": "x", "HOME": "/h"])
     #expect(relative.config == "/h/.config/a" && relative.data == "/h/.local/share/a")
-    #expect(AppDirectories(app: "../..", environment: ["HOME": "/h"]).data == "/h/.local/share/.._..")
+    #expect(
+      AppDirectories(app: "../..", environment: ["HOME": "/h"]).data == "/h/.local/share/.._..")
     #expect(AppDirectories(app: "..", environment: ["HOME": "/h"]).data == "/h/.local/share/_..")
   }
 

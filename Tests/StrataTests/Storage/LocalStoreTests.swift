@@ -189,7 +189,8 @@ struct LocalStoreLogTests {
     try handle.close()
     let expected = damage == "checksum" ? ["a", "b"] : ["a", "b", "c"]
     let reader = LocalStore<Note>(path: directory.base)
-    #expect(try await reader.outbox().map { String(decoding: $0.payload, as: UTF8.self) } == expected)
+    #expect(
+      try await reader.outbox().map { String(decoding: $0.payload, as: UTF8.self) } == expected)
     _ = try await LocalStoreTests.queue(reader, ["d"])
     let fresh = LocalStore<Note>(path: directory.base)
     #expect(
@@ -213,7 +214,8 @@ struct LocalStoreLogTests {
     }
     #expect(directory.logs.count == 1 && !directory.logs[0].hasSuffix(".log-0"), "compacted")
     for store in [first, second, LocalStore<Note>(path: directory.base)] {
-      #expect(try await store.outbox().map { String(decoding: $0.payload, as: UTF8.self) } == expected)
+      #expect(
+        try await store.outbox().map { String(decoding: $0.payload, as: UTF8.self) } == expected)
       #expect(try await store.records().count == 40)
     }
   }
@@ -304,7 +306,9 @@ struct LocalStoreLogTests {
     let error = await #expect(throws: StoreError.self) {
       try await LocalStore<Note>(path: directory.base).outbox()
     }
-    #expect(error?.description == "\(directory.base).snapshot is a directory, not a store file: move it away")
+    #expect(
+      error?.description
+        == "\(directory.base).snapshot is a directory, not a store file: move it away")
     try FileManager.default.removeItem(atPath: directory.base + ".snapshot")
     try FileManager.default.createSymbolicLink(
       atPath: directory.base + ".snapshot", withDestinationPath: "/dev/zero")
