@@ -94,6 +94,7 @@ enum SyncCommand {
 final class ProgressLine: Sendable {
   private struct State {
     var text: String?
+    var drawn: String?
     var shown = false
     var finished = false
   }
@@ -108,13 +109,15 @@ final class ProgressLine: Sendable {
     Task.detached { [state] in
       try? await Task.sleep(for: .seconds(1))
       while true {
-        let line = state.withLock { state -> String? in
+        let line = state.withLock { state -> String?? in
           guard !state.finished else { return nil }
           state.shown = true
-          return state.text ?? ""
+          let text = state.text ?? ""
+          defer { state.drawn = text }
+          return state.drawn == text ? .some(nil) : text
         }
         guard let line else { return }
-        FileDescriptor.writeAll(2, Array("\r\u{1B}[K\(line)".utf8))
+        if let line { FileDescriptor.writeAll(2, Array("\r\u{1B}[K\(line)".utf8)) }
         try? await Task.sleep(for: .milliseconds(200))
       }
     }
