@@ -300,7 +300,9 @@ public actor LocalStore<Value: Codable & Sendable> {
   }
 
   private func reload() throws {
-    let snapshot = try StoreSnapshot<Value>.read(at: snapshotPath, maxSize: options.maxSnapshotSize)
+    let snapshot =
+      try StoreSnapshot<Value>.read(at: snapshotPath, maxSize: options.maxSnapshotSize)
+      ?? Self.formatOne(at: base + ".json")
     state = StoreState(records: snapshot?.records ?? [:], outbox: snapshot?.outbox ?? [])
     generation = snapshot?.generation ?? 0
     snapshotSize = Self.size(of: snapshotPath)
@@ -321,10 +323,40 @@ public actor LocalStore<Value: Codable & Sendable> {
       .write(to: snapshotPath, pause: hook)
     hook?("compact.renamed")
     unlink(logPath(generation))
+    unlink(base + ".json")  // format 1, now in the snapshot
     generation = next
     log = fresh
     snapshotSize = Self.size(of: snapshotPath)
     removeLeftovers()
+  }
+
+  private struct FormatOne: Decodable {
+    struct Contents: Decodable {
+      var records: [String: StoredRecord<Value>]
+      var outbox: [OutboxEntry]
+    }
+    let version: Int
+    let document: Contents
+  }
+
+  /// The store as the previous build kept it — one JSON document `{"version": 1, "document":
+  /// {"records", "outbox"}}` at `<path>.json` — read while there is no snapshot, so changes it
+  /// kept are still sent after an upgrade; the first compaction folds it in and removes it.
+  private static func formatOne(at path: String) -> StoreSnapshot<Value>? {
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .millisecondsSince1970
+    guard let old = try? decoder.decode(FormatOne.self, from: data), old.version == 1 else {
+      return nil
+    }
+    let outbox = old.document.outbox.map { entry in
+      var entry = entry
+      if old.document.records[entry.idempotencyKey] != nil {
+        entry.recordKey = entry.idempotencyKey
+      }
+      return entry
+    }
+    return StoreSnapshot(generation: 0, records: old.document.records, outbox: outbox)
   }
 
   /// Logs of older generations and temporary snapshots a killed compaction left behind.

@@ -134,14 +134,14 @@ struct LocalStoreTests {
     #expect(records.first { $0.key == "2" }?.record.status == .synced)
   }
 
-  /// A 2 MB answer is not kept (the change is synced, with a note); the store still loads
-  /// and takes changes. A 2 MB change is refused before anything is written.
+  /// A 9 MB answer is not kept (the change is synced, with a note); the store still loads
+  /// and takes changes. A 9 MB change is refused before anything is written.
   @Test func anOversizedAnswerOrChangeNeverBreaksTheStore() async throws {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
     let store = LocalStore<Note>(path: directory.base)
     let entry = try await Self.queue(store, ["small"])[0]
-    let huge = String(repeating: "x", count: 2 << 20)
+    let huge = String(repeating: "x", count: 9 << 20)
     let outcomes = try await store.sync { entry in
       .init(key: entry.idempotencyKey, value: Note(id: 1, text: huge))
     }
@@ -154,6 +154,34 @@ struct LocalStoreTests {
     }
     _ = try await Self.queue(reopened, ["after"])
     #expect(try await LocalStore<Note>(path: directory.base).outbox().count == 2)
+  }
+}
+
+@Suite("LocalStore: a store kept by the previous build")
+struct LocalStoreUpgradeTests {
+  /// Format 1 (`<path>.json`, one document): its pending change is still sent after an
+  /// upgrade, and the first compaction folds the file in and removes it.
+  @Test func changesKeptInFormatOneAreStillSent() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    try FileManager.default.createDirectory(
+      atPath: directory.path, withIntermediateDirectories: true)
+    let key = UUID()
+    let formatOne = """
+      {"version":1,"document":{"records":{"\(key.uuidString)":{"value":{"id":0,"text":"old"},\
+      "status":"pending","updatedAt":1700000000000}},"outbox":[{"id":"\(key.uuidString)",\
+      "kind":"note.create","payload":"b2xk","createdAt":1700000000000,"status":"pending",\
+      "attempts":0}]}}
+      """
+    try Data(formatOne.utf8).write(to: URL(fileURLWithPath: directory.base + ".json"))
+    let store = LocalStore<Note>(path: directory.base)
+    let server = ScriptedServer([.success(7)])
+    #expect(try await store.sync(send: server.send).map(\.status) == [.synced])
+    #expect(server.sent.withLock { $0 } == ["old"])
+    #expect(try await store.record(key.uuidString)?.value == Note(id: 7, text: "old"))
+    try await store.compact()
+    #expect(!FileManager.default.fileExists(atPath: directory.base + ".json"))
+    #expect(try await LocalStore<Note>(path: directory.base).outbox().map(\.status) == [.synced])
   }
 }
 
