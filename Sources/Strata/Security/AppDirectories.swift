@@ -2,14 +2,11 @@ import Foundation
 
 /// Where an application keeps its files, per the XDG base directories: one rule for the token
 /// store and the local store, so no value from a server or a config file can place a file
-/// elsewhere.
-///
+/// anywhere else. A relative `XDG_*` value is ignored, as the specification says. The app
+/// name and an origin become one path component each (``component(for:)``): `..`, `/` and
+/// `%2F` tricks in a host cannot climb out.
 /// - `config`: `$XDG_CONFIG_HOME/<app>`, else `~/.config/<app>` (sessions).
 /// - `data`: `$XDG_DATA_HOME/<app>`, else `~/.local/share/<app>` (what is kept offline).
-///
-/// A relative `XDG_*` value is ignored, as the specification says. The app name and an
-/// origin become one path component each (``component(for:)``): `..`, `/` and `%2F` tricks in a
-/// host cannot climb out.
 public struct AppDirectories: Sendable, Equatable {
   public let config: String
   public let data: String

@@ -10,13 +10,10 @@ import StrataConcurrency
 #endif
 
 /// Values kept on this device beside the API — each with its ``SyncStatus`` — and the outbox
-/// of changes made here that the server has not accepted yet.
-///
-/// Offline, or when the server cannot be reached, a change is kept at once
-/// (``enqueue(kind:payload:showing:key:)``) and sent later by ``sync(progress:send:)``, in the
-/// order it was made, with the idempotency key fixed when it was made.
-///
-/// ## Guarantees
+/// of changes made here that the server has not accepted yet. Offline, or when the server
+/// cannot be reached, a change is kept at once (``enqueue(kind:payload:showing:key:)``) and
+/// sent later by ``sync(progress:send:)``, in the order it was made, with the idempotency key
+/// fixed when it was made. What it guarantees:
 /// - **Durable**: when a write returns, its change is on disk (`fdatasync`); a process killed
 ///   at any instant loses no change that was accepted.
 /// - **One writer at a time, across processes**: every read-modify-write holds an exclusive
@@ -82,6 +79,9 @@ public actor LocalStore<Value: Codable & Sendable> {
   private var snapshotSize = 0
   private var directoryChecked = false
   private var isSyncing = false
+  // One coder pair per store, not per operation: every read and write goes through them.
+  private let encoder = JSONEncoder()
+  private let decoder = JSONDecoder()
 
   /// A store whose files are `<path>.snapshot`, `<path>.log-N`, `<path>.lock` and
   /// `<path>.sync-lock` (their directory is created owner-only); `now` stamps what is written.
@@ -93,6 +93,8 @@ public actor LocalStore<Value: Codable & Sendable> {
     self.base = path
     self.options = options
     self.now = now
+    encoder.dateEncodingStrategy = .millisecondsSince1970
+    decoder.dateDecodingStrategy = .millisecondsSince1970
   }
 
   // MARK: Values
@@ -199,15 +201,17 @@ public actor LocalStore<Value: Codable & Sendable> {
       } catch {
         entry.message = UntrustedText.sanitize(String(describing: error), limit: 200)
       }
-      let kept = try answer.flatMap { try fits($0.value) ? $0 : nil }
-      if answer != nil, kept == nil {
+      var kept = answer
+      do {
+        try await record(entry, kept)
+      } catch StoreError.tooLarge where kept != nil {
+        // Too large to keep is not a reason to send it again: synced, without the answer.
         entry.message =
           "the server's answer is over the \(options.maxRecordSize)-byte limit: not kept"
+        kept = nil
+        try await record(entry, nil)
       }
-      let settled = entry
-      let stamp = now()
-      try await writing { state in (Self.settle(settled, kept, in: state, at: stamp), ()) }
-      outcomes.append(Outcome(entry: settled, settled: kept))
+      outcomes.append(Outcome(entry: entry, settled: kept))
       if entry.status == .pending { break }
     }
     return outcomes
@@ -215,8 +219,13 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   // MARK: Internals
 
-  /// The record of a send's outcome: the entry, and the value under its record key — the
-  /// answer, or the value shown for it with the entry's status.
+  /// Writes a send's outcome: the entry, and the value under its record key — the answer, or
+  /// the value shown for it with the entry's status.
+  private func record(_ entry: OutboxEntry, _ answer: Settled?) async throws {
+    let stamp = now()
+    try await writing { state in (Self.settle(entry, answer, in: state, at: stamp), ()) }
+  }
+
   private static func settle(
     _ entry: OutboxEntry, _ answer: Settled?, in state: StoreState<Value>, at stamp: Date
   ) -> StoreChange<Value> {
@@ -234,16 +243,6 @@ public actor LocalStore<Value: Codable & Sendable> {
     record.message = entry.message
     record.updatedAt = stamp
     return .settle(entry: entry, record: record, formerKey: nil)
-  }
-
-  private func fits(_ value: Value) throws -> Bool {
-    try Self.encoder.encode(value).count <= options.maxRecordSize
-  }
-
-  private static var encoder: JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .millisecondsSince1970
-    return encoder
   }
 
   private var snapshotPath: String { base + ".snapshot" }
@@ -269,7 +268,7 @@ public actor LocalStore<Value: Codable & Sendable> {
     try catchUp(exclusive: true)
     let (change, result) = try body(state)
     guard let change, let log else { return result }
-    let json = try Self.encoder.encode(change)
+    let json = try encoder.encode(change)
     guard json.count <= options.maxRecordSize else {
       throw StoreError.tooLarge(path: log.path, size: json.count, limit: options.maxRecordSize)
     }
@@ -287,8 +286,6 @@ public actor LocalStore<Value: Codable & Sendable> {
     let current = try StoreSnapshot<Value>.generation(at: snapshotPath)
     if log == nil || current != generation { try reload() }
     guard let log else { return }
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .millisecondsSince1970
     for json in try log.readNew() {
       do {
         state.apply(try decoder.decode(StoreChange<Value>.self, from: json))

@@ -9,9 +9,7 @@ import Foundation
 #endif
 
 /// The store's write-ahead log: an append-only file of records, one per change, each a line
-/// `<CRC-32 of the JSON, 8 hex digits> <JSON>\n` (JSON never holds a raw newline).
-///
-/// Invariants (every call is made under the store's lock):
+/// `<CRC-32 of the JSON, 8 hex digits> <JSON>\n` (JSON never holds a raw newline). Invariants (every call is made under the store's lock):
 /// - `offset` is the end of the last whole, valid record read or written; everything before
 ///   it has been applied to the caller's state.
 /// - A record cut short or damaged by a crash — and anything after it — never happened: a
@@ -26,9 +24,23 @@ final class StoreLog {
 
   /// Opens (creates, mode 0600) the log at `path`; `truncate` starts it empty.
   init(path: String, truncate: Bool = false) throws {
-    let flags = O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_TRUNC : 0)
-    let fd = open(path, flags, 0o600)
+    let flags = O_RDWR | O_CREAT | O_APPEND | (truncate ? O_TRUNC : 0)
+    guard let fd = try Self.openRegularFile(path, flags) else {
+      throw StoreError.io(path: path, operation: "open", errno: ENOENT)
+    }
+    self.path = path
+    self.fd = fd
+  }
+
+  deinit { close(fd) }
+
+  /// Opens one of the store's files (mode 0600 when created), never through a symbolic link
+  /// and only if it is a regular file — a directory, a device or a pipe at a store path is a
+  /// ``StoreError/notRegularFile(path:found:)`` naming it. Nil: there is no such file.
+  static func openRegularFile(_ path: String, _ flags: Int32) throws -> Int32? {
+    let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
+      if errno == ENOENT { return nil }
       if errno == ELOOP { throw StoreError.notRegularFile(path: path, found: "a symbolic link") }
       throw StoreError.io(path: path, operation: "open", errno: errno)
     }
@@ -37,11 +49,8 @@ final class StoreLog {
       close(fd)
       throw StoreError.notRegularFile(path: path, found: StoreError.kind(of: info.st_mode))
     }
-    self.path = path
-    self.fd = fd
+    return fd
   }
-
-  deinit { close(fd) }
 
   var size: Int {
     var info = stat()

@@ -8,9 +8,8 @@ import Foundation
   import Musl
 #endif
 
-/// One change to a store, as its log records it. Applying the same changes in the same order
-/// always gives the same state: that is what makes a replayed log equal to the process that
-/// wrote it.
+/// One change to a store, as its log records it. The same changes applied in the same order
+/// always give the same state: that is why a replayed log equals the process that wrote it.
 enum StoreChange<Value: Codable & Sendable>: Codable {
   case put(key: String, record: StoredRecord<Value>)
   /// A fresh page from the server: every `synced` value is replaced by `values`.
@@ -99,8 +98,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
 
   /// The generation in the header at `path`; 0 when there is no snapshot yet.
   static func generation(at path: String) throws -> Int {
-    let fd = try openRegular(path)
-    guard fd >= 0 else { return 0 }
+    guard let fd = try StoreLog.openRegularFile(path, O_RDONLY) else { return 0 }
     defer { close(fd) }
     var header = [UInt8](repeating: 0, count: 64)
     let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
@@ -110,8 +108,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
 
   /// The snapshot at `path`, nil when there is none.
   static func read(at path: String, maxSize: Int) throws -> StoreSnapshot? {
-    let fd = try openRegular(path)
-    guard fd >= 0 else { return nil }
+    guard let fd = try StoreLog.openRegularFile(path, O_RDONLY) else { return nil }
     let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     let data: Data
     do {
@@ -151,22 +148,6 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     {
       throw StoreError.io(path: path, operation: failure.operation, errno: failure.errno)
     }
-  }
-
-  /// A descriptor for reading `path`, or -1 when there is no file.
-  private static func openRegular(_ path: String) throws -> Int32 {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else {
-      if errno == ENOENT { return -1 }
-      if errno == ELOOP { throw StoreError.notRegularFile(path: path, found: "a symbolic link") }
-      throw StoreError.io(path: path, operation: "open", errno: errno)
-    }
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-      close(fd)
-      throw StoreError.notRegularFile(path: path, found: StoreError.kind(of: info.st_mode))
-    }
-    return fd
   }
 
   private static func parseHeader(_ bytes: some Collection<UInt8>, path: String) throws -> (

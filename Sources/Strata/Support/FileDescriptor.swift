@@ -30,8 +30,7 @@ package enum FileDescriptor {
   /// Replaces the file at `path` with `bytes` so a reader sees the old file or the new one,
   /// never half of either — also when the process is killed mid-write: a new file (mode
   /// `mode`) is written beside it, synced, renamed over it, and the directory synced.
-  /// `beforeRename` runs with the new file complete but not yet in place (the crash tests'
-  /// hook).
+  /// `beforeRename` (the crash tests' hook) runs with the new file complete, not yet in place.
   /// - Returns: nil, or the failed step and its `errno`.
   package static func replaceAtomically(
     _ path: String, with bytes: some Sequence<UInt8>, mode: mode_t,
