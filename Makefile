@@ -3,7 +3,7 @@ SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 SOURCES      := Package.swift Sources Tests
 
-.PHONY: all build test demo bench contract leaks docs format lint clean
+.PHONY: all build test test-load demo bench contract leaks docs format lint clean
 
 all: build
 
@@ -15,6 +15,11 @@ build:
 test:
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
+
+## test-load: the whole suite three times in a row while six busy loops compete for the
+## cores (RUNS=, LOAD= change that); a verdict must never depend on the machine being quiet
+test-load:
+	SWIFT=$(SWIFT) scripts/test-under-load
 
 ## demo: the tour — every layer, live, against the embedded sandbox (no network needed; the
 ## CLI's built-in defaults: it reads a config file only from --config or STRATA_CONFIG)

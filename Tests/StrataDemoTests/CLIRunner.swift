@@ -49,12 +49,16 @@ struct CLIRunner: Sendable {
 
   /// The program run: `strata-demo` unless given.
   var executable = CLIRunner.binary
+  /// Variables set for the child on top of the runner's own.
+  var extraEnvironment: [String: String] = [:]
 
   var environment: [String: String] {
     var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STRATA_") }
     environment["HOME"] = home
     environment["XDG_CONFIG_HOME"] = home + "/config"
     environment["XDG_DATA_HOME"] = home + "/.local/share"
+    environment.removeValue(forKey: "LOG_LEVEL")
+    environment.merge(extraEnvironment) { _, extra in extra }
     return environment
   }
 

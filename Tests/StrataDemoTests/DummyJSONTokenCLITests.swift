@@ -122,8 +122,10 @@ struct HTTPLogCLITests {
       .intValue
     #expect(mode == 0o600)
 
+    let sent = server.journal.count()
     let unwritable = try await cli.run(
       api + ["--http-log", "/nonexistent/dir/http.jsonl", "users"])
-    #expect(unwritable.status == 1 && unwritable.stderr.contains("cannot write the HTTP log"))
+    #expect(unwritable.status == 73 && unwritable.stderr.contains("cannot write the HTTP log"))
+    #expect(server.journal.count() == sent, "refused before anything was sent")
   }
 }

@@ -135,14 +135,14 @@ struct SecurityCLITests {
     try server.start()
     defer { server.stopAndWait() }
     server.faults.add(.init(method: "GET", path: "/users/1", count: 4, action: .endlessBody))
-    let started = ContinuousClock.now
+    // A deadline far beyond any load: "too large" (not "timed out") proves the limit cut it.
     let result = try await CLIRunner().run([
-      "--api", server.baseURL.absoluteString, "--set", "MAX_RESPONSE_SIZE=\(limit)", "user", "1",
+      "--api", server.baseURL.absoluteString, "--set", "MAX_RESPONSE_SIZE=\(limit)",
+      "--set", "RESOURCE_TIMEOUT=300s", "user", "1",
     ])
     #expect(result.status == 1, "\(result.stderr)")
     let bytes = limit == "1MiB" ? 1 << 20 : 10 << 20
     #expect(result.stderr.contains("larger than the \(bytes)-byte limit"), "\(result.stderr)")
-    #expect(ContinuousClock.now - started < .seconds(15), "within the deadline")
     #expect(result.peakResidentBytes > 0 && result.peakResidentBytes < 100 << 20)
     #expect(server.journal.count(path: "/users/1") == 1, "not retried")
   }

@@ -184,6 +184,18 @@ public final class DependencyContainer: Sendable {
     throw Self.typeMismatch(Service.self)
   }
 
+  /// Resolves a service that may be missing: `let s: Service? = try container.resolve()` is nil
+  /// when `Service` is registered neither here nor in a parent. Registered, it resolves as the
+  /// non-optional form does, and its failures (a factory error, a missing dependency,
+  /// a cycle) still throw: only the service's own absence is nil.
+  public func resolve<Service: Sendable>(
+    _ type: Service?.Type = Service?.self, name: String? = nil
+  ) throws -> Service? {
+    let key = ServiceKey(Service.self, name: name)
+    guard registration(for: key) != nil else { return nil }
+    return try resolve(Service.self, name: name)
+  }
+
   /// Resolves a one-argument registration.
   /// - Throws: ``DependencyError``.
   public func resolve<Service: Sendable, Argument: Sendable>(

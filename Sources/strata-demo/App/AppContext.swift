@@ -33,18 +33,29 @@ final class AppContext: Sendable {
     self.sandboxClock = sandboxClock
   }
 
-  /// Loads config (layers: --set/--api, STRATA_*, file, defaults), bootstraps logging, starts
-  /// the sandbox if asked, builds and validates the container.
-  static func start(_ invocation: Invocation, overrides extra: [Config.Key: String] = [:]) throws
-    -> AppContext
+  /// Loads config (layers: --set/--api, STRATA_*, file, defaults) and checks all of it, opens
+  /// the HTTP log, and only then starts the sandbox (if asked) and builds the container: a bad
+  /// value is one line and exit 78 before anything starts or is sent.
+  static func start(_ invocation: Invocation, overrides extra: [Config.Key: String] = [:])
+    async throws -> AppContext
   {
     var (config, file) = try loadConfig(invocation, extra: extra)
     try bootstrapLogging(config, invocation)
+    let usesSandbox = try config.string(.api) == "sandbox"
+    if usesSandbox {
+      // Every value is checked by building (not using) the container once; the sandbox's
+      // address is not known yet, so a stand-in takes its place.
+      try DemoContainer.make(
+        config: config.overriding([.api: "http://127.0.0.1", .tokenStore: "memory"]),
+        connectivityMonitor: SilentConnectivityMonitor()
+      ).validate()
+    }
+    let httpLog = try invocation.httpLog.map(HTTPLogFile.init(path:))
     config.logDiagnostics()
 
     let clock = SandboxClock()
     var sandbox: SandboxServer?
-    if try config.string(.api) == "sandbox" {
+    if usesSandbox {
       let server = SandboxServer(configuration: .init(now: { clock.now }))
       try server.start()
       Log.general.info("embedded sandbox on \(server.baseURL.absoluteString)")
@@ -52,7 +63,6 @@ final class AppContext: Sendable {
       // The embedded sandbox's tokens die with it, so its session is kept in memory only.
       config = config.overriding([.api: server.baseURL.absoluteString, .tokenStore: "memory"])
     }
-    let httpLog = try invocation.httpLog.map(HTTPLogFile.init(path:))
     let container = DemoContainer.make(
       config: config,
       onRetry: { notice in
@@ -62,7 +72,12 @@ final class AppContext: Sendable {
         )
       },
       onRequestRecord: httpLog?.sink)
-    try container.validate()
+    do {
+      try container.validate()
+    } catch {
+      await sandbox?.stop()
+      throw error
+    }
     return AppContext(
       config: config, configFile: file, container: container, sandbox: sandbox, sandboxClock: clock)
   }
@@ -96,15 +111,43 @@ final class AppContext: Sendable {
     return (config, file)
   }
 
+  /// A command is quiet on success: warnings and errors only, unless `-v`/`--verbose`
+  /// (info), `--log-level`, or `LOG_LEVEL` (configuration, `STRATA_LOG_LEVEL` or the plain
+  /// `LOG_LEVEL` variable) asks for more.
   static func bootstrapLogging(_ config: Config, _ invocation: Invocation) throws {
     try Log.bootstrap(config: config)
+    var levels = try LogThresholds(config: config)
+    // Levels an environment supplies by default (development: debug) are for an app's own
+    // console; on the command line only what the user asked for counts.
+    let asked = { (key: String) in config.value(Config.Key(key))?.origin != .defaults }
+    levels.categories = levels.categories.filter { asked(Config.Key.logLevel(for: $0.key).name) }
+    if !asked(Config.Key.logLevel.name) {
+      levels.global = invocation.verbose ? .info : .warning
+      if !invocation.verbose, let name = ProcessInfo.processInfo.environment["LOG_LEVEL"] {
+        guard let level = LogLevel(name: name) else {
+          throw ConfigError(
+            .invalidValue(key: "LOG_LEVEL", expected: "a log level"), at: nil,
+            "LOG_LEVEL (env): expected one of \(LogLevel.names), got \(Invocation.quoted(name))")
+        }
+        levels.global = level
+      }
+    }
     if let name = invocation.logLevel {
       guard let level = LogLevel(name: name) else {
-        throw UsageError(
-          "--log-level must be one of \(LogLevel.allCases.map(\.description).joined(separator: ", ")), got '\(name)'",
-          invocation.command)
+        throw UsageError.global(
+          "--log-level must be one of \(LogLevel.names), got \(Invocation.quoted(name))")
       }
-      Log.setLevels(LogThresholds(global: level))
+      levels.global = level
     }
+    Log.setLevels(levels)
   }
+}
+
+/// The monitor of the container built only to check the configuration: it never reports.
+private struct SilentConnectivityMonitor: ConnectivityMonitor {
+  func updates() -> AsyncStream<Bool> { AsyncStream { $0.finish() } }
+}
+
+extension LogLevel {
+  static var names: String { allCases.map(\.description).joined(separator: ", ") }
 }

@@ -36,7 +36,7 @@ enum StrataDemo {
     case .standalone(let run):
       output = try await run(invocation)
     case .inApp(let run):
-      let app = try AppContext.start(invocation)
+      let app = try await AppContext.start(invocation)
       // Whether a session existed before the command: a refusal then means the server ended it.
       let hadSession = await (try? app.resolve(AuthSession.self))?.isSignedIn ?? false
       do {

@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 /// A parsed command line.
@@ -13,6 +14,7 @@ struct Invocation: Sendable {
   var logLevel: String?
   var httpLog: String?
   var json = false
+  var verbose = false
   var help = false
   var version = false
 
@@ -59,9 +61,17 @@ struct Invocation: Sendable {
 struct UsageError: Error {
   let message: String
   let command: Command?
+  /// About a global option: the global usage is shown, whatever the command.
+  var isGlobal = false
   init(_ message: String, _ command: Command?) {
     self.message = message
     self.command = command
+  }
+
+  static func global(_ message: String) -> UsageError {
+    var error = UsageError(message, nil)
+    error.isGlobal = true
+    return error
   }
 }
 
@@ -96,6 +106,7 @@ enum CommandLineParser {
         name = String(name[..<equals])
       }
       if argument == "-h" { name = "help" }
+      if argument == "-v" { name = "verbose" }
       if valueOptions.contains(name), value == nil {
         guard index < arguments.count, !arguments[index].hasPrefix("--") else {
           throw UsageError("--\(Invocation.quoted(name, bare: true)) needs a value", nil)
@@ -105,7 +116,17 @@ enum CommandLineParser {
       }
       switch name {
       case "config": invocation.configPath = value
-      case "api": invocation.api = value
+      case "api":
+        if let value, value != "sandbox" {
+          let url = URL(string: value)
+          guard let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url?.host?.isEmpty == false
+          else {
+            throw UsageError.global(
+              "--api needs an http or https URL or 'sandbox', got \(Invocation.quoted(value))")
+          }
+        }
+        invocation.api = value
       case "log-level": invocation.logLevel = value
       case "http-log": invocation.httpLog = value
       case "set":
@@ -114,11 +135,12 @@ enum CommandLineParser {
         }
         invocation.sets.append(
           (String(value[..<equals]), String(value[value.index(after: equals)...])))
-      case "sandbox", "json", "help", "version":
-        guard value == nil else { throw UsageError("--\(name) takes no value", nil) }
+      case "sandbox", "json", "help", "version", "verbose":
+        guard value == nil else { throw UsageError.global("--\(name) takes no value") }
         switch name {
         case "sandbox": invocation.sandbox = true
         case "json": invocation.json = true
+        case "verbose": invocation.verbose = true
         case "help": invocation.help = true
         default: invocation.version = true
         }
@@ -142,13 +164,8 @@ enum CommandLineParser {
     }
     invocation.command = command
     if invocation.help { return invocation }
-    invocation.positionals = Array(words.dropFirst(command.words.count))
-    guard invocation.positionals.count == command.positionals.count else {
-      let expected =
-        command.positionals.isEmpty ? "no arguments" : command.positionals.joined(separator: " ")
-      throw UsageError(
-        "'\(command.name)' takes \(expected), got \(invocation.positionals.count)", command)
-    }
+    // Options first: a mistyped option's value (`--limt 3`) would otherwise be reported as
+    // an extra argument.
     for option in commandOptions {
       guard let spec = command.options.first(where: { $0.name == option.name }) else {
         throw UsageError(
@@ -166,6 +183,13 @@ enum CommandLineParser {
         throw UsageError("--\(option.name) needs a value", command)
       }
       invocation.options[option.name, default: []].append(value)
+    }
+    invocation.positionals = Array(words.dropFirst(command.words.count))
+    guard invocation.positionals.count == command.positionals.count else {
+      let expected =
+        command.positionals.isEmpty ? "no arguments" : command.positionals.joined(separator: " ")
+      throw UsageError(
+        "'\(command.name)' takes \(expected), got \(invocation.positionals.count)", command)
     }
     return invocation
   }

@@ -34,6 +34,9 @@ enum CommandTable {
       help: "trace, debug, info, notice, warning, error or critical"),
     OptionSpec(name: "json", valueName: nil, help: "print JSON instead of tables"),
     OptionSpec(
+      name: "verbose", valueName: nil,
+      help: "-v: also print info log lines on stderr (default: warnings and errors only)"),
+    OptionSpec(
       name: "http-log", valueName: "FILE",
       help: "write a JSON line per HTTP attempt (method, redacted URL, status, duration…)"),
     OptionSpec(

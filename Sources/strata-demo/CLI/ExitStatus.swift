@@ -7,6 +7,10 @@ enum ExitStatus: Int32 {
   case ok = 0
   case failure = 1
   case usage = 2
+  /// EX_CANTCREAT: an output file (`--http-log`) cannot be created or written.
+  case cantCreate = 73
+  /// EX_IOERR: writing the output failed (a full disk, a closed stdout).
+  case ioError = 74
   /// EX_TEMPFAIL: changes wait for the server (or for a sync already running).
   case tempFail = 75
   case unauthorized = 77
@@ -31,13 +35,11 @@ enum Failure {
   static func report(_ error: any Error, command: Command?) -> ExitStatus {
     switch error {
     case let usage as UsageError:
+      let shown = usage.isGlobal ? nil : usage.command ?? command
       Terminal.error("strata-demo: \(usage.message)")
       Terminal.error(
-        "usage: \((usage.command ?? command)?.usage ?? "strata-demo [global options] COMMAND [options]")"
-      )
-      Terminal.error(
-        "Run 'strata-demo \((usage.command ?? command).map { $0.name + " " } ?? "")--help' for more."
-      )
+        "usage: \(shown?.usage ?? "strata-demo [global options] COMMAND [options]")")
+      Terminal.error("Run 'strata-demo \(shown.map { $0.name + " " } ?? "")--help' for more.")
       return .usage
     case let config as ConfigError:
       Terminal.error("strata-demo: configuration error: \(config)")
@@ -59,6 +61,9 @@ enum Failure {
     case let missing as SignInRequired:
       Terminal.error("strata-demo: not signed in to \(missing.api): run 'strata-demo login'")
       return .unauthorized
+    case let file as CantCreate:
+      Terminal.error("strata-demo: \(file)")
+      return .cantCreate
     case StoreError.syncInProgress:
       Terminal.error(
         "strata-demo: another sync is running; what it does not send, the next sync will")

@@ -2,23 +2,44 @@ import Foundation
 import Strata
 import StrataConcurrency
 
-/// `--http-log FILE`: one JSON line per HTTP attempt, appended as each ends. The file is
-/// created (mode 0600) or truncated; a record holds no header, body or secret.
-final class HTTPLogFile: Sendable {
-  private let output: Lock<(handle: FileHandle, encoder: JSONEncoder)>
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
+/// `--http-log FILE`: one JSON line per HTTP attempt, appended as each ends; a record holds no
+/// header, body or secret. The path is opened and written, never replaced: a regular file is
+/// truncated (created 0600), a device such as `/dev/null` or `/dev/stderr` is written to, and
+/// anything else (a directory, a FIFO, a socket) is refused. A symbolic link is followed, as a
+/// shell's `>` follows it.
+final class HTTPLogFile: Sendable {
+  private let output: Lock<(fd: Int32, encoder: JSONEncoder)>
+
+  /// Opens the log before anything is sent. Throws ``CantCreate`` (exit 73).
   init(path: String) throws {
-    guard
-      FileManager.default.createFile(
-        atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-      let handle = FileHandle(forWritingAtPath: path)
-    else {
-      throw CommandFailure("cannot write the HTTP log \(Invocation.quoted(path))")
+    // O_NONBLOCK: opening a FIFO for writing with no reader would otherwise wait forever.
+    let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw CantCreate(
+        "cannot write the HTTP log \(Invocation.quoted(path)): \(String(cString: strerror(errno)))"
+      )
     }
+    var status = stat()
+    let kind = fstat(fd, &status) == 0 ? status.st_mode & S_IFMT : 0
+    guard kind == S_IFREG || kind == S_IFCHR else {
+      close(fd)
+      throw CantCreate(
+        "cannot write the HTTP log \(Invocation.quoted(path)): not a regular file or a device")
+    }
+    if kind == S_IFREG { _ = ftruncate(fd, 0) }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    output = Lock((handle, encoder))
+    output = Lock((fd, encoder))
   }
+
+  deinit { output.withLock { _ = close($0.fd) } }
 
   /// The closure `NetworkOptions.onRequestRecord` takes.
   var sink: @Sendable (RequestRecord) -> Void { { [self] record in write(record) } }
@@ -27,7 +48,13 @@ final class HTTPLogFile: Sendable {
     output.withLock { output in
       guard var line = try? output.encoder.encode(record) else { return }
       line.append(UInt8(ascii: "\n"))
-      try? output.handle.write(contentsOf: line)
+      FileDescriptor.writeAll(output.fd, line)
     }
   }
+}
+
+/// An output file that cannot be created or written (exit status 73, EX_CANTCREAT).
+struct CantCreate: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }

@@ -88,9 +88,33 @@ struct Output {
     UntrustedText.sanitize(text, limit: max(1, width - 1))
   }
 
+  /// Server text is kept whole in JSON, but a character a terminal acts on — C1 controls
+  /// (U+0080–U+009F, U+009B is CSI), DEL, bidi overrides and isolates, line separators — is
+  /// written as a `\uXXXX` escape: a JSON reader gets the text back, a terminal sees no control.
+  /// (JSONEncoder already escapes C0.) Such characters only occur inside JSON strings, where
+  /// an escape means the same character.
   static func json(_ value: any Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+    let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+    guard text.unicodeScalars.contains(where: isTerminalControl) else { return text }
+    var escaped = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      guard isTerminalControl(scalar) else {
+        escaped.append(scalar)
+        continue
+      }
+      let hex = String(scalar.value, radix: 16)
+      escaped.append(
+        contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+    }
+    return String(escaped)
+  }
+
+  private static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
+    default: false
+    }
   }
 }

@@ -14,24 +14,46 @@ enum Terminal {
   @TaskLocal static var sink: (@Sendable (String, Bool) -> Void)?
 
   /// Writes a result line; every secret the process holds is masked (``KnownSecrets``).
+  /// A reader that went away (EPIPE) ends the process by SIGPIPE, as it ends `cat`: exit 141.
+  /// Any other write error (a full disk, a closed stdout) is one line on stderr and exit 74.
   static func out(_ text: String = "") {
     let text = KnownSecrets.mask(text)
     if let sink { return sink(text, false) }
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    guard FileDescriptor.writeAll(1, Array((text + "\n").utf8)) else {
+      let failure = errno
+      if failure == EPIPE {
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+      }
+      error("strata-demo: cannot write the output: \(String(cString: strerror(failure)))")
+      exit(ExitStatus.ioError.rawValue)
+    }
   }
 
-  /// Writes an error or progress line, secrets masked.
+  /// Writes an error or progress line, secrets masked. A failure to write it is ignored:
+  /// there is nowhere left to report it.
   static func error(_ text: String) {
     let text = KnownSecrets.mask(text)
     if let sink { return sink(text, true) }
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileDescriptor.writeAll(2, Array((text + "\n").utf8))
   }
+
+  /// Gives each closed standard descriptor (0, 1, 2) a read-only `/dev/null`: otherwise the
+  /// next file opened (a store, a socket) would get descriptor 1 and receive the output.
+  /// Writes to a read-only descriptor fail (EBADF), which `out` reports as exit 74.
+  static func occupyClosedStandardDescriptors() {
+    for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 {
+      let opened = open("/dev/null", O_RDONLY)
+      if opened >= 0, opened != fd { close(opened) }
+    }
+  }
+
   static var inputIsTerminal: Bool { isatty(0) == 1 }
   static var errorIsTerminal: Bool { isatty(2) == 1 }
 
   /// Asks for a line on the terminal.
   static func prompt(_ question: String) -> String? {
-    FileHandle.standardError.write(Data(question.utf8))
+    FileDescriptor.writeAll(2, Array(question.utf8))
     return readLine(strippingNewline: true)
   }
 
@@ -52,7 +74,7 @@ enum Terminal {
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler {
         restore()
-        FileHandle.standardError.write(Data("\n".utf8))
+        FileDescriptor.writeAll(2, Array("\n".utf8))
         exit(128 + number)
       }
       source.resume()
@@ -64,7 +86,7 @@ enum Terminal {
       restore()
       for watcher in watchers { watcher.cancel() }
       for number in signals { signal(number, SIG_DFL) }
-      FileHandle.standardError.write(Data("\n".utf8))
+      FileDescriptor.writeAll(2, Array("\n".utf8))
     }
     return prompt(question)
   }

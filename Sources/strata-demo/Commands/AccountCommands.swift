@@ -12,10 +12,14 @@ enum AccountCommands {
           name: "username", valueName: "NAME", help: "login name (prompted in a terminal)"),
         OptionSpec(
           name: "password", valueName: "PASSWORD",
-          help: "password (prompted without echo in a terminal)"),
+          help:
+            "password (prompted without echo in a terminal); other users can read it with 'ps'"),
+        OptionSpec(
+          name: "password-stdin", valueName: nil,
+          help: "read the password from the first line of stdin (printf '%s' \"$PW\" | …)"),
       ],
       example:
-        "strata-demo --api http://127.0.0.1:8080 login --username emilys --password emilyspass",
+        "printf '%s' emilyspass | strata-demo --api http://127.0.0.1:8080 login --username emilys --password-stdin",
       run: .inApp(login)),
     Command(
       "logout", summary: "Forget the stored session.", example: "strata-demo logout",
@@ -28,15 +32,35 @@ enum AccountCommands {
   static func login(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     var username = invocation.option("username")
     var password = invocation.option("password")
+    if invocation.option("password-stdin") != nil {
+      guard password == nil else {
+        throw UsageError("--password and --password-stdin exclude each other", invocation.command)
+      }
+      guard username != nil else {
+        throw UsageError("--password-stdin needs --username", invocation.command)
+      }
+      guard let line = readLine(strippingNewline: true) else {
+        throw CommandFailure("no password on stdin")
+      }
+      password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
     KnownSecrets.register([password])
     if username == nil || password == nil {
       guard Terminal.inputIsTerminal else {
         throw UsageError(
-          "login needs --username and --password when input is not a terminal", invocation.command)
+          "login needs --username and --password (or --password-stdin) when input is not a terminal",
+          invocation.command)
       }
-      if username == nil { username = Terminal.prompt("username: ") }
+      // End of input (Ctrl-D) at a prompt cancels the login; Ctrl-C ends the process (130).
+      if username == nil {
+        guard let answer = Terminal.prompt("username: ") else { throw CommandFailure("cancelled") }
+        username = answer
+      }
       if password == nil {
-        password = Terminal.promptSecret("password: ")
+        guard let answer = Terminal.promptSecret("password: ") else {
+          throw CommandFailure("cancelled")
+        }
+        password = answer
         KnownSecrets.register([password])
       }
     }
@@ -53,6 +77,11 @@ enum AccountCommands {
   }
 
   static func logout(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    guard try await app.resolve(AuthSession.self).isSignedIn else {
+      return Output(
+        text: .line("not signed in to \(app.apiName): nothing to forget"),
+        json: ["signedIn": false])
+    }
     let model = try app.resolve(ProfileViewModel.self)
     await model.signOut()
     return Output(text: .line("signed out"), json: ["signedIn": false])

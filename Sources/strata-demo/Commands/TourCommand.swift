@@ -20,7 +20,7 @@ enum TourCommand {
     let started = ContinuousClock.now
     let storeDirectory = NSTemporaryDirectory() + "strata-tour-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: storeDirectory) }
-    let app = try AppContext.start(
+    let app = try await AppContext.start(
       invocation,
       overrides: [
         .api: "sandbox", .tokenStore: "memory", .tokenLifetime: "30m",

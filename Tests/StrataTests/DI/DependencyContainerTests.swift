@@ -344,3 +344,34 @@ struct ContainerConcurrencyTests {
     #expect(resolved == 1600)
   }
 }
+
+@Suite("DependencyContainer optional resolution")
+struct OptionalResolutionTests {
+  @Test func anOptionalResolvesTheRegisteredService() throws {
+    let container = DependencyContainer()
+    container.register((any Greeter).self, scope: .singleton) { _ in EnglishGreeter() }
+    let greeter: (any Greeter)? = try container.resolve()
+    #expect(greeter?.greeting == "hello")
+    let child = DependencyContainer(parent: container)
+    let inherited: (any Greeter)? = try child.resolve()
+    #expect(inherited?.greeting == "hello")
+  }
+
+  @Test func anOptionalOfAnUnregisteredServiceIsNil() throws {
+    let container = DependencyContainer()
+    let greeter: (any Greeter)? = try container.resolve()
+    #expect(greeter == nil)
+    #expect(try container.resolve((any Greeter)?.self) == nil)
+  }
+
+  @Test func aRegisteredServiceThatFailsStillThrows() {
+    let container = DependencyContainer()
+    container.register(ServiceA.self) { _ in throw Broken(reason: "no disk") }
+    container.register(ServiceB.self) { c in
+      _ = try c.resolve(ServiceC.self)  // not registered: a missing dependency, not absence
+      return ServiceB()
+    }
+    #expect(throws: DependencyError.self) { let _: ServiceA? = try container.resolve() }
+    #expect(throws: DependencyError.self) { let _: ServiceB? = try container.resolve() }
+  }
+}

@@ -29,16 +29,16 @@ struct HostileServerTests {
     server.faults.add(.init(method: "GET", path: "/users/1", count: 5, action: .endlessBody))
     let service = NetworkService(
       options: NetworkOptions(
-        baseURL: server.baseURL, timeout: .seconds(20), maxResponseSize: limit),
+        baseURL: server.baseURL, timeout: .seconds(300), maxResponseSize: limit),
       transport: URLSessionTransport())
-    let started = ContinuousClock.now
     let error = await networkError { _ = try await service.send(GetUser()) }
     guard case .responseTooLarge(let reported) = error?.kind else {
       Issue.record("expected .responseTooLarge, got \(String(describing: error))")
       return
     }
+    // Too large, not timed out: the limit ended the endless body, not the (hang-guard)
+    // deadline, however slow a loaded machine reads it.
     #expect(reported == limit)
-    #expect(ContinuousClock.now - started < .seconds(20))
     #expect(error?.description.contains("\(limit)-byte limit") == true)
     #expect(server.journal.count(path: "/users/1") == 1, "not retried")
     // The process's peak memory is measured by the CLI test, in a process of its own.

@@ -80,25 +80,22 @@ struct FaultMatrixTests {
 
   @Test func slowResponsePastTheDeadlineTimesOutWithoutRetry() async throws {
     try await withService { server, _ in
-      // Silent for 60 s (the longest a fault delays), and the session's own idle timeout is
-      // 2 minutes: only the service's 400 ms deadline can end the call in under 50 s, however
-      // busy the machine (a 20 s bound was missed under load).
+      // Silent for 60 s (the longest a fault delays), then an answer; the session's own idle
+      // timeout is an hour: a timeout can only be the service's 400 ms deadline, however busy
+      // the machine (the verdict reads no clock).
       server.faults.add(.init(path: "/users/1", count: 10, action: .delay(.seconds(60))))
       let service = NetworkService(
         options: NetworkOptions(
           baseURL: server.baseURL, timeout: .milliseconds(400), retryPolicy: Self.fast),
         // Its own session: on Linux, tearing down the abandoned transfer can hold up every
         // other transfer of the same URLSession for seconds.
-        transport: URLSessionTransport(options: .init(requestTimeout: 120)))
-      let started = ContinuousClock.now
+        transport: URLSessionTransport(options: .init(requestTimeout: 3600)))
       let error = await networkError { _ = try await service.send(GetUser()) }
       guard case .transport(let urlError) = error?.kind else {
         Issue.record("expected a timeout, got \(String(describing: error))")
         return
       }
-      #expect(urlError.code == .timedOut)
-      #expect(
-        ContinuousClock.now - started < .seconds(50), "the 400 ms deadline, not the 60 s server")
+      #expect(urlError.code == .timedOut, "the 400 ms deadline, not the 60 s server")
       #expect(server.journal.count(path: "/users/1") == 1)
     }
   }

@@ -1,0 +1,236 @@
+import Foundation
+import Strata
+import StrataSandbox
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The CLI at its edges, through the built binary: quiet on success, configuration checked
+/// before anything starts, output that cannot be written, `--http-log` paths, error messages
+/// and passwords.
+@Suite("strata-demo at the edges")
+struct CLIEdgeTests {
+  /// Runs `script` with `sh -c`; `$0` is the binary (for redirections the runner cannot make).
+  static func shell(_ cli: CLIRunner, _ script: String, _ arguments: [String] = [])
+    async throws -> CLIRunner.Result
+  {
+    var runner = cli
+    runner.executable = "/bin/sh"
+    return try await runner.run(["-c", script, CLIRunner.binary] + arguments)
+  }
+
+  // MARK: Quiet on success
+
+  @Test func aSuccessfulCommandPrintsNoLogLinesUnlessAsked() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      let quiet = try await cli.run(api + ["users", "--limit", "1"])
+      #expect(quiet.status == 0 && quiet.stdout.contains("Emily"))
+      #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+      let sandbox = try await cli.run(["--sandbox", "users", "--limit", "1"])
+      #expect(sandbox.status == 0 && sandbox.stderr.isEmpty, "\(sandbox.stderr)")
+
+      for asked in [["-v"], ["--verbose"], ["--log-level", "info"], ["--set", "LOG_LEVEL=info"]] {
+        let loud = try await cli.run(asked + ["--sandbox", "users", "--limit", "1"])
+        #expect(loud.status == 0 && loud.stderr.contains("embedded sandbox on"), "\(asked)")
+      }
+      var environment = cli
+      environment.extraEnvironment = ["LOG_LEVEL": "info"]
+      let fromEnvironment = try await environment.run(["--sandbox", "users", "--limit", "1"])
+      #expect(fromEnvironment.stderr.contains("embedded sandbox on"), "\(fromEnvironment.stderr)")
+
+      // Warnings still show: a refresh that fails (500) keeps the session and says so.
+      _ = try await SecurityCLITests.login(cli, server)
+      server.faults.add(.init(method: "GET", path: "/auth/me", action: .respond(status: 401)))
+      server.faults.add(.init(method: "POST", path: "/auth/refresh", action: .respond(status: 500)))
+      let warned = try await cli.run(api + ["me"])
+      #expect(warned.stderr.contains("warning"), "\(warned.stderr)")
+    }
+  }
+
+  // MARK: Configuration first
+
+  @Test(arguments: [
+    ["--set", "RESOURCE_TIMEOUT=99999999999999999999s"], ["--set", "RETRY_MAX_RETRIES=-1"],
+    ["--set", "USERS_CACHE_TTL=soon"], ["--set", "LOG_FORMAT=xml"],
+  ])
+  func aBadValueIsOneLineAndExit78BeforeAnythingStarts(_ bad: [String]) async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let remote = try await cli.run(
+        ["--api", server.baseURL.absoluteString] + bad + ["-v", "users"])
+      #expect(remote.status == 78, "\(remote.stderr)")
+      #expect(server.journal.count() == 0, "nothing was sent")
+      let sandbox = try await cli.run(bad + ["-v", "--sandbox", "users"])
+      #expect(sandbox.status == 78)
+      let lines = sandbox.stderr.split(separator: "\n")
+      #expect(lines.count == 1, "one line, no sandbox started: \(sandbox.stderr)")
+      #expect(lines.first?.hasPrefix("strata-demo: configuration error: ") == true)
+    }
+  }
+
+  // MARK: Output that cannot be written
+
+  @Test func aFullOrClosedStdoutIsExit74WithOneLine() async throws {
+    let cli = try CLIRunner()
+    for redirection in [">/dev/full", ">&-"] {
+      let result = try await Self.shell(
+        cli, "\"$0\" --sandbox users --limit 3 \(redirection); echo \"status $?\" >&2")
+      let lines = result.stderr.split(separator: "\n")
+      #expect(lines.last == "status 74", "\(redirection): \(result.stderr)")
+      #expect(lines.count == 2 && lines.first?.contains("cannot write the output") == true)
+    }
+  }
+
+  @Test func aReaderThatWentAwayEndsTheProcessBySIGPIPE() throws {
+    // The pipe's reading end is closed before the process starts: its first write fails.
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    close(ends[0])
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
+    process.arguments = ["--help"]
+    process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(process.terminationStatus == SIGPIPE, "a shell reports 128 + 13 = 141")
+  }
+
+  // MARK: --http-log writes to the path
+
+  @Test func theHTTPLogIsWrittenToThePathNeverReplacingIt() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      let target = cli.home + "/target.jsonl"
+      try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
+      let link = cli.home + "/link.jsonl"
+      try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+      let viaLink = try await cli.run(api + ["--http-log", link, "users", "--limit", "1"])
+      #expect(viaLink.status == 0, "\(viaLink.stderr)")
+      #expect(
+        try FileManager.default.destinationOfSymbolicLink(atPath: link) == target,
+        "the link is still a link")
+      let written = try String(contentsOfFile: target, encoding: .utf8)
+      #expect(
+        written.hasPrefix("{") && written.contains("\"status\":200"), "truncated, then one line")
+
+      let device = try await cli.run(api + ["--http-log", "/dev/null", "users", "--limit", "1"])
+      #expect(device.status == 0, "\(device.stderr)")
+      var status = stat()
+      #expect(stat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+
+      let fifo = cli.home + "/fifo"
+      #expect(mkfifo(fifo, 0o600) == 0)
+      let sent = server.journal.count()
+      for refused in [fifo, cli.home, "/nonexistent/dir/log.jsonl"] {
+        let result = try await cli.run(api + ["--http-log", refused, "users"])
+        #expect(result.status == 73, "\(refused): \(result.stderr)")
+        #expect(result.stderr.contains("cannot write the HTTP log"))
+      }
+      #expect(server.journal.count() == sent, "nothing sent when the log cannot be written")
+      #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO stays")
+    }
+  }
+
+  // MARK: Errors name what was wrong
+
+  @Test func usageErrorsNameTheWrongArgument() async throws {
+    let cli = try CLIRunner()
+    let misspelt = try await cli.run(["--sandbox", "users", "--limt", "3"])
+    #expect(misspelt.status == 2)
+    #expect(misspelt.stderr.contains("unknown option '--limt' for 'users'"), "\(misspelt.stderr)")
+
+    let api = try await cli.run(["--api", "notaurl", "users"])
+    #expect(api.status == 2)
+    #expect(api.stderr.contains("--api needs an http or https URL"), "\(api.stderr)")
+    #expect(!api.stderr.contains("--set"))
+
+    let level = try await cli.run(["--log-level", "loud", "--sandbox", "users"])
+    #expect(level.status == 2 && level.stderr.contains("--log-level must be one of"))
+    #expect(
+      level.stderr.contains("usage: strata-demo [global options] COMMAND"),
+      "a global option's usage, not the command's: \(level.stderr)")
+  }
+
+  // MARK: Passwords and sessions
+
+  @Test func passwordStdinReadsOneLineAndTheHelpWarnsAboutPs() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = server.baseURL.absoluteString
+      let password = SecurityCLITests.password
+      let signedIn = try await Self.shell(
+        cli, "printf '%s\\n' \"$1\" | \"$0\" --api \"$2\" login --username emilys --password-stdin",
+        [password, api])
+      #expect(
+        signedIn.status == 0 && signedIn.stdout.contains("signed in as"), "\(signedIn.stderr)")
+      #expect(!signedIn.all.contains(password))
+      #expect(FileManager.default.fileExists(atPath: cli.credentialsPath(for: server.baseURL)))
+
+      let empty = try await cli.run(
+        ["--api", api, "login", "--username", "emilys", "--password-stdin"])
+      #expect(empty.status == 1 && empty.stderr.contains("no password on stdin"))
+
+      let help = try await cli.run(["login", "--help"])
+      #expect(help.stdout.contains("--password-stdin") && help.stdout.contains("'ps'"))
+    }
+  }
+
+  @Test func endOfInputAtThePasswordPromptCancels() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      // Ctrl-D (EOT) at the start of a line: end of input for the reading process.
+      let run = try await PseudoTerminal.run(
+        cli, ["--api", server.baseURL.absoluteString, "login", "--username", "emilys"],
+        stdinOnTerminal: true, answers: [("password: ", "\u{04}")])
+      #expect(run.status == 1, "\(run.shown)")
+      #expect(run.shown.contains("cancelled"), "\(run.shown)")
+      #expect(server.journal.count(path: "/auth/login") == 0)
+    }
+  }
+
+  @Test func logoutWithoutASessionSaysSo() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let result = try await cli.run(["--api", server.baseURL.absoluteString, "logout"])
+      #expect(result.status == 0)
+      #expect(result.stdout.contains("not signed in"), "\(result.stdout)")
+      #expect(server.journal.count() == 0)
+    }
+  }
+
+  // MARK: --json
+
+  @Test func jsonOutputEscapesTerminalControlsFromTheServer() async throws {
+    try await withSandbox { server in
+      let hostile = "Emily\u{9B}31mRED\u{202E}txt.exe\u{2066}x\u{85}y"
+      let body =
+        #"{"id":1,"firstName":"\#(hostile)","lastName":"J","age":30,"#
+        + #""username":"emilys","email":"e@x.dummyjson.com"}"#
+      server.faults.add(
+        .init(
+          method: "GET", path: "/users/1", count: 2,
+          action: .respond(status: 200, headers: ["Content-Type": "application/json"], body: body)))
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      let json = try await cli.run(api + ["--json", "user", "1"])
+      #expect(json.status == 0, "\(json.stderr)")
+      for control: Unicode.Scalar in ["\u{9B}", "\u{202E}", "\u{2066}", "\u{85}"] {
+        #expect(!json.stdout.unicodeScalars.contains(control), "raw U+\(control.value) printed")
+      }
+      #expect(json.stdout.contains(#"Emily\u009b31mRED\u202etxt.exe\u2066x\u0085y"#))
+      let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+      #expect(decoded?["firstName"] as? String == hostile, "a JSON reader gets the text back")
+      let table = try await cli.run(api + ["user", "1"])
+      #expect(!table.stdout.unicodeScalars.contains("\u{9B}"))
+    }
+  }
+}
