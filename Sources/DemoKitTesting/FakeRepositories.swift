@@ -39,6 +39,11 @@ public final class FakeUsersRepository: UsersRepository {
   /// The user with `id` (404 if none).
   public func user(id: Int) async throws -> User {
     try await script.call("user", "\(id)")
+    return try stored(id)
+  }
+
+  /// The stored user, without recording a call: one call of the API is one recorded call.
+  private func stored(_ id: Int) throws -> User {
     guard let user = users.first(where: { $0.id == id }) else {
       throw NetworkError.server(status: 404, serverMessage: "User with id '\(id)' not found")
     }
@@ -48,7 +53,7 @@ public final class FakeUsersRepository: UsersRepository {
   /// The user with a new first name.
   public func rename(id: Int, firstName: String) async throws -> User {
     try await script.call("rename", "\(id), \(firstName)")
-    let user = try await self.user(id: id)
+    let user = try stored(id)
     return User(
       id: user.id, firstName: firstName, lastName: user.lastName, age: user.age,
       email: user.email, username: user.username)

@@ -24,32 +24,39 @@ struct ParserFuzzTests {
     return words + flags + values
   }()
 
-  @Test func fiveThousandRandomVectorsGiveInvocationsOrUsageErrorsOnly() async {
-    var random = SeededRandom(seed: 0xA5A5)
-    var usageErrors = 0
-    var parsed = 0
-    for index in 0..<5_000 {
-      if index % 250 == 0 { await Task.yield() }  // let other tests' tasks run on the 2-thread pool
-      let arguments = (0..<Int.random(in: 0...7, using: &random)).map { _ in
-        Self.tokens[Int.random(in: 0..<Self.tokens.count, using: &random)]
-      }
-      do {
-        let invocation = try CommandLineParser.parse(arguments)
-        parsed += 1
-        if let command = invocation.command, !invocation.help {
-          #expect(invocation.positionals.count == command.positionals.count, "\(arguments)")
-          let allowed = Set(command.options.map(\.name))
-          #expect(invocation.options.keys.allSatisfy(allowed.contains), "\(arguments)")
-        } else {
-          #expect(invocation.help || invocation.version, "\(arguments)")
+  @Test func fiveThousandRandomVectorsGiveInvocationsOrUsageErrorsOnly() async throws {
+    let (parsed, usageErrors, problems) = try await offThePool { () -> (Int, Int, [String]) in
+      var random = SeededRandom(seed: 0xA5A5)
+      var usageErrors = 0
+      var parsed = 0
+      var problems: [String] = []
+      for _ in 0..<5_000 {
+        let arguments = (0..<Int.random(in: 0...7, using: &random)).map { _ in
+          Self.tokens[Int.random(in: 0..<Self.tokens.count, using: &random)]
         }
-      } catch let error as UsageError {
-        usageErrors += 1
-        #expect(!error.message.isEmpty)
-      } catch {
-        Issue.record("\(arguments) threw \(error)")
+        do {
+          let invocation = try CommandLineParser.parse(arguments)
+          parsed += 1
+          if let command = invocation.command, !invocation.help {
+            let allowed = Set(command.options.map(\.name))
+            if invocation.positionals.count != command.positionals.count
+              || !invocation.options.keys.allSatisfy(allowed.contains)
+            {
+              problems.append("\(arguments) parsed into an invocation its command refuses")
+            }
+          } else if !(invocation.help || invocation.version) {
+            problems.append("\(arguments): no command, no --help, no --version")
+          }
+        } catch let error as UsageError {
+          usageErrors += 1
+          if error.message.isEmpty { problems.append("\(arguments): a usage error without words") }
+        } catch {
+          problems.append("\(arguments) threw \(error)")
+        }
       }
+      return (parsed, usageErrors, problems)
     }
+    #expect(problems.isEmpty, "\(problems.prefix(10))")
     #expect(
       usageErrors > 1000 && parsed > 100,
       "both outcomes exercised: \(parsed) parsed, \(usageErrors) usage errors")

@@ -41,6 +41,37 @@ struct RetryTests {
     #expect(transport.requestCount == 1)
   }
 
+  /// Nothing passes a policy: the service's default one retries a POST that carries an
+  /// `Idempotency-Key` (with the same key), and only such a POST.
+  @Test func aKeyedPostIsRetriedByTheDefaultPolicy() async throws {
+    struct KeyedCreate: Endpoint {
+      typealias Response = EmptyResponse
+      var path: String { "things" }
+      var method: HTTPMethod { .post }
+      var idempotencyKey: String? { "key-1" }
+    }
+    let base = try #require(URL(string: "https://api.example"))
+    let transport = MockTransport.statuses([503, 503, 201])
+    let clock = ManualClock()
+    let service = NetworkService(
+      options: NetworkOptions(baseURL: base), transport: transport,
+      clock: clock)
+    _ = try await service.send(KeyedCreate())
+    #expect(transport.requestCount == 3)
+    #expect(
+      transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "Idempotency-Key") == "key-1" })
+    #expect(clock.sleeps.count == 2, "the default backoff, on the manual clock")
+
+    let unkeyed = MockTransport.statuses([503, 201])
+    let error = await networkError {
+      _ = try await NetworkService(
+        options: NetworkOptions(baseURL: base), transport: unkeyed,
+        clock: ManualClock()
+      ).send(CreateThing())
+    }
+    #expect(error?.status == 503 && unkeyed.requestCount == 1)
+  }
+
   @Test func postIsRetriedWhenThePolicySaysSo() async throws {
     let transport = MockTransport.statuses([503, 201])
     let policy = RetryPolicy(retryableMethods: [.get, .post])

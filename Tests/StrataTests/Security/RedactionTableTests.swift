@@ -135,6 +135,17 @@ struct KnownSecretsTests {
     #expect(!capture.text.contains(token))
   }
 
+  /// One secret the prefix of another: the longer is masked whole, whichever came first.
+  @Test(arguments: [true, false])
+  func aSecretThatExtendsAnotherIsMaskedWhole(_ shorterFirst: Bool) {
+    let short = "pw-\(UUID().uuidString.prefix(8))"
+    let long = short + "-TAILSECRET"
+    KnownSecrets.register(shorterFirst ? [short, long] : [long, short])
+    #expect(KnownSecrets.mask("[\(long)]") == "[<redacted>]")
+    #expect(KnownSecrets.mask("[\(short)]") == "[<redacted>]")
+    #expect(KnownSecrets.mask("\(short) \(long)") == "<redacted> <redacted>")
+  }
+
   @Test func secretConfigValuesAndURLPasswordsAreMaskedByValue() throws {
     let key = "cfg-\(UUID().uuidString)"
     let password = "pw-\(UUID().uuidString)"

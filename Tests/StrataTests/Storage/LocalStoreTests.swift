@@ -299,6 +299,48 @@ struct LocalStoreLogTests {
     #expect(server.sent.withLock { $0 } == ["a", "b", "queued meanwhile"])
   }
 
+  /// What a sync held mid-way has written: every settled change is whole on disk (complete,
+  /// parsable records appended after the queued ones), another store opened on the files sees
+  /// it, and the next sync sends only what was left.
+  @Test func aSyncHeldMidWayHasWrittenEachSettledChangeWhole() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["first", "second", "third"])
+    let log = try #require(directory.logs.first)
+    let queued = try String(contentsOfFile: log, encoding: .utf8)
+    let gate = Gate()
+    let server = ScriptedServer([
+      .success(1), .success(2), .failure(NetworkError.server(status: 503)),
+    ])
+    let running = Task {
+      try await store.sync { entry in
+        if String(decoding: entry.payload, as: UTF8.self) == "third" { await gate.pass() }
+        return try await server.send(entry)
+      }
+    }
+    try await gate.waitUntilEntered(limit: .seconds(60))
+
+    let written = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(written.hasPrefix(queued), "appended, never rewritten")
+    #expect(written.hasSuffix("\n"), "no half record")
+    let records = written.dropFirst(queued.count).split(separator: "\n")
+    #expect(records.count >= 2, "each settled change written before the next is sent")
+    for record in written.split(separator: "\n") {
+      let parts = record.split(separator: " ", maxSplits: 1)
+      #expect(parts.count == 2 && parts[0].count == 8 && UInt32(parts[0], radix: 16) != nil)
+      #expect((try? JSONSerialization.jsonObject(with: Data((parts.last ?? "").utf8))) != nil)
+    }
+    let other = LocalStore<Note>(path: directory.base)
+    #expect(try await other.outbox().map(\.status) == [.synced, .synced, .pending])
+
+    gate.open()
+    #expect(try await running.value.map(\.status) == [.synced, .synced, .pending])
+    let later = ScriptedServer()
+    #expect(try await other.sync(send: later.send).map(\.status) == [.synced])
+    #expect(later.sent.withLock { $0 } == ["third"], "only what was left")
+  }
+
   /// A compaction replaces the snapshot by rename: a reader that opened the old one reads it
   /// whole, the file is a new inode, and no temporary file is left.
   @Test func theSnapshotIsReplacedAtomically() async throws {

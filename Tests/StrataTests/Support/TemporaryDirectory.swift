@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory under the system temp dir, removed when the value is deinitialised.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
   let path: String
 
   init() throws {
