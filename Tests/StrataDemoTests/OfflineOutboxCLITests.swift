@@ -43,6 +43,65 @@ struct OfflineOutboxCLITests {
     }
   }
 
+  /// `sync --json` carries the table's rows and its footer's counts, and the exit status says
+  /// the same: 1 when a change was refused, 75 while one waits, 0 when nothing is left.
+  @Test func syncJSONCarriesTheRowsAndWhatIsLeft() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString, "--set", "RETRY_MAX_RETRIES=0"]
+      for title in ["Refused", "Waiting"] {
+        _ = try await cli.run(
+          api + ["post", "create", "--offline", "--title", title, "--body", "b"])
+      }
+      server.faults.add(
+        .init(
+          method: "POST", path: "/posts/add", count: 1,
+          action: .respond(status: 400, body: #"{"message":"no such user"}"#)))
+      server.faults.add(
+        .init(method: "POST", path: "/posts/add", count: 1, action: .respond(status: 503)))
+      let first = try await cli.run(api + ["--json", "sync"])
+      #expect(first.status == 1, "a change was refused: \(first.stderr)")
+      struct Summary: Decodable {
+        struct Change: Decodable {
+          let key: String
+          let kind: String
+          let status: String
+          let attempts: Int
+          let result: String?
+          let message: String?
+        }
+        let changes: [Change]
+        let waiting: Int
+        let refused: Int
+      }
+      let summary = try JSONDecoder().decode(Summary.self, from: Data(first.stdout.utf8))
+      #expect(summary.changes.map(\.status) == ["failed", "pending"])
+      #expect(summary.changes.first?.message?.contains("no such user") == true)
+      #expect(summary.changes.allSatisfy { $0.kind == "post.create" && $0.attempts == 1 })
+      #expect(summary.waiting == 1 && summary.refused == 1)
+
+      // Only the refused change is left: still 1.
+      let second = try await cli.run(api + ["--json", "sync"])
+      #expect(second.status == 1)
+      let left = try JSONDecoder().decode(Summary.self, from: Data(second.stdout.utf8))
+      #expect(left.changes.map(\.result) == ["post #151"] && left.waiting == 0 && left.refused == 1)
+
+      server.faults.add(
+        .init(method: "POST", path: "/posts/add", count: 1, action: .respond(status: 503)))
+      // Put back in the queue, it meets a server that is away: 75.
+      let waiting = try await cli.run(api + ["sync", "--retry-failed"])
+      #expect(waiting.status == 75, "a change waits for the server: \(waiting.stderr)")
+
+      let sent = try await cli.run(api + ["sync"])
+      #expect(sent.status == 0 && sent.stdout.contains("synced"), "\(sent.stderr)")
+      let done = try await cli.run(api + ["sync"])
+      #expect(done.status == 0 && done.stdout == "nothing to send\n", "one line, no table")
+      let empty = try await cli.run(api + ["--json", "sync"])
+      let nothing = try JSONDecoder().decode(Summary.self, from: Data(empty.stdout.utf8))
+      #expect(empty.status == 0 && nothing.changes.isEmpty && nothing.waiting == 0)
+    }
+  }
+
   /// Where the CLI keeps `kind` for the sandbox's origin.
   static func storePath(_ cli: CLIRunner, _ server: SandboxServer, _ kind: String) throws
     -> String

@@ -79,3 +79,21 @@ struct ParserFuzzTests {
     #expect(invocation.sets.map(\.value) == ["=2", "x=y"])
   }
 }
+
+@Suite("The README's exit statuses")
+struct ExitStatusDocumentationTests {
+  /// Every status the CLI can exit with has its row in the README's table, and the help
+  /// names it.
+  @Test func everyExitStatusIsDocumented() throws {
+    let readme = try String(
+      contentsOf: CLIRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let rows = Set(
+      readme.split(separator: "\n").filter { $0.hasPrefix("| ") }.compactMap {
+        Int32($0.dropFirst(2).prefix { $0 != " " })
+      })
+    for status in ExitStatus.allCases {
+      #expect(rows.contains(status.rawValue), "README has no row for exit \(status.rawValue)")
+      #expect(CommandTable.help.contains(" \(status.rawValue) "), "help omits \(status.rawValue)")
+    }
+  }
+}

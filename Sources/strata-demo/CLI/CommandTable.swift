@@ -67,7 +67,8 @@ enum CommandTable {
 
       Global options:
       \(OptionSpec.table(globalOptions))
-      Exit status: 0 ok, 1 failure, 2 usage, 77 not signed in, 78 configuration error.
+      Exit status: 0 ok, 1 failure, 2 usage, 73 --http-log not writable, 74 stdout not
+      writable, 75 changes wait (sync), 77 not signed in, 78 configuration error.
 
       """
   }

@@ -3,7 +3,7 @@ import Foundation
 import Strata
 
 /// The CLI's exit statuses.
-enum ExitStatus: Int32 {
+enum ExitStatus: Int32, CaseIterable {
   case ok = 0
   case failure = 1
   case usage = 2

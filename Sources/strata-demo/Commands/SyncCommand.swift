@@ -53,16 +53,25 @@ enum SyncCommand {
         ? "\(refused) refused: see 'posts --local' / 'todos --local'; 'sync --retry-failed' sends them again"
         : nil,
     ].compactMap { $0 }
+    let json = Summary(changes: rows, waiting: waiting, refused: refused)
     guard !rows.isEmpty else {
       return Output(
         text: .line(footer.isEmpty ? "nothing to send" : footer.joined(separator: "\n")),
-        json: [Row](), status: status)
+        json: json, status: status)
     }
     return Output(
       text: .table(
         headers: ["CHANGE", "KIND", "STATUS", "ATTEMPTS", "RESULT"], rows: rows.map(\.cells),
         footer: footer.isEmpty ? nil : footer.joined(separator: "\n")),
-      json: rows, status: status)
+      json: json, status: status)
+  }
+
+  /// `sync --json`: the table's rows and its footer's counts (what is left waiting or refused
+  /// in the whole queue, not only among the changes this run tried).
+  struct Summary: Encodable {
+    let changes: [Row]
+    let waiting: Int
+    let refused: Int
   }
 
   /// One change's outcome, as the table and `--json` show it.
