@@ -74,6 +74,36 @@ struct CLIEdgeTests {
     }
   }
 
+  /// A configuration that fans out (each file including the next ten times) or a file of
+  /// 200 MB is refused at once: exit 78, one line naming the file, nothing started.
+  @Test func aConfigThatFansOutOrIsHugeIsOneLineAndExit78() async throws {
+    let cli = try CLIRunner()
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("strata-config-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    for level in 0..<7 {
+      let includes =
+        level < 6 ? String(repeating: "#include \"f\(level + 1).xcconfig\"\n", count: 10) : ""
+      let text = "// " + String(repeating: "x", count: 1000) + "\nK\(level) = 1\n" + includes
+      try text.write(toFile: directory + "/f\(level).xcconfig", atomically: false, encoding: .utf8)
+    }
+    let huge = directory + "/huge.xcconfig"
+    #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+    let handle = try #require(FileHandle(forWritingAtPath: huge))
+    try handle.truncate(atOffset: 200 << 20)
+    try handle.close()
+    for (file, says) in [
+      ("/f0.xcconfig", "more than 256 includes"), ("/huge.xcconfig", "over 4 MiB"),
+    ] {
+      let result = try await cli.run(["--config", directory + file, "--sandbox", "users"])
+      #expect(result.status == 78, "\(result.stderr)")
+      let lines = result.stderr.split(separator: "\n")
+      #expect(lines.count == 1 && lines.first?.contains(says) == true, "\(result.stderr)")
+      #expect(result.stdout.isEmpty)
+    }
+  }
+
   // MARK: Output that cannot be written
 
   @Test func aFullOrClosedStdoutIsExit74WithOneLine() async throws {

@@ -97,6 +97,38 @@ struct SecurityCLITests {
     }
   }
 
+  /// Personal data, secret names and credentials inside free text, sent by the server in a
+  /// user's body: a trace run prints the body, and none of the values.
+  @Test func personalAndSecretDataFromTheServerIsMaskedAtTrace() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let secrets = [
+      "4111111111111111", "DE89370400440532013000", "021000021", "1990-02-17", "482913",
+      "771204", "Srv=db;Pwd=CONNPW", "postgres://app:DSNPW@db/x", "REFRESHTOKENVALUE",
+      "URLPASSWORD", "QUERYTOKEN", "HEADERTOKEN",
+    ]
+    let body = """
+      {"id":1,"firstName":"Emily","lastName":"Johnson","age":28,"email":"e@x.io",
+      "username":"emilys","creditCard":"\(secrets[0])","accountNumber":"\(secrets[1])",
+      "routingNumber":"\(secrets[2])","dob":"\(secrets[3])","mfaCode":"\(secrets[4])",
+      "totp":"\(secrets[5])","connectionString":"\(secrets[6])","dsn":"\(secrets[7])",
+      "refresh":"\(secrets[8])",
+      "note":"see https://u:\(secrets[9])@h.example/x?token=\(secrets[10]) and Authorization: Bearer \(secrets[11])"}
+      """
+    server.faults.add(
+      .init(
+        method: "GET", path: "/users/1",
+        action: .respond(status: 200, headers: ["Content-Type": "application/json"], body: body)))
+    let cli = try CLIRunner()
+    let result = try await cli.run([
+      "--api", server.baseURL.absoluteString, "--log-level", "trace", "user", "1",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("creditCard"), "the trace shows the body: \(result.stderr)")
+    for secret in secrets { #expect(!result.all.contains(secret), "\(secret) leaked") }
+  }
+
   @Test func eightProcessesOverAnExpiredTokenRefreshOnceAgainstARotatingServer() async throws {
     let clock = Lock(Date())
     let server = SandboxServer(

@@ -28,6 +28,13 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, 
     case includeNotFound(path: String)
     /// Files include each other; the chain of files, first repeated last.
     case includeCycle(chain: [String])
+    /// A file is larger than a configuration file may be (`limit` bytes).
+    case fileTooLarge(path: String, limit: Int)
+    /// One load follows more than `limit` includes: a fan-out of includes multiplies the
+    /// work with each level, so it is bounded like substitution.
+    case tooManyIncludes(limit: Int)
+    /// One load (a file and its includes) reads more than `limit` bytes in all.
+    case includesTooLarge(limit: Int)
     /// `$(NAME)` names neither a key nor an environment variable.
     case undefinedVariable(name: String)
     /// Keys refer to each other; the chain of keys, first repeated last.

@@ -8,10 +8,28 @@ import Foundation
 struct ConfigParser {
   /// How deep includes may nest before the parser gives up (guards against runaway chains).
   var maxIncludeDepth = 32
-  /// Reads a file's bytes; injectable so tests can parse without touching disk.
-  var readFile: @Sendable (String) -> [UInt8]? = { path in
-    FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+  /// The largest file read, in bytes: a configuration file is a few kilobytes; a larger one
+  /// is a mistake (or an attack) and is refused before it is read whole.
+  var maxFileSize = 4 << 20
+  /// How many `#include`s one load follows, and how many bytes it reads in all. Depth and
+  /// cycles are checked separately; these bound a fan-out (each file including the next ten
+  /// times is 10⁶ includes at depth 6).
+  var maxIncludes = 256
+  var maxTotalBytes = 16 << 20
+  /// Reads at most `limit` bytes of a file (nil: it cannot be read); injectable so tests can
+  /// parse without touching disk.
+  var readFile: @Sendable (_ path: String, _ limit: Int) -> [UInt8]? = { path, limit in
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    do {
+      return [UInt8](try handle.read(upToCount: limit) ?? Data())  // nil: an empty file
+    } catch {
+      return nil
+    }
   }
+
+  private var includesFollowed = 0
+  private var bytesRead = 0
 
   /// Optional includes that were absent (reported for diagnostics, not an error).
   private(set) var skippedIncludes: [SourceLocation] = []
@@ -20,7 +38,7 @@ struct ConfigParser {
 
   /// Parses the file at `path` and everything it includes.
   mutating func parse(fileAt path: String) throws -> [ConfigAssignment] {
-    guard let bytes = readFile(path) else {
+    guard let bytes = try read(path, at: nil) else {
       throw ConfigError(
         .unreadableFile(path: path), at: nil,
         "cannot read configuration file '\(path)': check the path (--config) and permissions")
@@ -156,7 +174,15 @@ struct ConfigParser {
         .malformedInclude, at: include.location,
         "includes nested more than \(maxIncludeDepth) deep")
     }
-    guard let bytes = readFile(path) else {
+    includesFollowed += 1
+    guard includesFollowed <= maxIncludes else {
+      let limit = maxIncludes
+      let error = ConfigError(
+        .tooManyIncludes(limit: limit), at: include.location,
+        "more than \(limit) includes in one configuration: include each file once")
+      throw error
+    }
+    guard let bytes = try read(path, at: include.location) else {
       if include.isOptional {
         skippedIncludes.append(include.location)
         return
@@ -167,6 +193,23 @@ struct ConfigParser {
     }
     try parse(
       bytes: bytes, name: path, chain: chain + [canonical], names: names + [path], into: &output)
+  }
+
+  /// A file's bytes, within the per-file and per-load limits (nil: it cannot be read).
+  private mutating func read(_ path: String, at location: SourceLocation?) throws -> [UInt8]? {
+    guard let bytes = readFile(path, maxFileSize + 1) else { return nil }
+    guard bytes.count <= maxFileSize else {
+      throw ConfigError(
+        .fileTooLarge(path: path, limit: maxFileSize), at: location,
+        "configuration file '\(path)' is over \(maxFileSize >> 20) MiB: is it the right file?")
+    }
+    bytesRead += bytes.count
+    guard bytesRead <= maxTotalBytes else {
+      throw ConfigError(
+        .includesTooLarge(limit: maxTotalBytes), at: location,
+        "the configuration and its includes are over \(maxTotalBytes >> 20) MiB in all")
+    }
+    return bytes
   }
 
   /// Include paths are relative to the including file's directory.

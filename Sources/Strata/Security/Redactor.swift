@@ -9,7 +9,9 @@ import Foundation
 /// `Access-Token` are one name). A name is secret when it is in the set, or when it contains a
 /// secret word (`token`, `secret`, `password`, `apikey`, …), so `X-Upstream-Token` and
 /// `sessionToken` are caught without being listed. Personal data (`ssn`, `iban`, `cardNumber`,
-/// `ip`, …) is redacted too unless ``revealsPersonalData`` is set for local debugging.
+/// `ip`, …) is redacted too unless ``revealsPersonalData`` is set for local debugging. Inside
+/// string values and header values, credentials are also found by their shape (a URL's
+/// password, `token=…` pairs, `Bearer …`), wherever the server put them.
 public struct Redactor: Sendable {
   /// What replaces a secret.
   public static let placeholder = "<redacted>"
@@ -26,7 +28,8 @@ public struct Redactor: Sendable {
     "accesstoken", "refreshtoken", "token", "idtoken", "password", "passwd", "pwd", "pass",
     "passphrase", "secret", "clientsecret", "apikey", "key", "auth", "authorization", "jwt",
     "sessiontoken", "session", "sessionid", "cookie", "privatekey", "accesskey", "secretkey",
-    "signature", "sig", "otp", "pin", "credentials", "bearer",
+    "signature", "sig", "otp", "pin", "credentials", "bearer", "refresh", "mfacode", "totp",
+    "otpcode", "connectionstring", "dsn", "databaseurl",
   ]
 
   /// Words that make any header, field or parameter name secret when it contains them.
@@ -38,7 +41,9 @@ public struct Redactor: Sendable {
   /// JSON fields with personal data, redacted unless ``revealsPersonalData`` is set.
   public static let defaultPersonalFieldNames: Set<String> = [
     "ssn", "ein", "cardnumber", "cardexpire", "cardcvv", "cvv", "cvc", "iban", "wallet", "ip",
-    "ipaddress", "macaddress", "passport", "passportnumber", "taxid", "birthdate",
+    "ipaddress", "macaddress", "passport", "passportnumber", "taxid", "birthdate", "dob",
+    "dateofbirth", "creditcard", "creditcardnumber", "accountnumber", "routingnumber",
+    "bankaccount",
   ]
 
   /// The redactor used by the library.
@@ -152,6 +157,9 @@ public struct Redactor: Sendable {
       }
     }
     if let array = json as? [Any] { return array.map { redact(json: $0) } }
+    if let text = json as? String {
+      return CredentialShapes.mask(text) { isSensitive(field: String($0)) }
+    }
     return json
   }
 

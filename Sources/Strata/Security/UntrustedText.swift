@@ -1,6 +1,7 @@
 /// Text that came from a server (error messages, body excerpts, header values), made safe to
 /// print or log: one line, no control characters, ANSI escapes or bidirectional overrides,
-/// JWT-shaped strings and known secrets masked, and capped in length.
+/// JWT-shaped strings, credential shapes (``CredentialShapes``) and known secrets masked, and
+/// capped in length.
 public enum UntrustedText {
   /// The default cap, in characters.
   public static let defaultLimit = 300
@@ -8,7 +9,10 @@ public enum UntrustedText {
   /// `text` made safe to show; see ``UntrustedText``. `limit` is the most characters kept
   /// before `…` (counted after masking, so a cut never leaves half a secret).
   public static func sanitize(_ text: String, limit: Int = defaultLimit) -> String {
-    let flat = KnownSecrets.mask(maskingJWTs(in: oneLine(text)))
+    let shapes = CredentialShapes.mask(maskingJWTs(in: oneLine(text))) {
+      Redactor.standard.isSensitive(field: String($0))
+    }
+    let flat = KnownSecrets.mask(shapes)
     guard flat.count > limit else { return flat }
     return String(flat.prefix(max(0, limit))) + "…"
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTesting
 import Testing
 
 @Suite("Config includes")
@@ -14,6 +15,59 @@ struct ConfigIncludeTests {
     #expect(config.value("A")?.value == "base")
     #expect(config.value("B")?.value == "main")
     #expect(config.value("A")?.origin.description == directory.path + "/sub/base.xcconfig:1")
+  }
+
+  /// Seven 1 KB files, each including the next ten times: 10⁶ includes unbounded. The load
+  /// stops at the 257th include, at that directive, having read a few hundred kilobytes.
+  @Test func anIncludeFanOutIsBoundedAtTheDirective() throws {
+    let directory = try TemporaryDirectory()
+    let padding = "// " + String(repeating: "x", count: 1000) + "\n"
+    for level in 0..<7 {
+      let includes =
+        level < 6 ? String(repeating: "#include \"f\(level + 1).xcconfig\"\n", count: 10) : ""
+      try directory.write("f\(level).xcconfig", padding + "K\(level) = \(level)\n" + includes)
+    }
+    let error = try #require(throws: ConfigError.self) {
+      try Config(file: directory.path + "/f0.xcconfig", environment: [:])
+    }
+    #expect(error.kind == .tooManyIncludes(limit: 256))
+    #expect(error.location?.file.hasSuffix(".xcconfig") == true && error.location?.line ?? 0 >= 3)
+    #expect(error.description.contains("more than 256 includes"))
+  }
+
+  /// 250 includes of a 100 KB file are within the count but 25 MB in all: refused. Parsing
+  /// the first 16 MiB is CPU work, so it runs off the cooperative pool.
+  @Test func theBytesOneLoadReadsAreBounded() async throws {
+    let directory = try TemporaryDirectory()
+    try directory.write(
+      "big.xcconfig", "// " + String(repeating: "y", count: 100_000) + "\nB = 1\n")
+    let main = try directory.write(
+      "main.xcconfig", String(repeating: "#include \"big.xcconfig\"\n", count: 250))
+    let failure = try await offThePool { () -> ConfigError? in
+      do {
+        _ = try Config(file: main, environment: [:])
+        return nil
+      } catch let error as ConfigError {
+        return error
+      }
+    }
+    #expect(failure?.kind == .includesTooLarge(limit: 16 << 20))
+  }
+
+  /// A 200 MB file (sparse: no disk used) is refused after reading its first 4 MiB.
+  @Test(arguments: [false, true])
+  func aHugeFileIsRefusedWithoutBeingReadWhole(_ included: Bool) throws {
+    let directory = try TemporaryDirectory()
+    let huge = directory.path + "/huge.xcconfig"
+    #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+    let handle = try #require(FileHandle(forWritingAtPath: huge))
+    try handle.truncate(atOffset: 200 << 20)
+    try handle.close()
+    let main =
+      included ? try directory.write("main.xcconfig", "A = 1\n#include \"huge.xcconfig\"\n") : huge
+    let error = try #require(throws: ConfigError.self) { try Config(file: main, environment: [:]) }
+    #expect(error.kind == .fileTooLarge(path: huge, limit: 4 << 20))
+    #expect(error.location?.line == (included ? 2 : nil))
   }
 
   @Test func optionalMissingIncludeIsSkipped() throws {

@@ -14,6 +14,9 @@ struct RedactionTableTests {
       case json(String)
       case userInfo
       case fragment
+      /// A credential found by its shape: `text` with `SECRET` replaced, put in a JSON value
+      /// under an innocent name, in an innocent header and in a server's message.
+      case shape(String)
     }
     let place: Place
     let secret: String
@@ -43,6 +46,14 @@ struct RedactionTableTests {
       case .fragment:
         return redactor.redact(
           url: URL(string: "https://api.example/cb#access_token=\(secret)&state=1")!)
+      case .shape(let text):
+        let text = text.replacingOccurrences(of: "SECRET", with: secret)
+        let body = (try? JSONSerialization.data(withJSONObject: ["id": 7, "note": text])) ?? Data()
+        return [
+          redactor.redact(body: body),
+          redactor.redact(headers: ["X-Debug": text])["X-Debug"] ?? "",
+          UntrustedText.sanitize(text),
+        ].joined(separator: " | ")
       }
     }
   }
@@ -51,7 +62,8 @@ struct RedactionTableTests {
     "Authorization", "authorization", "AUTHORIZATION", "Proxy-Authorization", "Cookie",
     "Set-Cookie", "X-API-Key", "x-api-key", "Api-Key", "X-Auth-Token", "X-Access-Token",
     "Private-Token", "X-CSRF-Token", "X-Amz-Security-Token", "X-Goog-Api-Key",
-    "X-Upstream-Token", "X-Refresh-Token", "X-Client-Secret", "X_Api_Key",
+    "X-Upstream-Token", "X-Refresh-Token", "X-Client-Secret", "X_Api_Key", "X-XSRF-Token",
+    "X-Session-Id", "X-Auth",
   ]
   static let queryNames = [
     "token", "access_token", "refresh_token", "api_key", "apikey", "key", "auth", "jwt",
@@ -62,7 +74,20 @@ struct RedactionTableTests {
     "cookie", "private_key", "access_key", "passwd", "client_secret", "apiKey", "secret",
     "nested.accessToken", "nested.Refresh-Token", "user.password", "bank.cardNumber",
     "bank.iban", "crypto.wallet", "ssn", "ein", "ip", "macAddress", "bank.cardExpire",
-    "user.birthDate",
+    "user.birthDate", "idToken", "pwd", "pass", "passphrase", "key", "auth", "session",
+    "sessionId", "signature", "sig", "otp", "pin", "credentials", "bearer", "privateKey",
+    "accessKey", "secretKey", "refresh", "mfaCode", "totp", "otp_code", "connectionString",
+    "dsn", "database_url", "bank.cardCvv", "cvv", "cvc", "passport", "passportNumber", "taxId",
+    "ipAddress", "dob", "date_of_birth", "creditCard", "credit_card_number",
+    "bank.accountNumber", "bank.routingNumber", "bankAccount",
+  ]
+  /// Credentials under names that say nothing, found by their shape.
+  static let shapes = [
+    "https://app:SECRET@db.example:5432/main", "postgres://u:SECRET@h/x?sslmode=require",
+    "https://api.example/x?page=1&token=SECRET", "https://api.example/cb#access_token=SECRET",
+    "Authorization: Bearer SECRET", "authorization:Bearer SECRET", "Bearer SECRET",
+    "Basic SECRET", "password=SECRET", "password: SECRET", "retry with api_key=SECRET&x=1",
+    "(client_secret:SECRET)",
   ]
 
   static let probes: [Probe] = {
@@ -76,10 +101,39 @@ struct RedactionTableTests {
     probes += queryNames.map { Probe(place: .query($0), secret: next()) }
     probes += jsonPaths.map { Probe(place: .json($0), secret: next()) }
     probes += [Probe(place: .userInfo, secret: next()), Probe(place: .fragment, secret: next())]
+    probes += shapes.map { Probe(place: .shape($0), secret: next()) }
     return probes
   }()
 
   @Test func thereAreAtLeastSixtyProbes() { #expect(Self.probes.count >= 60) }
+
+  /// The redactor's name tables and this table are one: every name it hides has a probe here,
+  /// so a name dropped from the redactor fails a probe, and a name added needs one.
+  @Test func everyNameTheRedactorHidesHasAProbe() {
+    func normalised(_ names: [String]) -> Set<String> {
+      Set(
+        names.map { String($0.split(separator: ".").last ?? "") }.map {
+          $0.lowercased().filter { $0 != "_" && $0 != "-" }
+        })
+    }
+    let probedFields = normalised(Self.jsonPaths + Self.queryNames)
+    let fields = Redactor.defaultFieldNames.union(Redactor.defaultPersonalFieldNames)
+    #expect(fields.subtracting(probedFields).isEmpty, "\(fields.subtracting(probedFields))")
+    let headers = Set(Redactor.defaultHeaderNames.map { $0.filter { $0 != "-" } })
+    let probedHeaders = normalised(Self.headerNames)
+    #expect(headers.subtracting(probedHeaders).isEmpty, "\(headers.subtracting(probedHeaders))")
+  }
+
+  /// Shapes that only look like credentials stay readable: short words after "basic", names
+  /// that are not secret, a URL without a password.
+  @Test func textThatIsNotACredentialSurvives() {
+    for text in [
+      "basic information", "Bearer token expired", "page=2&limit=5", "at 12:30:00 UTC",
+      "see https://user@api.example/x?page=2", "Date: Mon, 1 Jan",
+    ] {
+      #expect(UntrustedText.sanitize(text) == text, "\(text)")
+    }
+  }
 
   @Test(arguments: probes)
   func noProbeLeaks(_ probe: Probe) {
