@@ -97,6 +97,48 @@ struct SecurityCLITests {
     }
   }
 
+  /// `/auth/me` or `/auth/refresh` redirected to another origin that answers 401: that is an
+  /// error (exit 1), not the end of the session — no credential went there.
+  @Test(arguments: [302, 307, 308])
+  func aRejectionFromWhereTheAPIRedirectedKeepsTheSession(_ status: Int) async throws {
+    let server = SandboxServer()
+    let other = SandboxServer()
+    try server.start()
+    try other.start()
+    defer {
+      server.stopAndWait()
+      other.stopAndWait()
+    }
+    other.faults.fail(401, path: "/*", count: 100)
+    let cli = try CLIRunner()
+    let credentials = try await Self.login(cli, server)
+    let session = cli.credentialsPath(for: server.baseURL)
+    let api = ["--api", server.baseURL.absoluteString]
+    let away = ["Location": "\(other.baseURL.absoluteString)/auth/me"]
+
+    // Twice: were the foreign 401 taken for a rejection, the renewed token's replay would be
+    // redirected too and the session ended.
+    server.faults.fail(status, method: "GET", path: "/auth/me", count: 2, headers: away)
+    let me = try await cli.run(api + ["me"])
+    server.faults.reset()
+    #expect(me.status == 1, "\(me.stderr)")
+    #expect(me.stderr.contains("where the API redirected the request"), "\(me.stderr)")
+    #expect(FileManager.default.fileExists(atPath: session), "the session is kept")
+
+    server.faults.fail(401, method: "GET", path: "/auth/me")
+    server.faults.fail(status, method: "POST", path: "/auth/refresh", headers: away)
+    let renewal = try await cli.run(api + ["me"])
+    #expect(renewal.status == 1, "\(renewal.stderr)")
+    #expect(renewal.stderr.contains("it is kept"), "\(renewal.stderr)")
+    #expect(FileManager.default.fileExists(atPath: session), "the session is kept")
+    for entry in other.journal.entries {
+      #expect(entry.header("Authorization") == nil)
+      #expect(!String(decoding: entry.body, as: UTF8.self).contains(credentials.refreshToken))
+    }
+    let again = try await cli.run(api + ["me"])
+    #expect(again.status == 0, "the kept session still works: \(again.stderr)")
+  }
+
   /// Personal data, secret names and credentials inside free text, sent by the server in a
   /// user's body: a trace run prints the body, and none of the values.
   @Test func personalAndSecretDataFromTheServerIsMaskedAtTrace() async throws {

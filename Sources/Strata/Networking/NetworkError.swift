@@ -47,6 +47,10 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     /// session is kept and trying again later may work. ``NetworkError/underlying`` holds the
     /// refresh's own error.
     case refreshFailed
+    /// The request was redirected to another origin, which answered with a failure status.
+    /// No credential went there, so its answer — a 401 included — says nothing about the
+    /// session; it is not retried either.
+    case answeredElsewhere(status: Int, origin: String)
   }
 
   /// Why a request could not be authorised.
@@ -125,7 +129,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .server(let status, _): status == 408 || status == 429 || (500...599).contains(status)
     case .refreshFailed: true
     case .invalidURL, .invalidResponse, .unauthorized, .encoding, .decoding, .responseTooLarge,
-      .offline:
+      .offline, .answeredElsewhere:
       false
     }
   }
@@ -150,7 +154,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
   /// The HTTP status, when the server answered.
   public var status: Int? {
     switch kind {
-    case .server(let status, _): status
+    case .server(let status, _), .answeredElsewhere(let status, _): status
     case .decoding(let failure): failure.status
     case .unauthorized(.refreshRejected), .unauthorized(.rejectedAfterRefresh): 401
     default: nil
@@ -187,6 +191,8 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .offline: "offline: no network route"
     case .responseTooLarge(let limit):
       "the response was larger than the \(limit)-byte limit; the transfer was stopped"
+    case .answeredElsewhere(let status, let origin):
+      "HTTP \(status) from \(UntrustedText.sanitize(origin)), where the API redirected the request"
     case .refreshFailed:
       "could not renew the session (it is kept; try again)"
         + (underlying.map { ": \(UntrustedText.sanitize(String(describing: $0)))" } ?? "")

@@ -115,6 +115,11 @@ public final class NetworkService: Networking {
       switch outcome {
       case .success(let (data, response)):
         let status = response.statusCode
+        if !(200..<300).contains(status), let elsewhere = Self.redirectedOrigin(request, response) {
+          // Only the session's own origin can reject its token; nothing was retried there.
+          logger.debug("\(label) → \(status) from \(elsewhere) after a redirect")
+          throw NetworkError(.answeredElsewhere(status: status, origin: elsewhere.description))
+        }
         if let authenticator, let rejected = token,
           options.credentialRejection.rejects(status: status, body: data)
         {
@@ -169,6 +174,16 @@ public final class NetworkService: Networking {
   }
 
   // MARK: Steps
+
+  /// The origin that answered, when a redirect took the request away from its own.
+  private static func redirectedOrigin(_ request: URLRequest, _ response: HTTPURLResponse)
+    -> Origin?
+  {
+    guard let sent = request.url.flatMap(Origin.init), let answered = response.url,
+      !sent.contains(answered)
+    else { return nil }
+    return Origin(answered)
+  }
 
   /// One exchange within the time left (FoundationNetworking has no overall timeout, so the
   /// transport enforces it: see ``HTTPTransport/send(_:deadline:)``). This deadline is real

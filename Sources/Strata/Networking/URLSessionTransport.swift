@@ -321,7 +321,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
-    completionHandler(redirects.guarded(request, from: task.originalRequest?.url ?? response.url))
+    completionHandler(redirects.guarded(request, after: task.originalRequest, from: response.url))
   }
 }
 
@@ -346,10 +346,26 @@ struct RedirectGuard: Sendable {
       || redactor.isSensitive(header: name)
   }
 
-  /// The redirected request, without credential headers when its origin differs from `origin`.
-  func guarded(_ request: URLRequest, from origin: URL?) -> URLRequest {
+  /// The redirected request, without credential headers when it leaves the origin of
+  /// `original` (or of `redirecting`, the URL that answered with the redirect); nil — the
+  /// redirect's own answer becomes the response — when it would take a body there: a 307 or
+  /// 308 keeps the method and resends the body, and a POST's body may be a password or a
+  /// refresh token. (FoundationNetworking on Linux drops the body of any redirected request;
+  /// Apple's URLSession resends it.)
+  func guarded(_ request: URLRequest, after original: URLRequest?, from redirecting: URL?)
+    -> URLRequest?
+  {
     guard let target = request.url else { return request }
-    if let origin, let from = Origin(origin), from.contains(target) { return request }
+    if let from = (original?.url ?? redirecting).flatMap(Origin.init), from.contains(target) {
+      return request
+    }
+    let keepsMethod = !["GET", "HEAD"].contains(request.httpMethod?.uppercased() ?? "GET")
+    let hadBody = original?.httpBody?.isEmpty == false || original?.httpBodyStream != nil
+    if request.httpBody?.isEmpty == false || request.httpBodyStream != nil
+      || (keepsMethod && hadBody)
+    {
+      return nil
+    }
     var stripped = request
     for name in (request.allHTTPHeaderFields ?? [:]).keys where isCredential(name) {
       stripped.setValue(nil, forHTTPHeaderField: name)

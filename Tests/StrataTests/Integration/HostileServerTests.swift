@@ -83,6 +83,67 @@ struct HostileServerTests {
     }
   }
 
+  /// A 307 or 308 resends the body: a POST's body (a password, a refresh token) never goes to
+  /// another origin — the redirect itself is the answer. On the same origin it is followed.
+  @Test(arguments: [307, 308])
+  func aBodyNeverFollowsARedirectToAnotherOrigin(_ status: Int) async throws {
+    let origin = SandboxServer()
+    let other = SandboxServer()
+    try origin.start()
+    try other.start()
+    defer {
+      origin.stopAndWait()
+      other.stopAndWait()
+    }
+    origin.faults.fail(
+      status, path: "/hop-away", headers: ["Location": "\(other.baseURL.absoluteString)/posts/add"])
+    origin.faults.fail(
+      status, path: "/hop-home", headers: ["Location": "\(origin.baseURL.absoluteString)/posts/add"]
+    )
+    let transport = URLSessionTransport()
+    for path in ["/hop-away", "/hop-home"] {
+      var request = URLRequest(url: try #require(URL(string: origin.baseURL.absoluteString + path)))
+      request.httpMethod = "POST"
+      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      request.httpBody = Data(#"{"title":"t","userId":1,"refreshToken":"BODYSECRET"}"#.utf8)
+      let (_, response) = try await transport.send(request)
+      if path == "/hop-away" {
+        #expect(response.statusCode == status, "the redirect is the answer")
+      }
+    }
+    #expect(other.journal.count() == 0, "nothing reached the other origin")
+    // Followed on the same origin (FoundationNetworking sends it without the body; Apple's
+    // URLSession resends it).
+    #expect(origin.journal.count(path: "/posts/add") == 1)
+  }
+
+  /// A 401 from the origin a redirect led to is that origin's answer, not a rejection of the
+  /// session's token (which was not sent there): no refresh, the session is kept.
+  @Test(arguments: [302, 307, 308])
+  func aRejectionFromAnotherOriginKeepsTheSession(_ status: Int) async throws {
+    let (server, _, session) = try await Self.signedInSandbox()
+    let other = SandboxServer()
+    try other.start()
+    defer {
+      server.stopAndWait()
+      other.stopAndWait()
+    }
+    other.faults.fail(401, path: "/*", count: 10)
+    server.faults.fail(
+      status, method: "GET", path: "/auth/me",
+      headers: ["Location": "\(other.baseURL.absoluteString)/auth/me"])
+    let error = await networkError {
+      _ = try await sandboxService(server, authenticator: session).send(GetMe())
+    }
+    #expect(
+      error?.kind == .answeredElsewhere(status: 401, origin: Origin(other.baseURL)!.description),
+      "\(String(describing: error))")
+    #expect(error?.description.contains("where the API redirected the request") == true)
+    #expect(server.journal.count(path: "/auth/refresh") == 0, "no refresh for a foreign 401")
+    #expect(await session.isSignedIn)
+    #expect(other.journal.entries.allSatisfy { $0.header("Authorization") == nil })
+  }
+
   @Test func anErrorBodyEchoingTheTokenNeverShowsIt() async throws {
     let (server, login, session) = try await Self.signedInSandbox()
     defer { server.stopAndWait() }
