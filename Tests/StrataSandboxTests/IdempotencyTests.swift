@@ -23,6 +23,35 @@ struct IdempotencyTests {
     }
   }
 
+  /// Kept answers are bounded by bytes and by count, oldest out first: the newest key still
+  /// replays, the oldest is done again.
+  @Test(arguments: [(answers: 1_000, bytes: 64 * 1024), (answers: 3, bytes: 16 << 20)])
+  func keptAnswersAreBoundedOldestOutFirst(_ bound: (answers: Int, bytes: Int)) async throws {
+    let limits = SandboxLimits(maxIdempotentAnswers: bound.answers, maxIdempotentBytes: bound.bytes)
+    try await Sandbox.with(configuration: .init(limits: limits)) { sandbox throws in
+      var post = Self.post
+      // Random text: the kept answer is the one sent, gzip included, and gzip would shrink a
+      // repeated letter to nothing.
+      post["body"] = (0..<300).map { _ in UUID().uuidString }.joined()
+      for index in 0..<20 {
+        let sent = try await sandbox.send(
+          "POST", "/posts/add", json: post, headers: ["Idempotency-Key": "bulk-\(index)"])
+        #expect(sent.status == 201)
+      }
+      let kept = sandbox.server.keptIdempotentAnswers
+      #expect(kept.bytes <= bound.bytes && kept.answers <= bound.answers, "\(kept)")
+      #expect(kept.answers >= min(bound.answers, 3), "the newest are kept: \(kept)")
+      let newest = try await sandbox.send(
+        "POST", "/posts/add", json: post, headers: ["Idempotency-Key": "bulk-19"])
+      #expect(newest.header("Idempotent-Replayed") == "true")
+      #expect(sandbox.server.changesDone(path: "/posts/add") == 20)
+      let oldest = try await sandbox.send(
+        "POST", "/posts/add", json: post, headers: ["Idempotency-Key": "bulk-0"])
+      #expect(oldest.status == 201 && oldest.header("Idempotent-Replayed") == nil)
+      #expect(sandbox.server.changesDone(path: "/posts/add") == 21, "a forgotten key is done again")
+    }
+  }
+
   @Test func theSameKeyForAnotherRequestIs422() async throws {
     try await Sandbox.with { sandbox throws in
       let key = ["Idempotency-Key": "key-2"]

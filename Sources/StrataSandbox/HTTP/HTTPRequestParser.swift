@@ -11,16 +11,23 @@ public struct SandboxLimits: Sendable {
   /// Most connections served at once; at the limit a new one takes the place of the least
   /// recently active.
   public var maxConnections: Int
+  /// Most answers kept for `Idempotency-Key` replays (the oldest key goes first).
+  public var maxIdempotentAnswers: Int
+  /// Most bytes of answers kept for replays (bodies, headers and keys; the oldest go first).
+  public var maxIdempotentBytes: Int
 
   /// Creates limits.
   public init(
     maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024,
-    idleTimeout: Duration = .seconds(10), maxConnections: Int = 512
+    idleTimeout: Duration = .seconds(10), maxConnections: Int = 512,
+    maxIdempotentAnswers: Int = 10_000, maxIdempotentBytes: Int = 16 << 20
   ) {
     self.maxHeaderBytes = maxHeaderBytes
     self.maxBodyBytes = maxBodyBytes
     self.idleTimeout = idleTimeout
     self.maxConnections = maxConnections
+    self.maxIdempotentAnswers = maxIdempotentAnswers
+    self.maxIdempotentBytes = maxIdempotentBytes
   }
 }
 

@@ -93,6 +93,9 @@ public final class SandboxServer: Sendable {
   /// How many POST or PATCH requests to `path` the sandbox really carried out (answered 2xx),
   /// a replay of an `Idempotency-Key` not counted: what "was the post created twice?" asks.
   public func changesDone(path: String) -> Int { ledger.changesDone(path: path) }
+
+  /// How many answers, and how many bytes of them, are kept for `Idempotency-Key` replays.
+  public var keptIdempotentAnswers: (answers: Int, bytes: Int) { ledger.kept }
   /// The configuration it was created with.
   public let configuration: Configuration
 
@@ -104,7 +107,10 @@ public final class SandboxServer: Sendable {
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
     self.journal = RequestJournal(capacity: configuration.journalCapacity)
-    self.ledger = IdempotencyLedger(honoursKeys: configuration.honoursIdempotencyKeys)
+    self.ledger = IdempotencyLedger(
+      maxAnswers: configuration.limits.maxIdempotentAnswers,
+      maxBytes: configuration.limits.maxIdempotentBytes,
+      honoursKeys: configuration.honoursIdempotencyKeys)
     self.api = SandboxAPI(
       now: configuration.now, rotatesRefreshTokens: configuration.rotatesRefreshTokens)
   }
