@@ -13,7 +13,7 @@ struct Connection {
       Int(limits.idleTimeout.components.seconds * 1000)
       + Int(limits.idleTimeout.components.attoseconds / 1_000_000_000_000_000)
     Socket.setReceiveTimeout(fd, milliseconds: max(1, idleMilliseconds))
-    let parser = HTTPRequestParser(limits: limits)
+    var parser = HTTPRequestParser(limits: limits)
     var buffer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16 * 1024)
     var served = 0
