@@ -94,7 +94,7 @@ struct SandboxRobustnessTests {
   @Test(arguments: malformed)
   func malformedRequestsGet400(_ name: String, _ request: String) async throws {
     try await Sandbox.with { sandbox throws in
-      let answer = try await sandbox.raw(Self.bytes(request))
+      let answer = try await sandbox.raw(SandboxRobustnessTests.bytes(request))
       #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(name): \(answer)")
       #expect(try await sandbox.send("GET", "/users/1").status == 200)
     }
@@ -106,14 +106,18 @@ struct SandboxRobustnessTests {
         limits: SandboxLimits(
           maxHeaderBytes: 4096, maxBodyBytes: 1000, idleTimeout: .milliseconds(300))))
     let hugeHeader = "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 8000) + "\r\n\r\n"
-    #expect(try await sandbox.raw(Self.bytes(hugeHeader)).hasPrefix("HTTP/1.1 431 "))
+    #expect(
+      try await sandbox.raw(SandboxRobustnessTests.bytes(hugeHeader)).hasPrefix("HTTP/1.1 431 "))
     let neverEnding = "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 8000)
-    #expect(try await sandbox.raw(Self.bytes(neverEnding)).hasPrefix("HTTP/1.1 431 "))
+    #expect(
+      try await sandbox.raw(SandboxRobustnessTests.bytes(neverEnding)).hasPrefix("HTTP/1.1 431 "))
     let bigBody = "POST /posts/add HTTP/1.1\r\nContent-Length: 5000\r\n\r\n"
-    #expect(try await sandbox.raw(Self.bytes(bigBody)).hasPrefix("HTTP/1.1 413 "))
+    #expect(try await sandbox.raw(SandboxRobustnessTests.bytes(bigBody)).hasPrefix("HTTP/1.1 413 "))
     let chunked = "POST /posts/add HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
-    #expect(try await sandbox.raw(Self.bytes(chunked)).hasPrefix("HTTP/1.1 501 "))
-    #expect(try await sandbox.raw(Self.bytes("GET / HTTP/2.0\r\n\r\n")).hasPrefix("HTTP/1.1 505 "))
+    #expect(try await sandbox.raw(SandboxRobustnessTests.bytes(chunked)).hasPrefix("HTTP/1.1 501 "))
+    #expect(
+      try await sandbox.raw(SandboxRobustnessTests.bytes("GET / HTTP/2.0\r\n\r\n")).hasPrefix(
+        "HTTP/1.1 505 "))
     #expect(try await sandbox.send("GET", "/users/1").status == 200)
     await sandbox.stop()
   }
@@ -125,7 +129,7 @@ struct SandboxRobustnessTests {
     let silent = try await sandbox.rawExchange([], timeout: 10_000)
     #expect(silent.text.hasPrefix("HTTP/1.1 408 ") && silent.closedByServer)
     let slow = try await sandbox.rawExchange(
-      Self.bytes("GET /users HTTP/1.1\r\nHost: x\r\n"), timeout: 10_000)
+      SandboxRobustnessTests.bytes("GET /users HTTP/1.1\r\nHost: x\r\n"), timeout: 10_000)
     #expect(slow.text.hasPrefix("HTTP/1.1 408 ") && slow.closedByServer)
     #expect(try await sandbox.send("GET", "/users/1").status == 200)
     await sandbox.stop()
@@ -135,7 +139,7 @@ struct SandboxRobustnessTests {
     try await Sandbox.with { sandbox throws in
       let request =
         "POST /posts/add HTTP/1.1\r\nContent-Length: 26\r\n\r\n{\"title\":\"t\",\"userId\":1}  EXTRA GARBAGE\r\n\r\n"
-      let answer = try await sandbox.raw(Self.bytes(request))
+      let answer = try await sandbox.raw(SandboxRobustnessTests.bytes(request))
       #expect(answer.hasPrefix("HTTP/1.1 201 "))
       #expect(answer.contains("HTTP/1.1 400 "))
       #expect(try await sandbox.send("GET", "/users/1").status == 200)
@@ -146,7 +150,7 @@ struct SandboxRobustnessTests {
     try await Sandbox.with { sandbox throws in
       let two =
         "GET /users/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /users/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-      let answer = try await sandbox.raw(Self.bytes(two))
+      let answer = try await sandbox.raw(SandboxRobustnessTests.bytes(two))
       #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
       #expect(answer.contains("\"username\":\"emilys\""))
     }
@@ -161,7 +165,7 @@ struct SandboxRobustnessTests {
       var bytes = (0..<Int.random(in: 1...600, using: &generator)).map { _ in
         UInt8.random(in: 0...255, using: &generator)
       }
-      if index % 4 == 0 { bytes += Self.bytes("\r\n\r\n") }  // some requests end like a real head
+      if index % 4 == 0 { bytes += SandboxRobustnessTests.bytes("\r\n\r\n") }  // some requests end like a real head
       // Half-close after sending: an incomplete head then ends at once instead of idling out.
       let answer = try await sandbox.raw(bytes, timeout: 2000, closeWrite: true)
       if answer.isEmpty { continue }
@@ -245,6 +249,52 @@ struct SandboxLoadTests {
       let answer = try await sandbox.raw(
         Array("GET /users/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), timeout: 1_000)
       #expect(answer.hasPrefix("HTTP/1.1 200 "), "a new client is served: \(answer.prefix(80))")
+    }
+  }
+
+  /// A flood of new connections past the limit closes idle ones: a client whose request is
+  /// being answered keeps its connection and gets its answer.
+  @Test func aClientWaitingOnItsAnswerOutlastsAFloodOfConnections() async throws {
+    try await Sandbox.with(configuration: .init(limits: SandboxLimits(maxConnections: 10))) {
+      sandbox throws in
+      let release = DispatchSemaphore(value: 0)
+      sandbox.server.faults.add(
+        .init(
+          method: "GET", path: "/users/1", count: 1,
+          action: .hold { _ = release.wait(timeout: .now() + 30) }))
+      async let held = sandbox.rawExchange(
+        SandboxRobustnessTests.bytes(
+          "GET /users/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        timeout: 30_000)
+      // Hang guard only: the held request is in the journal once it is being answered.
+      for _ in 0..<3_000 where sandbox.server.journal.count(path: "/users/1") == 0 {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      #expect(sandbox.server.journal.count(path: "/users/1") == 1)
+
+      // Thirty keep-alive clients, each served once and then left idle, one after another.
+      let port = UInt16(sandbox.server.port)
+      let flood: [Int32] = try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+          continuation.resume(
+            with: Result {
+              try (0..<30).map { _ in
+                let fd = try Socket.connect(port: port)
+                Socket.setReceiveTimeout(fd, milliseconds: 30_000)
+                Socket.send(
+                  fd, SandboxRobustnessTests.bytes("GET /users/2 HTTP/1.1\r\nHost: x\r\n\r\n"))
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                _ = chunk.withUnsafeMutableBytes { Socket.receive(fd, into: $0) }
+                return fd
+              }
+            })
+        }
+      }
+      defer { for fd in flood { Socket.close(fd) } }
+      #expect(sandbox.server.journal.count(path: "/users/2") == 30, "every new client was served")
+      release.signal()
+      let answer = try await held
+      #expect(answer.text.hasPrefix("HTTP/1.1 200 "), "got: \(answer.text.prefix(80))")
     }
   }
 }

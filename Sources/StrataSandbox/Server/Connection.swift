@@ -24,7 +24,9 @@ struct Connection {
       case .request(let request, let keepAlive):
         served += 1
         requestStarted = buffer.isEmpty ? nil : .now
+        activity.touch(.handling)
         guard respond(to: request, keepAlive: keepAlive), keepAlive else { return }
+        activity.touch(buffer.isEmpty ? .idle : .receiving)
         continue
       case .reject(let status, let message):
         send(.message(status, message), keepAlive: false, includeBody: true)
@@ -40,7 +42,7 @@ struct Connection {
       let result = chunk.withUnsafeMutableBytes { Socket.receive(fd, into: $0) }
       switch result {
       case .data(let count):
-        activity.touch()
+        activity.touch(.receiving)
         if buffer.isEmpty { requestStarted = .now }
         buffer.append(contentsOf: chunk[0..<count])
       case .closed, .failed:

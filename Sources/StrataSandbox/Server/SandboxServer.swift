@@ -189,17 +189,20 @@ public final class SandboxServer: Sendable {
 
   // MARK: Accepting
 
-  /// Accepts connections. At the connection limit, the least recently active connection is
-  /// closed to make room (a slow or silent client loses its place to a new one), so many slow
-  /// clients can never lock everyone else out, and the thread count stays bounded.
+  /// Accepts connections. At the connection limit one connection is closed to make room: an
+  /// idle one first, then one still sending its request, and one whose request is being
+  /// answered only when every connection is; the least recently active within each. Many slow
+  /// or silent clients can never lock everyone else out, a client waiting on its answer is not
+  /// cut off by a flood of new connections, and the thread count stays bounded.
   private func acceptLoop(_ listener: Int32) {
     while let client = Socket.accept(listener) {
       let activity = ConnectionActivity()
       let admitted = state.withLock { state -> Bool in
         guard state.running else { return false }
         if state.connections.count >= configuration.limits.maxConnections,
-          let evicted = state.connections.min(by: { $0.value.lastActive < $1.value.lastActive })?
-            .key
+          let evicted = state.connections.min(by: { $0.value.evictionRank < $1.value.evictionRank }
+          )?
+          .key
         {
           // Under the lock: a connection's thread closes its descriptor only after removing
           // it here, so the number cannot have been reused by another socket yet.
@@ -252,14 +255,32 @@ public final class SandboxServer: Sendable {
   }
 }
 
-/// When a connection last received or sent something (monotonic nanoseconds), read by the
-/// accept loop to choose whom to close at the connection limit.
+/// What a connection is doing and when it last received or sent something (monotonic
+/// nanoseconds), read by the accept loop to choose whom to close at the connection limit.
 final class ConnectionActivity: Sendable {
+  /// In eviction order: an idle connection goes first, one with a request in progress last.
+  enum Phase: Int, Comparable {
+    /// Between requests, or connected and silent.
+    case idle
+    /// Part of a request has arrived.
+    case receiving
+    /// A whole request arrived and is being answered (a `?delay`, a held fault).
+    case handling
+
+    static func < (lhs: Phase, rhs: Phase) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
   private let stamp = AtomicInt(Int(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds))
+  private let phaseValue = AtomicInt(Phase.idle.rawValue)
 
   var lastActive: UInt64 { UInt64(truncatingIfNeeded: stamp.load()) }
+  var phase: Phase { Phase(rawValue: phaseValue.load()) ?? .idle }
 
-  func touch() {
+  /// Who to close first: the lowest phase, then the least recently active.
+  var evictionRank: (Phase, UInt64) { (phase, lastActive) }
+
+  func touch(_ phase: Phase) {
+    phaseValue.storeReleasing(phase.rawValue)
     stamp.storeReleasing(Int(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds))
   }
 }
