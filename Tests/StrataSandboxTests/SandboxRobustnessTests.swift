@@ -94,7 +94,7 @@ struct SandboxRobustnessTests {
   @Test(arguments: malformed)
   func malformedRequestsGet400(_ name: String, _ request: String) async throws {
     try await Sandbox.with { sandbox throws in
-      let answer = try await sandbox.raw(SandboxRobustnessTests.bytes(request))
+      let answer = try await sandbox.raw(Self.bytes(request))
       #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(name): \(answer)")
       #expect(try await sandbox.send("GET", "/users/1").status == 200)
     }
@@ -107,16 +107,16 @@ struct SandboxRobustnessTests {
           maxHeaderBytes: 4096, maxBodyBytes: 1000, idleTimeout: .milliseconds(300))))
     let hugeHeader = "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 8000) + "\r\n\r\n"
     #expect(
-      try await sandbox.raw(SandboxRobustnessTests.bytes(hugeHeader)).hasPrefix("HTTP/1.1 431 "))
+      try await sandbox.raw(Self.bytes(hugeHeader)).hasPrefix("HTTP/1.1 431 "))
     let neverEnding = "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 8000)
     #expect(
-      try await sandbox.raw(SandboxRobustnessTests.bytes(neverEnding)).hasPrefix("HTTP/1.1 431 "))
+      try await sandbox.raw(Self.bytes(neverEnding)).hasPrefix("HTTP/1.1 431 "))
     let bigBody = "POST /posts/add HTTP/1.1\r\nContent-Length: 5000\r\n\r\n"
-    #expect(try await sandbox.raw(SandboxRobustnessTests.bytes(bigBody)).hasPrefix("HTTP/1.1 413 "))
+    #expect(try await sandbox.raw(Self.bytes(bigBody)).hasPrefix("HTTP/1.1 413 "))
     let chunked = "POST /posts/add HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
-    #expect(try await sandbox.raw(SandboxRobustnessTests.bytes(chunked)).hasPrefix("HTTP/1.1 501 "))
+    #expect(try await sandbox.raw(Self.bytes(chunked)).hasPrefix("HTTP/1.1 501 "))
     #expect(
-      try await sandbox.raw(SandboxRobustnessTests.bytes("GET / HTTP/2.0\r\n\r\n")).hasPrefix(
+      try await sandbox.raw(Self.bytes("GET / HTTP/2.0\r\n\r\n")).hasPrefix(
         "HTTP/1.1 505 "))
     #expect(try await sandbox.send("GET", "/users/1").status == 200)
     await sandbox.stop()
@@ -129,7 +129,7 @@ struct SandboxRobustnessTests {
     let silent = try await sandbox.rawExchange([], timeout: 10_000)
     #expect(silent.text.hasPrefix("HTTP/1.1 408 ") && silent.closedByServer)
     let slow = try await sandbox.rawExchange(
-      SandboxRobustnessTests.bytes("GET /users HTTP/1.1\r\nHost: x\r\n"), timeout: 10_000)
+      Self.bytes("GET /users HTTP/1.1\r\nHost: x\r\n"), timeout: 10_000)
     #expect(slow.text.hasPrefix("HTTP/1.1 408 ") && slow.closedByServer)
     #expect(try await sandbox.send("GET", "/users/1").status == 200)
     await sandbox.stop()
@@ -139,7 +139,7 @@ struct SandboxRobustnessTests {
     try await Sandbox.with { sandbox throws in
       let request =
         "POST /posts/add HTTP/1.1\r\nContent-Length: 26\r\n\r\n{\"title\":\"t\",\"userId\":1}  EXTRA GARBAGE\r\n\r\n"
-      let answer = try await sandbox.raw(SandboxRobustnessTests.bytes(request))
+      let answer = try await sandbox.raw(Self.bytes(request))
       #expect(answer.hasPrefix("HTTP/1.1 201 "))
       #expect(answer.contains("HTTP/1.1 400 "))
       #expect(try await sandbox.send("GET", "/users/1").status == 200)
@@ -150,7 +150,7 @@ struct SandboxRobustnessTests {
     try await Sandbox.with { sandbox throws in
       let two =
         "GET /users/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /users/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-      let answer = try await sandbox.raw(SandboxRobustnessTests.bytes(two))
+      let answer = try await sandbox.raw(Self.bytes(two))
       #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
       #expect(answer.contains("\"username\":\"emilys\""))
     }
@@ -165,7 +165,7 @@ struct SandboxRobustnessTests {
       var bytes = (0..<Int.random(in: 1...600, using: &generator)).map { _ in
         UInt8.random(in: 0...255, using: &generator)
       }
-      if index % 4 == 0 { bytes += SandboxRobustnessTests.bytes("\r\n\r\n") }  // some requests end like a real head
+      if index % 4 == 0 { bytes += Self.bytes("\r\n\r\n") }  // some requests end like a real head
       // Half-close after sending: an incomplete head then ends at once instead of idling out.
       let answer = try await sandbox.raw(bytes, timeout: 2000, closeWrite: true)
       if answer.isEmpty { continue }
