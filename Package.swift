@@ -32,7 +32,9 @@ let package = Package(
       dependencies: ["Strata", "DemoKit", "StrataSandbox", "StrataConcurrency"]),
     .executableTarget(
       name: "strata-bench",
-      dependencies: ["Strata", "StrataTesting", "StrataSandbox", "StrataConcurrency"]),
+      dependencies: [
+        "Strata", "StrataTesting", "StrataSandbox", "StrataConcurrency", "DemoKitTesting",
+      ]),
     // Other libraries' public names (swift-log, Swinject, os), so a test proves an app can
     // import them next to Strata; tests only, never a product.
     .target(name: "NameStandIns", path: "Tests/NameStandIns"),
@@ -40,6 +42,7 @@ let package = Package(
       name: "StrataTests",
       dependencies: [
         "Strata", "StrataTesting", "StrataSandbox", "StrataConcurrency", "NameStandIns",
+        "DemoKitTesting",
       ]),
     .testTarget(
       name: "StrataSandboxTests",

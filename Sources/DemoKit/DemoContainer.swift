@@ -4,7 +4,6 @@ import Strata
 /// The composition root: every concrete type of the demo app is chosen here, from `Config`.
 /// Registration order is services → repositories → view models.
 public enum DemoContainer {
-  /// Builds the container.
   /// - Parameters:
   ///   - config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
   ///   - environment: For the token file location.

@@ -189,7 +189,6 @@ public final class FakeAuthRepository: AuthRepository {
     return .preview
   }
 
-  /// New credentials.
   public func refresh(refreshToken: String) async throws -> Credentials {
     try await script.call("refresh")
     return Credentials(accessToken: "access", refreshToken: "refresh")
@@ -202,12 +201,10 @@ public final class FakeAuthRepository: AuthRepository {
     return .preview
   }
 
-  /// Signs out.
   public func logout() async {
     try? await script.call("logout")
     signedIn.withLock { $0 = false }
   }
 
-  /// Whether signed in.
   public var isSignedIn: Bool { get async { signedIn.withLock { $0 } } }
 }

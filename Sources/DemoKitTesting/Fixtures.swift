@@ -33,7 +33,6 @@ extension AuthUser {
 }
 
 extension Post {
-  /// One post.
   public static let preview = Post(
     id: 1, title: "His mother had always taught him", body: "not to ever think of himself…",
     userId: 1, tags: ["history", "american"], reactions: .init(likes: 192, dislikes: 25),
@@ -48,7 +47,6 @@ extension Post {
 }
 
 extension Todo {
-  /// One open todo.
   public static let preview = Todo(
     id: 1, todo: "Do something nice for someone", completed: false, userId: 1)
 

@@ -14,7 +14,6 @@ public final class CapturingLogSink: LogSink {
   /// Creates an empty capture.
   public init() {}
 
-  /// Stores one record.
   public func log(_ record: LogRecord) { storage.withLock { $0.append(record) } }
 
   /// Every record so far, in order.
@@ -36,6 +35,5 @@ public final class CapturingLogSink: LogSink {
     }
   }
 
-  /// Forgets every record.
   public func reset() { storage.withLock { $0.removeAll() } }
 }

@@ -3,9 +3,7 @@ import Strata
 /// A sink that drops every record: what a test restores after bootstrapping logging globally,
 /// so the rest of the suite stays as silent as an app that never set logging up.
 public struct DiscardingLogSink: LogSink {
-  /// Creates the sink.
   public init() {}
 
-  /// Drops the record.
   public func log(_ record: LogRecord) {}
 }

@@ -70,7 +70,6 @@ public final class MockTransport: HTTPTransport {
     }
   }
 
-  /// Always throws `error`.
   public static func failing(_ error: URLError) -> MockTransport {
     MockTransport { _, _ in throw error }
   }

@@ -14,7 +14,6 @@ import StrataConcurrency
 public final class RecordingNetworking: Networking {
   /// One request as the fake saw it.
   public struct Recorded: Sendable, Equatable {
-    /// The method.
     public let method: HTTPMethod
     /// The path as the request gave it (no leading slash added or removed).
     public let path: String
@@ -25,7 +24,6 @@ public final class RecordingNetworking: Networking {
     /// Whether it asked for the session's token.
     public let requiresAuth: Bool
 
-    /// `GET posts/1/comments`.
     public var line: String { "\(method) \(path)" }
   }
 

@@ -3,7 +3,6 @@
 public struct SeededRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
-  /// Creates a generator.
   public init(seed: UInt64) { state = seed }
 
   /// The next 64 random bits.

@@ -3,9 +3,7 @@ import Strata
 import StrataTesting
 
 /// DI and logging, from 1 and from 8 threads at once: what each costs, and what contention
-/// adds per operation.
 /// Each figure is printed beside a yardstick that does the same work through a plain
-/// `NSLock`-guarded dictionary.
 enum ContentionBenchmarks {
   static let threads = 8
 
@@ -30,7 +28,6 @@ enum ContentionBenchmarks {
   }
 
   /// The yardstick: factories and cached singletons in a dictionary behind one `NSLock`, the
-  /// simplest thread-safe container.
   private final class LockedRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var singletons: [ObjectIdentifier: AnyObject] = [:]

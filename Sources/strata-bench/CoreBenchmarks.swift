@@ -113,7 +113,6 @@ extension CoreBenchmarks {
 }
 
 /// Answers every request at once with a tiny JSON body, deadline included: isolates
-/// NetworkService's own work.
 struct InstantTransport: HTTPTransport {
   static let body = Data(#"{"id":1}"#.utf8)
 

@@ -21,7 +21,6 @@ public struct Page<Item: PageItem>: Codable, Sendable {
   /// Whether items remain after this page.
   public var hasMore: Bool { skip + items.count < total }
 
-  /// Creates a page.
   public init(items: [Item], total: Int, skip: Int, limit: Int) {
     self.items = items
     self.total = total
@@ -47,7 +46,6 @@ public struct Page<Item: PageItem>: Codable, Sendable {
   }
 
   /// Encodes the same envelope shape.
-  /// - Throws: `EncodingError`.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Key.self)
     try container.encode(items, forKey: Key(stringValue: Item.collectionKey))

@@ -8,9 +8,7 @@ import Strata
 public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// An item as the device has it, with where it stands with the server.
   public struct Entry: Sendable, Equatable {
-    /// The item.
     public var item: Item
-    /// Where it stands.
     public var status: SyncStatus
     /// The server's refusal, for `failed`.
     public var message: String?

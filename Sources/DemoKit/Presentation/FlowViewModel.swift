@@ -12,11 +12,9 @@ import Strata
 public final class FlowViewModel<Step: Hashable & Sendable> {
   /// Where a step stands.
   public enum StepStatus: Sendable, Equatable {
-    /// Not reached yet.
     case pending
     /// The one on screen.
     case active
-    /// Checked and left.
     case done
     /// Its action failed (the submit step), with the reason.
     case failed(String)
@@ -24,11 +22,8 @@ public final class FlowViewModel<Step: Hashable & Sendable> {
 
   /// A question the flow asks before its last action.
   public struct Dialog: Sendable, Equatable {
-    /// The question.
     public var title: String
-    /// What will happen.
     public var message: String
-    /// The confirming button.
     public var confirm: String
 
     /// A dialog (previews, the flow's owner).

@@ -4,29 +4,20 @@ import Strata
 /// Tabs and a typed navigation stack per tab, as SwiftUI's `NavigationStack(path:)` wants.
 @MainActor @Observable
 public final class Router {
-  /// The app's tabs.
   public enum Tab: String, Sendable, CaseIterable {
-    /// Users list.
     case users
-    /// Posts list.
     case posts
-    /// Todos list.
     case todos
-    /// The signed-in user.
     case profile
   }
 
   /// A screen that can be pushed.
   public enum Route: Sendable, Hashable {
-    /// A user's detail.
     case user(id: Int)
-    /// A post's detail.
     case post(id: Int)
-    /// The login form.
     case login
   }
 
-  /// The visible tab.
   public private(set) var selectedTab: Tab = .users
   private var stacks: [Tab: [Route]] = [:]
 

@@ -21,7 +21,6 @@ public actor AuthSession: Authenticator {
     /// … within this window; more means the server rejects every new token: sign out.
     public var refreshWindow: Duration
 
-    /// Creates options.
     /// - Parameters:
     ///   - expirySkew: Proactive refresh margin (default 30 s).
     ///   - maxRefreshes: Refresh-loop limit (default 5).

@@ -17,7 +17,6 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
   /// never uses stored credentials that are unbound or bound elsewhere).
   public let origin: Origin?
 
-  /// Creates credentials.
   public init(
     accessToken: String, refreshToken: String, expiresAt: Date? = nil, origin: Origin? = nil
   ) {

@@ -58,14 +58,12 @@ public final class FileTokenStore: TokenStore {
       }
     }
 
-    /// Same as ``description``.
     public var errorDescription: String? { description }
   }
 
   /// The largest credentials file read.
   public static let maxFileSize = 64 * 1024
 
-  /// The credentials file.
   public let path: String
 
   /// How long ``lockForRefresh()`` waits for another process.
@@ -96,7 +94,6 @@ public final class FileTokenStore: TokenStore {
         + AppDirectories.component(for: origin) + ".json")
   }
 
-  /// Reads the credentials.
   /// - Returns: The credentials, or nil when there is no file or it is corrupt.
   /// - Throws: ``Failure`` for a file or directory that cannot be trusted.
   public func load() throws -> Credentials? {
@@ -143,7 +140,6 @@ public final class FileTokenStore: TokenStore {
   }
 
   /// Writes the credentials atomically with mode 0600.
-  /// - Throws: ``Failure/io(path:operation:errno:)``.
   public func save(_ credentials: Credentials) throws {
     try checkDirectory(create: true)
     let encoder = JSONEncoder()

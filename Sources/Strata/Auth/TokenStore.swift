@@ -8,7 +8,6 @@ public protocol TokenStore: Sendable {
   /// Stores credentials, replacing any.
   /// - Throws: When they cannot be written.
   func save(_ credentials: Credentials) throws
-  /// Forgets the credentials.
   /// - Throws: When they cannot be removed.
   func clear() throws
   /// Takes the store's refresh lock, waiting while another holder (another process sharing a
@@ -46,9 +45,7 @@ public final class InMemoryTokenStore: TokenStore {
   /// The credentials, if any.
   public func load() -> Credentials? { stored.withLock { $0 } }
 
-  /// Replaces the credentials.
   public func save(_ credentials: Credentials) { stored.withLock { $0 = credentials } }
 
-  /// Forgets the credentials.
   public func clear() { stored.withLock { $0 = nil } }
 }

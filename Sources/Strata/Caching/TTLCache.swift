@@ -18,7 +18,6 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   private let now: @Sendable () -> Date
   private let capacity: Int
 
-  /// Creates a cache.
   /// - Parameters:
   ///   - ttl: How long an entry stays fresh.
   ///   - capacity: Most entries kept; the stalest are dropped first.

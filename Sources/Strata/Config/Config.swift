@@ -57,7 +57,6 @@ public struct Config: Sendable, CustomStringConvertible {
   ///   - overrides: Explicit overrides (highest precedence).
   ///   - defaults: Values used when no other layer defines a key.
   ///   - secretKeys: Further keys to treat as secrets.
-  /// - Throws: ``ConfigError``.
   public init(
     parsing text: String,
     name: String = "<string>",

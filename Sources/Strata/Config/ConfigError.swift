@@ -4,7 +4,6 @@ import Foundation
 /// file, line and column where that makes sense, and a message a person can act on.
 /// Secret values never appear in the message, and ``KnownSecrets`` are masked in its description.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-  /// What went wrong.
   public enum Kind: Sendable, Equatable {
     /// A file could not be read (missing, unreadable, or refused).
     case unreadableFile(path: String)
@@ -54,7 +53,6 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, 
   /// The human-readable explanation (without the location prefix).
   public let message: String
 
-  /// Creates an error.
   /// - Parameters:
   ///   - kind: What went wrong.
   ///   - location: Where, if known.
@@ -71,6 +69,5 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, 
     return KnownSecrets.mask("\(location): \(message)")
   }
 
-  /// Same as ``description``.
   public var errorDescription: String? { description }
 }

@@ -12,7 +12,6 @@ extension Config {
     /// Whether this key was explicitly marked secret (beyond the name rule).
     public let isMarkedSecret: Bool
 
-    /// Creates a key.
     /// - Parameters:
     ///   - name: The key as written in files.
     ///   - secret: Treat the value as a secret even if the name does not say so.
@@ -27,7 +26,6 @@ extension Config {
     /// Whether values of this key must be redacted.
     public var isSecret: Bool { isMarkedSecret || Self.nameLooksSecret(name) }
 
-    /// The key name.
     public var description: String { name }
 
     /// Two keys are the same key when their names match.

@@ -8,7 +8,6 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The 1-based column, counted in Unicode scalars.
   public let column: Int
 
-  /// Creates a location.
   /// - Parameters:
   ///   - file: The file path or source label.
   ///   - line: The 1-based line.

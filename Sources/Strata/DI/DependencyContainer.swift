@@ -167,7 +167,6 @@ public final class DependencyContainer: Sendable {
 
   // MARK: Resolving
 
-  /// Resolves a service.
   /// - Parameters:
   ///   - type: The service type (inferred from context when omitted).
   ///   - name: The registration's name.
@@ -197,7 +196,6 @@ public final class DependencyContainer: Sendable {
   }
 
   /// Resolves a one-argument registration.
-  /// - Throws: ``DependencyError``.
   public func resolve<Service: Sendable, Argument: Sendable>(
     _ type: Service.Type = Service.self, name: String? = nil, argument: Argument
   ) throws -> Service {

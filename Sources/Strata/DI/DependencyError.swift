@@ -48,7 +48,6 @@ public enum DependencyError: Error, Equatable, CustomStringConvertible, Localize
     }
   }
 
-  /// Same as ``description``.
   public var errorDescription: String? { description }
 
   /// A message naming the service(s) involved.

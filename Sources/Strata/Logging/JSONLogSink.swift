@@ -1,7 +1,6 @@
 /// One JSON object per line, for log shippers:
 /// `{"timestamp":"…","level":"info","category":"networking","message":"…","file":"…","line":42}`.
 public struct JSONLogSink: LogSink {
-  /// Where lines go.
   public let output: LogOutput
 
   /// Creates a JSON-lines sink.

@@ -11,11 +11,8 @@
 /// process's ``KnownSecrets`` masked, at every level. Nothing is written until the app calls
 /// ``bootstrap(sink:levels:revealPrivate:)`` (or runs inside a `withScope`).
 public struct Log: Sendable {
-  /// Requests, responses, retries.
   public static let networking = Log(category: "networking")
-  /// Sign-in, refresh, sign-out.
   public static let auth = Log(category: "auth")
-  /// Everything else.
   public static let general = Log(category: "general")
 
   /// The category name, e.g. `networking`.
@@ -67,7 +64,6 @@ public struct Log: Sendable {
 
   // MARK: Levels
 
-  /// Logs at ``LogLevel/trace``.
   /// - Parameters:
   ///   - message: The message; evaluated only when enabled.
   ///   - file: The source file.
@@ -76,7 +72,6 @@ public struct Log: Sendable {
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.trace, message(), file: file, line: line) }
 
-  /// Logs at ``LogLevel/debug``.
   /// - Parameters:
   ///   - message: The message; evaluated only when enabled.
   ///   - file: The source file.
@@ -85,7 +80,6 @@ public struct Log: Sendable {
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.debug, message(), file: file, line: line) }
 
-  /// Logs at ``LogLevel/info``.
   /// - Parameters:
   ///   - message: The message; evaluated only when enabled.
   ///   - file: The source file.
@@ -94,7 +88,6 @@ public struct Log: Sendable {
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.info, message(), file: file, line: line) }
 
-  /// Logs at ``LogLevel/notice``.
   /// - Parameters:
   ///   - message: The message; evaluated only when enabled.
   ///   - file: The source file.
@@ -103,7 +96,6 @@ public struct Log: Sendable {
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.notice, message(), file: file, line: line) }
 
-  /// Logs at ``LogLevel/warning``.
   /// - Parameters:
   ///   - message: The message; evaluated only when enabled.
   ///   - file: The source file.
@@ -112,7 +104,6 @@ public struct Log: Sendable {
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.warning, message(), file: file, line: line) }
 
-  /// Logs at ``LogLevel/error``.
   /// - Parameters:
   ///   - message: The message; evaluated only when enabled.
   ///   - file: The source file.
@@ -121,7 +112,6 @@ public struct Log: Sendable {
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.error, message(), file: file, line: line) }
 
-  /// Logs at ``LogLevel/critical``.
   /// - Parameters:
   ///   - message: The message; evaluated only when enabled.
   ///   - file: The source file.

@@ -12,7 +12,6 @@ public enum LogLevel: UInt8, Sendable, Hashable, Comparable, CaseIterable, Custo
   case notice
   /// Something unexpected that was handled.
   case warning
-  /// An operation failed.
   case error
   /// The application cannot go on.
   case critical

@@ -8,7 +8,6 @@ public struct LogOutput: Sendable {
   /// - Parameter sink: Called once per record; must be thread-safe.
   public init(_ sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
 
-  /// Writes one line.
   /// - Parameter line: The formatted record, ending in a newline.
   public func write(_ line: String) { sink(line) }
 

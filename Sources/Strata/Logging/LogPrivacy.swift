@@ -1,6 +1,5 @@
 /// Whether an interpolated value may appear in logs, as with `os.Logger`.
 public enum LogPrivacy: Sendable, Hashable {
-  /// Printed as is.
   case `public`
   /// Printed as `<private>` unless revealing is switched on for local debugging.
   case `private`
@@ -50,7 +49,6 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
       segments.reserveCapacity(interpolationCount * 2 + 1)
     }
 
-    /// Appends literal text.
     public mutating func appendLiteral(_ literal: String) { segments.append(.text(literal)) }
 
     /// Appends a value's description with the given privacy. A ``Secret`` is always

@@ -5,11 +5,9 @@ import Foundation
 public struct LogRecord: Sendable, Equatable {
   /// When the event happened.
   public let timestamp: Date
-  /// Its severity.
   public let level: LogLevel
   /// The logger category (`networking`, `auth`, …).
   public let category: String
-  /// The rendered message.
   public let message: String
   /// The source file (`#fileID`) that logged it.
   public let file: String
@@ -19,7 +17,6 @@ public struct LogRecord: Sendable, Equatable {
   /// carry them as a `fields` object.
   public let fields: [String: String]
 
-  /// Creates a record.
   public init(
     timestamp: Date = Date(), level: LogLevel, category: String, message: String,
     file: String = #fileID, line: UInt = #line, fields: [String: String] = [:]

@@ -1,6 +1,5 @@
 /// Where log records go. Implementations must be thread-safe: records arrive from any task.
 public protocol LogSink: Sendable {
-  /// Writes one record.
   /// - Parameter record: The record, message already rendered and redacted.
   func log(_ record: LogRecord)
 }

@@ -7,7 +7,6 @@ public struct LogThresholds: Sendable, Equatable {
     didSet { categories = Self.lowercasedKeys(categories) }
   }
 
-  /// Creates level settings.
   /// - Parameters:
   ///   - global: The default minimum level.
   ///   - categories: Per-category minimums.

@@ -7,7 +7,6 @@
     /// The subsystem, e.g. your bundle identifier.
     public let subsystem: String
 
-    /// Creates a sink.
     public init(subsystem: String) { self.subsystem = subsystem }
 
     /// Writes one record to unified logging.

@@ -1,7 +1,6 @@
 /// Human-readable lines: `2026-11-22T01:30:00.123Z info     [networking] GET /users → 200`.
 /// Newlines inside a message are escaped so one record is always one line (no log forging).
 public struct TextLogSink: LogSink {
-  /// Where lines go.
   public let output: LogOutput
 
   /// Creates a text sink.

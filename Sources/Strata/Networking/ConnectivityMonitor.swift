@@ -27,7 +27,6 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
   private let interval: Duration
   private let clock: any NetworkClock
 
-  /// Creates a monitor.
   /// - Parameters:
   ///   - interval: How often to look (default 2 s).
   ///   - clock: Sleeps between looks (tests inject a manual clock).
@@ -81,9 +80,7 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
 }
 
 #if canImport(Network)
-  /// Apple platforms: `NWPathMonitor`.
   public struct PathConnectivityMonitor: ConnectivityMonitor {
-    /// Creates a monitor.
     public init() {}
 
     /// Streams path status changes.

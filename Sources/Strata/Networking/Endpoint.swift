@@ -37,23 +37,15 @@ public protocol Endpoint: Sendable {
 }
 
 extension Endpoint {
-  /// GET.
   public var method: HTTPMethod { .get }
-  /// No extra headers.
   public var headers: [String: String] { [:] }
-  /// No query parameters.
   public var queryItems: [URLQueryItem] { [] }
-  /// No body.
   public var body: (any Encodable & Sendable)? { nil }
-  /// No authentication.
   public var requiresAuth: Bool { false }
   /// The service's retry policy.
   public var retryPolicy: RetryPolicy? { nil }
-  /// The service's deadline.
   public var timeout: Duration? { nil }
-  /// The service's limit.
   public var maxResponseSize: Int? { nil }
-  /// No key.
   public var idempotencyKey: String? { nil }
 }
 

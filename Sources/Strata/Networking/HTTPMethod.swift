@@ -4,15 +4,10 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable, CustomStringCo
   case get = "GET"
   /// POST: create or act; never retried unless the policy says so.
   case post = "POST"
-  /// PUT: replace.
   case put = "PUT"
-  /// PATCH: modify.
   case patch = "PATCH"
-  /// DELETE: remove.
   case delete = "DELETE"
-  /// HEAD: headers only.
   case head = "HEAD"
-  /// OPTIONS: capabilities.
   case options = "OPTIONS"
 
   /// The method as sent on the wire (`GET`, …).

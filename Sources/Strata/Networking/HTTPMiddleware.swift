@@ -58,10 +58,8 @@ public struct RequestAttempt: Sendable, Equatable {
 /// configuration.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
 /// ```
 public struct DefaultHeaders: HTTPMiddleware {
-  /// The fields added.
   public let headers: [String: String]
 
-  /// Creates the middleware.
   public init(_ headers: [String: String], redactor: Redactor = .standard) {
     self.headers = headers
     KnownSecrets.register(headers.filter { redactor.isSensitive(header: $0.key) }.map(\.value))

@@ -5,7 +5,6 @@
 public protocol NetworkClock: Sendable {
   /// Monotonic time since an arbitrary origin.
   func now() -> Duration
-  /// Suspends for `duration`.
   /// - Throws: `CancellationError` if the task is cancelled meanwhile.
   func sleep(for duration: Duration) async throws
 }
@@ -14,13 +13,11 @@ public protocol NetworkClock: Sendable {
 public struct SystemNetworkClock: NetworkClock {
   private let origin = ContinuousClock.now
 
-  /// Creates the clock.
   public init() {}
 
   /// Time since this clock was created.
   public func now() -> Duration { ContinuousClock.now - origin }
 
-  /// Sleeps for real.
   /// - Throws: `CancellationError` when cancelled.
   public func sleep(for duration: Duration) async throws {
     try await Task.sleep(for: duration)

@@ -19,7 +19,6 @@ import Foundation
 /// ```
 /// Two errors are equal when their kinds and requests are (``underlying`` is not compared).
 public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
-  /// What went wrong.
   public enum Kind: Sendable, Equatable {
     /// The endpoint's path and the base URL do not make a valid URL.
     case invalidURL(String)
@@ -64,7 +63,6 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case rejectedAfterRefresh
   }
 
-  /// What went wrong.
   public var kind: Kind
   /// Method and path of the request that failed (`GET /users/1`), when known.
   public var request: String?
@@ -99,17 +97,14 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
 
   // MARK: Shorthands
 
-  /// A ``Kind/server(status:body:)`` error.
   public static func server(status: Int, body: Data = Data(), serverMessage: String? = nil)
     -> NetworkError
   { NetworkError(.server(status: status, body: body), serverMessage: serverMessage) }
 
-  /// A ``Kind/transport(_:)`` error.
   public static func transport(_ error: URLError) -> NetworkError {
     NetworkError(.transport(error))
   }
 
-  /// A ``Kind/unauthorized(_:)`` error.
   public static func unauthorized(_ reason: Unauthorized) -> NetworkError {
     NetworkError(.unauthorized(reason))
   }

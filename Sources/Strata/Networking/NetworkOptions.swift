@@ -12,7 +12,6 @@ public struct NetworkOptions: Sendable {
   public var requestTimeout: Duration?
   /// The retry policy for endpoints that do not bring their own.
   public var retryPolicy: RetryPolicy
-  /// The `User-Agent` header.
   public var userAgent: String
   /// Largest response body accepted, in bytes (default 10 MiB). A larger one is cut off as it
   /// streams in and the call fails with `responseTooLarge`; an
@@ -34,7 +33,6 @@ public struct NetworkOptions: Sendable {
   /// Told the ``RequestRecord`` of every attempt as it ends (a file of JSON lines, metrics).
   public var onRequestRecord: (@Sendable (RequestRecord) -> Void)?
 
-  /// Creates options.
   /// - Parameters:
   ///   - baseURL: Base URL of the API.
   ///   - timeout: Overall deadline per call (default 60 s).
@@ -53,7 +51,6 @@ public struct NetworkOptions: Sendable {
     self.userAgent = userAgent
   }
 
-  /// 10 MiB.
   public static let defaultMaxResponseSize = 10 << 20
 
   /// The longest timeout or delay configuration accepts: one day.
@@ -87,7 +84,6 @@ public struct NetworkOptions: Sendable {
     }
   }
 
-  /// `<app> Strata/<version> (<os>)`.
   public static func defaultUserAgent(app: String) -> String {
     #if os(Linux)
       let system = "Linux"
@@ -106,16 +102,13 @@ public struct NetworkOptions: Sendable {
 public struct RetryNotice: Sendable, Equatable {
   /// 1 for the first retry.
   public let retry: Int
-  /// The policy's maximum.
   public let maxRetries: Int
   /// How long the service will wait.
   public let delay: Duration
-  /// `GET /users`.
   public let request: String
   /// Why: `503`, `URLError -1001`, …
   public let reason: String
 
-  /// Creates a notice.
   /// - Parameters:
   ///   - retry: 1 for the first retry.
   ///   - maxRetries: The policy's maximum.

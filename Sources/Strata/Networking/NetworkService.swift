@@ -19,7 +19,6 @@ public final class NetworkService: Networking {
   private let logger: Log
   private let redactor: Redactor
 
-  /// Creates a service.
   /// - Parameters:
   ///   - options: Base URL, deadline, retry policy, User-Agent.
   ///   - transport: The HTTP seam (default: a `URLSessionTransport`).

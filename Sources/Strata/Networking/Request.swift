@@ -19,7 +19,6 @@ import Foundation
 public struct Request<Response: Decodable & Sendable>: Endpoint {
   /// Relative to the service's base URL (`users/1` or `/users/1`), or an absolute URL.
   public var path: String
-  /// GET unless set.
   public var method: HTTPMethod
   /// Query parameters, in order; percent-encoded by the service.
   public var queryItems: [URLQueryItem]
@@ -38,8 +37,6 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   /// Sent as `Idempotency-Key` on every attempt (see ``Endpoint/idempotencyKey``).
   public var idempotencyKey: String?
 
-  /// Creates a request.
-  ///
   /// `query` takes pairs in order; a nil value leaves the parameter out, so optional
   /// parameters need no `if`: `query: [("limit", limit.map(String.init))]`.
   public init(

@@ -4,7 +4,6 @@ import Foundation
 /// emits for every attempt — in the `networking` log's fields (JSON lines carry them) and in
 /// ``NetworkOptions/requestLog``. The URL is redacted; no header or body is kept.
 public struct RequestRecord: Sendable, Equatable, Codable {
-  /// `GET`, `POST`, …
   public var method: String
   /// The URL, with secret query parameters and any password redacted.
   public var url: String
@@ -12,9 +11,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public var status: Int?
   /// From sending to the last byte (or the failure), in milliseconds.
   public var durationMilliseconds: Double
-  /// Request body bytes.
   public var bytesSent: Int
-  /// Response body bytes.
   public var bytesReceived: Int
   /// 1 for the first attempt, 2 for the first retry, …
   public var attempt: Int
@@ -24,7 +21,6 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   /// The failure, when the attempt got no HTTP response.
   public var error: String?
 
-  /// Creates a record.
   public init(
     method: String, url: String, status: Int?, durationMilliseconds: Double, bytesSent: Int,
     bytesReceived: Int, attempt: Int, retryReason: String? = nil, error: String? = nil

@@ -15,7 +15,6 @@ public struct RetryPolicy: Sendable, Equatable {
   public enum Jitter: Sendable, Equatable {
     /// Exactly the exponential delay.
     case none
-    /// Uniform in `0...delay`.
     case full
     /// `delay/2` plus uniform in `0...delay/2`.
     case equal
@@ -52,7 +51,6 @@ public struct RetryPolicy: Sendable, Equatable {
   ///   - maxRetries: Retries after the first attempt.
   ///   - baseDelay: First delay.
   ///   - maxDelay: Cap on any delay.
-  ///   - jitter: Spread.
   ///   - retryableMethods: Methods that may be retried.
   ///   - retryableStatuses: Statuses retried.
   ///   - retryableErrors: Transport errors retried.
@@ -76,7 +74,6 @@ public struct RetryPolicy: Sendable, Equatable {
 
   /// GET only, 3 retries, 1 s / 2 s / 4 s, capped at 30 s.
   public static let `default` = RetryPolicy()
-  /// Never retry.
   public static let none = RetryPolicy(maxRetries: 0)
   /// The default, with POST and PATCH retried too: for requests that carry an
   /// `Idempotency-Key` (``Endpoint/idempotencyKey``), which a server uses to answer a repeat

@@ -29,7 +29,6 @@ public final class URLSessionTransport: HTTPTransport {
     /// origin (any letter case).
     public var credentialHeaders: Set<String>
 
-    /// Creates options.
     /// - Parameters:
     ///   - requestTimeout: Idle timeout (default 30 s).
     ///   - resourceTimeout: Whole-exchange backstop (default one day).

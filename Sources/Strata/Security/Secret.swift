@@ -7,13 +7,10 @@ public struct Secret<Value: Sendable>: Sendable, CustomStringConvertible,
   /// The wrapped value. Reading it is a deliberate act; never log it.
   public let value: Value
 
-  /// Wraps a value.
   public init(_ value: Value) { self.value = value }
 
-  /// Always `<redacted>`.
   public var description: String { Redactor.placeholder }
 
-  /// Always `<redacted>`.
   public var debugDescription: String { Redactor.placeholder }
 
   /// A mirror with no children, so `dump` shows nothing.

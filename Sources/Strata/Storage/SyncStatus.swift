@@ -12,9 +12,7 @@ public enum SyncStatus: String, Codable, Sendable, CaseIterable {
 
 /// A value kept locally, with where it stands with the server and when it last changed.
 public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
-  /// The value.
   public var value: Value
-  /// Where it stands.
   public var status: SyncStatus
   /// When it was last written here.
   public var updatedAt: Date

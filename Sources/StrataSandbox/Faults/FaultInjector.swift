@@ -30,7 +30,6 @@ public final class FaultInjector: Sendable {
     case hold(@Sendable () -> Void)
   }
 
-  /// One scripted fault.
   public struct Fault: Sendable {
     /// The method to match, or nil for any.
     public var method: String?
@@ -38,10 +37,8 @@ public final class FaultInjector: Sendable {
     public var path: String
     /// How many more requests it applies to.
     public var remaining: Int
-    /// What happens.
     public var action: Action
 
-    /// Creates a fault.
     /// - Parameters:
     ///   - method: Method to match (nil: any).
     ///   - path: Exact path, or prefix ending in `*`.
@@ -68,7 +65,6 @@ public final class FaultInjector: Sendable {
   /// Creates an injector with no faults.
   public init() {}
 
-  /// Adds a fault.
   public func add(_ fault: Fault) {
     faults.withLock {
       $0.append(fault)

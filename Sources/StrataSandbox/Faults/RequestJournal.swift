@@ -5,19 +5,16 @@ import StrataConcurrency
 /// refreshes happened. Bounded: only the newest ``capacity`` entries are kept, so a
 /// long-running sandbox does not grow without limit.
 public final class RequestJournal: Sendable {
-  /// One received request.
   public struct Entry: Sendable {
     /// The method (`GET`, …).
     public let method: String
     /// The path without the query.
     public let path: String
-    /// Query parameters.
     public let query: [(name: String, value: String)]
     /// Header fields as received (including `Authorization`: this is a test aid).
     public let headers: [(name: String, value: String)]
     /// The body's first ``RequestJournal/bodyPrefixLimit`` bytes.
     public let body: Data
-    /// When it arrived.
     public let timestamp: Date
 
     /// The first header with this name, case-insensitively.
@@ -81,6 +78,5 @@ public final class RequestJournal: Sendable {
     }
   }
 
-  /// Forgets every entry.
   public func reset() { storage.withLock { $0 = Ring() } }
 }

@@ -16,7 +16,6 @@ public struct SandboxLimits: Sendable {
   /// Most bytes of answers kept for replays (bodies, headers and keys; the oldest go first).
   public var maxIdempotentBytes: Int
 
-  /// Creates limits.
   public init(
     maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024,
     idleTimeout: Duration = .seconds(10), maxConnections: Int = 512,

@@ -2,14 +2,11 @@ import Foundation
 
 /// A response a route produces: status, headers and body bytes.
 public struct SandboxResponse: Sendable {
-  /// The status code.
   public var status: Int
   /// Extra header fields (Content-Length and Connection are added when sending).
   public var headers: [(name: String, value: String)]
-  /// The body bytes.
   public var body: Data
 
-  /// Creates a response.
   public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
     self.status = status
     self.headers = headers

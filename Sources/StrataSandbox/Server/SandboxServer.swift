@@ -37,7 +37,6 @@ public final class SandboxServer: Sendable {
     /// either way (``SandboxServer/changesDone(path:)``).
     public var honoursIdempotencyKeys = true
 
-    /// Creates a configuration.
     /// - Parameters:
     ///   - port: Port on 127.0.0.1 (0: any free port).
     ///   - limits: Size and time limits.
@@ -65,7 +64,6 @@ public final class SandboxServer: Sendable {
     /// Binding or listening failed (port in use, …).
     case socket(String)
 
-    /// A readable explanation.
     public var description: String {
       switch self {
       case .alreadyStarted: "sandbox already started"
@@ -86,7 +84,6 @@ public final class SandboxServer: Sendable {
 
   /// The requests received, for assertions (bounded by the configuration's capacity).
   public let journal: RequestJournal
-  /// Scripted faults.
   public let faults = FaultInjector()
   let ledger: IdempotencyLedger
 
@@ -119,7 +116,6 @@ public final class SandboxServer: Sendable {
 
   /// Binds 127.0.0.1 and starts serving.
   /// - Returns: The port it listens on.
-  /// - Throws: ``StartError``.
   @discardableResult
   public func start() throws -> Int {
     let listener: (fd: Int32, port: UInt16)
@@ -152,7 +148,6 @@ public final class SandboxServer: Sendable {
   /// The port it listens on (0 before ``start()``).
   public var port: Int { Int(state.withLock { $0.port }) }
 
-  /// `http://127.0.0.1:<port>`.
   public var baseURL: URL {
     URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
   }

@@ -10,7 +10,6 @@ struct Output {
     case table(headers: [String], rows: [[String]], footer: String?)
     /// `Label: value` lines; nil values are left out.
     case detail([(String, String?)])
-    /// One line.
     case line(String)
     /// Nothing (the command wrote as it went).
     case nothing

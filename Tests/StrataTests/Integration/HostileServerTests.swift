@@ -1,3 +1,4 @@
+import DemoKitTesting
 import Foundation
 import Strata
 import StrataSandbox

@@ -6,7 +6,6 @@ import Strata
 public protocol AccountSession: Sendable {
   /// Stores new credentials (after a login).
   func signIn(_ credentials: Credentials) async throws
-  /// Forgets the credentials.
   func signOut() async
   /// Whether credentials are held.
   var isSignedIn: Bool { get async }

@@ -7,12 +7,10 @@ public protocol AuthRepository: Sendable {
   /// - Throws: ``NetworkError`` (`.server(400)` "Invalid credentials" for a wrong password).
   func login(username: String, password: String) async throws -> AuthUser
   /// Exchanges a refresh token for new credentials: the function `AuthSession` calls.
-  /// - Throws: ``NetworkError``.
   func refresh(refreshToken: String) async throws -> Credentials
   /// The signed-in user's full record.
   /// - Throws: ``NetworkError/Unauthorized`` when signed out.
   func me() async throws -> User
-  /// Ends the session.
   func logout() async
   /// Whether a session exists.
   var isSignedIn: Bool { get async }
@@ -48,13 +46,10 @@ public final class APIAuthRepository: AuthRepository {
   }
 
   /// Exchanges a refresh token for new credentials.
-  /// - Throws: ``NetworkError``.
   public func refresh(refreshToken: String) async throws -> Credentials {
     try await renewal.renew(refreshToken)
   }
 
-  /// The signed-in user.
-  /// - Throws: ``NetworkError``.
   public func me() async throws -> User { try await network.send(AuthRequests.me) }
 
   /// Ends the session: tells the server (`POST /auth/logout`, one attempt, best effort) and

@@ -3,15 +3,10 @@ import Strata
 
 /// The user a login returns (DummyJSON's `/auth/login` fields, tokens excluded).
 public struct AuthUser: Codable, Sendable, Equatable {
-  /// The user id.
   public let id: Int
-  /// Login name.
   public let username: String
-  /// E-mail address.
   public let email: String
-  /// Given name.
   public let firstName: String
-  /// Family name.
   public let lastName: String
 
   /// Creates the value (previews, tests, fixtures).

@@ -7,7 +7,6 @@ import Strata
 public final class LoginViewModel {
   /// The login name field.
   public var username = ""
-  /// The password field.
   public var password = ""
   /// Why the form cannot be submitted yet, if it cannot.
   public private(set) var validationMessage: String?
@@ -17,7 +16,6 @@ public final class LoginViewModel {
   public private(set) var failure: (any Error)?
   /// Whether the last request failed for want of a network route (show an offline banner).
   public var isOffline: Bool { ErrorText.isOffline(failure) }
-  /// Sign-in under way.
   public private(set) var isLoading = false
   /// The signed-in user after success.
   public private(set) var user: AuthUser?

@@ -34,7 +34,6 @@ public final class ProfileViewModel {
     }
   }
 
-  /// Signs out.
   public func signOut() async {
     await repo.logout()
     user = nil

@@ -28,7 +28,6 @@ public struct TokenRenewal: Sendable {
   }
 
   /// Exchanges a refresh token for new credentials.
-  /// - Throws: ``NetworkError``.
   public func renew(_ refreshToken: String) async throws -> Credentials {
     credentials(
       from: try await network.send(

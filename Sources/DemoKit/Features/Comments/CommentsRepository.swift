@@ -3,30 +3,24 @@ import Strata
 /// Comments: all of them, or a post's.
 public protocol CommentsRepository: Sendable {
   /// A page of all comments.
-  /// - Throws: `NetworkError`.
   func list(limit: Int, skip: Int) async throws -> Page<PostComment>
   /// The comments on post `postId` (404 when there is no such post).
-  /// - Throws: `NetworkError`.
   func comments(postId: Int) async throws -> Page<PostComment>
 }
 
 // MARK: - Live implementation
 
-/// ``CommentsRepository`` over DummyJSON.
 public final class APICommentsRepository: CommentsRepository {
   private let network: any Networking
 
-  /// Creates the repository.
   public init(network: any Networking) { self.network = network }
 
   /// A page of all comments.
-  /// - Throws: `NetworkError`.
   public func list(limit: Int, skip: Int) async throws -> Page<PostComment> {
     try await network.send(Page.request(limit, skip))
   }
 
   /// The comments on post `postId`.
-  /// - Throws: `NetworkError`.
   public func comments(postId: Int) async throws -> Page<PostComment> {
     try await network.send(CommentRequests.forPost(postId))
   }

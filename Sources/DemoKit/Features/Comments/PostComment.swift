@@ -2,11 +2,8 @@
 public struct PostComment: Codable, Sendable, Equatable, Hashable, Identifiable {
   /// Who wrote it, as the comment carries it.
   public struct Author: Codable, Sendable, Equatable, Hashable {
-    /// The user's id.
     public let id: Int
-    /// Their login name.
     public let username: String
-    /// Their full name.
     public let fullName: String
 
     /// An author (previews, tests).
@@ -17,15 +14,12 @@ public struct PostComment: Codable, Sendable, Equatable, Hashable, Identifiable 
     }
   }
 
-  /// The comment id.
   public let id: Int
-  /// The text.
   public let body: String
   /// The post it belongs to.
   public let postId: Int
   /// How many liked it.
   public let likes: Int
-  /// Who wrote it.
   public let user: Author
 
   /// A comment (previews, tests).
@@ -39,6 +33,5 @@ public struct PostComment: Codable, Sendable, Equatable, Hashable, Identifiable 
 }
 
 extension PostComment: PageItem {
-  /// `comments`.
   public static var collectionKey: String { "comments" }
 }

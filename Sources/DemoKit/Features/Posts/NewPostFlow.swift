@@ -8,9 +8,7 @@ import Strata
 public final class NewPostFlow {
   /// The steps, in order.
   public enum Step: String, Sendable, CaseIterable {
-    /// The title.
     case title
-    /// The text.
     case body
     /// Everything, once more, before creating it.
     case review
@@ -19,11 +17,8 @@ public final class NewPostFlow {
   /// The longest title accepted.
   public static let longestTitle = 120
 
-  /// The title field.
   public var title = ""
-  /// The body field.
   public var body = ""
-  /// The author.
   public var userId: Int
   /// The steps and their state.
   @ObservationIgnored public private(set) var flow: FlowViewModel<Step>!

@@ -10,7 +10,6 @@ public struct OfflinePosts: Sendable {
   /// The outbox kind of a post creation.
   public static let createKind = "post.create"
 
-  /// The collection underneath.
   public let collection: OfflineCollection<Post>
   private let repository: any PostsRepository
 

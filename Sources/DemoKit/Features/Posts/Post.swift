@@ -1,10 +1,6 @@
-/// A DummyJSON post.
 public struct Post: Codable, Sendable, Equatable, Hashable, Identifiable {
-  /// Likes and dislikes.
   public struct Reactions: Codable, Sendable, Equatable, Hashable {
-    /// Likes.
     public let likes: Int
-    /// Dislikes.
     public let dislikes: Int
 
     /// Creates the value (previews, tests, fixtures).
@@ -14,19 +10,12 @@ public struct Post: Codable, Sendable, Equatable, Hashable, Identifiable {
     }
   }
 
-  /// The post id.
   public let id: Int
-  /// Title.
   public let title: String
-  /// Text.
   public let body: String
-  /// Author.
   public let userId: Int
-  /// Tags.
   public let tags: [String]?
-  /// Reactions.
   public let reactions: Reactions?
-  /// View count.
   public let views: Int?
 
   /// Creates the value (previews, tests, fixtures).
@@ -45,6 +34,5 @@ public struct Post: Codable, Sendable, Equatable, Hashable, Identifiable {
 }
 
 extension Post: PageItem {
-  /// `posts`.
   public static var collectionKey: String { "posts" }
 }

@@ -2,14 +2,10 @@ import Strata
 
 /// A post not yet created: what `create` sends (and what an outbox keeps).
 public struct PostDraft: Codable, Sendable, Equatable {
-  /// Title.
   public var title: String
-  /// Text.
   public var body: String
-  /// Author.
   public var userId: Int
 
-  /// A draft.
   public init(title: String, body: String, userId: Int) {
     self.title = title
     self.body = body
@@ -27,67 +23,49 @@ extension PostsRepository {
 /// Posts: list, read, create, update, delete.
 public protocol PostsRepository: Sendable {
   /// A page of posts.
-  /// - Throws: `NetworkError`.
   func list(limit: Int, skip: Int) async throws -> Page<Post>
-  /// One post.
-  /// - Throws: `NetworkError`.
   func post(id: Int) async throws -> Post
   /// Creates a post (a POST: never retried, so it is never created twice).
-  /// - Throws: `NetworkError`.
   func create(title: String, body: String, userId: Int) async throws -> Post
   /// Creates a post carrying `idempotencyKey`: retried on a lost answer or a 5xx, and never
   /// created twice, because the server answers a repeat with its first answer.
-  /// - Throws: `NetworkError`.
   func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post
   /// Changes a post's title.
-  /// - Throws: `NetworkError`.
   func update(id: Int, title: String) async throws -> Post
-  /// Deletes a post.
-  /// - Throws: `NetworkError`.
   func delete(id: Int) async throws
 }
 
 // MARK: - Live implementation
 
-/// ``PostsRepository`` over DummyJSON.
 public final class APIPostsRepository: PostsRepository {
   private let network: any Networking
 
-  /// Creates the repository.
   public init(network: any Networking) { self.network = network }
 
   /// A page of posts.
-  /// - Throws: `NetworkError`.
   public func list(limit: Int, skip: Int) async throws -> Page<Post> {
     try await network.send(PostRequests.list(limit: limit, skip: skip))
   }
 
-  /// One post.
-  /// - Throws: `NetworkError`.
   public func post(id: Int) async throws -> Post {
     try await network.send(PostRequests.get(id: id))
   }
 
   /// Creates a post (never retried).
-  /// - Throws: `NetworkError`.
   public func create(title: String, body: String, userId: Int) async throws -> Post {
     try await network.send(PostRequests.create(title: title, body: body, userId: userId))
   }
 
   /// Creates a post with its idempotency key (the service then retries it like a GET).
-  /// - Throws: `NetworkError`.
   public func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post {
     try await network.send(PostRequests.create(draft, idempotencyKey: idempotencyKey))
   }
 
   /// Changes a post's title.
-  /// - Throws: `NetworkError`.
   public func update(id: Int, title: String) async throws -> Post {
     try await network.send(PostRequests.update(id: id, title: title))
   }
 
-  /// Deletes a post.
-  /// - Throws: `NetworkError`.
   public func delete(id: Int) async throws {
     _ = try await network.send(PostRequests.delete(id: id))
   }
@@ -95,7 +73,6 @@ public final class APIPostsRepository: PostsRepository {
 
 // MARK: - Requests
 
-/// DummyJSON's `/posts` calls.
 private enum PostRequests {
   private struct NewPost: Encodable, Sendable {
     let title: String

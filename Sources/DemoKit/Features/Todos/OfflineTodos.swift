@@ -15,7 +15,6 @@ public struct OfflineTodos: Sendable {
     let completed: Bool
   }
 
-  /// The collection underneath.
   public let collection: OfflineCollection<Todo>
   private let repository: any TodosRepository
 

@@ -5,7 +5,6 @@ import Strata
 /// message) if the server refuses it.
 @MainActor @Observable
 public final class TodosViewModel {
-  /// Loaded todos.
   public private(set) var todos: [Todo] = []
   /// A fetch is under way.
   public private(set) var isLoading = false

@@ -1,14 +1,9 @@
 /// A DummyJSON user. Fields a `select=` query may leave out are optional.
 public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
-  /// A postal address.
   public struct Address: Codable, Sendable, Equatable, Hashable {
-    /// Street and number.
     public let address: String
-    /// City.
     public let city: String
-    /// State.
     public let state: String
-    /// Postal code.
     public let postalCode: String
 
     /// Creates the value (previews, tests, fixtures).
@@ -22,11 +17,8 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
 
   /// Where the user works.
   public struct Company: Codable, Sendable, Equatable, Hashable {
-    /// Department.
     public let department: String
-    /// Company name.
     public let name: String
-    /// Job title.
     public let title: String
 
     /// Creates the value (previews, tests, fixtures).
@@ -37,30 +29,19 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
     }
   }
 
-  /// The user id.
   public let id: Int
-  /// Given name.
   public let firstName: String
-  /// Family name.
   public let lastName: String?
-  /// Age in years.
   public let age: Int?
-  /// E-mail address.
   public let email: String?
-  /// Login name.
   public let username: String?
-  /// Phone number.
   public let phone: String?
-  /// Avatar URL.
   public let image: String?
-  /// Home address.
   public let address: Address?
-  /// Employer.
   public let company: Company?
   /// `admin`, `moderator` or `user`.
   public let role: String?
 
-  /// "First Last".
   public var fullName: String { [firstName, lastName].compactMap { $0 }.joined(separator: " ") }
 
   /// Creates the value (previews, tests, fixtures).
@@ -84,6 +65,5 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
 }
 
 extension User: PageItem {
-  /// `users`.
   public static var collectionKey: String { "users" }
 }

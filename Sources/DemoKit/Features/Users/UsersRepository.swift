@@ -4,20 +4,15 @@ import Strata
 /// Users: pages, search, one by id, and edits (which invalidate the cache).
 public protocol UsersRepository: Sendable {
   /// A page of users.
-  /// - Throws: `NetworkError`.
   func page(limit: Int, skip: Int) async throws -> Page<User>
   /// Users matching a query.
   /// - Parameters:
   ///   - query: Text to find in names, username or e-mail.
   ///   - limit: Page size.
-  ///   - skip: Offset.
-  /// - Throws: `NetworkError`.
   func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User>
-  /// One user.
   /// - Throws: `NetworkError` (`.server(404)` with the server's message when absent).
   func user(id: Int) async throws -> User
   /// Changes a user's name and forgets cached users.
-  /// - Throws: `NetworkError`.
   func rename(id: Int, firstName: String) async throws -> User
 }
 
@@ -31,7 +26,6 @@ public final class APIUsersRepository: UsersRepository {
   private let users: TTLCache<Int, User>
   private let signedIn: Bool
 
-  /// Creates the repository.
   /// - Parameters:
   ///   - network: The networking layer.
   ///   - ttl: How long responses stay cached (default 60 s).
@@ -49,22 +43,18 @@ public final class APIUsersRepository: UsersRepository {
   }
 
   /// A page of users (cached).
-  /// - Throws: `NetworkError`.
   public func page(limit: Int, skip: Int) async throws -> Page<User> {
     try await cachedPage(
       "list:\(limit):\(skip)", scoped(UserRequests.list(limit: limit, skip: skip)))
   }
 
   /// Users matching a query (cached).
-  /// - Throws: `NetworkError`.
   public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
     try await cachedPage(
       "search:\(query):\(limit):\(skip)",
       scoped(UserRequests.search(query, limit: limit, skip: skip)))
   }
 
-  /// One user (cached).
-  /// - Throws: `NetworkError`.
   public func user(id: Int) async throws -> User {
     let network = self.network
     let request = scoped(UserRequests.get(id: id))
@@ -74,7 +64,6 @@ public final class APIUsersRepository: UsersRepository {
   }
 
   /// Renames a user and clears the cache.
-  /// - Throws: `NetworkError`.
   public func rename(id: Int, firstName: String) async throws -> User {
     let updated = try await network.send(
       scoped(UserRequests.update(id: id, firstName: firstName)))
@@ -103,7 +92,6 @@ public final class APIUsersRepository: UsersRepository {
 
 // MARK: - Requests
 
-/// DummyJSON's `/users` calls.
 private enum UserRequests {
   private struct NameChange: Encodable, Sendable { let firstName: String }
 

@@ -31,7 +31,6 @@ public final class UsersViewModel {
     public var total = 0
     /// How many users come before the first loaded one.
     public var skip = 0
-    /// The active query.
     public var query = ""
     /// A fetch is under way.
     public var isLoading = false
@@ -49,7 +48,6 @@ public final class UsersViewModel {
     case showUser(id: Int)
   }
 
-  /// The current state.
   public private(set) var output = Output()
   /// The last fetch's failure itself (``Output/error`` is its sentence).
   public private(set) var failure: (any Error)?

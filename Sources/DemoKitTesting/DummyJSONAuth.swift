@@ -6,7 +6,6 @@ import Strata
 public enum DummyJSONAuth {
   /// The tokens a login or refresh answers with.
   public struct Tokens: Codable, Sendable, Equatable {
-    /// The bearer token.
     public let accessToken: String
     /// The token that renews it.
     public let refreshToken: String
