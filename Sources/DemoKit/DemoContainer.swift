@@ -7,15 +7,14 @@ public enum DemoContainer {
   /// - Parameters:
   ///   - config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
   ///   - environment: For the token file location.
-  ///   - onRetry: Told before each retry wait (the CLI prints "retrying in 2s (2/3)…").
-  ///   - onRequestRecord: Told every request attempt's record (the CLI's `--http-log`).
+  ///   - onRequestRecord: Told every request attempt's record (the CLI's `--http-log`, and
+  ///     its "retrying in 2s (2/3)…" line before a retry wait).
   ///   - now: Wall-clock time, for token expiry (tests share one clock with a sandbox).
   ///   - connectivityMonitor: Says whether there is a network route (default: the platform's;
   ///     tests inject their own).
   /// - Returns: The container. Call `validate()` to check it.
   public static func make(
     config: Config, environment: [String: String] = ProcessInfo.processInfo.environment,
-    onRetry: (@Sendable (RetryNotice) -> Void)? = nil,
     onRequestRecord: (@Sendable (RequestRecord) -> Void)? = nil,
     now: @escaping @Sendable () -> Date = { Date() },
     connectivityMonitor: (any ConnectivityMonitor)? = nil
@@ -43,7 +42,6 @@ public enum DemoContainer {
     container.register(NetworkOptions.self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
       var configuration = try NetworkOptions(config: config, baseURL: config.url(.api))
-      configuration.onRetry = onRetry
       configuration.onRequestRecord = onRequestRecord
       configuration.credentialRejection = .dummyJSON
       configuration.serverMessageFormat = .dummyJSON

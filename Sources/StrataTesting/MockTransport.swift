@@ -27,12 +27,15 @@ public final class MockTransport: HTTPTransport {
 
   /// Records the request and returns the handler's answer.
   /// - Throws: What the handler throws.
-  public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+  public func send(_ request: URLRequest, limits: TransferLimits) async throws
+    -> (Data, HTTPURLResponse)
+  {
     let index = recorded.withLock { requests -> Int in
       requests.append(request)
       return requests.count
     }
-    return try await handler(request, index)
+    let handler = handler
+    return try await limits.enforce { try await handler(request, index) }
   }
 
   /// Every request sent so far.

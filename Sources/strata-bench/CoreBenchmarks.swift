@@ -116,14 +116,12 @@ extension CoreBenchmarks {
 struct InstantTransport: HTTPTransport {
   static let body = Data(#"{"id":1}"#.utf8)
 
-  func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+  func send(_ request: URLRequest, limits: TransferLimits) async throws -> (
+    Data, HTTPURLResponse
+  ) {
     guard let url = request.url,
       let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
     else { throw URLError(.badURL) }
     return (Self.body, response)
-  }
-
-  func send(_ request: URLRequest, deadline: Duration) async throws -> (Data, HTTPURLResponse) {
-    try await send(request)
   }
 }

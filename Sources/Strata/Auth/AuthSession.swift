@@ -183,7 +183,7 @@ public actor AuthSession: Authenticator {
     Log.auth.debug("access token expires within \(options.expirySkew); refreshing ahead of use")
     do {
       return try await refresh(rejectedToken: current.accessToken)
-    } catch let error as NetworkError where error.isRetryable {
+    } catch let error as NetworkError where RetryPolicy.isTransient(error) {
       if expiresAt > now() { return current.accessToken }  // still valid: use it this once
       throw error
     } catch is CancellationError {

@@ -50,6 +50,9 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     /// No credential went there, so its answer — a 401 included — says nothing about the
     /// session; it is not retried either.
     case answeredElsewhere(status: Int, origin: String)
+    /// The call's overall deadline (``NetworkOptions/timeout`` or the endpoint's) passed:
+    /// during an attempt, or before a retry could be made. Not retried.
+    case deadlineExceeded
   }
 
   /// Why a request could not be authorised.
@@ -61,6 +64,9 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     /// The server rejected the access token again right after it was renewed: the session is
     /// over (or, with no session to renew, the server answered 401).
     case rejectedAfterRefresh
+    /// The server answered 401 to a request that carried no session token (an endpoint that
+    /// does not require auth, or a service without an authenticator): nothing was renewed.
+    case signInRequired
   }
 
   public var kind: Kind
@@ -116,19 +122,6 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
 
   // MARK: Reading
 
-  /// Whether trying again could help: timeouts, lost or refused connections, 408, 429, 5xx,
-  /// a refresh that failed in transit. The retry policy decides what is actually retried.
-  public var isRetryable: Bool {
-    switch kind {
-    case .transport(let error): RetryPolicy.defaultRetryableErrors.contains(error.code)
-    case .server(let status, _): status == 408 || status == 429 || (500...599).contains(status)
-    case .refreshFailed: true
-    case .invalidURL, .invalidResponse, .unauthorized, .encoding, .decoding, .responseTooLarge,
-      .offline, .answeredElsewhere:
-      false
-    }
-  }
-
   /// Whether the server refused this very request for good: a 4xx that sending it again
   /// unchanged cannot fix — not 401/403 (a session matter), 407, 408, 409, 425 or 429 (try
   /// later), and not an HTML page (a captive portal or a proxy talking, not the API).
@@ -151,7 +144,9 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     switch kind {
     case .server(let status, _), .answeredElsewhere(let status, _): status
     case .decoding(let failure): failure.status
-    case .unauthorized(.refreshRejected), .unauthorized(.rejectedAfterRefresh): 401
+    case .unauthorized(.refreshRejected), .unauthorized(.rejectedAfterRefresh),
+      .unauthorized(.signInRequired):
+      401
     default: nil
     }
   }
@@ -173,6 +168,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .unauthorized(.notSignedIn): "not signed in: sign in first"
     case .unauthorized(.refreshRejected): "the session could not be renewed: sign in again"
     case .unauthorized(.rejectedAfterRefresh): "the server rejected the session: sign in again"
+    case .unauthorized(.signInRequired): "HTTP 401: the server requires signing in"
     case .transport(let error): "network error: \(Self.describe(error))"
     case .encoding(let reason): "could not encode the request body: \(reason)"
     case .decoding(let failure): failure.description
@@ -184,6 +180,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
           + (body.isEmpty ? "" : " (\(body.count) bytes)")
       }
     case .offline: "offline: no network route"
+    case .deadlineExceeded: "the request's deadline passed; it was not finished"
     case .responseTooLarge(let limit):
       "the response was larger than the \(limit)-byte limit; the transfer was stopped"
     case .answeredElsewhere(let status, let origin):

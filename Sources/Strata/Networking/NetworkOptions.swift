@@ -17,8 +17,6 @@ public struct NetworkOptions: Sendable {
   /// streams in and the call fails with `responseTooLarge`; an
   /// endpoint can set its own (``Endpoint/maxResponseSize``).
   public var maxResponseSize: Int
-  /// Told before each backoff wait, so a UI can show "retrying in 2s (2/3)…".
-  public var onRetry: (@Sendable (RetryNotice) -> Void)?
   /// Which answers reject the access token a request carried (default: `401`).
   public var credentialRejection: CredentialRejection = .unauthorizedStatus
   /// When set and offline, requests fail at once with `NetworkError.Kind.offline` — no attempt,
@@ -28,9 +26,9 @@ public struct NetworkOptions: Sendable {
   public var serverMessageFormat: ServerMessageFormat = .problemDetails
   /// Steps run around the transport for every attempt, first to last (see ``HTTPMiddleware``).
   public var middleware: [any HTTPMiddleware] = []
-  /// Keeps a ``RequestRecord`` of every attempt when set.
-  public var requestLog: RequestLog?
-  /// Told the ``RequestRecord`` of every attempt as it ends (a file of JSON lines, metrics).
+  /// Told the ``RequestRecord`` of every attempt once its outcome is decided — before a
+  /// backoff wait when it will be retried (``RequestRecord/retry`` says when), so a UI can
+  /// show "retrying in 2s (2/3)…", a file can keep JSON lines, metrics can count.
   public var onRequestRecord: (@Sendable (RequestRecord) -> Void)?
 
   /// - Parameters:
@@ -95,32 +93,6 @@ public struct NetworkOptions: Sendable {
       let system = "Apple"
     #endif
     return "\(app) Strata/\(strataVersion) (\(system))"
-  }
-}
-
-/// What ``NetworkOptions/onRetry`` is told before a backoff wait.
-public struct RetryNotice: Sendable, Equatable {
-  /// 1 for the first retry.
-  public let retry: Int
-  public let maxRetries: Int
-  /// How long the service will wait.
-  public let delay: Duration
-  public let request: String
-  /// Why: `503`, `URLError -1001`, …
-  public let reason: String
-
-  /// - Parameters:
-  ///   - retry: 1 for the first retry.
-  ///   - maxRetries: The policy's maximum.
-  ///   - delay: The wait.
-  ///   - request: Method and path.
-  ///   - reason: Status or error.
-  public init(retry: Int, maxRetries: Int, delay: Duration, request: String, reason: String) {
-    self.retry = retry
-    self.maxRetries = maxRetries
-    self.delay = delay
-    self.request = request
-    self.reason = reason
   }
 }
 

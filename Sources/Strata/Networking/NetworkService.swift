@@ -61,118 +61,189 @@ public final class NetworkService: Networking {
     }
   }
 
+  /// One call's state across its attempts.
+  private struct Call {
+    let label: String
+    let method: HTTPMethod
+    /// On ``clock``'s time line.
+    let deadline: Duration
+    let policy: RetryPolicy
+    let maxResponseSize: Int
+    var request: URLRequest
+    /// The bearer token the request carries, if any.
+    var token: String?
+    var attempt = 0
+    var retries = 0
+    var renewed = false
+    /// Why the next attempt is made (for its record).
+    var retryReason: String?
+
+    mutating func carry(_ token: String) {
+      self.token = token
+      request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    }
+  }
+
+  /// What the attempt's outcome leads to.
+  private enum Next {
+    case done(Data, status: Int)
+    case fail(NetworkError)
+    case retry(RequestRecord.Retry, after: Duration)
+    /// The token was renewed: replay at once.
+    case replay
+  }
+
   private func send<E: Endpoint>(_ endpoint: E, label: String) async throws -> E.Response {
-    let deadline = clock.now() + (endpoint.timeout ?? options.timeout)
+    var call = try await authorise(endpoint, label: label)
+    while true {
+      let started = ContinuousClock.now
+      let why = call.retryReason
+      let outcome = try await attempt(&call)
+      let next = try await decide(outcome, &call)
+      record(outcome, next, of: call, retryReason: why, duration: ContinuousClock.now - started)
+      switch next {
+      case .done(let data, let status): return try decode(E.Response.self, data, status: status)
+      case .fail(let error): throw error
+      case .retry(_, let delay): try await clock.sleep(for: delay)
+      case .replay: continue
+      }
+    }
+  }
+
+  // MARK: Steps
+
+  /// Builds the request and attaches the bearer token when the endpoint needs one and its
+  /// origin issued the session (a token never goes to another origin).
+  private func authorise<E: Endpoint>(_ endpoint: E, label: String) async throws -> Call {
     var policy = endpoint.retryPolicy ?? options.retryPolicy
     if endpoint.retryPolicy == nil, endpoint.idempotencyKey != nil {
       // A key makes a repeat harmless: the service's policy, POST and PATCH included.
       policy.retryableMethods.formUnion([.post, .patch])
     }
-    var request = try builder.build(endpoint)
-
-    let maxResponseSize = endpoint.maxResponseSize ?? options.maxResponseSize
-
-    var token: String?
-    if endpoint.requiresAuth, let authenticator, let url = request.url,
-      !authenticator.origin.contains(url)
-    {
-      // A token belongs to the origin that issued it: an endpoint elsewhere goes without it.
+    var call = Call(
+      label: label, method: endpoint.method,
+      deadline: clock.now() + (endpoint.timeout ?? options.timeout), policy: policy,
+      maxResponseSize: endpoint.maxResponseSize ?? options.maxResponseSize,
+      request: try builder.build(endpoint))
+    guard endpoint.requiresAuth else { return call }
+    if let authenticator, let url = call.request.url, !authenticator.origin.contains(url) {
       logger.notice(
         "\(label): \(Origin(url)?.description ?? "that URL") is not \(authenticator.origin), which issued the session; sending it without credentials"
       )
-    } else if endpoint.requiresAuth {
-      guard let authenticator, let current = try await authenticator.accessToken() else {
-        logger.info("\(label): not signed in; request not sent")
-        throw NetworkError.unauthorized(.notSignedIn)
-      }
-      token = current
-      request.setValue("Bearer \(current)", forHTTPHeaderField: "Authorization")
+      return call
     }
-
-    var retries = 0
-    var refreshed = false
-    var attempt = 0
-    var retryReason: String?
-    while true {
-      try Task.checkCancellation()
-      attempt += 1
-      let remaining = deadline - clock.now()
-      guard remaining > .zero else { throw Self.deadlineExceeded(label, logger) }
-      if let connectivity = options.connectivity, !connectivity.isOnline, let url = request.url,
-        Origin(url)?.isLoopback != true
-      {
-        logger.info("\(label): offline (no network route); not sent")
-        throw NetworkError(.offline)
-      }
-
-      let failure: NetworkError
-      var retryAfter: Duration?
-      let outcome = await perform(
-        request, within: remaining, maxResponseSize: maxResponseSize, label: label,
-        attempt: attempt, retryReason: retryReason)
-      try Task.checkCancellation()
-      switch outcome {
-      case .success(let (data, response)):
-        let status = response.statusCode
-        if !(200..<300).contains(status), let elsewhere = Self.redirectedOrigin(request, response) {
-          // Only the session's own origin can reject its token; nothing was retried there.
-          logger.debug("\(label) → \(status) from \(elsewhere) after a redirect")
-          throw NetworkError(.answeredElsewhere(status: status, origin: elsewhere.description))
-        }
-        if let authenticator, let rejected = token,
-          options.credentialRejection.rejects(status: status, body: data)
-        {
-          guard !refreshed else {
-            logger.info(
-              "\(label) → \(status): the renewed token was rejected too; ending the session")
-            await authenticator.rejected(renewedToken: rejected)
-            throw NetworkError.unauthorized(.rejectedAfterRefresh)
-          }
-          refreshed = true
-          let renewed = try await renew(rejected, status: status, with: authenticator, label: label)
-          token = renewed
-          request.setValue("Bearer \(renewed)", forHTTPHeaderField: "Authorization")
-          retryReason = "token renewed after \(status)"
-          continue
-        }
-        if (200..<300).contains(status) { return try decode(E.Response.self, data, status: status) }
-        if status == 401 { throw NetworkError.unauthorized(.rejectedAfterRefresh) }
-        failure = .server(
-          status: status, body: data,
-          serverMessage: options.serverMessageFormat.message(status: status, body: data))
-        if status == 429 || status == 503,
-          let value = response.value(forHTTPHeaderField: "Retry-After")
-        {
-          retryAfter = RetryPolicy.parseRetryAfter(value)
-        }
-      case .failure(let error):
-        failure = error
-      }
-
-      guard retries < policy.maxRetries, policy.shouldRetry(failure, method: endpoint.method) else {
-        logger.debug("\(label) failed: \(failure)")
-        throw failure
-      }
-      retries += 1
-      let reason = Self.reason(failure)
-      retryReason = reason
-      let delay = policy.delay(forRetry: retries, retryAfter: retryAfter)
-      guard clock.now() + delay < deadline else {
-        logger.info("\(label): no time left for retry \(retries) before the deadline")
-        throw failure
-      }
-      logger.info(
-        "retry \(retries)/\(policy.maxRetries) in \(delay.shortDescription): \(label) → \(reason)"
-      )
-      options.onRetry?(
-        RetryNotice(
-          retry: retries, maxRetries: policy.maxRetries, delay: delay, request: label,
-          reason: reason))
-      try await clock.sleep(for: delay)
+    guard let authenticator, let token = try await authenticator.accessToken() else {
+      logger.info("\(label): not signed in; request not sent")
+      throw NetworkError.unauthorized(.notSignedIn)
     }
+    call.carry(token)
+    return call
   }
 
-  // MARK: Steps
+  /// One exchange, unless the deadline has passed or there is no network route.
+  private func attempt(_ call: inout Call) async throws -> Result<
+    (Data, HTTPURLResponse), NetworkError
+  > {
+    try Task.checkCancellation()
+    call.attempt += 1
+    let remaining = call.deadline - clock.now()
+    guard remaining > .zero else {
+      logger.info("\(call.label): overall deadline exceeded")
+      return .failure(NetworkError(.deadlineExceeded))
+    }
+    if let connectivity = options.connectivity, !connectivity.isOnline,
+      let url = call.request.url, Origin(url)?.isLoopback != true
+    {
+      logger.info("\(call.label): offline (no network route); not sent")
+      return .failure(NetworkError(.offline))
+    }
+    let outcome = await exchange(call, within: remaining)
+    try Task.checkCancellation()
+    return outcome
+  }
+
+  /// Judges an attempt: success, a rejected token to renew, a retry, or the final failure.
+  private func decide(_ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ call: inout Call)
+    async throws -> Next
+  {
+    let data: Data
+    let response: HTTPURLResponse
+    switch outcome {
+    case .failure(let error): return retry(after: error, retryAfter: nil, &call)
+    case .success(let exchange): (data, response) = exchange
+    }
+    let status = response.statusCode
+    if (200..<300).contains(status) { return .done(data, status: status) }
+    if let elsewhere = Self.redirectedOrigin(call.request, response) {
+      // Only the session's own origin can reject its token; nothing is retried there.
+      logger.debug("\(call.label) → \(status) from \(elsewhere) after a redirect")
+      return .fail(NetworkError(.answeredElsewhere(status: status, origin: elsewhere.description)))
+    }
+    if let token = call.token, options.credentialRejection.rejects(status: status, body: data) {
+      return try await renew(token, status: status, &call)
+    }
+    if status == 401 { return .fail(.unauthorized(.signInRequired)) }
+    let failure = NetworkError.server(
+      status: status, body: data,
+      serverMessage: options.serverMessageFormat.message(status: status, body: data))
+    let retryAfter =
+      status == 429 || status == 503
+      ? response.value(forHTTPHeaderField: "Retry-After").flatMap {
+        RetryPolicy.parseRetryAfter($0)
+      } : nil
+    return retry(after: failure, retryAfter: retryAfter, &call)
+  }
+
+  /// A retry when the policy allows one and it fits before the deadline; else the failure.
+  private func retry(after failure: NetworkError, retryAfter: Duration?, _ call: inout Call)
+    -> Next
+  {
+    guard call.retries < call.policy.maxRetries,
+      call.policy.shouldRetry(failure, method: call.method)
+    else {
+      logger.debug("\(call.label) failed: \(failure)")
+      return .fail(failure)
+    }
+    call.retries += 1
+    let delay = call.policy.delay(forRetry: call.retries, retryAfter: retryAfter)
+    guard clock.now() + delay < call.deadline else {
+      logger.info("\(call.label): no time left for retry \(call.retries) before the deadline")
+      return .fail(failure)
+    }
+    let reason = Self.reason(failure)
+    call.retryReason = reason
+    logger.info(
+      "retry \(call.retries)/\(call.policy.maxRetries) in \(delay.shortDescription): \(call.label) → \(reason)"
+    )
+    let next = RequestRecord.Retry(
+      number: call.retries, maxRetries: call.policy.maxRetries,
+      delayMilliseconds: delay.inSeconds * 1000, reason: reason)
+    return .retry(next, after: delay)
+  }
+
+  /// Renews a rejected token once and replays; a renewed token rejected too ends the session.
+  private func renew(_ rejected: String, status: Int, _ call: inout Call) async throws -> Next {
+    guard let authenticator else { return .fail(.unauthorized(.signInRequired)) }
+    guard !call.renewed else {
+      logger.info(
+        "\(call.label) → \(status): the renewed token was rejected too; ending the session")
+      await authenticator.rejected(renewedToken: rejected)
+      return .fail(.unauthorized(.rejectedAfterRefresh))
+    }
+    call.renewed = true
+    logger.info("\(call.label) → \(status): the access token was rejected; renewing it")
+    do {
+      call.carry(try await authenticator.refresh(rejectedToken: rejected))
+    } catch let error as NetworkError where RetryPolicy.isTransient(error) {
+      return .fail(error)
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      return .fail(.unauthorized(.refreshRejected))
+    }
+    call.retryReason = "token renewed after \(status)"
+    return .replay
+  }
 
   /// The origin that answered, when a redirect took the request away from its own.
   private static func redirectedOrigin(_ request: URLRequest, _ response: HTTPURLResponse)
@@ -184,95 +255,97 @@ public final class NetworkService: Networking {
     return Origin(answered)
   }
 
-  /// One exchange within the time left (FoundationNetworking has no overall timeout, so the
-  /// transport enforces it: see ``HTTPTransport/send(_:deadline:)``). This deadline is real
-  /// time even when a test injects a manual clock: it guards real I/O.
-  private func perform(
-    _ request: URLRequest, within remaining: Duration, maxResponseSize: Int, label: String,
-    attempt: Int, retryReason: String?
-  ) async -> Result<(Data, HTTPURLResponse), NetworkError> {
+  /// One attempt through the middleware chain to the transport, its failures as
+  /// ``NetworkError``s. FoundationNetworking has no overall timeout, so the transport enforces
+  /// the time left (``TransferLimits``); that is real time even when a test injects a manual
+  /// clock: it guards real I/O.
+  private func exchange(_ call: Call, within remaining: Duration) async -> Result<
+    (Data, HTTPURLResponse), NetworkError
+  > {
+    trace(call.request, attempt: call.attempt)
+    let limits = TransferLimits(deadline: remaining, maxResponseSize: call.maxResponseSize)
+    let transport = transport
+    var next: HTTPMiddlewareNext = { request in try await transport.send(request, limits: limits) }
+    let described = RequestAttempt(label: call.label, number: call.attempt)
+    for middleware in options.middleware.reversed() {
+      let inner = next
+      next = { request in try await middleware.intercept(request, attempt: described, next: inner) }
+    }
     let started = ContinuousClock.now
-    let outcome = await exchange(
-      request, within: remaining, maxResponseSize: maxResponseSize, label: label,
-      attempt: attempt)
-    record(
-      outcome, of: request, label: label, attempt: attempt, retryReason: retryReason,
-      duration: ContinuousClock.now - started)
-    return outcome
+    do {
+      let (data, response) = try await next(call.request)
+      trace(response, data)
+      return .success((data, response))
+    } catch {
+      let timedOutOverall = ContinuousClock.now - started >= remaining
+      return .failure(failure(error, limits: limits, overall: timedOutOverall, label: call.label))
+    }
   }
 
-  /// The attempt through the middleware chain to the transport, its failures as
-  /// ``NetworkError``s.
-  private func exchange(
-    _ request: URLRequest, within remaining: Duration, maxResponseSize: Int, label: String,
-    attempt: Int
-  ) async -> Result<(Data, HTTPURLResponse), NetworkError> {
+  /// What a thrown error means for the caller. A timeout at the transport's deadline is the
+  /// call's deadline; one before it is the request's own idle timeout (retryable).
+  private func failure(_ error: any Error, limits: TransferLimits, overall: Bool, label: String)
+    -> NetworkError
+  {
+    switch error {
+    case let error as NetworkError: return error
+    case let error as URLError:
+      switch error.code {
+      case .badServerResponse: return NetworkError(.invalidResponse)
+      case .dataLengthExceedsMaximum:
+        logger.info(
+          "\(label): response over the \(limits.maxResponseSize)-byte limit; transfer stopped")
+        return NetworkError(.responseTooLarge(limit: limits.maxResponseSize))
+      case .timedOut where overall:
+        logger.info("\(label): overall deadline exceeded")
+        return NetworkError(.deadlineExceeded)
+      case .cancelled where Task.isCancelled: return .transport(URLError(.cancelled))
+      default: return .transport(error)
+      }
+    case is CancellationError: return .transport(URLError(.cancelled))
+    default: return .transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error]))
+    }
+  }
+
+  private func trace(_ request: URLRequest, attempt: Int) {
     if logger.isEnabled(.debug) {
       logger.debug(
         "→ \(request.httpMethod ?? "GET") \(request.url.map(redactor.redact(url:)) ?? "?") (attempt \(attempt))"
       )
     }
-    if logger.isEnabled(.trace) {
-      logger.trace(
-        "  request headers: \(redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key })"
-      )
-      if let body = request.httpBody {
-        logger.trace("  request body: \(redactor.redact(body: body))")
-      }
-    }
-    let transport = transport
-    var next: HTTPMiddlewareNext = { request in
-      try await transport.send(request, deadline: remaining, maxResponseSize: maxResponseSize)
-    }
-    let described = RequestAttempt(label: label, number: attempt)
-    for middleware in options.middleware.reversed() {
-      let inner = next
-      next = { request in try await middleware.intercept(request, attempt: described, next: inner) }
-    }
-    do {
-      let (data, response) = try await next(request)
-      if logger.isEnabled(.trace) {
-        let headers = response.allHeaderFields.reduce(into: [String: String]()) {
-          $0[String(describing: $1.key)] = String(describing: $1.value)
-        }
-        logger.trace(
-          "  response headers: \(redactor.redact(headers: headers).sorted { $0.key < $1.key })")
-        logger.trace("  response body: \(redactor.redact(body: data))")
-      }
-      return .success((data, response))
-    } catch let error as NetworkError {
-      return .failure(error)
-    } catch let error as URLError {
-      if error.code == .badServerResponse { return .failure(NetworkError(.invalidResponse)) }
-      if error.code == .dataLengthExceedsMaximum {
-        logger.info("\(label): response over the \(maxResponseSize)-byte limit; transfer stopped")
-        return .failure(NetworkError(.responseTooLarge(limit: maxResponseSize)))
-      }
-      if error.code == .cancelled, Task.isCancelled {
-        return .failure(.transport(URLError(.cancelled)))
-      }
-      return .failure(.transport(error))
-    } catch is CancellationError {
-      return .failure(.transport(URLError(.cancelled)))
-    } catch {
-      return .failure(.transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])))
+    guard logger.isEnabled(.trace) else { return }
+    logger.trace(
+      "  request headers: \(redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key })"
+    )
+    if let body = request.httpBody {
+      logger.trace("  request body: \(redactor.redact(body: body))")
     }
   }
 
-  /// Emits the attempt's ``RequestRecord``: to the request log, and as the fields of the
-  /// `networking` debug line.
+  private func trace(_ response: HTTPURLResponse, _ data: Data) {
+    guard logger.isEnabled(.trace) else { return }
+    let headers = response.allHeaderFields.reduce(into: [String: String]()) {
+      $0[String(describing: $1.key)] = String(describing: $1.value)
+    }
+    logger.trace(
+      "  response headers: \(redactor.redact(headers: headers).sorted { $0.key < $1.key })")
+    logger.trace("  response body: \(redactor.redact(body: data))")
+  }
+
+  /// Emits the attempt's ``RequestRecord`` once its outcome is decided: to
+  /// ``NetworkOptions/onRequestRecord``, and as the fields of the `networking` debug line.
   private func record(
-    _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, of request: URLRequest,
-    label: String, attempt: Int, retryReason: String?, duration: Duration
+    _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ next: Next, of call: Call,
+    retryReason: String?, duration: Duration
   ) {
     let logs = logger.isEnabled(.debug)
-    guard logs || options.requestLog != nil || options.onRequestRecord != nil else {
-      return
-    }
+    guard logs || options.onRequestRecord != nil else { return }
+    let request = call.request
     var record = RequestRecord(
-      method: request.httpMethod ?? "GET", url: request.url.map(redactor.redact(url:)) ?? "?",
-      status: nil, durationMilliseconds: duration.inSeconds * 1000,
-      bytesSent: request.httpBody?.count ?? 0, bytesReceived: 0, attempt: attempt,
+      request: call.label, method: request.httpMethod ?? "GET",
+      url: request.url.map(redactor.redact(url:)) ?? "?", status: nil,
+      durationMilliseconds: duration.inSeconds * 1000, bytesSent: request.httpBody?.count ?? 0,
+      bytesReceived: 0, attempt: call.attempt,
       retryReason: retryReason)
     switch outcome {
     case .success(let (data, response)):
@@ -281,30 +354,14 @@ public final class NetworkService: Networking {
     case .failure(let error):
       record.error = Self.reason(error)
     }
-    options.requestLog?.append(record)
+    if case .retry(let retry, _) = next { record.retry = retry }
     options.onRequestRecord?(record)
     if logs {
       let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"
       logger.log(
         .debug,
-        "← \(outcomeText) \(label) in \(duration.shortDescription), \(record.bytesReceived) bytes",
+        "← \(outcomeText) \(call.label) in \(duration.shortDescription), \(record.bytesReceived) bytes",
         fields: record.fields)
-    }
-  }
-
-  /// Asks the authenticator for a token after a 401.
-  private func renew(
-    _ rejected: String, status: Int, with authenticator: any Authenticator, label: String
-  ) async throws -> String {
-    logger.info("\(label) → \(status): the access token was rejected; renewing it")
-    do {
-      return try await authenticator.refresh(rejectedToken: rejected)
-    } catch let error as NetworkError where error.isRetryable {
-      throw error
-    } catch is CancellationError {
-      throw CancellationError()
-    } catch {
-      throw NetworkError.unauthorized(.refreshRejected)
     }
   }
 
@@ -336,11 +393,6 @@ public final class NetworkService: Networking {
         "\(method) \(URLComponents(string: String(withoutQuery))?.path ?? String(withoutQuery))"
     }
     return "\(method) /" + withoutQuery.drop { $0 == "/" }
-  }
-
-  private static func deadlineExceeded(_ label: String, _ logger: Log) -> NetworkError {
-    logger.info("\(label): overall deadline exceeded")
-    return .transport(URLError(.timedOut))
   }
 
   private static func reason(_ error: NetworkError) -> String {

@@ -1,9 +1,22 @@
 import Foundation
 
 /// What one attempt of one request did, as data: the structured record ``NetworkService``
-/// emits for every attempt — in the `networking` log's fields (JSON lines carry them) and in
-/// ``NetworkOptions/requestLog``. The URL is redacted; no header or body is kept.
+/// emits for every attempt — in the `networking` log's fields (JSON lines carry them) and to
+/// ``NetworkOptions/onRequestRecord``. The URL is redacted; no header or body is kept.
 public struct RequestRecord: Sendable, Equatable, Codable {
+  /// The retry that follows a failed attempt.
+  public struct Retry: Sendable, Equatable, Codable {
+    /// 1 for the first retry.
+    public var number: Int
+    public var maxRetries: Int
+    /// The backoff wait before it, in milliseconds.
+    public var delayMilliseconds: Double
+    /// Why (`503`, `URLError -1005`).
+    public var reason: String
+  }
+
+  /// `GET /users/1`: method and path, no query.
+  public var request: String
   public var method: String
   /// The URL, with secret query parameters and any password redacted.
   public var url: String
@@ -20,11 +33,15 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public var retryReason: String?
   /// The failure, when the attempt got no HTTP response.
   public var error: String?
+  /// The retry that will follow, when this attempt failed and one will be made.
+  public var retry: Retry?
 
-  public init(
-    method: String, url: String, status: Int?, durationMilliseconds: Double, bytesSent: Int,
-    bytesReceived: Int, attempt: Int, retryReason: String? = nil, error: String? = nil
+  init(
+    request: String, method: String, url: String, status: Int?, durationMilliseconds: Double,
+    bytesSent: Int, bytesReceived: Int, attempt: Int, retryReason: String? = nil,
+    error: String? = nil
   ) {
+    self.request = request
     self.method = method
     self.url = url
     self.status = status
@@ -47,6 +64,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
     if let status { fields["http.status"] = String(status) }
     if let retryReason { fields["http.retry_reason"] = retryReason }
     if let error { fields["http.error"] = error }
+    if let retry { fields["http.retry_in_ms"] = String(format: "%.0f", retry.delayMilliseconds) }
     return fields
   }
 }

@@ -30,21 +30,14 @@ public struct RetryPolicy: Sendable, Equatable {
   public var jitter: Jitter
   /// Methods that may be retried. POST/PUT/PATCH/DELETE only if listed here.
   public var retryableMethods: Set<HTTPMethod>
-  /// Response statuses that are retried.
-  public var retryableStatuses: Set<Int>
-  /// Transport errors that are retried.
-  public var retryableErrors: Set<URLError.Code>
   /// Whether `Retry-After` on 429/503 sets the delay.
   public var respectsRetryAfter: Bool
 
   /// Transport errors that mean "try again".
-  public static let defaultRetryableErrors: Set<URLError.Code> = [
+  static let transientErrors: Set<URLError.Code> = [
     .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
     .notConnectedToInternet,
   ]
-
-  /// 408, 429 and every 5xx.
-  public static let defaultRetryableStatuses: Set<Int> = Set([408, 429]).union(500...599)
 
   /// Creates a policy; every parameter has the default described on the type.
   /// - Parameters:
@@ -52,14 +45,10 @@ public struct RetryPolicy: Sendable, Equatable {
   ///   - baseDelay: First delay.
   ///   - maxDelay: Cap on any delay.
   ///   - retryableMethods: Methods that may be retried.
-  ///   - retryableStatuses: Statuses retried.
-  ///   - retryableErrors: Transport errors retried.
   ///   - respectsRetryAfter: Honour `Retry-After`.
   public init(
     maxRetries: Int = 3, baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30),
     jitter: Jitter = .none, retryableMethods: Set<HTTPMethod> = [.get],
-    retryableStatuses: Set<Int> = RetryPolicy.defaultRetryableStatuses,
-    retryableErrors: Set<URLError.Code> = RetryPolicy.defaultRetryableErrors,
     respectsRetryAfter: Bool = true
   ) {
     self.maxRetries = max(0, maxRetries)
@@ -67,8 +56,6 @@ public struct RetryPolicy: Sendable, Equatable {
     self.maxDelay = maxDelay
     self.jitter = jitter
     self.retryableMethods = retryableMethods
-    self.retryableStatuses = retryableStatuses
-    self.retryableErrors = retryableErrors
     self.respectsRetryAfter = respectsRetryAfter
   }
 
@@ -80,19 +67,24 @@ public struct RetryPolicy: Sendable, Equatable {
   /// with the first answer instead of doing the work twice. Never for a POST without one.
   public static let idempotentWrites = RetryPolicy(
     retryableMethods: [.get, .head, .options, .put, .delete, .post, .patch])
-  /// Full jitter, for many clients hitting one server.
-  public static let fleet = RetryPolicy(jitter: .full)
 
   // MARK: Decisions
 
-  /// Whether a failed attempt should be retried (ignoring how many retries are left).
-  /// - Returns: True when method and error are both retryable.
+  /// Whether a failed attempt should be retried (ignoring how many retries are left): the
+  /// method may be retried and the failure is transient.
   public func shouldRetry(_ error: NetworkError, method: HTTPMethod) -> Bool {
-    guard retryableMethods.contains(method) else { return false }
+    retryableMethods.contains(method) && Self.isTransient(error)
+  }
+
+  /// The one rule for "trying again later could help", whatever the method: timeouts, lost or
+  /// refused connections, 408, 429, 5xx, a refresh that failed in transit. The error reports
+  /// what happened; this decides what it means.
+  public static func isTransient(_ error: NetworkError) -> Bool {
     switch error.kind {
-    case .transport(let urlError): return retryableErrors.contains(urlError.code)
-    case .server(let status, _): return retryableStatuses.contains(status)
-    default: return false
+    case .transport(let error): transientErrors.contains(error.code)
+    case .server(let status, _): status == 408 || status == 429 || (500...599).contains(status)
+    case .refreshFailed: true
+    default: false
     }
   }
 

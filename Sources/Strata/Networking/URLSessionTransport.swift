@@ -75,40 +75,20 @@ public final class URLSessionTransport: HTTPTransport {
 
   deinit { session.finishTasksAndInvalidate() }
 
-  /// Performs the exchange with the session's own timeouts and no size limit.
-  /// - Throws: `URLError`, or `CancellationError` when the task is cancelled.
-  public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-    try await send(request, deadline: nil, maxResponseSize: .max)
-  }
-
-  /// Performs the exchange, cancelling the underlying `URLSessionDataTask` when `deadline`
-  /// passes (FoundationNetworking ignores the resource timeout, so this is what bounds a slow
-  /// or dripping response). No extra Swift task is created.
-  /// - Throws: `URLError(.timedOut)` when time runs out, `URLError`, or `CancellationError`.
-  public func send(_ request: URLRequest, deadline: Duration) async throws -> (
-    Data, HTTPURLResponse
-  ) {
-    try await send(request, deadline: Optional(deadline), maxResponseSize: .max)
-  }
-
-  /// Performs the exchange within `deadline`, stopping the transfer as soon as the body (or
-  /// its announced `Content-Length`) passes `maxResponseSize` bytes.
+  /// Cancels the underlying `URLSessionDataTask` when the deadline passes (FoundationNetworking
+  /// ignores the resource timeout, so this is what bounds a slow or dripping response) and
+  /// stops the transfer as soon as the body (or its announced `Content-Length`) passes the
+  /// size limit. No extra Swift task is created.
   /// - Throws: `URLError(.dataLengthExceedsMaximum)`, `URLError(.timedOut)`, `URLError`, or
   ///   `CancellationError`.
-  public func send(_ request: URLRequest, deadline: Duration, maxResponseSize: Int) async throws
+  public func send(_ request: URLRequest, limits: TransferLimits) async throws
     -> (Data, HTTPURLResponse)
   {
-    try await send(request, deadline: Optional(deadline), maxResponseSize: maxResponseSize)
-  }
-
-  private func send(_ request: URLRequest, deadline: Duration?, maxResponseSize: Int)
-    async throws -> (Data, HTTPURLResponse)
-  {
-    let exchange = Exchange(limit: maxResponseSize, table: exchanges)
+    let exchange = Exchange(limit: limits.maxResponseSize, table: exchanges)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         exchange.start(
-          session.dataTask(with: request), continuation: continuation, deadline: deadline)
+          session.dataTask(with: request), continuation: continuation, deadline: limits.deadline)
       }
     } onCancel: {
       exchange.cancel()

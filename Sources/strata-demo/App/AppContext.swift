@@ -65,13 +65,15 @@ final class AppContext: Sendable {
     }
     let container = DemoContainer.make(
       config: config,
-      onRetry: { notice in
-        guard !Log.networking.isEnabled(.info) else { return }  // the log line already says it
+      onRequestRecord: { record in
+        httpLog?.sink(record)
+        // The info log line already says it when shown.
+        guard let retry = record.retry, !Log.networking.isEnabled(.info) else { return }
+        let delay = Duration.milliseconds(Int64(retry.delayMilliseconds.rounded()))
         Terminal.error(
-          "retrying in \(notice.delay.shortDescription) (\(notice.retry)/\(notice.maxRetries)): \(notice.request) → \(notice.reason)…"
+          "retrying in \(delay.shortDescription) (\(retry.number)/\(retry.maxRetries)): \(record.request) → \(retry.reason)…"
         )
-      },
-      onRequestRecord: httpLog?.sink)
+      })
     do {
       try container.validate()
     } catch {

@@ -78,7 +78,7 @@ struct SessionSafetyTests {
     let error = await networkError {
       _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
     }
-    #expect(error?.isRetryable == true, "\(String(describing: error))")
+    #expect(error.map(RetryPolicy.isTransient) == true, "\(String(describing: error))")
     #expect(await session.isSignedIn)
     #expect(store.load() == oldCredentials)
   }
@@ -101,7 +101,7 @@ struct SessionSafetyTests {
       return
     }
     #expect("\(underlying)".contains("could not decode"))
-    #expect(error?.isRetryable == true)
+    #expect(error.map(RetryPolicy.isTransient) == true)
     #expect(await session.isSignedIn)
     #expect(store.load() == oldCredentials)
   }
@@ -109,7 +109,7 @@ struct SessionSafetyTests {
   @Test(arguments: [400, 401, 403])
   func aDefinitiveRejectionSignsOut(_ status: Int) async throws {
     let failure: NetworkError =
-      status == 401 ? .unauthorized(.rejectedAfterRefresh) : .server(status: status, body: Data())
+      status == 401 ? .unauthorized(.signInRequired) : .server(status: status, body: Data())
     let store = InMemoryTokenStore(oldCredentials)
     let session = AuthSession(
       origin: exampleOrigin, store: store, refresh: CountingRefresher(failure: failure).refresh)

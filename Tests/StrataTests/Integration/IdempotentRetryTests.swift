@@ -59,7 +59,8 @@ struct IdempotentRetryTests {
           Self.create(key: nil, policy: .default))
       }
       #expect(
-        error?.kind == .transport(URLError(.networkConnectionLost)) || error?.isRetryable == true)
+        error?.kind == .transport(URLError(.networkConnectionLost))
+          || error.map(RetryPolicy.isTransient) == true)
       #expect(server.journal.count(method: "POST", path: "/posts/add") == 1, "sent once")
     }
   }

@@ -36,15 +36,24 @@ private struct Tag: HTTPMiddleware {
   }
 }
 
+/// Keeps the records ``NetworkOptions/onRequestRecord`` is told.
+final class RecordCollector: Sendable {
+  private let kept = Lock<[RequestRecord]>([])
+  var records: [RequestRecord] { kept.withLock { $0 } }
+  var sink: @Sendable (RequestRecord) -> Void {
+    { [kept] record in kept.withLock { $0.append(record) } }
+  }
+}
+
 @Suite("Middleware and request records")
 struct MiddlewareTests {
   static func service(
     _ transport: any HTTPTransport, middleware: [any HTTPMiddleware],
-    requestLog: RequestLog? = nil, baseURL: URL = URL(string: "https://api.example")!
+    requestLog: RecordCollector? = nil, baseURL: URL = URL(string: "https://api.example")!
   ) -> NetworkService {
     var configuration = NetworkOptions(baseURL: baseURL, userAgent: "StrataTests/1")
     configuration.middleware = middleware
-    configuration.requestLog = requestLog
+    configuration.onRequestRecord = requestLog?.sink
     return NetworkService(options: configuration, transport: transport, clock: ManualClock())
   }
 
@@ -78,7 +87,7 @@ struct MiddlewareTests {
 
   @Test func everyAttemptLeavesARecordInTheLogAndInJSONLines() async throws {
     let transport = MockTransport.statuses([503, 200], body: userJSON)
-    let log = RequestLog()
+    let log = RecordCollector()
     let lines = Lock<[String]>([])
     let handler = JSONLogSink(output: LogOutput { line in lines.withLock { $0.append(line) } })
     try await Log.withScope(sink: handler, levels: .all) {
@@ -88,6 +97,10 @@ struct MiddlewareTests {
     #expect(records.map(\.status) == [503, 200])
     #expect(records.map(\.attempt) == [1, 2])
     #expect(records.map(\.retryReason) == [nil, "503"])
+    #expect(records.map(\.request) == ["GET /users/1", "GET /users/1"])
+    let retry = try #require(records.first?.retry, "the failed attempt says when the retry comes")
+    #expect(retry.number == 1 && retry.maxRetries == 3 && retry.reason == "503")
+    #expect(retry.delayMilliseconds == 1000 && records.last?.retry == nil)
     #expect(records.allSatisfy { $0.method == "GET" && $0.url == "https://api.example/users/1" })
     #expect(records[1].bytesReceived == userJSON.utf8.count)
 
@@ -101,7 +114,7 @@ struct MiddlewareTests {
   }
 
   @Test func aTransportFailureIsRecordedWithoutAStatus() async throws {
-    let log = RequestLog()
+    let log = RecordCollector()
     _ = await networkError {
       _ = try await Self.service(
         MockTransport.failing(URLError(.cannotConnectToHost)), middleware: [], requestLog: log
@@ -112,27 +125,16 @@ struct MiddlewareTests {
     #expect(record.bytesSent > 0)
   }
 
-  @Test func theRequestLogKeepsTheNewest() {
-    let log = RequestLog(capacity: 2)
-    for attempt in 1...5 {
-      log.append(
-        RequestRecord(
-          method: "GET", url: "u", status: 200, durationMilliseconds: 1, bytesSent: 0,
-          bytesReceived: 0, attempt: attempt))
-    }
-    #expect(log.records.map(\.attempt) == [4, 5])
-  }
-
   @Test func againstTheSandbox() async throws {
     let server = SandboxServer()
     try server.start()
     defer { server.stopAndWait() }
-    let log = RequestLog()
+    let log = RecordCollector()
     server.faults.fail(503, method: "GET", path: "/users/1")
     var configuration = NetworkOptions(
       baseURL: server.baseURL, retryPolicy: RetryPolicy(baseDelay: .milliseconds(10)))
     configuration.middleware = [DefaultHeaders(["X-Client": "strata-tests"])]
-    configuration.requestLog = log
+    configuration.onRequestRecord = log.sink
     // Its own transport: this test's faulted connections never share a pool with others.
     let service = NetworkService(options: configuration, transport: URLSessionTransport())
     #expect(try await service.send(GetUser()).firstName == "Emily")

@@ -37,7 +37,7 @@ struct OfflineTests {
     }
     #expect(error == NetworkError(.offline, request: "GET /users/1"))
     #expect(error?.localizedDescription == "GET /users/1: offline: no network route")
-    #expect(error?.isRetryable == false)
+    #expect(error.map(RetryPolicy.isTransient) == false)
     #expect(transport.requestCount == 0)
     #expect(clock.sleeps.isEmpty, "no backoff was waited for")
   }

@@ -161,9 +161,9 @@ struct NetworkErrorTests {
     #expect(
       NetworkError.transport(URLError(.cannotConnectToHost)).description
         == "network error: could not connect to the server")
-    #expect(NetworkError.unauthorized(.notSignedIn).isRetryable == false)
-    #expect(NetworkError.server(status: 503, body: Data()).isRetryable)
-    #expect(NetworkError.transport(URLError(.timedOut)).isRetryable)
+    #expect(RetryPolicy.isTransient(.unauthorized(.notSignedIn)) == false)
+    #expect(RetryPolicy.isTransient(.server(status: 503, body: Data())))
+    #expect(RetryPolicy.isTransient(.transport(URLError(.timedOut))))
   }
 
   /// Records whether decoding ran on the main thread.
