@@ -21,7 +21,21 @@ public enum DemoContainer {
   ) -> DependencyContainer {
     let container = DependencyContainer()
 
-    // MARK: Services
+    registerServices(
+      container, config: config, onRequestRecord: onRequestRecord,
+      connectivityMonitor: connectivityMonitor)
+    registerSession(container, environment: environment, now: now)
+    registerRepositories(container, environment: environment, now: now)
+    registerViewModels(container)
+    return container
+  }
+
+  /// Configuration, connectivity, the HTTP stack and the API's origin.
+  private static func registerServices(
+    _ container: DependencyContainer, config: Config,
+    onRequestRecord: (@Sendable (RequestRecord) -> Void)?,
+    connectivityMonitor: (any ConnectivityMonitor)?
+  ) {
     container.register(Config.self, scope: .singleton) { _ in config }
     container.register(AppEnvironment.self, scope: .singleton) { c in
       try AppEnvironment.resolve(try c.resolve(Config.self)).0
@@ -62,6 +76,13 @@ public enum DemoContainer {
       }
       return origin
     }
+  }
+
+  /// The token store, the renewal and the session, and the authenticated service.
+  private static func registerSession(
+    _ container: DependencyContainer, environment: [String: String],
+    now: @escaping @Sendable () -> Date
+  ) {
     container.register((any TokenStore).self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
       switch try config.string(.tokenStore, default: "file").lowercased() {
@@ -98,7 +119,12 @@ public enum DemoContainer {
         redactor: Redactor(revealsPersonalData: reveal))
     }
 
-    // MARK: Repositories
+  }
+
+  private static func registerRepositories(
+    _ container: DependencyContainer, environment: [String: String],
+    now: @escaping @Sendable () -> Date
+  ) {
     container.register((any AuthRepository).self, scope: .singleton) { c in
       APIAuthRepository(
         network: try c.resolve(), session: try c.resolve(AuthSession.self),
@@ -145,7 +171,9 @@ public enum DemoContainer {
       APITodosRepository(network: try c.resolve())
     }
 
-    // MARK: View models
+  }
+
+  private static func registerViewModels(_ container: DependencyContainer) {
     container.register(Router.self, scope: .singleton) { _ in Router() }
     container.register(AppModel.self, scope: .singleton) { c in
       let session = try c.resolve(AuthSession.self)
@@ -167,7 +195,6 @@ public enum DemoContainer {
     container.register(TodosViewModel.self) { c in TodosViewModel(repo: try c.resolve()) }
     container.register(LoginViewModel.self) { c in LoginViewModel(repo: try c.resolve()) }
     container.register(ProfileViewModel.self) { c in ProfileViewModel(repo: try c.resolve()) }
-    return container
   }
 
 }

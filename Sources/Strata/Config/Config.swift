@@ -106,6 +106,21 @@ public struct Config: Sendable, CustomStringConvertible {
     }
 
     let secrets = secretKeys.union(defaults.keys.filter(\.isMarkedSecret).map(\.name))
+    let values = try Self.resolve(definitions, environment: environment, secrets: secrets)
+    self.values = values
+    self.duplicates = duplicates
+    self.skippedIncludes = skippedIncludes
+    self.file = file
+    self.environmentPrefix = environmentPrefix
+  }
+
+  /// Every definition with its substitutions done. Secret values are masked by value from
+  /// then on, wherever they turn up; short values of keys secret only by name
+  /// (`TOKEN_STORE = file`) are settings, not secrets.
+  private static func resolve(
+    _ definitions: [String: SubstitutionResolver.Definition], environment: [String: String],
+    secrets: Set<String>
+  ) throws -> [String: ConfigValue] {
     var resolver = SubstitutionResolver(definitions: definitions, environment: environment)
     var values: [String: ConfigValue] = [:]
     for key in definitions.keys.sorted() {
@@ -114,18 +129,12 @@ public struct Config: Sendable, CustomStringConvertible {
         key: key, value: value, origin: definitions[key]?.origin ?? .defaults,
         isSecret: secrets.contains(key) || Key.nameLooksSecret(key))
     }
-    // Secret values are masked by value from now on, wherever they turn up. Short values of
-    // keys secret only by name (`TOKEN_STORE = file`) are settings, not secrets.
     KnownSecrets.register(
       values.values.filter { $0.isSecret && $0.value.utf8.count >= 8 }.map(\.value))
     KnownSecrets.register(
       values.values.filter { $0.value.utf8.contains(UInt8(ascii: "@")) }
         .map { URLComponents(string: $0.value)?.password })
-    self.values = values
-    self.duplicates = duplicates
-    self.skippedIncludes = skippedIncludes
-    self.file = file
-    self.environmentPrefix = environmentPrefix
+    return values
   }
 
   /// `--set` values accept the same syntax as a file value (quotes, `$(KEY)`).

@@ -114,44 +114,67 @@ enum CommandLineParser {
         value = arguments[index]
         index += 1
       }
-      switch name {
-      case "config": invocation.configPath = value
-      case "api":
-        if let value, value != "sandbox" {
-          let url = URL(string: value)
-          guard let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            url?.host?.isEmpty == false
-          else {
-            throw UsageError.global(
-              "--api needs an http or https URL or 'sandbox', got \(Invocation.quoted(value))")
-          }
-        }
-        invocation.api = value
-      case "log-level": invocation.logLevel = value
-      case "http-log": invocation.httpLog = value
-      case "set":
-        guard let value, let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-          throw UsageError("--set needs KEY=VALUE, got \(Invocation.quoted(value ?? ""))", nil)
-        }
-        invocation.sets.append(
-          (String(value[..<equals]), String(value[value.index(after: equals)...])))
-      case "sandbox", "json", "help", "version", "verbose":
-        guard value == nil else { throw UsageError.global("--\(name) takes no value") }
-        switch name {
-        case "sandbox": invocation.sandbox = true
-        case "json": invocation.json = true
-        case "verbose": invocation.verbose = true
-        case "help": invocation.help = true
-        default: invocation.version = true
-        }
-      default:
-        commandOptions.append((name, value))
-      }
+      if try !applyGlobal(name, value, to: &invocation) { commandOptions.append((name, value)) }
     }
 
-    let command = CommandTable.command(startingWith: words)
-    guard let command else {
-      if words.isEmpty, invocation.help || invocation.version { return invocation }
+    guard let command = try command(for: words, invocation) else { return invocation }
+    invocation.command = command
+    if invocation.help { return invocation }
+    try apply(commandOptions, of: command, to: &invocation)
+    invocation.positionals = Array(words.dropFirst(command.words.count))
+    guard invocation.positionals.count == command.positionals.count else {
+      let expected =
+        command.positionals.isEmpty ? "no arguments" : command.positionals.joined(separator: " ")
+      throw UsageError(
+        "'\(command.name)' takes \(expected), got \(invocation.positionals.count)", command)
+    }
+    return invocation
+  }
+
+  /// Sets a global option; false when `name` is not one (a command's option, checked later).
+  private static func applyGlobal(_ name: String, _ value: String?, to invocation: inout Invocation)
+    throws -> Bool
+  {
+    switch name {
+    case "config": invocation.configPath = value
+    case "api":
+      if let value, value != "sandbox" {
+        let url = URL(string: value)
+        guard let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https",
+          url?.host?.isEmpty == false
+        else {
+          throw UsageError.global(
+            "--api needs an http or https URL or 'sandbox', got \(Invocation.quoted(value))")
+        }
+      }
+      invocation.api = value
+    case "log-level": invocation.logLevel = value
+    case "http-log": invocation.httpLog = value
+    case "set":
+      guard let value, let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+        throw UsageError("--set needs KEY=VALUE, got \(Invocation.quoted(value ?? ""))", nil)
+      }
+      invocation.sets.append(
+        (String(value[..<equals]), String(value[value.index(after: equals)...])))
+    case "sandbox", "json", "help", "version", "verbose":
+      guard value == nil else { throw UsageError.global("--\(name) takes no value") }
+      switch name {
+      case "sandbox": invocation.sandbox = true
+      case "json": invocation.json = true
+      case "verbose": invocation.verbose = true
+      case "help": invocation.help = true
+      default: invocation.version = true
+      }
+    default:
+      return false
+    }
+    return true
+  }
+
+  /// The command `words` name; nil when there is none and only --help or --version was asked.
+  private static func command(for words: [String], _ invocation: Invocation) throws -> Command? {
+    guard let command = CommandTable.command(startingWith: words) else {
+      if words.isEmpty, invocation.help || invocation.version { return nil }
       if let first = words.first {
         let known = CommandTable.commands.filter { $0.words[0] == first }
         if !known.isEmpty, known.allSatisfy({ $0.words.count > 1 }) {
@@ -162,8 +185,13 @@ enum CommandLineParser {
       }
       throw UsageError("missing command", nil)
     }
-    invocation.command = command
-    if invocation.help { return invocation }
+    return command
+  }
+
+  private static func apply(
+    _ commandOptions: [(name: String, value: String?)], of command: Command,
+    to invocation: inout Invocation
+  ) throws {
     // Options first: a mistyped option's value (`--limt 3`) would otherwise be reported as
     // an extra argument.
     for option in commandOptions {
@@ -184,13 +212,5 @@ enum CommandLineParser {
       }
       invocation.options[option.name, default: []].append(value)
     }
-    invocation.positionals = Array(words.dropFirst(command.words.count))
-    guard invocation.positionals.count == command.positionals.count else {
-      let expected =
-        command.positionals.isEmpty ? "no arguments" : command.positionals.joined(separator: " ")
-      throw UsageError(
-        "'\(command.name)' takes \(expected), got \(invocation.positionals.count)", command)
-    }
-    return invocation
   }
 }
