@@ -46,6 +46,32 @@ enum TourCommand {
     let journal = sandbox.journal
     let tour = Narrator(journal: journal)
 
+    try introduce(app, sandbox, tour)
+    let (profile, userId) = try await signIn(app, tour)
+    try await read(app, sandbox, tour)
+    try await write(app, sandbox, tour, userId: userId)
+    try await toggleTodo(app, sandbox, tour)
+
+    // 12. Logout
+    tour.step(12, "Sign out")
+    await profile.signOut()
+    await profile.load()
+    tour.say("signed out; the profile now says: \(profile.error ?? "?") (no request was sent)")
+    tour.evidence()
+
+    let elapsed = ContinuousClock.now - started
+    Terminal.out("")
+    Terminal.out(
+      "Tour complete in \(elapsed.shortDescription): \(journal.count()) requests, "
+        + "\(journal.count(method: "POST", path: "/auth/refresh")) token refresh, every layer live — "
+        + "Config → Log → Request → NetworkService → Repository → ViewModel, wired by DependencyContainer."
+    )
+  }
+
+  /// Steps 1–2: what was read and wired, and the environment's defaults.
+  private static func introduce(_ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator)
+    throws
+  {
     // 1. Config, Log, DI
     tour.step(1, "Config, Log and the DI container")
     tour.say(
@@ -73,7 +99,12 @@ enum TourCommand {
         }
         .joined(separator: ", "))
     tour.evidence()
+  }
 
+  /// Steps 3–5: validation, sign-in, an authenticated request, a transparent refresh.
+  private static func signIn(_ app: AppContext, _ tour: Narrator) async throws -> (
+    ProfileViewModel, Int
+  ) {
     // 3. Login
     tour.step(3, "LoginViewModel → AuthRepository → NetworkService: sign in")
     let login = try app.resolve(LoginViewModel.self)
@@ -110,7 +141,13 @@ enum TourCommand {
       "the view model just asked again and got \(profile.user?.firstName ?? "?") — it never saw the 401"
     )
     tour.evidence()
+    return (profile, me.id)
+  }
 
+  /// Steps 6–8: a page and the cache, a GET retried with backoff, a post with its comments.
+  private static func read(_ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator)
+    async throws
+  {
     // 6. Users and the cache
     tour.step(6, "UsersViewModel: a page, the cache, the next page")
     let users = UsersViewModel(repo: try app.resolve(), pageSize: 5)
@@ -150,19 +187,25 @@ enum TourCommand {
         ["USER", "LIKES", "COMMENT"],
         detail.comments.map { [$0.user.username, String($0.likes), $0.body] }))
     tour.evidence()
+  }
 
+  /// Steps 9–10: a POST never retried; one kept on the device and sent once.
+  private static func write(
+    _ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator, userId: Int
+  ) async throws {
+    let posts = try app.resolve((any PostsRepository).self)
     // 9. POST not retried
     tour.step(9, "A POST meets a 503 → not retried (it must never be created twice)")
     sandbox.faults.fail(503, method: "POST", path: "/posts/add")
     do {
-      _ = try await posts.create(title: "Hello from the tour", body: "Strata", userId: me.id)
+      _ = try await posts.create(title: "Hello from the tour", body: "Strata", userId: userId)
       throw tour.failure("the injected 503 did not reach the client")
     } catch let error as NetworkError {
       tour.say("failed once, as it should: \(error)")
     }
     tour.evidence()
     let created = try await posts.create(
-      title: "Hello from the tour", body: "Strata", userId: me.id)
+      title: "Hello from the tour", body: "Strata", userId: userId)
     let createdBefore = sandbox.changesDone(path: "/posts/add")
     tour.say("sent again by the user: created post #\(created.id)")
     tour.evidence()
@@ -172,7 +215,7 @@ enum TourCommand {
     let offline = try app.resolve(OfflinePosts.self)
     sandbox.faults.fail(503, method: "POST", path: "/posts/add", count: 4)
     let queued = try await offline.create(
-      PostDraft(title: "Written offline", body: "Strata", userId: me.id))
+      PostDraft(title: "Written offline", body: "Strata", userId: userId))
     tour.say(
       "the server is away (503 to the try and its 3 retries, all with one Idempotency-Key): \"\(queued.item.title)\" is \(queued.status.rawValue) on the device"
     )
@@ -183,7 +226,12 @@ enum TourCommand {
       "the sandbox is back; sync: \(outcomes.map(\.status.rawValue).joined(separator: ", ")) → post #\(sent?.id ?? 0); created on the server: \(sandbox.changesDone(path: "/posts/add") - createdBefore) time(s)"
     )
     tour.evidence()
+  }
 
+  /// Step 11: an optimistic toggle, reverted when the server refuses.
+  private static func toggleTodo(_ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator)
+    async throws
+  {
     // 11. Optimistic update reverted
     tour.step(11, "TodosViewModel: optimistic toggle, reverted when the server refuses")
     let todos = TodosViewModel(repo: try app.resolve())
@@ -203,21 +251,6 @@ enum TourCommand {
       "the server answered 500 → \(kept ? "kept" : "reverted to \(done(todos.todos.first?.completed ?? false))"): \(todos.error ?? "")"
     )
     tour.evidence()
-
-    // 12. Logout
-    tour.step(12, "Sign out")
-    await profile.signOut()
-    await profile.load()
-    tour.say("signed out; the profile now says: \(profile.error ?? "?") (no request was sent)")
-    tour.evidence()
-
-    let elapsed = ContinuousClock.now - started
-    Terminal.out("")
-    Terminal.out(
-      "Tour complete in \(elapsed.shortDescription): \(journal.count()) requests, "
-        + "\(journal.count(method: "POST", path: "/auth/refresh")) token refresh, every layer live — "
-        + "Config → Log → Request → NetworkService → Repository → ViewModel, wired by DependencyContainer."
-    )
   }
 
   static func done(_ completed: Bool) -> String { completed ? "done" : "not done" }
