@@ -44,6 +44,7 @@ public struct RetryPolicy: Sendable, Equatable {
   ///   - maxRetries: Retries after the first attempt.
   ///   - baseDelay: First delay.
   ///   - maxDelay: Cap on any delay.
+  ///   - jitter: Random spread added to each delay (``Jitter``).
   ///   - retryableMethods: Methods that may be retried.
   ///   - respectsRetryAfter: Honour `Retry-After`.
   public init(

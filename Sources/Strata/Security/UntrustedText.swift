@@ -1,7 +1,7 @@
 /// Text that came from a server (error messages, body excerpts, header values), made safe to
 /// print or log: one line, no control characters, ANSI escapes or bidirectional overrides,
-/// JWT-shaped strings, credential shapes (``CredentialShapes``) and known secrets masked, and
-/// capped in length.
+/// JWT-shaped strings, credentials found by their shape (a URL password, `password=…`,
+/// `Bearer …`) and known secrets masked, and capped in length.
 public enum UntrustedText {
   /// The default cap, in characters.
   public static let defaultLimit = 300
