@@ -3,7 +3,7 @@ SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 SOURCES      := Package.swift Sources Tests
 
-.PHONY: all build test test-load demo bench contract leaks docs format lint clean
+.PHONY: all build test test-load demo bench bench-swinject contract leaks docs format lint clean
 
 all: build
 
@@ -32,6 +32,11 @@ bench:
 	$(SWIFT) build -c release --product strata-bench
 	$(SWIFT) build -c release --product strata-demo
 	$(SWIFT) run -c release --skip-build strata-bench $(if $(BENCH_JSON),--json $(BENCH_JSON),)
+
+## bench-swinject: DependencyContainer against the real Swinject's synchronized resolver, in a
+## throwaway package (.build-swinject); SWINJECT=/path/to/checkout, or it clones from GitHub
+bench-swinject:
+	scripts/bench-swinject
 
 ## contract: DemoKit's contract suite against any DummyJSON deployment (needs the network
 ## for a remote one; never run by CI): STRATA_CONTRACT_API=https://dummyjson.com make contract

@@ -1,10 +1,10 @@
 /// A reference that writers replace (or set once) and readers load without a lock
-/// (release/acquire): a published snapshot, a singleton's cell.
+/// (release/acquire): the logging set-up, read by every log call.
 ///
 /// Readers never retain what they load, so a replaced object must outlive every reader that
-/// may still hold it: ``publish(_:)`` hands the previous one back for the owner to keep (a
-/// container keeps the few snapshots it publishes until it is released). Writers serialise
-/// among themselves (hold a lock around ``publish(_:)``).
+/// may still hold it: ``publish(_:)`` hands the previous one back for the owner to keep
+/// (logging keeps the few set-ups a process makes). Writers serialise among themselves (hold
+/// a lock around ``publish(_:)``).
 package final class PublishedReference<Object: AnyObject & Sendable>: @unchecked Sendable {
   @usableFromInline let address = AtomicInt(0)
 

@@ -19,52 +19,22 @@ import StrataConcurrency
 ///   parent registration resolved through the child gets the child's dependencies.
 public final class DependencyContainer: Sendable {
   private struct State {
+    /// This container's own registrations (a parent's are looked up in the parent).
     var registrations: [ServiceKey: Registration] = [:]
+    /// This container's cell per singleton or weak key, its own registrations' and the
+    /// parent's it resolved.
     var cells: [ServiceKey: InstanceCell] = [:]
-    /// Snapshots replaced since: resolves in flight may still read them (see ``Snapshot``).
-    var retired: [Snapshot] = []
-  }
-
-  /// What a resolve reads without a lock: this container's registrations and instance cells
-  /// at one moment. Published on the first resolve after a change (so registering many
-  /// services publishes once); a replaced snapshot is kept until the container is released,
-  /// since a concurrent resolve may still be reading it.
-  final class Snapshot: Sendable {
-    /// A key's registration here (nil: it is the parent's) and this container's cell for it,
-    /// unretained — the snapshot holds them (``owned``) — so that reading an entry costs no
-    /// reference counting on objects every thread shares.
-    struct Entry: @unchecked Sendable {
-      let unmanagedRegistration: Unmanaged<Registration>?
-      let unmanagedCell: Unmanaged<InstanceCell>?
-
-      var registration: Registration? { unmanagedRegistration?.takeUnretainedValue() }
-      var cell: InstanceCell? { unmanagedCell?.takeUnretainedValue() }
-
-      /// The cell's built instance, if any: the only reference count it touches is the
-      /// instance's own.
-      @inline(__always)
-      var builtInstance: Any? { unmanagedCell?._withUnsafeGuaranteedRef { $0.instance } }
-    }
-    let entries: [ServiceKey: Entry]
-    /// Keeps every registration and cell an entry points to alive as long as the snapshot.
-    private let owned: [any AnyObject & Sendable]
-
-    init(registrations: [ServiceKey: Registration], cells: [ServiceKey: InstanceCell]) {
-      var entries: [ServiceKey: Entry] = [:]
-      for key in Set(registrations.keys).union(cells.keys) {
-        entries[key] = Entry(
-          unmanagedRegistration: registrations[key].map(Unmanaged.passUnretained),
-          unmanagedCell: cells[key].map(Unmanaged.passUnretained))
-      }
-      self.entries = entries
-      self.owned = Array(registrations.values) + Array(cells.values)
-    }
+    /// Built singletons, apart from the rest so the common resolve copies nothing but the
+    /// instance. Each came out of a factory typed `-> any Sendable`; held as `Any` as
+    /// `InstanceCell` hands it out.
+    var singletons: [ServiceKey: Any] = [:]
   }
 
   /// The container whose registrations this one inherits, if any.
   public let parent: DependencyContainer?
-  private let state = Lock(State())
-  private let published = PublishedReference<Snapshot>()
+  /// Held only to read or change the state, never while a factory runs, so factories may
+  /// resolve freely and a slow factory blocks nobody but those waiting for its own service.
+  private let state = ReadWriteLock(State())
 
   /// Creates an empty container, optionally inheriting a parent's registrations.
   /// - Parameter parent: The container to fall back to for unregistered services.
@@ -132,37 +102,13 @@ public final class DependencyContainer: Sendable {
   }
 
   private func add<Service>(_ registration: Registration) -> RegistrationHandle<Service> {
-    state.withLock { state in
+    state.write { state in
+      // The replaced registration's instance goes with it.
       state.registrations[registration.key] = registration
-      // Singletons get their cell now, so a resolve never has to republish for one.
       state.cells[registration.key] = registration.scope == .transient ? nil : InstanceCell()
-      retireSnapshot(&state)
+      state.singletons[registration.key] = nil
     }
     return RegistrationHandle(registration: registration)
-  }
-
-  /// Unpublishes the current snapshot (the next resolve publishes a new one).
-  private func retireSnapshot(_ state: inout State) {
-    if let previous = published.publish(nil) { state.retired.append(previous) }
-  }
-
-  /// `key`'s entry in the current snapshot.
-  @inline(__always)
-  private func entry(for key: ServiceKey) -> Snapshot.Entry? {
-    guard let current = published.unmanaged else { return snapshot.entries[key] }
-    return current._withUnsafeGuaranteedRef { $0.entries[key] }
-  }
-
-  /// The current snapshot: one atomic load, or, after a change, built and published once.
-  @inline(__always)
-  private var snapshot: Snapshot {
-    if let current = published.value { return current }
-    return state.withLock { state in
-      if let current = published.value { return current }
-      let snapshot = Snapshot(registrations: state.registrations, cells: state.cells)
-      published.publish(snapshot)
-      return snapshot
-    }
   }
 
   // MARK: Resolving
@@ -224,11 +170,9 @@ public final class DependencyContainer: Sendable {
   func resolveInstance(
     _ key: ServiceKey, argument: (any Sendable)?, label: () -> String
   ) throws -> Any {
-    // The hot path — a singleton already built — reads one snapshot and one cell: no lock,
-    // and no reference count traffic on the shared snapshot.
-    let entry = entry(for: key)
-    if let cached = entry?.builtInstance { return cached }
-    guard let registration = entry?.registration ?? parent?.registration(for: key) else {
+    if let built = state.read({ $0.singletons[key] }) { return built }
+    let (own, ownCell) = state.read { ($0.registrations[key], $0.cells[key]) }
+    guard let registration = own ?? parent?.registration(for: key) else {
       throw DependencyError.notRegistered(service: label(), registered: registeredLabels())
     }
     return try ResolutionPath.enter(registration) { () throws -> Any in
@@ -237,16 +181,24 @@ public final class DependencyContainer: Sendable {
       case .transient:
         (instance, isNew) = (try build(registration, argument: argument), true)
       case .singleton, .weak:
-        (instance, isNew) = try (entry?.cell ?? cell(for: key)).getOrBuild(
-          weakly: registration.scope == .weak
-        ) {
+        let cell = ownCell ?? cell(for: key)
+        (instance, isNew) = try cell.getOrBuild(weakly: registration.scope == .weak) {
           try build(registration, argument: argument)
         }
+        if isNew, registration.scope == .singleton { keep(instance, for: key, builtIn: cell) }
       }
       if isNew, let hook = registration.initCompleted {
         do { try hook(self, instance) } catch { throw Self.wrap(error, for: registration.label) }
       }
       return instance
+    }
+  }
+
+  /// Caches a built singleton beside its registration, unless the registration was replaced
+  /// while the factory ran (the new one starts with a new cell).
+  private func keep(_ instance: Any, for key: ServiceKey, builtIn cell: InstanceCell) {
+    state.write { state in
+      if state.cells[key] === cell { state.singletons[key] = instance }
     }
   }
 
@@ -267,17 +219,16 @@ public final class DependencyContainer: Sendable {
   /// This container's cell for `key`: made here for a parent's registration resolved through
   /// this container (it keeps its own instance).
   private func cell(for key: ServiceKey) -> InstanceCell {
-    return state.withLock { state in
+    state.write { state in
       if let existing = state.cells[key] { return existing }
       let created = InstanceCell()
       state.cells[key] = created
-      retireSnapshot(&state)
       return created
     }
   }
 
   private func registration(for key: ServiceKey) -> Registration? {
-    snapshot.entries[key]?.registration ?? parent?.registration(for: key)
+    state.read { $0.registrations[key] } ?? parent?.registration(for: key)
   }
 
   // MARK: Inspection
@@ -286,16 +237,13 @@ public final class DependencyContainer: Sendable {
   public var registeredServices: [String] { registeredLabels() }
 
   private func registeredLabels() -> [String] {
-    var labels = Set(snapshot.entries.values.compactMap { $0.registration?.label })
-    if let parent { labels.formUnion(parent.registeredLabels()) }
-    return labels.sorted()
+    Set(allRegistrations().values.map(\.label)).sorted()
   }
 
   private func allRegistrations() -> [ServiceKey: Registration] {
     var result = parent?.allRegistrations() ?? [:]
-    for (key, entry) in snapshot.entries {
-      if let registration = entry.registration { result[key] = registration }
-    }
+    let own = state.read { $0.registrations }
+    result.merge(own) { _, child in child }
     return result
   }
 

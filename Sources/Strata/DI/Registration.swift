@@ -25,8 +25,6 @@ final class Registration: Sendable {
   let scope: DependencyContainer.Scope
   let factory: Factory
   private let hook = Lock<Hook?>(nil)
-  /// Whether a hook is set: read on every new instance without taking the lock.
-  private let hasHook = AtomicInt(0)
 
   init(key: ServiceKey, label: String, scope: DependencyContainer.Scope, factory: @escaping Factory)
   {
@@ -37,11 +35,8 @@ final class Registration: Sendable {
   }
 
   var initCompleted: Hook? {
-    get { hasHook.loadAcquiring() == 0 ? nil : hook.withLock { $0 } }
-    set {
-      hook.withLock { $0 = newValue }
-      hasHook.storeReleasing(newValue == nil ? 0 : 1)
-    }
+    get { hook.withLock { $0 } }
+    set { hook.withLock { $0 = newValue } }
   }
 }
 
@@ -68,30 +63,31 @@ public struct RegistrationHandle<Service: Sendable>: Sendable {
   }
 }
 
-/// One container's cached instance of one registration. A built singleton is read without a
-/// lock (published once, release/acquire); `build` is held while the factory runs, so a second
-/// thread waits for the first build instead of running the factory again, and a re-entrant
-/// resolve on the same thread reaches the cycle check instead of deadlocking. Weak instances,
-/// which can go away, are read under `weakValue`'s lock.
+/// One container's instance of one singleton or weak registration. `building` is held while
+/// the factory runs, so a second thread waits for the first build instead of running the
+/// factory again; a re-entrant resolve on the same thread is stopped by the cycle check
+/// before it gets here, so it never deadlocks.
 final class InstanceCell: Sendable {
-  /// A built instance. Every stored instance came out of a factory typed `-> any Sendable`;
-  /// it is kept as `Any` only so a weak reference can be read back without a marker-protocol
-  /// cast.
-  private final class Built: @unchecked Sendable {
-    let instance: Any
-    init(_ instance: Any) { self.instance = instance }
+  /// Every instance came out of a factory typed `-> any Sendable`; it is held as `Any` only
+  /// because a weak reference reads back as `AnyObject`, which cannot be cast to `Sendable`.
+  private enum Stored {
+    case none
+    case strong(Any)
+    /// Class instances only; rebuilt once the last strong reference elsewhere is gone.
+    case weak(WeakReference)
   }
 
-  private let strong = PublishedReference<Built>()
-  private let weakValue = Lock<WeakBox?>(nil)
-  private let build = Lock()
+  private let stored = Lock<Stored>(.none)
+  private let building = Lock()
 
-  @inline(__always)
-  var instance: Any? {
-    if let built = strong.unmanaged {
-      return built._withUnsafeGuaranteedRef { (cell: Built) -> Any? in cell.instance }
+  private var instance: Any? {
+    stored.withLock { stored in
+      switch stored {
+      case .none: nil
+      case .strong(let instance): instance
+      case .weak(let reference): reference.object
+      }
     }
-    return weakValue.withLock { $0?.object }
   }
 
   /// Returns the cached instance or builds, caches and returns a new one (at most one build
@@ -99,22 +95,21 @@ final class InstanceCell: Sendable {
   func getOrBuild(
     weakly: Bool, _ make: () throws -> any Sendable
   ) throws -> (instance: Any, isNew: Bool) {
-    try build.withLock { _ in
+    try building.withLock { _ in
       if let existing = instance { return (existing, false) }
       let created = try make()
       if !weakly {
-        strong.setIfEmpty(Built(created))
+        stored.withLock { $0 = .strong(created) }
       } else if type(of: created as Any) is AnyClass {
-        weakValue.withLock { $0 = WeakBox(created as AnyObject) }
+        stored.withLock { $0 = .weak(WeakReference(created as AnyObject)) }
       }
       return (created, true)
     }
   }
 }
 
-/// A weak reference to a Sendable instance.
-final class WeakBox: @unchecked Sendable {
-  // Written once in init; the referent is Sendable (checked by the caller).
+/// A weak reference to a class instance; never written after init.
+struct WeakReference {
   weak var object: AnyObject?
   init(_ object: AnyObject) { self.object = object }
 }

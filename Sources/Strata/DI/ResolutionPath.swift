@@ -1,62 +1,52 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
-/// The chain of services the current thread is building, used to detect cycles before they
-/// recurse forever. Resolution is synchronous (a factory cannot suspend), so a per-thread
-/// stack is exact, and it follows nested `resolve` calls whether a factory uses the container
-/// it was handed or one it captured. A push and a pop cost nanoseconds.
+/// The chain of services being built in the current task (or thread, outside a task), used to
+/// detect cycles before they recurse forever. Resolution is synchronous — a factory cannot
+/// suspend — so a task-local chain is exact, and it follows nested `resolve` calls whether a
+/// factory uses the container it was handed or one it captured.
 enum ResolutionPath {
   /// A resolution deeper than this is treated as a cycle (guards hook-driven transient loops).
   static let maxDepth = 200
 
-  /// One thread's stack; only ever touched by that thread.
-  final class Stack {
-    /// The registrations being built, unretained: each is kept alive by the container's
-    /// snapshot for the whole resolution, and pushing a pointer costs no reference counting.
-    // Touched by one thread only: the runtime's exclusivity check would cost more than the push.
-    @exclusivity(unchecked) var entries: [Unmanaged<Registration>] = []
-  }
+  /// One registration on the path, linked to the one that asked for it.
+  final class Link: Sendable {
+    let registration: Registration
+    let caller: Link?
+    let depth: Int
 
-  private static let threadKey: pthread_key_t = {
-    var key = pthread_key_t()
-    #if canImport(Darwin)
-      pthread_key_create(&key) { Unmanaged<Stack>.fromOpaque($0).release() }
-    #else
-      pthread_key_create(&key) { pointer in
-        if let pointer { Unmanaged<Stack>.fromOpaque(pointer).release() }
+    init(_ registration: Registration, caller: Link?) {
+      self.registration = registration
+      self.caller = caller
+      self.depth = (caller?.depth ?? 0) + 1
+    }
+
+    /// The labels from the outermost service to this one.
+    var labels: [String] {
+      var labels: [String] = []
+      var link: Link? = self
+      while let current = link {
+        labels.append(current.registration.label)
+        link = current.caller
       }
-    #endif
-    return key
-  }()
-
-  private static var stack: Stack {
-    if let pointer = pthread_getspecific(threadKey) {
-      return Unmanaged<Stack>.fromOpaque(pointer).takeUnretainedValue()
+      return labels.reversed()
     }
-    let stack = Stack()
-    pthread_setspecific(threadKey, Unmanaged.passRetained(stack).toOpaque())
-    return stack
   }
 
-  /// Runs `body` with `registration`'s key on the path; throws if it is already on it.
+  @TaskLocal static var innermost: Link?
+
+  /// Runs `body` with `registration` on the path; throws if it is already on it.
   static func enter<R>(_ registration: Registration, _ body: () throws -> R) throws -> R {
-    let stack = stack
-    let pointer = Unmanaged.passUnretained(registration)
-    if let start = stack.entries.firstIndex(where: { $0.toOpaque() == pointer.toOpaque() }) {
-      throw DependencyError.circularDependency(
-        path: stack.entries[start...].map { $0.takeUnretainedValue().label } + [registration.label])
+    let caller = innermost
+    var link = caller
+    while let current = link {
+      if current.registration === registration {
+        let path = caller?.labels ?? []
+        throw DependencyError.circularDependency(
+          path: path[(current.depth - 1)...] + [registration.label])
+      }
+      link = current.caller
     }
-    guard stack.entries.count < maxDepth else {
-      throw DependencyError.circularDependency(
-        path: stack.entries.map { $0.takeUnretainedValue().label } + [registration.label])
+    if let caller, caller.depth >= maxDepth {
+      throw DependencyError.circularDependency(path: caller.labels + [registration.label])
     }
-    stack.entries.append(pointer)
-    defer { stack.entries.removeLast() }
-    return try body()
+    return try $innermost.withValue(Link(registration, caller: caller)) { try body() }
   }
 }

@@ -29,6 +29,18 @@ struct ContainerScopeTests {
     #expect(first !== second)
   }
 
+  @Test func aReplacedSingletonIsReleased() throws {
+    let container = DependencyContainer()
+    container.register(Service.self, scope: .singleton) { _ in Service() }
+    weak var first: Service?
+    first = try container.resolve(Service.self)
+    #expect(first != nil, "the container holds its singleton")
+    container.register(Service.self, scope: .singleton) { _ in Service() }
+    let second = try container.resolve(Service.self)
+    #expect(first == nil, "nothing keeps the replaced registration's instance")
+    #expect(try container.resolve(Service.self) === second)
+  }
+
   @Test func singletonIsTheSameInstance() throws {
     let container = DependencyContainer()
     let counter = Counter()
@@ -280,10 +292,11 @@ struct ContainerConcurrencyTests {
   }
 
   @Test func registrationsWhileOtherThreadsResolveAreSeenAndNothingIsTorn() async throws {
-    // Resolves read a published snapshot without a lock; registrations publish new ones.
     let container = DependencyContainer()
     container.register(Service.self, scope: .singleton) { _ in Service() }
-    let first = ObjectIdentifier(try container.resolve(Service.self))
+    // Held to the end: a released instance's address may be reused by the next one.
+    let firstInstance = try container.resolve(Service.self)
+    let first = ObjectIdentifier(firstInstance)
     let identities = try await withThrowingTaskGroup(of: Set<ObjectIdentifier>.self) { group in
       for _ in 0..<4 {
         group.addTask {
@@ -312,6 +325,7 @@ struct ContainerConcurrencyTests {
     // Re-registering after resolving is seen by the next resolve.
     container.register(Service.self, scope: .singleton) { _ in Service() }
     #expect(ObjectIdentifier(try container.resolve(Service.self)) != first)
+    withExtendedLifetime(firstInstance) {}
   }
 
   @Test func nestedResolutionFromConcurrentTasksDoesNotDeadlock() async throws {
