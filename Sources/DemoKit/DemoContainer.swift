@@ -43,15 +43,8 @@ public enum DemoContainer {
     // Offline, requests fail at once (no retries, no DNS wait) and view models say so.
     container.register(Connectivity.self, scope: .singleton) { c in
       if let connectivityMonitor { return Connectivity(monitor: connectivityMonitor) }
-      #if canImport(Network)
-        return Connectivity(monitor: PathConnectivityMonitor())
-      #else
-        let table = try c.resolve(Config.self).string(.routeTable, default: "/proc/net/route")
-        return Connectivity(
-          monitor: RouteTableConnectivityMonitor {
-            try? String(contentsOfFile: table, encoding: .utf8)
-          })
-      #endif
+      return Connectivity.system(
+        routeTable: try c.resolve(Config.self).string(.routeTable, default: "/proc/net/route"))
     }
     container.register(NetworkOptions.self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
@@ -135,24 +128,22 @@ public enum DemoContainer {
       return APIUsersRepository(
         network: try c.resolve(),
         ttl: try config.duration(
-          .usersCacheTTL, default: .seconds(60), in: .zero...NetworkOptions.longestTimeout),
+          .usersCacheTTL, default: .seconds(60), in: .zero...Duration.seconds(24 * 3600)),
         signedIn: try config.bool(.usersRequireSignIn, default: false))
     }
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())
     }
-    // Posts and todos kept on this device: a directory per API origin (AppDirectories, the
-    // token store's rule), files per kind.
+    // Posts and todos kept on this device: a directory per API origin (the token store's
+    // rule), files per kind.
     @Sendable func localStore<Item>(_ c: DependencyContainer, _ name: String) throws
       -> LocalStore<Item>
     {
       let config = try c.resolve(Config.self)
-      let app = try config.string(.appName, default: "strata-demo")
-      let directory = try config.string(
-        .storeDirectory, default: AppDirectories(app: app, environment: environment).data + "/store"
-      )
-      let origin = AppDirectories.component(for: try c.resolve(Origin.self))
-      return LocalStore(path: "\(directory)/\(origin)/\(name)", now: now)
+      return LocalStore(
+        app: try config.string(.appName, default: "strata-demo"), origin: try c.resolve(),
+        name: name, directory: config.value(.storeDirectory)?.value,
+        environment: environment, now: now)
     }
     container.register(OfflinePosts.self, scope: .singleton) { c in
       OfflinePosts(

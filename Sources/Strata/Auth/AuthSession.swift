@@ -10,22 +10,22 @@ import Foundation
 /// does not depend on the networking instance that depends on it.
 public actor AuthSession: Authenticator {
   /// Exchanges a refresh token for new credentials.
-  public typealias Refresh = @Sendable (_ refreshToken: String) async throws -> Credentials
+  package typealias Refresh = @Sendable (_ refreshToken: String) async throws -> Credentials
 
   /// Tuning of refresh behaviour.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Refresh before use when the access token expires within this.
-    public var expirySkew: Duration
+    package var expirySkew: Duration
     /// At most this many refreshes …
-    public var maxRefreshes: Int
+    package var maxRefreshes: Int
     /// … within this window; more means the server rejects every new token: sign out.
-    public var refreshWindow: Duration
+    package var refreshWindow: Duration
 
     /// - Parameters:
     ///   - expirySkew: Proactive refresh margin (default 30 s).
     ///   - maxRefreshes: Refresh-loop limit (default 5).
     ///   - refreshWindow: Refresh-loop window (default 30 s).
-    public init(
+    package init(
       expirySkew: Duration = .seconds(30), maxRefreshes: Int = 5,
       refreshWindow: Duration = .seconds(30)
     ) {
@@ -38,7 +38,7 @@ public actor AuthSession: Authenticator {
   /// The API that issued the session; its tokens are sent nowhere else.
   public nonisolated let origin: Origin
   private let store: any TokenStore
-  private var refresher: Refresh?
+  private let refresher: Refresh?
   private let options: Options
   private let clock: any NetworkClock
   private let now: @Sendable () -> Date
@@ -51,7 +51,7 @@ public actor AuthSession: Authenticator {
   /// waiters get the new session's answer, never the old one's token.
   private var generation = 0
   /// How many refresh calls were made (for diagnostics and tests).
-  public private(set) var refreshCount = 0
+  package private(set) var refreshCount = 0
 
   /// Creates a session for the API at `origin`, restoring credentials from `store` when they
   /// were issued by that origin (credentials bound elsewhere, or to no origin, are ignored and
@@ -59,14 +59,27 @@ public actor AuthSession: Authenticator {
   /// - Parameters:
   ///   - origin: The API's origin (``Origin`` of its base URL).
   ///   - store: Where the credentials persist; what it holds for `origin` is restored.
-  ///   - options: Expiry skew and the refresh-loop guard.
-  ///   - clock: Time for the refresh-loop guard.
-  ///   - now: Wall-clock time for token expiry.
-  ///   - refresh: The refresh call (may be set later with ``setRefresh(_:)``).
+  ///   - clock: Time for the refresh-loop guard (at most 5 refreshes in 30 s; more means the
+  ///     server rejects every new token, and the session ends).
+  ///   - now: Wall-clock time for token expiry (a token expiring within 30 s is renewed
+  ///     before use).
+  ///   - refresh: The refresh call (nil: a rejected token ends the session).
   public init(
-    origin: Origin, store: any TokenStore, options: Options = Options(),
+    origin: Origin, store: any TokenStore, clock: any NetworkClock = SystemNetworkClock(),
+    now: @escaping @Sendable () -> Date = { Date() },
+    refresh: (@Sendable (_ refreshToken: String) async throws -> Credentials)? = nil
+  ) {
+    self.init(
+      origin: origin, store: store, options: Options(), clock: clock, now: now, refresh: refresh)
+  }
+
+  /// As ``init(origin:store:clock:now:refresh:)``, with the expiry skew and refresh-loop guard
+  /// in `options`.
+  package init(
+    origin: Origin, store: any TokenStore, options: Options,
     clock: any NetworkClock = SystemNetworkClock(),
-    now: @escaping @Sendable () -> Date = { Date() }, refresh: Refresh? = nil
+    now: @escaping @Sendable () -> Date = { Date() },
+    refresh: (@Sendable (_ refreshToken: String) async throws -> Credentials)? = nil
   ) {
     self.origin = origin
     self.store = store
@@ -98,16 +111,13 @@ public actor AuthSession: Authenticator {
     return stored
   }
 
-  /// Installs the refresh call (for wiring after construction).
-  public func setRefresh(_ refresh: @escaping Refresh) { refresher = refresh }
-
   // MARK: State
 
   /// Whether credentials are held.
   public var isSignedIn: Bool { credentials != nil }
 
   /// When the access token expires, if known.
-  public var expiresAt: Date? { credentials?.expiresAt }
+  package var expiresAt: Date? { credentials?.expiresAt }
 
   /// A new stream of session changes; each subscriber gets its own.
   public nonisolated func events() -> AsyncStream<AuthEvent> { broadcaster.stream() }

@@ -7,15 +7,15 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
   CustomDebugStringConvertible, CustomReflectable
 {
   /// The bearer token sent as `Authorization: Bearer …`.
-  public let accessToken: String
+  package let accessToken: String
   /// The token exchanged for a new pair.
-  public let refreshToken: String
+  package let refreshToken: String
   /// When the access token stops working, if known.
-  public let expiresAt: Date?
+  package let expiresAt: Date?
   /// The API that issued the tokens; they are sent nowhere else. Nil for credentials that
   /// are not bound yet (an ``AuthSession`` binds them to its origin when it stores them, and
   /// never uses stored credentials that are unbound or bound elsewhere).
-  public let origin: Origin?
+  package let origin: Origin?
 
   public init(
     accessToken: String, refreshToken: String, expiresAt: Date? = nil, origin: Origin? = nil
@@ -26,8 +26,19 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
     self.origin = origin
   }
 
+  /// Credentials that expire when the access token says (a JWT's `exp` claim) or, for a token
+  /// that is not a JWT or names no expiry, `lifetime` after `now`.
+  public init(accessToken: String, refreshToken: String, lifetime: Duration, now: Date = Date()) {
+    let fallback = now.addingTimeInterval(
+      TimeInterval(lifetime.components.seconds)
+        + TimeInterval(lifetime.components.attoseconds) / 1e18)
+    self.init(
+      accessToken: accessToken, refreshToken: refreshToken,
+      expiresAt: JSONWebTokenClaims(token: accessToken)?.expiresAt ?? fallback)
+  }
+
   /// The same credentials bound to `origin`.
-  public func bound(to origin: Origin) -> Credentials {
+  package func bound(to origin: Origin) -> Credentials {
     Credentials(
       accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt, origin: origin)
   }

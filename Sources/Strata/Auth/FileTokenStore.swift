@@ -13,7 +13,7 @@ import Foundation
 /// - Trusted only when the current user owns it, no one else can read it (mode `& 0o077 == 0`),
 ///   it is a regular file (not a symbolic link) of at most 64 KiB, and its directory is owned by
 ///   the current user and writable by no one else; otherwise ``load()`` and ``save(_:)`` throw a
-///   ``Failure`` that says what to fix.
+///   `Failure` that says what to fix.
 /// - ``clear()`` removes the file whatever its mode, so signing out always works.
 /// - ``lockForRefresh()`` takes an advisory `flock` on `<file>.lock`, so processes sharing the
 ///   file refresh one at a time.
@@ -22,7 +22,7 @@ import Foundation
 ///   `~/.config/<app>/credentials.json`; the directory is created with mode 0700.
 public final class FileTokenStore: TokenStore {
   /// Why the store refused to work.
-  public enum Failure: Error, Equatable, CustomStringConvertible, LocalizedError {
+  package enum Failure: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// The file can be read by group or others; it is not trusted.
     case insecurePermissions(path: String, mode: UInt16)
     /// The directory can be written by group or others, so someone else could swap the file.
@@ -39,7 +39,7 @@ public final class FileTokenStore: TokenStore {
     case io(path: String, operation: String, errno: Int32)
 
     /// A sentence saying what to do.
-    public var description: String {
+    package var description: String {
       switch self {
       case .insecurePermissions(let path, let mode):
         "refusing to read \(path): mode \(String(mode, radix: 8)) lets other users read it; run chmod 600 \(path)"
@@ -58,25 +58,25 @@ public final class FileTokenStore: TokenStore {
       }
     }
 
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
   }
 
   /// The largest credentials file read.
-  public static let maxFileSize = 64 * 1024
+  package static let maxFileSize = 64 * 1024
 
-  public let path: String
+  package let path: String
 
   /// How long ``lockForRefresh()`` waits for another process.
-  public let lockTimeout: Duration
+  package let lockTimeout: Duration
 
   /// Creates a store at an explicit path.
-  public init(path: String, lockTimeout: Duration = .seconds(30)) {
+  package init(path: String, lockTimeout: Duration = .seconds(30)) {
     self.path = path
     self.lockTimeout = lockTimeout
   }
 
-  /// The store at `<config home>/<app>/credentials.json` (``AppDirectories``).
-  public convenience init(
+  /// The store at `<config home>/<app>/credentials.json` (`AppDirectories`).
+  package convenience init(
     app: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.init(path: AppDirectories(app: app, environment: environment).config + "/credentials.json")
@@ -85,7 +85,7 @@ public final class FileTokenStore: TokenStore {
   /// The store for one API origin's session at
   /// `<config home>/<app>/sessions/<scheme>_<host>_<port>.json`, so sessions with different
   /// APIs never touch each other's files.
-  public convenience init(
+  package convenience init(
     app: String, origin: Origin,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
@@ -95,7 +95,7 @@ public final class FileTokenStore: TokenStore {
   }
 
   /// - Returns: The credentials, or nil when there is no file or it is corrupt.
-  /// - Throws: ``Failure`` for a file or directory that cannot be trusted.
+  /// - Throws: `Failure` for a file or directory that cannot be trusted.
   public func load() throws -> Credentials? {
     try checkDirectory(create: false)
     var info = stat()
@@ -151,7 +151,7 @@ public final class FileTokenStore: TokenStore {
   }
 
   /// Deletes the file, whatever its mode: signing out always removes the session.
-  /// - Throws: ``Failure/io(path:operation:errno:)`` unless it did not exist.
+  /// - Throws: `Failure/io(path:operation:errno:)` unless it did not exist.
   public func clear() throws {
     guard unlink(path) == 0 || errno == ENOENT else {
       throw Failure.io(path: path, operation: "delete", errno: errno)
@@ -159,8 +159,8 @@ public final class FileTokenStore: TokenStore {
   }
 
   /// Takes an exclusive `flock` on `<file>.lock` (polling, rather than blocking a
-  /// thread of the concurrency pool) for at most ``lockTimeout``.
-  /// - Throws: ``Failure/lockTimedOut(path:)``, or ``Failure`` for an untrusted directory.
+  /// thread of the concurrency pool) for at most `lockTimeout`.
+  /// - Throws: `Failure/lockTimedOut(path:)`, or `Failure` for an untrusted directory.
   public func lockForRefresh() async throws -> TokenStoreLock {
     try checkDirectory(create: true)
     let lockPath = path + ".lock"

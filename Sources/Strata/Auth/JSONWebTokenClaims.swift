@@ -9,14 +9,14 @@ import Foundation
 /// let expiresAt = JSONWebTokenClaims(token: accessToken)?.expiresAt
 ///   ?? now.addingTimeInterval(requestedLifetime)
 /// ```
-public struct JSONWebTokenClaims: Sendable, Equatable {
+package struct JSONWebTokenClaims: Sendable, Equatable {
   /// `exp`: when the token stops being accepted.
-  public let expiresAt: Date?
+  package let expiresAt: Date?
   /// `iat`: when it was issued.
-  public let issuedAt: Date?
+  package let issuedAt: Date?
 
   /// Longest token looked at (8 KiB): anything longer is not decoded.
-  public static let maxTokenLength = 8 * 1024
+  package static let maxTokenLength = 8 * 1024
 
   /// Latest time claim accepted: the end of year 9999 (a larger one is a hostile value).
   private static let latestTime: Double = 253_402_300_799
@@ -24,7 +24,7 @@ public struct JSONWebTokenClaims: Sendable, Equatable {
   /// Reads the claims of a compact JWT (`header.payload.signature`); nil when `token` is not
   /// one, or its payload is not a JSON object. A time claim that is not a number from 0 to the
   /// year 9999 is left out (nil), never trusted or trapped on.
-  public init?(token: String) {
+  package init?(token: String) {
     guard token.utf8.count <= Self.maxTokenLength else { return nil }
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, let payload = Self.decodeBase64URL(parts[1]),

@@ -23,16 +23,16 @@ extension TokenStore {
   public func lockForRefresh() async throws -> TokenStoreLock { TokenStoreLock {} }
 }
 
-/// A held refresh lock (see ``TokenStore/lockForRefresh()``); ``release()`` gives it up, and
+/// A held refresh lock (see ``TokenStore/lockForRefresh()``); `release()` gives it up, and
 /// is called exactly once.
 public struct TokenStoreLock: Sendable {
   private let onRelease: @Sendable () -> Void
 
   /// Creates a lock handle that runs `release` when released.
-  public init(release: @escaping @Sendable () -> Void) { onRelease = release }
+  package init(release: @escaping @Sendable () -> Void) { onRelease = release }
 
   /// Gives the lock up.
-  public func release() { onRelease() }
+  package func release() { onRelease() }
 }
 
 /// Credentials kept in memory only (tests, or apps that sign in every launch).

@@ -31,7 +31,7 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
 
   /// The fresh value for `key`, if any.
   /// - Returns: The value, or nil when absent or expired.
-  public func value(for key: Key) -> Value? {
+  package func value(for key: Key) -> Value? {
     guard let entry = entries[key] else { return nil }
     guard entry.expires > now() else {
       entries[key] = nil
@@ -41,7 +41,7 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   }
 
   /// Stores `value` for `key`, fresh for the cache's TTL.
-  public func store(_ value: Value, for key: Key) {
+  package func store(_ value: Value, for key: Key) {
     if entries.count >= capacity, entries[key] == nil,
       let stalest = entries.min(by: { $0.value.expires < $1.value.expires })?.key
     {

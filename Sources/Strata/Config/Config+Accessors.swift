@@ -31,13 +31,13 @@ extension Config {
   ///   - key: The key.
   ///   - defaultValue: Returned when no layer defines the key.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
-  public func int(_ key: Key, default defaultValue: Int? = nil) throws -> Int {
+  package func int(_ key: Key, default defaultValue: Int? = nil) throws -> Int {
     try typed(key, default: defaultValue, expected: "a whole number") { Int($0) }
   }
 
   /// The value of `key` as a whole number within `range` (an out-of-range value is a
   /// ``ConfigError`` naming the range).
-  public func int(_ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int>)
+  package func int(_ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int>)
     throws -> Int
   {
     try typed(key, default: defaultValue, in: range, expected: "a whole number") { Int($0) }
@@ -81,7 +81,7 @@ extension Config {
   ///   - key: The key.
   ///   - defaultValue: Returned when no layer defines the key.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
-  public func double(_ key: Key, default defaultValue: Double? = nil) throws -> Double {
+  package func double(_ key: Key, default defaultValue: Double? = nil) throws -> Double {
     try typed(key, default: defaultValue, expected: "a number") {
       Double($0).flatMap { $0.isFinite ? $0 : nil }
     }
@@ -108,7 +108,7 @@ extension Config {
   ///   - key: The key.
   ///   - defaultValue: Returned when no layer defines the key.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
-  public func duration(_ key: Key, default defaultValue: Duration? = nil) throws -> Duration {
+  package func duration(_ key: Key, default defaultValue: Duration? = nil) throws -> Duration {
     try typed(key, default: defaultValue, expected: "a duration such as 250ms, 2s, 1.5s or 5m") {
       Self.parseDuration($0)
     }
@@ -117,7 +117,7 @@ extension Config {
   /// The value of `key` as a size in bytes: a whole number with an optional unit, `65536`,
   /// `64KiB`, `10MiB`, `1GiB` (`KB`, `MB`, `GB` are powers of 1000). Overflow is an error.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
-  public func byteCount(
+  package func byteCount(
     _ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int> = 0...Int.max
   ) throws -> Int {
     try typed(

@@ -9,15 +9,15 @@ import Foundation
 /// file, line and column. Every value remembers its origin for `config show`.
 public struct Config: Sendable, CustomStringConvertible {
   /// Every resolved entry, by key.
-  public private(set) var values: [String: ConfigValue]
+  package private(set) var values: [String: ConfigValue]
   /// Keys defined more than once in the file(s); the later definition won.
-  public let duplicates: [ConfigDuplicate]
+  package let duplicates: [ConfigDuplicate]
   /// Optional includes that were not found (skipped, not an error).
-  public let skippedIncludes: [SourceLocation]
+  package let skippedIncludes: [SourceLocation]
   /// The top-level file, if one was read; named in "missing key" errors.
-  public let file: String?
+  package let file: String?
   /// The prefix of environment variables that override keys (`STRATA_`).
-  public let environmentPrefix: String
+  package let environmentPrefix: String
 
   // MARK: Loading
 
@@ -57,7 +57,7 @@ public struct Config: Sendable, CustomStringConvertible {
   ///   - overrides: Explicit overrides (highest precedence).
   ///   - defaults: Values used when no other layer defines a key.
   ///   - secretKeys: Further keys to treat as secrets.
-  public init(
+  package init(
     parsing text: String,
     name: String = "<string>",
     environment: [String: String] = [:],
@@ -182,7 +182,7 @@ public struct Config: Sendable, CustomStringConvertible {
   /// A copy with `changes` applied as overrides: what an app decides once it has loaded the
   /// configuration (the address of a server it started, say), without reading it again.
   /// Substitution is not run again: a key that referenced a changed one keeps its value.
-  public func overriding(_ changes: [Key: String]) -> Config {
+  package func overriding(_ changes: [Key: String]) -> Config {
     var copy = self
     for (key, value) in changes {
       let secret = key.isSecret || values[key.name]?.isSecret == true
@@ -194,7 +194,7 @@ public struct Config: Sendable, CustomStringConvertible {
   }
 
   /// Every entry, sorted by key (for `config show`).
-  public var entries: [ConfigValue] { values.values.sorted { $0.key < $1.key } }
+  package var entries: [ConfigValue] { values.values.sorted { $0.key < $1.key } }
 
   /// One `KEY = value (origin)` line per entry, secrets shown as `<redacted>`.
   public var description: String { entries.map(\.description).joined(separator: "\n") }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Every failure of reading or querying configuration. Matchable through ``kind``; carries the
+/// Every failure of reading or querying configuration. Matchable through `kind`; carries the
 /// file, line and column where that makes sense, and a message a person can act on.
 /// Secret values never appear in the message, and ``KnownSecrets`` are masked in its description.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
@@ -47,11 +47,11 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, 
   }
 
   /// What went wrong, for matching.
-  public let kind: Kind
+  package let kind: Kind
   /// Where it went wrong, when it can be pinned to a source position.
-  public let location: SourceLocation?
+  package let location: SourceLocation?
   /// The human-readable explanation (without the location prefix).
-  public let message: String
+  package let message: String
 
   /// - Parameters:
   ///   - kind: What went wrong.

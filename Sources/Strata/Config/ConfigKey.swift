@@ -10,7 +10,7 @@ extension Config {
     /// The key as written in files, e.g. `API`.
     public let name: String
     /// Whether this key was explicitly marked secret (beyond the name rule).
-    public let isMarkedSecret: Bool
+    package let isMarkedSecret: Bool
 
     /// - Parameters:
     ///   - name: The key as written in files.
@@ -24,7 +24,7 @@ extension Config {
     public init(stringLiteral value: String) { self.init(value) }
 
     /// Whether values of this key must be redacted.
-    public var isSecret: Bool { isMarkedSecret || Self.nameLooksSecret(name) }
+    package var isSecret: Bool { isMarkedSecret || Self.nameLooksSecret(name) }
 
     public var description: String { name }
 

@@ -29,36 +29,36 @@ public struct ConfigValue: Sendable, Hashable, CustomStringConvertible {
   /// The layer, file and line the winning definition came from.
   public let origin: ConfigOrigin
   /// Whether the value is a secret and must be printed as `<redacted>`.
-  public let isSecret: Bool
+  package let isSecret: Bool
 
   /// The value as it may be shown to a person: `<redacted>` for secrets.
-  public var displayValue: String { isSecret ? Redactor.placeholder : value }
+  package var displayValue: String { isSecret ? Redactor.placeholder : value }
 
   /// `KEY = value (origin)`, with secrets redacted.
   public var description: String { "\(key) = \(displayValue) (\(origin))" }
 }
 
 /// A key defined more than once; the later definition wins.
-public struct ConfigDuplicate: Sendable, Hashable, CustomStringConvertible {
+package struct ConfigDuplicate: Sendable, Hashable, CustomStringConvertible {
   /// The key defined twice.
-  public let key: String
+  package let key: String
   /// Where the overridden definition was.
-  public let previous: SourceLocation
+  package let previous: SourceLocation
   /// Where the winning definition is.
-  public let winner: SourceLocation
+  package let winner: SourceLocation
 
   /// Creates a duplicate report.
-  public init(key: String, previous: SourceLocation, winner: SourceLocation) {
+  package init(key: String, previous: SourceLocation, winner: SourceLocation) {
     self.key = key
     self.previous = previous
     self.winner = winner
   }
 
   /// Whether both definitions are in the same file (rather than one overriding an include).
-  public var isWithinOneFile: Bool { previous.file == winner.file }
+  package var isWithinOneFile: Bool { previous.file == winner.file }
 
   /// A one-line explanation naming both locations.
-  public var description: String {
+  package var description: String {
     "\(key) defined at \(previous) is redefined at \(winner); the later definition wins"
   }
 }

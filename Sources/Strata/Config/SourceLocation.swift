@@ -2,17 +2,17 @@
 /// line and a 1-based column counted in Unicode scalars.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The file path as it was given, or a label such as `--set API` for non-file sources.
-  public let file: String
+  package let file: String
   /// The 1-based line number.
-  public let line: Int
+  package let line: Int
   /// The 1-based column, counted in Unicode scalars.
-  public let column: Int
+  package let column: Int
 
   /// - Parameters:
   ///   - file: The file path or source label.
   ///   - line: The 1-based line.
   ///   - column: The 1-based column.
-  public init(file: String, line: Int, column: Int) {
+  package init(file: String, line: Int, column: Int) {
     self.file = file
     self.line = line
     self.column = column

@@ -31,7 +31,7 @@ public final class DependencyContainer: Sendable {
   }
 
   /// The container whose registrations this one inherits, if any.
-  public let parent: DependencyContainer?
+  package let parent: DependencyContainer?
   /// Held only to read or change the state, never while a factory runs, so factories may
   /// resolve freely and a slow factory blocks nobody but those waiting for its own service.
   private let state = ReadWriteLock(State())
@@ -142,7 +142,7 @@ public final class DependencyContainer: Sendable {
   }
 
   /// Resolves a one-argument registration.
-  public func resolve<Service: Sendable, Argument: Sendable>(
+  package func resolve<Service: Sendable, Argument: Sendable>(
     _ type: Service.Type = Service.self, name: String? = nil, argument: Argument
   ) throws -> Service {
     let key = ServiceKey(type, name: name, argument: Argument.self)
@@ -234,7 +234,7 @@ public final class DependencyContainer: Sendable {
   // MARK: Inspection
 
   /// Every registration visible from this container (its own and its parents'), as labels.
-  public var registeredServices: [String] { registeredLabels() }
+  package var registeredServices: [String] { registeredLabels() }
 
   private func registeredLabels() -> [String] {
     Set(allRegistrations().values.map(\.label)).sorted()

@@ -19,7 +19,7 @@ public enum DependencyError: Error, Equatable, CustomStringConvertible, Localize
   /// The errors that are not the container's own — what the failing factories threw — in
   /// order, without repeats of one message (a bad configuration value usually fails every
   /// service that depends on it). Empty when the container itself is the cause.
-  public var underlyingErrors: [any Error] {
+  package var underlyingErrors: [any Error] {
     var seen: Set<String> = []
     var found: [any Error] = []
     func collect(_ error: DependencyError) {

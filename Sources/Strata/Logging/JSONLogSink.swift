@@ -1,14 +1,14 @@
 /// One JSON object per line, for log shippers:
 /// `{"timestamp":"…","level":"info","category":"networking","message":"…","file":"…","line":42}`.
-public struct JSONLogSink: LogSink {
-  public let output: LogOutput
+package struct JSONLogSink: LogSink {
+  package let output: LogOutput
 
   /// Creates a JSON-lines sink.
   /// - Parameter output: Where lines go (standard error by default).
-  public init(output: LogOutput = .standardError) { self.output = output }
+  package init(output: LogOutput = .standardError) { self.output = output }
 
   /// Encodes and writes one record.
-  public func log(_ record: LogRecord) {
+  package func log(_ record: LogRecord) {
     var line = "{\"timestamp\":"
     Self.appendQuoted(record.isoTimestamp, to: &line)
     line += ",\"level\":"

@@ -3,7 +3,7 @@ import StrataConcurrency
 /// The process-wide logging set-up: one sink and the enabled levels, bootstrapped once by
 /// the executable, plus scoped overrides for tests.
 ///
-/// Silent by default: until the app calls ``bootstrap(sink:levels:revealPrivate:)`` (or
+/// Silent by default: until the app calls `bootstrap(sink:levels:revealPrivate:)` (or
 /// ``bootstrap(config:output:)``) nothing is written anywhere — a library never prints on its
 /// own. ``setLevels(_:)`` before that only records the levels bootstrap will start from.
 ///
@@ -53,8 +53,8 @@ extension Log {
   /// - Parameters:
   ///   - sink: Where records go.
   ///   - levels: Which levels are enabled.
-  ///   - revealPrivate: Print `privacy: .private` values (never ``Secret``s). Local debug only.
-  public static func bootstrap(
+  ///   - revealPrivate: Print `privacy: .private` values (never `Secret`s). Local debug only.
+  package static func bootstrap(
     sink: any LogSink, levels: LogThresholds = LogThresholds(), revealPrivate: Bool = false
   ) {
     state.withLock { state in
@@ -67,18 +67,31 @@ extension Log {
   }
 
   /// Bootstraps from configuration: `LOG_LEVEL`, `LOG_LEVEL_<CATEGORY>`, `LOG_FORMAT`
-  /// (`text` or `json`) and `LOG_REVEAL_PRIVATE`.
+  /// (`text` or `json` lines on standard error) and `LOG_REVEAL_PRIVATE`.
   /// - Parameters:
   ///   - config: The configuration.
-  ///   - output: Where the text or JSON lines go.
+  ///   - sink: Where records go instead of the `LOG_FORMAT` lines (an app's own sink).
   /// - Throws: ``ConfigError`` for an unknown level or format.
-  public static func bootstrap(config: Config, output: LogOutput = .standardError) throws {
+  public static func bootstrap(config: Config, sink: (any LogSink)? = nil) throws {
+    try bootstrap(config: config, output: .standardError, sink: sink)
+  }
+
+  /// As ``bootstrap(config:sink:)``, the `LOG_FORMAT` lines going to `output`.
+  package static func bootstrap(
+    config: Config, output: LogOutput, sink: (any LogSink)? = nil
+  ) throws {
     let levels = try LogThresholds(config: config)
+    let chosen = try sink ?? formatSink(config: config, output: output)
+    bootstrap(
+      sink: chosen, levels: levels,
+      revealPrivate: try config.bool(.logRevealPrivate, default: false))
+  }
+
+  private static func formatSink(config: Config, output: LogOutput) throws -> any LogSink {
     let format = try config.string(.logFormat, default: "text")
-    let sink: any LogSink
     switch format.lowercased() {
-    case "text": sink = TextLogSink(output: output)
-    case "json": sink = JSONLogSink(output: output)
+    case "text": return TextLogSink(output: output)
+    case "json": return JSONLogSink(output: output)
     default:
       var location: SourceLocation?
       if case .file(let fileLocation) = config.value(.logFormat)?.origin { location = fileLocation }
@@ -86,16 +99,13 @@ extension Log {
         .invalidValue(key: Config.Key.logFormat.name, expected: "text or json"), at: location,
         "\(Config.Key.logFormat.name): expected text or json, got '\(format)'")
     }
-    bootstrap(
-      sink: sink, levels: levels,
-      revealPrivate: try config.bool(.logRevealPrivate, default: false))
   }
 
   /// The enabled levels (global set-up, not a scope's).
-  public static var levels: LogThresholds { state.withLock { $0.levels } }
+  package static var levels: LogThresholds { state.withLock { $0.levels } }
 
   /// Changes the enabled levels at run time (before bootstrap: the levels it will use).
-  public static func setLevels(_ levels: LogThresholds) {
+  package static func setLevels(_ levels: LogThresholds) {
     state.withLock { apply(levels, to: &$0) }
   }
 
@@ -112,7 +122,7 @@ extension Log {
   ///   - operation: The work.
   /// - Returns: What `operation` returns.
   /// - Throws: What `operation` throws.
-  public static func withScope<R>(
+  package static func withScope<R>(
     sink: any LogSink, levels: LogThresholds = .all, revealPrivate: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> R
@@ -131,7 +141,7 @@ extension Log {
   ///   - operation: The work.
   /// - Returns: What `operation` returns.
   /// - Throws: What `operation` throws.
-  public static func withScope<R>(
+  package static func withScope<R>(
     sink: any LogSink, levels: LogThresholds = .all, revealPrivate: Bool = false,
     _ operation: () throws -> R
   ) rethrows -> R {

@@ -9,14 +9,14 @@
 /// Cheap to copy; create once (`static let`) and reuse. Messages are autoclosures: a disabled
 /// level never evaluates (or formats) its message. Every message that is written has the
 /// process's ``KnownSecrets`` masked, at every level. Nothing is written until the app calls
-/// ``bootstrap(sink:levels:revealPrivate:)`` (or runs inside a `withScope`).
+/// `bootstrap(sink:levels:revealPrivate:)` (or runs inside a `withScope`).
 public struct Log: Sendable {
-  public static let networking = Log(category: "networking")
-  public static let auth = Log(category: "auth")
-  public static let general = Log(category: "general")
+  package static let networking = Log(category: "networking")
+  package static let auth = Log(category: "auth")
+  package static let general = Log(category: "general")
 
   /// The category name, e.g. `networking`.
-  public let category: String
+  package let category: String
   private let state: LogCategoryState
 
   /// Creates (or finds) the logger for a category.
@@ -28,7 +28,7 @@ public struct Log: Sendable {
 
   /// Whether `level` would be written right now (in this task).
   /// - Returns: True when a record at `level` would reach a sink.
-  public func isEnabled(_ level: LogLevel) -> Bool {
+  package func isEnabled(_ level: LogLevel) -> Bool {
     if Log.activeScopes.load() > 0, let scope = Log.scope {
       return level >= scope.levels.level(for: category)
     }
@@ -42,7 +42,7 @@ public struct Log: Sendable {
   ///   - file: The source file (defaults to the caller's).
   ///   - line: The source line (defaults to the caller's).
   ///   - fields: Structured values the record carries (JSON lines write them as `fields`).
-  public func log(
+  package func log(
     _ level: LogLevel, _ message: @autoclosure () -> LogMessage, file: String = #fileID,
     line: UInt = #line, fields: @autoclosure () -> [String: String] = [:]
   ) {

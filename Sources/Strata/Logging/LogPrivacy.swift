@@ -29,7 +29,7 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
 
   /// The message text, with private values replaced by `<private>` unless `revealingPrivate`.
   /// - Parameter revealingPrivate: Show private values (local debugging only).
-  public func rendered(revealingPrivate: Bool) -> String {
+  package func rendered(revealingPrivate: Bool) -> String {
     var output = ""
     for segment in segments {
       switch segment {
@@ -51,7 +51,7 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
 
     public mutating func appendLiteral(_ literal: String) { segments.append(.text(literal)) }
 
-    /// Appends a value's description with the given privacy. A ``Secret`` is always
+    /// Appends a value's description with the given privacy. A `Secret` is always
     /// `<redacted>`, whatever the privacy.
     /// - Parameters:
     ///   - value: The value.

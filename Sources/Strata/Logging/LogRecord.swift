@@ -10,14 +10,14 @@ public struct LogRecord: Sendable, Equatable {
   public let category: String
   public let message: String
   /// The source file (`#fileID`) that logged it.
-  public let file: String
+  package let file: String
   /// The source line that logged it.
-  public let line: UInt
+  package let line: UInt
   /// Structured data beside the message (a request's method, status, duration…): JSON lines
   /// carry them as a `fields` object.
-  public let fields: [String: String]
+  package let fields: [String: String]
 
-  public init(
+  package init(
     timestamp: Date = Date(), level: LogLevel, category: String, message: String,
     file: String = #fileID, line: UInt = #line, fields: [String: String] = [:]
   ) {
@@ -31,7 +31,7 @@ public struct LogRecord: Sendable, Equatable {
   }
 
   /// The timestamp as ISO-8601 UTC with milliseconds: `2026-11-22T01:30:00.123Z`.
-  public var isoTimestamp: String {
+  package var isoTimestamp: String {
     let milliseconds = Int64((timestamp.timeIntervalSince1970 * 1000).rounded(.down))
     let days = milliseconds.floorDiv(86_400_000)
     let dayMillis = milliseconds - days * 86_400_000

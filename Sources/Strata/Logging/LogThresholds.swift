@@ -1,16 +1,16 @@
 /// Which levels are enabled: a global minimum and optional per-category minimums.
-public struct LogThresholds: Sendable, Equatable {
+package struct LogThresholds: Sendable, Equatable {
   /// The minimum level for categories without their own setting.
-  public var global: LogLevel
+  package var global: LogLevel
   /// Minimum levels by category name (`networking`, `auth`, …), matched case-insensitively.
-  public var categories: [String: LogLevel] {
+  package var categories: [String: LogLevel] {
     didSet { categories = Self.lowercasedKeys(categories) }
   }
 
   /// - Parameters:
   ///   - global: The default minimum level.
   ///   - categories: Per-category minimums.
-  public init(global: LogLevel = .info, categories: [String: LogLevel] = [:]) {
+  package init(global: LogLevel = .info, categories: [String: LogLevel] = [:]) {
     self.global = global
     self.categories = Self.lowercasedKeys(categories)
   }
@@ -21,11 +21,11 @@ public struct LogThresholds: Sendable, Equatable {
   }
 
   /// Everything enabled (what tests usually capture).
-  public static let all = LogThresholds(global: .trace)
+  package static let all = LogThresholds(global: .trace)
 
   /// The minimum level for `category`.
   /// - Returns: Its own level, or the global one.
-  public func level(for category: String) -> LogLevel {
+  package func level(for category: String) -> LogLevel {
     categories[category] ?? categories[category.lowercased()] ?? global
   }
 
@@ -34,7 +34,7 @@ public struct LogThresholds: Sendable, Equatable {
   ///   - config: The configuration.
   ///   - fallback: The global level when `LOG_LEVEL` is not set.
   /// - Throws: ``ConfigError`` `.invalidValue` naming the key for an unknown level name.
-  public init(config: Config, fallback: LogLevel = .info) throws {
+  package init(config: Config, fallback: LogLevel = .info) throws {
     let prefix = Config.Key.logLevel.name + "_"
     func parse(_ entry: ConfigValue) throws -> LogLevel {
       if let level = LogLevel(name: entry.value) { return level }

@@ -3,14 +3,14 @@
 
   /// Sends records to Apple's unified logging (`os.Logger`) under a subsystem, one
   /// `os.Logger` per category. Messages arrive already redacted, so they are logged public.
-  public struct OSLogSink: LogSink {
+  package struct OSLogSink: LogSink {
     /// The subsystem, e.g. your bundle identifier.
-    public let subsystem: String
+    package let subsystem: String
 
-    public init(subsystem: String) { self.subsystem = subsystem }
+    package init(subsystem: String) { self.subsystem = subsystem }
 
     /// Writes one record to unified logging.
-    public func log(_ record: LogRecord) {
+    package func log(_ record: LogRecord) {
       let logger = os.Logger(subsystem: subsystem, category: record.category)
       let type: OSLogType
       switch record.level {

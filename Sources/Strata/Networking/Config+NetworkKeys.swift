@@ -10,7 +10,7 @@ extension Config.Key {
   /// Upper bound of any backoff delay (and of `Retry-After`).
   public static let retryMaxDelay: Config.Key = "RETRY_MAX_DELAY"
   /// Largest response body accepted, e.g. `10MiB` (default); larger ones are cut off.
-  public static let maxResponseSize: Config.Key = "MAX_RESPONSE_SIZE"
+  package static let maxResponseSize: Config.Key = "MAX_RESPONSE_SIZE"
   /// Application name, sent in the User-Agent (and naming the app's own files).
   public static let appName: Config.Key = "APP_NAME"
 }

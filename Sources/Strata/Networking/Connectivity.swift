@@ -11,7 +11,7 @@ public final class Connectivity: Sendable {
   private let following = Lock<Task<Void, Never>?>(nil)
   private let broadcaster = EventBroadcaster<Bool>()
 
-  /// Follows `monitor` until ``stop()`` (or until this object goes away).
+  /// Follows `monitor` until `stop()` (or until this object goes away).
   public init(monitor: any ConnectivityMonitor) {
     online = AtomicInt((monitor.currentState() ?? true) ? 1 : 0)
     let updates = monitor.updates()
@@ -24,8 +24,21 @@ public final class Connectivity: Sendable {
     following.withLock { $0 = task }
   }
 
+  /// The platform's own monitor: `NWPathMonitor` on Apple platforms; elsewhere the default
+  /// route in `routeTable` (Linux's `/proc/net/route`), looked at every 2 s.
+  public static func system(routeTable: String = "/proc/net/route") -> Connectivity {
+    #if canImport(Network)
+      Connectivity(monitor: PathConnectivityMonitor())
+    #else
+      Connectivity(
+        monitor: RouteTableConnectivityMonitor {
+          try? String(contentsOfFile: routeTable, encoding: .utf8)
+        })
+    #endif
+  }
+
   /// A fixed state that only ``set(online:)`` changes (tests; an app with its own source).
-  public init(isOnline: Bool) {
+  package init(isOnline: Bool) {
     online = AtomicInt(isOnline ? 1 : 0)
   }
 
@@ -35,7 +48,7 @@ public final class Connectivity: Sendable {
   public var isOnline: Bool { online.loadAcquiring() != 0 }
 
   /// Overrides the state (until the monitor's next change).
-  public func set(online value: Bool) {
+  package func set(online value: Bool) {
     online.storeReleasing(value ? 1 : 0)
     broadcaster.yield(value)
   }
@@ -44,5 +57,5 @@ public final class Connectivity: Sendable {
   public func changes() -> AsyncStream<Bool> { broadcaster.stream() }
 
   /// Stops following the monitor; the last state stays.
-  public func stop() { following.withLock { $0?.cancel() } }
+  package func stop() { following.withLock { $0?.cancel() } }
 }

@@ -22,7 +22,7 @@ extension ConnectivityMonitor {
 }
 
 /// Linux: online when `/proc/net/route` has a default route that is up; polled.
-public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
+package struct RouteTableConnectivityMonitor: ConnectivityMonitor {
   private let readTable: @Sendable () -> String?
   private let interval: Duration
   private let clock: any NetworkClock
@@ -31,7 +31,7 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
   ///   - interval: How often to look (default 2 s).
   ///   - clock: Sleeps between looks (tests inject a manual clock).
   ///   - readTable: Reads the route table (tests inject a fake one).
-  public init(
+  package init(
     interval: Duration = .seconds(2), clock: any NetworkClock = SystemNetworkClock(),
     readTable: @escaping @Sendable () -> String? = {
       try? String(contentsOfFile: "/proc/net/route", encoding: .utf8)
@@ -44,7 +44,7 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
 
   /// Whether a route table has an up default route (destination 0.0.0.0, flag RTF_UP).
   /// - Parameter table: The text of `/proc/net/route`.
-  public static func hasDefaultRoute(_ table: String) -> Bool {
+  package static func hasDefaultRoute(_ table: String) -> Bool {
     table.split(whereSeparator: \.isNewline).dropFirst().contains { line in
       let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
       guard fields.count > 3, fields[1] == "00000000", let flags = Int(fields[3], radix: 16) else {
@@ -55,10 +55,10 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
   }
 
   /// Reads the route table now.
-  public func currentState() -> Bool? { readTable().map(Self.hasDefaultRoute) ?? false }
+  package func currentState() -> Bool? { readTable().map(Self.hasDefaultRoute) ?? false }
 
   /// Polls the route table, yielding the first state and every change.
-  public func updates() -> AsyncStream<Bool> {
+  package func updates() -> AsyncStream<Bool> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Bool.self, bufferingPolicy: .bufferingNewest(8))
     let task = Task { [readTable, interval, clock] in
@@ -80,11 +80,11 @@ public struct RouteTableConnectivityMonitor: ConnectivityMonitor {
 }
 
 #if canImport(Network)
-  public struct PathConnectivityMonitor: ConnectivityMonitor {
-    public init() {}
+  package struct PathConnectivityMonitor: ConnectivityMonitor {
+    package init() {}
 
     /// Streams path status changes.
-    public func updates() -> AsyncStream<Bool> {
+    package func updates() -> AsyncStream<Bool> {
       let (stream, continuation) = AsyncStream.makeStream(
         of: Bool.self, bufferingPolicy: .bufferingNewest(8))
       let monitor = NWPathMonitor()

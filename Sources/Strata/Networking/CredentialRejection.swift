@@ -19,8 +19,8 @@ public struct CredentialRejection: Sendable {
   }
 
   /// `401 Unauthorized` and nothing else.
-  public static let unauthorizedStatus = CredentialRejection { status, _ in status == 401 }
+  package static let unauthorizedStatus = CredentialRejection { status, _ in status == 401 }
 
   /// Whether this answer rejects the token the request carried.
-  public func rejects(status: Int, body: Data) -> Bool { matches(status, body) }
+  package func rejects(status: Int, body: Data) -> Bool { matches(status, body) }
 }

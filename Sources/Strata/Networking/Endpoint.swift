@@ -27,7 +27,7 @@ public protocol Endpoint: Sendable {
   /// An overall deadline for this endpoint only (retries included); nil uses the service's.
   var timeout: Duration? { get }
   /// Largest response body accepted for this request in bytes; nil uses the service's
-  /// ``NetworkOptions/maxResponseSize``.
+  /// `NetworkOptions/maxResponseSize`.
   var maxResponseSize: Int? { get }
   /// Sent as `Idempotency-Key`: the same value on every attempt (and every later replay) of
   /// one change, so the server can answer a repeat with its first answer. Fix it when the
@@ -53,7 +53,7 @@ extension Endpoint {
 /// body the caller ignores).
 public struct EmptyResponse: Decodable, Sendable, Equatable {
   /// Creates an empty response.
-  public init() {}
+  package init() {}
 
   /// Accepts any JSON value (or none): the body is ignored.
   public init(from decoder: any Decoder) throws {}

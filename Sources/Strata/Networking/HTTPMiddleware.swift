@@ -39,12 +39,12 @@ public typealias HTTPMiddlewareNext =
 /// Which attempt a middleware sees.
 public struct RequestAttempt: Sendable, Equatable {
   /// `GET /users/1`: the method and path, no query (safe to log).
-  public let label: String
+  package let label: String
   /// 1 for the first attempt, 2 for the first retry, …
-  public let number: Int
+  package let number: Int
 
   /// Creates an attempt description (for tests of your own middleware).
-  public init(label: String, number: Int) {
+  package init(label: String, number: Int) {
     self.label = label
     self.number = number
   }
@@ -57,16 +57,16 @@ public struct RequestAttempt: Sendable, Equatable {
 /// ```swift
 /// configuration.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
 /// ```
-public struct DefaultHeaders: HTTPMiddleware {
-  public let headers: [String: String]
+package struct DefaultHeaders: HTTPMiddleware {
+  package let headers: [String: String]
 
-  public init(_ headers: [String: String], redactor: Redactor = .standard) {
+  package init(_ headers: [String: String], redactor: Redactor = .standard) {
     self.headers = headers
     KnownSecrets.register(headers.filter { redactor.isSensitive(header: $0.key) }.map(\.value))
   }
 
   /// Adds the fields the request lacks, then sends it on.
-  public func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
+  package func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
     async throws -> (Data, HTTPURLResponse)
   {
     var request = request

@@ -12,7 +12,7 @@ public protocol HTTPTransport: Sendable {
   /// One HTTP exchange that must finish within `limits.deadline` (real time), else fails with
   /// `URLError(.timedOut)`, and whose body may not grow past `limits.maxResponseSize` bytes,
   /// else fails with `URLError(.dataLengthExceedsMaximum)`. A transport that cannot stop its
-  /// own I/O wraps its exchange in ``TransferLimits/enforce(_:)``.
+  /// own I/O wraps its exchange in `TransferLimits/enforce(_:)`.
   /// - Throws: `URLError` for transport failures, `CancellationError` when cancelled.
   func send(_ request: URLRequest, limits: TransferLimits) async throws -> (Data, HTTPURLResponse)
 }
@@ -24,7 +24,7 @@ public struct TransferLimits: Sendable, Equatable {
   /// Largest body accepted, in bytes.
   public var maxResponseSize: Int
 
-  public init(
+  package init(
     deadline: Duration = .seconds(60),
     maxResponseSize: Int = NetworkOptions.defaultMaxResponseSize
   ) {
@@ -37,7 +37,7 @@ public struct TransferLimits: Sendable, Equatable {
   /// one stops the transfer itself as soon as the limit is passed, so memory stays bounded).
   /// - Throws: `URLError(.timedOut)`, `URLError(.dataLengthExceedsMaximum)`, or what
   ///   `exchange` throws.
-  public func enforce(
+  package func enforce(
     _ exchange: @escaping @Sendable () async throws -> (Data, HTTPURLResponse)
   ) async throws -> (Data, HTTPURLResponse) {
     let work = Task { try await exchange() }

@@ -4,8 +4,8 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Every failure of a network call: what went wrong (``kind``) and which request it was
-/// (``request``, e.g. `GET /users/1`).
+/// Every failure of a network call: what went wrong (`kind`) and which request it was
+/// (`request`, e.g. `GET /users/1`).
 ///
 /// Match on the kind:
 /// ```swift
@@ -17,7 +17,7 @@ import Foundation
 ///   }
 /// }
 /// ```
-/// Two errors are equal when their kinds and requests are (``underlying`` is not compared).
+/// Two errors are equal when their kinds and requests are (`underlying` is not compared).
 public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
   public enum Kind: Sendable, Equatable {
     /// The endpoint's path and the base URL do not make a valid URL.
@@ -38,19 +38,19 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     /// The device has no network route (the ``Connectivity`` in ``NetworkOptions`` says so):
     /// nothing was sent, nothing is retried, no DNS lookup was waited for.
     case offline
-    /// The response body grew past the limit (``NetworkOptions/maxResponseSize`` or the
+    /// The response body grew past the limit (`NetworkOptions/maxResponseSize` or the
     /// endpoint's); the transfer was cancelled. Not retried.
     case responseTooLarge(limit: Int)
     /// The access token had to be renewed and the refresh did not finish for a reason that is
     /// not a rejection (5xx, no connection, a captive portal's page, an unreadable answer): the
-    /// session is kept and trying again later may work. ``NetworkError/underlying`` holds the
+    /// session is kept and trying again later may work. `NetworkError/underlying` holds the
     /// refresh's own error.
     case refreshFailed
     /// The request was redirected to another origin, which answered with a failure status.
     /// No credential went there, so its answer — a 401 included — says nothing about the
     /// session; it is not retried either.
     case answeredElsewhere(status: Int, origin: String)
-    /// The call's overall deadline (``NetworkOptions/timeout`` or the endpoint's) passed:
+    /// The call's overall deadline (`NetworkOptions/timeout` or the endpoint's) passed:
     /// during an attempt, or before a retry could be made. Not retried.
     case deadlineExceeded
   }
@@ -71,15 +71,15 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
 
   public var kind: Kind
   /// Method and path of the request that failed (`GET /users/1`), when known.
-  public var request: String?
+  package var request: String?
   /// The error behind this one (the refresh's failure, the encoder's or decoder's error).
-  public var underlying: (any Error)?
+  package var underlying: (any Error)?
   /// The server's explanation from the error body, made one safe line, when the
   /// ``ServerMessageFormat`` in use found one.
   public var serverMessage: String?
 
   /// Creates an error (a mock or a wrapper throws one like any other).
-  public init(
+  package init(
     _ kind: Kind, request: String? = nil, serverMessage: String? = nil,
     underlying: (any Error)? = nil
   ) {
@@ -107,7 +107,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     -> NetworkError
   { NetworkError(.server(status: status, body: body), serverMessage: serverMessage) }
 
-  public static func transport(_ error: URLError) -> NetworkError {
+  package static func transport(_ error: URLError) -> NetworkError {
     NetworkError(.transport(error))
   }
 
@@ -116,7 +116,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
   }
 
   /// A ``Kind/refreshFailed`` error keeping the refresh's own error.
-  public static func refreshFailed(_ error: any Error) -> NetworkError {
+  package static func refreshFailed(_ error: any Error) -> NetworkError {
     NetworkError(.refreshFailed, underlying: error)
   }
 
@@ -214,16 +214,16 @@ extension NetworkError {
   /// What went wrong while decoding, with enough context to fix it.
   public struct DecodingFailure: Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status of the response.
-    public var status: Int
+    package var status: Int
     /// Where in the JSON it failed, e.g. `users[3].address.city`.
-    public var codingPath: String
+    package var codingPath: String
     /// What the decoder said.
-    public var reason: String
+    package var reason: String
     /// The first characters of the body (secrets redacted).
-    public var bodyExcerpt: String
+    package var bodyExcerpt: String
 
     /// Creates a failure (what a mock throws to stand in for a decoder's).
-    public init(status: Int, codingPath: String, reason: String, bodyExcerpt: String = "") {
+    package init(status: Int, codingPath: String, reason: String, bodyExcerpt: String = "") {
       self.status = status
       self.codingPath = codingPath
       self.reason = reason

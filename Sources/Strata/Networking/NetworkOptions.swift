@@ -3,20 +3,20 @@ import Foundation
 /// Settings of a ``NetworkService``: where, how long, how to retry, who it says it is.
 public struct NetworkOptions: Sendable {
   /// The base URL endpoints' relative paths are resolved against.
-  public var baseURL: URL
+  package var baseURL: URL
   /// Overall deadline of one call, retries included.
-  public var timeout: Duration
+  package var timeout: Duration
   /// How long one attempt may wait for data before it times out (`URLRequest.timeoutInterval`;
   /// on Linux rounded up to whole seconds, which is all FoundationNetworking honours); nil
   /// keeps the transport's own setting.
-  public var requestTimeout: Duration?
+  package var requestTimeout: Duration?
   /// The retry policy for endpoints that do not bring their own.
-  public var retryPolicy: RetryPolicy
-  public var userAgent: String
+  package var retryPolicy: RetryPolicy
+  package var userAgent: String
   /// Largest response body accepted, in bytes (default 10 MiB). A larger one is cut off as it
   /// streams in and the call fails with `responseTooLarge`; an
-  /// endpoint can set its own (``Endpoint/maxResponseSize``).
-  public var maxResponseSize: Int
+  /// endpoint can set its own (`Endpoint/maxResponseSize`).
+  package var maxResponseSize: Int
   /// Which answers reject the access token a request carried (default: `401`).
   public var credentialRejection: CredentialRejection = .unauthorizedStatus
   /// When set and offline, requests fail at once with `NetworkError.Kind.offline` — no attempt,
@@ -37,7 +37,7 @@ public struct NetworkOptions: Sendable {
   ///   - retryPolicy: Default retry policy.
   ///   - userAgent: The `User-Agent` header.
   ///   - maxResponseSize: Largest response body accepted, in bytes (default 10 MiB).
-  public init(
+  package init(
     baseURL: URL, timeout: Duration = .seconds(60), retryPolicy: RetryPolicy = .default,
     userAgent: String = NetworkOptions.defaultUserAgent(app: "Strata"),
     maxResponseSize: Int = NetworkOptions.defaultMaxResponseSize
@@ -49,10 +49,10 @@ public struct NetworkOptions: Sendable {
     self.userAgent = userAgent
   }
 
-  public static let defaultMaxResponseSize = 10 << 20
+  package static let defaultMaxResponseSize = 10 << 20
 
   /// The longest timeout or delay configuration accepts: one day.
-  public static let longestTimeout: Duration = .seconds(24 * 3600)
+  package static let longestTimeout: Duration = .seconds(24 * 3600)
 
   /// Reads `RESOURCE_TIMEOUT` (the overall deadline), `REQUEST_TIMEOUT` (one attempt's wait
   /// for data), `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY`,
@@ -82,7 +82,7 @@ public struct NetworkOptions: Sendable {
     }
   }
 
-  public static func defaultUserAgent(app: String) -> String {
+  package static func defaultUserAgent(app: String) -> String {
     #if os(Linux)
       let system = "Linux"
     #elseif os(macOS)
@@ -97,4 +97,4 @@ public struct NetworkOptions: Sendable {
 }
 
 /// The Strata library version (sent in the default User-Agent).
-public let strataVersion = "0.1.0"
+package let strataVersion = "0.1.0"

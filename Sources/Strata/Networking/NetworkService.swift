@@ -10,7 +10,7 @@ import Foundation
 /// the response off the caller's actor, and logs every step with secrets redacted.
 public final class NetworkService: Networking {
   /// Settings (base URL, deadline, retry policy, User-Agent).
-  public let options: NetworkOptions
+  package let options: NetworkOptions
   private let transport: any HTTPTransport
   private let authenticator: (any Authenticator)?
   private let clock: any NetworkClock
@@ -26,13 +26,13 @@ public final class NetworkService: Networking {
   ///   - clock: Backoff sleeps and deadline accounting (tests inject a manual clock).
   ///   - decoder: Decodes responses.
   ///   - encoder: Encodes bodies.
-  ///   - logger: Where to log (default ``Log/networking``).
+  ///   - logger: Where to log (default: the `networking` category).
   ///   - redactor: What to hide in logs.
   public init(
     options: NetworkOptions, transport: any HTTPTransport = URLSessionTransport(),
     authenticator: (any Authenticator)? = nil, clock: any NetworkClock = SystemNetworkClock(),
     decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
-    logger: Log = Log.networking, redactor: Redactor = .standard
+    logger: Log = Log(category: "networking"), redactor: Redactor = Redactor()
   ) {
     self.options = options
     self.transport = transport

@@ -7,32 +7,32 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   /// The retry that follows a failed attempt.
   public struct Retry: Sendable, Equatable, Codable {
     /// 1 for the first retry.
-    public var number: Int
-    public var maxRetries: Int
+    package var number: Int
+    package var maxRetries: Int
     /// The backoff wait before it, in milliseconds.
-    public var delayMilliseconds: Double
+    package var delayMilliseconds: Double
     /// Why (`503`, `URLError -1005`).
-    public var reason: String
+    package var reason: String
   }
 
   /// `GET /users/1`: method and path, no query.
-  public var request: String
-  public var method: String
+  package var request: String
+  package var method: String
   /// The URL, with secret query parameters and any password redacted.
-  public var url: String
+  package var url: String
   /// The HTTP status, or nil when no response arrived.
   public var status: Int?
   /// From sending to the last byte (or the failure), in milliseconds.
   public var durationMilliseconds: Double
-  public var bytesSent: Int
-  public var bytesReceived: Int
+  package var bytesSent: Int
+  package var bytesReceived: Int
   /// 1 for the first attempt, 2 for the first retry, …
-  public var attempt: Int
+  package var attempt: Int
   /// Why this attempt was made again (`503`, `URLError -1005`, `token renewed`); nil for a
   /// first attempt.
-  public var retryReason: String?
+  package var retryReason: String?
   /// The failure, when the attempt got no HTTP response.
-  public var error: String?
+  package var error: String?
   /// The retry that will follow, when this attempt failed and one will be made.
   public var retry: Retry?
 
@@ -54,7 +54,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   }
 
   /// The record as log fields (`http.method`, `http.status`, …).
-  public var fields: [String: String] {
+  package var fields: [String: String] {
     var fields = [
       "http.method": method, "http.url": url,
       "http.duration_ms": String(format: "%.3f", durationMilliseconds),

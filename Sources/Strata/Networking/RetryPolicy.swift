@@ -7,9 +7,9 @@ import Foundation
 /// When and how long to wait before trying a request again.
 ///
 /// Default: GET only, up to 3 retries, exponential backoff 1 s, 2 s, 4 s (capped by
-/// ``maxDelay``), on 408, 429, 5xx and transport errors that mean "try again". 4xx, decoding
+/// `maxDelay`), on 408, 429, 5xx and transport errors that mean "try again". 4xx, decoding
 /// errors, invalid URLs and cancellation are never retried. `Retry-After` on 429/503 is
-/// honoured, capped by ``maxDelay``.
+/// honoured, capped by `maxDelay`.
 public struct RetryPolicy: Sendable, Equatable {
   /// Random spread added to backoff so a fleet of clients does not retry in lockstep.
   public enum Jitter: Sendable, Equatable {
@@ -21,17 +21,17 @@ public struct RetryPolicy: Sendable, Equatable {
   }
 
   /// Retries after the first attempt (0 disables retrying).
-  public var maxRetries: Int
+  package var maxRetries: Int
   /// Delay before the first retry; doubles each retry.
-  public var baseDelay: Duration
+  package var baseDelay: Duration
   /// Upper bound of any single delay, `Retry-After` included.
-  public var maxDelay: Duration
+  package var maxDelay: Duration
   /// Spread applied to exponential delays (not to `Retry-After`).
-  public var jitter: Jitter
+  package var jitter: Jitter
   /// Methods that may be retried. POST/PUT/PATCH/DELETE only if listed here.
-  public var retryableMethods: Set<HTTPMethod>
+  package var retryableMethods: Set<HTTPMethod>
   /// Whether `Retry-After` on 429/503 sets the delay.
-  public var respectsRetryAfter: Bool
+  package var respectsRetryAfter: Bool
 
   /// Transport errors that mean "try again".
   static let transientErrors: Set<URLError.Code> = [
@@ -66,21 +66,21 @@ public struct RetryPolicy: Sendable, Equatable {
   /// The default, with POST and PATCH retried too: for requests that carry an
   /// `Idempotency-Key` (``Endpoint/idempotencyKey``), which a server uses to answer a repeat
   /// with the first answer instead of doing the work twice. Never for a POST without one.
-  public static let idempotentWrites = RetryPolicy(
+  package static let idempotentWrites = RetryPolicy(
     retryableMethods: [.get, .head, .options, .put, .delete, .post, .patch])
 
   // MARK: Decisions
 
   /// Whether a failed attempt should be retried (ignoring how many retries are left): the
   /// method may be retried and the failure is transient.
-  public func shouldRetry(_ error: NetworkError, method: HTTPMethod) -> Bool {
+  package func shouldRetry(_ error: NetworkError, method: HTTPMethod) -> Bool {
     retryableMethods.contains(method) && Self.isTransient(error)
   }
 
   /// The one rule for "trying again later could help", whatever the method: timeouts, lost or
   /// refused connections, 408, 429, 5xx, a refresh that failed in transit. The error reports
   /// what happened; this decides what it means.
-  public static func isTransient(_ error: NetworkError) -> Bool {
+  package static func isTransient(_ error: NetworkError) -> Bool {
     switch error.kind {
     case .transport(let error): transientErrors.contains(error.code)
     case .server(let status, _): status == 408 || status == 429 || (500...599).contains(status)
@@ -93,8 +93,8 @@ public struct RetryPolicy: Sendable, Equatable {
   /// - Parameters:
   ///   - retry: 1 for the first retry, 2 for the second, …
   ///   - retryAfter: The server's `Retry-After`, if it sent one on 429/503.
-  /// - Returns: The delay, never more than ``maxDelay``.
-  public func delay(forRetry retry: Int, retryAfter: Duration? = nil) -> Duration {
+  /// - Returns: The delay, never more than `maxDelay`.
+  package func delay(forRetry retry: Int, retryAfter: Duration? = nil) -> Duration {
     if respectsRetryAfter, let retryAfter { return min(max(retryAfter, .zero), maxDelay) }
     let exponent = min(max(retry - 1, 0), 32)
     let raw = baseDelay * Double(1 << exponent)
@@ -111,7 +111,7 @@ public struct RetryPolicy: Sendable, Equatable {
   ///   - value: The header value.
   ///   - now: The current wall-clock time (for dates).
   /// - Returns: The delay, or nil if the value is neither form.
-  public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
+  package static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)
     if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
     for format in [

@@ -10,21 +10,21 @@ public struct ServerMessageFormat: Sendable {
   private let read: @Sendable (_ status: Int, _ body: Data) -> String?
 
   /// A reader over the status and the error body (never trust its size or content).
-  public init(_ read: @escaping @Sendable (_ status: Int, _ body: Data) -> String?) {
+  package init(_ read: @escaping @Sendable (_ status: Int, _ body: Data) -> String?) {
     self.read = read
   }
 
   /// The explanation in `body`, if it has one.
-  public func message(status: Int, body: Data) -> String? {
+  package func message(status: Int, body: Data) -> String? {
     guard !body.isEmpty, body.count <= Self.largestBodyRead else { return nil }
     return read(status, body)
   }
 
   /// Bodies larger than this (64 KiB) are not searched for a message.
-  public static let largestBodyRead = 64 * 1024
+  package static let largestBodyRead = 64 * 1024
 
   /// RFC 9457 problem details: `detail`, else `title`.
-  public static let problemDetails = jsonField("detail", "title")
+  package static let problemDetails = jsonField("detail", "title")
 
   /// The first of `names` that is a string at the top level of a JSON object body.
   public static func jsonField(_ names: String...) -> ServerMessageFormat {

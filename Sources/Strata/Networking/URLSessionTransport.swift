@@ -16,25 +16,25 @@ import StrataConcurrency
 /// `NetworkService` enforces the overall deadline itself so both platforms behave the same.
 public final class URLSessionTransport: HTTPTransport {
   /// Timeouts and connection settings for the session.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Idle time allowed between bytes.
-    public var requestTimeout: TimeInterval
+    package var requestTimeout: TimeInterval
     /// Total time allowed for one exchange (honoured on Apple platforms). A backstop only: the
-    /// service's deadline (`RESOURCE_TIMEOUT`, ``NetworkOptions/timeout``) ends an exchange
+    /// service's deadline (`RESOURCE_TIMEOUT`, `NetworkOptions/timeout`) ends an exchange
     /// first, on every platform.
-    public var resourceTimeout: TimeInterval
+    package var resourceTimeout: TimeInterval
     /// Most simultaneous connections to one host.
-    public var maxConnectionsPerHost: Int
+    package var maxConnectionsPerHost: Int
     /// Headers, beyond the ``Redactor``'s secret ones, that never follow a redirect to another
     /// origin (any letter case).
-    public var credentialHeaders: Set<String>
+    package var credentialHeaders: Set<String>
 
     /// - Parameters:
     ///   - requestTimeout: Idle timeout (default 30 s).
     ///   - resourceTimeout: Whole-exchange backstop (default one day).
     ///   - maxConnectionsPerHost: Connection limit per host (default 8).
     ///   - credentialHeaders: Your own credential headers to drop on a cross-origin redirect.
-    public init(
+    package init(
       requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 24 * 3600,
       maxConnectionsPerHost: Int = 8, credentialHeaders: Set<String> = []
     ) {
@@ -48,8 +48,12 @@ public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
   private let exchanges: ExchangeTable
 
-  /// Creates the transport and its session.
-  public init(options: Options = Options()) {
+  /// A transport with backstop timeouts (30 s idle, one day per exchange: the service
+  /// enforces `REQUEST_TIMEOUT` and `RESOURCE_TIMEOUT` itself), 8 connections per host and no
+  /// cookie jar.
+  public convenience init() { self.init(options: Options()) }
+
+  package init(options: Options) {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = options.requestTimeout
     configuration.timeoutIntervalForResource = options.resourceTimeout

@@ -7,11 +7,11 @@ import Foundation
 /// `%2F` tricks in a host cannot climb out.
 /// - `config`: `$XDG_CONFIG_HOME/<app>`, else `~/.config/<app>` (sessions).
 /// - `data`: `$XDG_DATA_HOME/<app>`, else `~/.local/share/<app>` (what is kept offline).
-public struct AppDirectories: Sendable, Equatable {
-  public let config: String
-  public let data: String
+package struct AppDirectories: Sendable, Equatable {
+  package let config: String
+  package let data: String
 
-  public init(app: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+  package init(app: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
     let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
     func base(_ variable: String, _ fallback: String) -> String {
       environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + fallback
@@ -23,7 +23,7 @@ public struct AppDirectories: Sendable, Equatable {
 
   /// `https_dummyjson.com_443`: the origin as one file name (sessions and stores are kept per
   /// origin, so two APIs never share a file).
-  public static func component(for origin: Origin) -> String {
+  package static func component(for origin: Origin) -> String {
     "\(origin.scheme)_\(component(origin.host))_\(origin.port)"
   }
 

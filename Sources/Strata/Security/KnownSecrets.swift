@@ -12,12 +12,12 @@ import StrataConcurrency
 /// registers anything else it holds, such as an API key read from the keychain.
 public enum KnownSecrets {
   /// Values shorter than this are not registered: masking them would mangle ordinary text.
-  public static let minimumLength = 4
+  package static let minimumLength = 4
   /// At most this many values (with their encoded forms) are kept; the oldest go first.
-  public static let capacity = 1024
+  package static let capacity = 1024
 
   /// The registered byte patterns, chained by their first two bytes (longest first), so
-  /// ``mask(_:)`` is one pass over the text with a table look-up per byte.
+  /// `mask(_:)` is one pass over the text with a table look-up per byte.
   struct Patterns: Sendable {
     var inOrder: [[UInt8]] = []
     var known: Set<[UInt8]> = []
@@ -51,12 +51,12 @@ public enum KnownSecrets {
   private static let patterns = Lock(Patterns())
   private static let count = AtomicInt(0)
 
-  /// Remembers `value` as a secret: from now on ``mask(_:)`` replaces it, and its JSON-escaped
+  /// Remembers `value` as a secret: from now on `mask(_:)` replaces it, and its JSON-escaped
   /// and percent-encoded forms, with `<redacted>`.
   public static func register(_ value: String) { register([value]) }
 
   /// Registers every value in `values` (nil and short ones are skipped).
-  public static func register(_ values: [String?]) {
+  package static func register(_ values: [String?]) {
     let forms = values.compactMap { $0 }.filter { $0.unicodeScalars.count >= minimumLength }
       .flatMap(encodedForms)
     guard !forms.isEmpty else { return }
@@ -68,16 +68,10 @@ public enum KnownSecrets {
   }
 
   /// `text` with every registered value replaced by `<redacted>`.
-  public static func mask(_ text: String) -> String {
+  package static func mask(_ text: String) -> String {
     guard count.load() > 0, !text.isEmpty else { return text }
     guard let masked = mask(Array(text.utf8), with: patterns.withLock { $0 }) else { return text }
     return String(decoding: masked, as: UTF8.self)
-  }
-
-  /// Whether `text` contains a registered value.
-  public static func containsSecret(_ text: String) -> Bool {
-    guard count.load() > 0 else { return false }
-    return mask(Array(text.utf8), with: patterns.withLock { $0 }) != nil
   }
 
   /// The bytes with every match replaced, or nil when nothing matched.

@@ -8,11 +8,11 @@ import Foundation
 /// is cross-origin), as are two ports of one host.
 public struct Origin: Hashable, Sendable, Codable, CustomStringConvertible {
   /// `http` or `https` (lowercase).
-  public let scheme: String
+  package let scheme: String
   /// The host name or address (lowercase, IPv6 without brackets).
-  public let host: String
+  package let host: String
   /// The port, with the scheme's default filled in.
-  public let port: Int
+  package let port: Int
 
   /// The origin of `url`, or nil when it has no scheme or host (or a scheme without a
   /// default port and no explicit port).
@@ -42,11 +42,11 @@ public struct Origin: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// Whether `url` has this origin.
-  public func contains(_ url: URL) -> Bool { Origin(url) == self }
+  package func contains(_ url: URL) -> Bool { Origin(url) == self }
 
   /// Whether the host is this machine (`localhost`, `127.0.0.0/8`, `::1`): reachable without
   /// a network route.
-  public var isLoopback: Bool {
+  package var isLoopback: Bool {
     host == "localhost" || host.hasSuffix(".localhost") || host == "::1"
       || host.hasPrefix("127.") && host.split(separator: ".").count == 4
   }

@@ -9,22 +9,22 @@ import Foundation
 /// `Access-Token` are one name). A name is secret when it is in the set, or when it contains a
 /// secret word (`token`, `secret`, `password`, `apikey`, …), so `X-Upstream-Token` and
 /// `sessionToken` are caught without being listed. Personal data (`ssn`, `iban`, `cardNumber`,
-/// `ip`, …) is redacted too unless ``revealsPersonalData`` is set for local debugging. Inside
+/// `ip`, …) is redacted too unless `revealsPersonalData` is set for local debugging. Inside
 /// string values and header values, credentials are also found by their shape (a URL's
 /// password, `token=…` pairs, `Bearer …`), wherever the server put them.
 public struct Redactor: Sendable {
   /// What replaces a secret.
-  public static let placeholder = "<redacted>"
+  package static let placeholder = "<redacted>"
 
   /// Headers whose values are secrets (matched case- and separator-insensitively).
-  public static let defaultHeaderNames: Set<String> = [
+  package static let defaultHeaderNames: Set<String> = [
     "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
     "x-auth-token", "x-access-token", "x-refresh-token", "private-token", "x-csrf-token",
     "x-xsrf-token", "x-amz-security-token", "x-goog-api-key", "x-session-id", "x-auth",
   ]
 
   /// JSON fields and query parameters whose values are secrets.
-  public static let defaultFieldNames: Set<String> = [
+  package static let defaultFieldNames: Set<String> = [
     "accesstoken", "refreshtoken", "token", "idtoken", "password", "passwd", "pwd", "pass",
     "passphrase", "secret", "clientsecret", "apikey", "key", "auth", "authorization", "jwt",
     "sessiontoken", "session", "sessionid", "cookie", "privatekey", "accesskey", "secretkey",
@@ -33,13 +33,13 @@ public struct Redactor: Sendable {
   ]
 
   /// Words that make any header, field or parameter name secret when it contains them.
-  public static let secretWords: [String] = [
+  package static let secretWords: [String] = [
     "token", "secret", "password", "passwd", "apikey", "privatekey", "accesskey",
     "authorization", "cookie", "credential", "jwt",
   ]
 
-  /// JSON fields with personal data, redacted unless ``revealsPersonalData`` is set.
-  public static let defaultPersonalFieldNames: Set<String> = [
+  /// JSON fields with personal data, redacted unless `revealsPersonalData` is set.
+  package static let defaultPersonalFieldNames: Set<String> = [
     "ssn", "ein", "cardnumber", "cardexpire", "cardcvv", "cvv", "cvc", "iban", "wallet", "ip",
     "ipaddress", "macaddress", "passport", "passportnumber", "taxid", "birthdate", "dob",
     "dateofbirth", "creditcard", "creditcardnumber", "accountnumber", "routingnumber",
@@ -47,23 +47,29 @@ public struct Redactor: Sendable {
   ]
 
   /// The redactor used by the library.
-  public static let standard = Redactor()
+  package static let standard = Redactor()
 
   /// Normalised header names to redact.
-  public var headerNames: Set<String>
+  package var headerNames: Set<String>
   /// Normalised field names to redact.
-  public var fieldNames: Set<String>
+  package var fieldNames: Set<String>
   /// Normalised personal-data field names.
-  public var personalFieldNames: Set<String>
+  package var personalFieldNames: Set<String>
   /// Show personal-data fields in logged bodies (local debugging only; secrets stay hidden).
-  public var revealsPersonalData: Bool
+  package var revealsPersonalData: Bool
 
-  /// Creates a redactor; names are given in any case, with or without `_` and `-`.
-  public init(
-    headerNames: Set<String> = Redactor.defaultHeaderNames,
-    fieldNames: Set<String> = Redactor.defaultFieldNames,
-    personalFieldNames: Set<String> = Redactor.defaultPersonalFieldNames,
-    revealsPersonalData: Bool = false
+  /// The standard names; `revealsPersonalData` shows personal-data fields (local debugging
+  /// only: secrets stay hidden).
+  public init(revealsPersonalData: Bool = false) {
+    self.init(
+      headerNames: Self.defaultHeaderNames, fieldNames: Self.defaultFieldNames,
+      personalFieldNames: Self.defaultPersonalFieldNames, revealsPersonalData: revealsPersonalData)
+  }
+
+  /// Names are given in any case, with or without `_` and `-`.
+  package init(
+    headerNames: Set<String>, fieldNames: Set<String>, personalFieldNames: Set<String>,
+    revealsPersonalData: Bool
   ) {
     self.headerNames = Set(headerNames.map(Self.normalise))
     self.fieldNames = Set(fieldNames.map(Self.normalise))
@@ -74,19 +80,19 @@ public struct Redactor: Sendable {
   // MARK: Headers
 
   /// Whether a header's value must be hidden (`Authorization`, `X-Auth-Token`, …).
-  public func isSensitive(header name: String) -> Bool {
+  package func isSensitive(header name: String) -> Bool {
     let normalised = Self.normalise(name)
     return headerNames.contains(normalised) || Self.containsSecretWord(normalised)
   }
 
   /// The value to log for a header: ``placeholder`` for a sensitive one, otherwise the value
   /// made one safe line (it may have come from a server).
-  public func redact(headerValue value: String, named name: String) -> String {
+  package func redact(headerValue value: String, named name: String) -> String {
     isSensitive(header: name) ? Self.placeholder : UntrustedText.sanitize(value)
   }
 
   /// A copy of `headers` with sensitive values replaced.
-  public func redact(headers: [String: String]) -> [String: String] {
+  package func redact(headers: [String: String]) -> [String: String] {
     headers.reduce(into: [:]) { result, field in
       result[field.key] = redact(headerValue: field.value, named: field.key)
     }
@@ -95,20 +101,20 @@ public struct Redactor: Sendable {
   // MARK: Bodies and URLs
 
   /// Whether a JSON field or query parameter holds a secret (`password`, `refresh_token`, …).
-  public func isSensitive(field name: String) -> Bool {
+  package func isSensitive(field name: String) -> Bool {
     let normalised = Self.normalise(name)
     return fieldNames.contains(normalised) || Self.containsSecretWord(normalised)
   }
 
   /// Whether a JSON field holds personal data that is hidden by default.
-  public func isPersonal(field name: String) -> Bool {
+  private func isPersonal(field name: String) -> Bool {
     !revealsPersonalData && personalFieldNames.contains(Self.normalise(name))
   }
 
   /// A loggable rendering of a body: JSON with secret (and personal) fields replaced at any
   /// depth, known secrets masked, cut to `limit` characters; a non-JSON body is summarised by
   /// its size and never printed.
-  public func redact(body: Data, limit: Int = 2048) -> String {
+  package func redact(body: Data, limit: Int = 2048) -> String {
     guard !body.isEmpty else { return "<empty>" }
     guard
       let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
@@ -123,7 +129,7 @@ public struct Redactor: Sendable {
 
   /// The URL as text with the password of its user info, the values of secret query
   /// parameters and the fragment (where OAuth puts tokens) replaced.
-  public func redact(url: URL) -> String {
+  package func redact(url: URL) -> String {
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
       return Self.placeholder
     }

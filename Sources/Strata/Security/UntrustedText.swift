@@ -4,11 +4,11 @@
 /// `Bearer …`) and known secrets masked, and capped in length.
 public enum UntrustedText {
   /// The default cap, in characters.
-  public static let defaultLimit = 300
+  package static let defaultLimit = 300
 
   /// `text` made safe to show; see ``UntrustedText``. `limit` is the most characters kept
   /// before `…` (counted after masking, so a cut never leaves half a secret).
-  public static func sanitize(_ text: String, limit: Int = defaultLimit) -> String {
+  public static func sanitize(_ text: String, limit: Int = 300) -> String {
     let shapes = CredentialShapes.mask(maskingJWTs(in: oneLine(text))) {
       Redactor.standard.isSensitive(field: String($0))
     }

@@ -32,16 +32,16 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// What one change's send came to.
   public struct Outcome: Sendable {
     /// The change as it now stands.
-    public let entry: OutboxEntry
+    package let entry: OutboxEntry
     /// The server's answer, as kept (nil when `send` returned none, or it was too large).
-    public let settled: Settled?
-    public var status: SyncStatus { entry.status }
+    package let settled: Settled?
+    package var status: SyncStatus { entry.status }
   }
 
   /// What the server answered a change with: the value and the key it is kept under.
   public struct Settled: Codable, Sendable {
-    public let key: String
-    public let value: Value
+    package let key: String
+    package let value: Value
 
     public init(key: String, value: Value) {
       self.key = key
@@ -51,9 +51,9 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   /// How far a sync is: `done` of `total` changes sent, `entry` the one being sent.
   public struct Progress: Sendable {
-    public let done: Int
-    public let total: Int
-    public let entry: OutboxEntry
+    package let done: Int
+    package let total: Int
+    package let entry: OutboxEntry
   }
 
   package struct Options: Sendable {
@@ -89,6 +89,23 @@ public actor LocalStore<Value: Codable & Sendable> {
     self.init(path: path, options: Options(), now: now)
   }
 
+  /// The store named `name` that `app` keeps for the API at `origin`:
+  /// `<directory>/<scheme>_<host>_<port>/<name>`, the directory being
+  /// `$XDG_DATA_HOME/<app>/store` (else `~/.local/share/<app>/store`) unless given. The same
+  /// rule as the session files, so nothing from a server or a config value places a file
+  /// elsewhere; the origin and the name become one safe path component each.
+  public init(
+    app: String, origin: Origin, name: String, directory: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    let directory = directory ?? AppDirectories(app: app, environment: environment).data + "/store"
+    self.init(
+      path: "\(directory)/\(AppDirectories.component(for: origin))/"
+        + AppDirectories.component(name),
+      now: now)
+  }
+
   package init(path: String, options: Options, now: @escaping @Sendable () -> Date = { Date() }) {
     self.base = path
     self.options = options
@@ -112,7 +129,7 @@ public actor LocalStore<Value: Codable & Sendable> {
     try await reading { $0.records[key] }
   }
 
-  public func put(_ value: Value, key: String, status: SyncStatus, message: String? = nil)
+  package func put(_ value: Value, key: String, status: SyncStatus, message: String? = nil)
     async throws
   {
     let record = StoredRecord(value: value, status: status, updatedAt: now(), message: message)

@@ -7,16 +7,16 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// Its identity (also its idempotency key).
   public let id: UUID
   /// What the change is, for the sender to dispatch on.
-  public let kind: String
+  package let kind: String
   /// The change's data (JSON of the sender's choosing).
   public let payload: Data
-  public let createdAt: Date
-  public var status: SyncStatus
+  package let createdAt: Date
+  package var status: SyncStatus
   /// How many times it was sent.
-  public var attempts: Int
+  package var attempts: Int
   /// The server's refusal, for `failed`; the last transient failure, for `pending`; a note
   /// about the kept answer, for `synced`.
-  public var message: String?
+  package var message: String?
   /// The key of the value shown for this change on the device (its status follows the
   /// change's), and once `synced`, of the server's answer.
   public var recordKey: String?
@@ -25,7 +25,7 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   public var idempotencyKey: String { id.uuidString }
 
   /// A new, pending change.
-  public init(id: UUID = UUID(), kind: String, payload: Data, createdAt: Date) {
+  package init(id: UUID = UUID(), kind: String, payload: Data, createdAt: Date) {
     self.id = id
     self.kind = kind
     self.payload = payload

@@ -15,12 +15,12 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   public var value: Value
   public var status: SyncStatus
   /// When it was last written here.
-  public var updatedAt: Date
+  package var updatedAt: Date
   /// The server's refusal, for `failed`.
   public var message: String?
 
   /// A record (what a store writes; tests build their own).
-  public init(value: Value, status: SyncStatus, updatedAt: Date, message: String? = nil) {
+  package init(value: Value, status: SyncStatus, updatedAt: Date, message: String? = nil) {
     self.value = value
     self.status = status
     self.updatedAt = updatedAt

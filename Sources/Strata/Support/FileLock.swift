@@ -24,7 +24,7 @@ package struct FileLock: Sendable {
 
   /// Takes the lock on `path` (created with mode 0600), shared or exclusive. Waiting polls,
   /// from 1 ms up to every 10 ms, rather than block: a blocked `flock` would hold one of the
-  /// concurrency pool's few threads. `timeout: nil` tries once and throws ``Failure/busy``.
+  /// concurrency pool's few threads. `timeout: nil` tries once and throws `Failure/busy`.
   package static func acquire(_ path: String, exclusive: Bool, timeout: Duration?) async throws
     -> FileLock
   {

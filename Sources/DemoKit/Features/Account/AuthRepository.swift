@@ -41,7 +41,7 @@ public final class APIAuthRepository: AuthRepository {
       AuthRequests.login(
         username: username, password: password, lifetimeMinutes: renewal.lifetimeMinutes))
     try await session.signIn(renewal.credentials(from: response.tokens))
-    Log.auth.info("logged in as \(response.user.username, privacy: .private)")
+    Log.account.info("logged in as \(response.user.username, privacy: .private)")
     return response.user
   }
 
@@ -59,7 +59,7 @@ public final class APIAuthRepository: AuthRepository {
       do {
         _ = try await network.send(AuthRequests.logout)
       } catch {
-        Log.auth.info("the server did not confirm the sign-out (\(error)); signing out locally")
+        Log.account.info("the server did not confirm the sign-out (\(error)); signing out locally")
       }
     }
     await session.signOut()

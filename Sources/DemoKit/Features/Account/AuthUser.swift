@@ -28,8 +28,6 @@ struct TokenResponse: Decodable, Sendable {
   /// that is not a JWT, `requested` from `now`.
   func credentials(requested: Duration, now: Date) -> Credentials {
     Credentials(
-      accessToken: accessToken, refreshToken: refreshToken,
-      expiresAt: JSONWebTokenClaims(token: accessToken)?.expiresAt
-        ?? now.addingTimeInterval(TimeInterval(requested.components.seconds)))
+      accessToken: accessToken, refreshToken: refreshToken, lifetime: requested, now: now)
   }
 }
