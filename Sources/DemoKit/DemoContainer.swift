@@ -4,14 +4,13 @@ import Strata
 /// The composition root: every concrete type of the demo app is chosen here, from `Config`.
 /// Registration order is services → repositories → view models.
 public enum DemoContainer {
-  /// - Parameters:
-  ///   - config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
-  ///   - environment: For the token file location.
-  ///   - onRequestRecord: Told every request attempt's record (the CLI's `--http-log`, and
-  ///     its "retrying in 2s (2/3)…" line before a retry wait).
-  ///   - now: Wall-clock time, for token expiry (tests share one clock with a sandbox).
-  ///   - connectivityMonitor: Says whether there is a network route (default: the platform's;
-  ///     tests inject their own).
+  /// - Parameter config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
+  /// - Parameter environment: For the token file location.
+  /// - Parameter onRequestRecord: Told every request attempt's record (the CLI's `--http-log`, and
+  ///   its "retrying in 2s (2/3)…" line before a retry wait).
+  /// - Parameter now: Wall-clock time, for token expiry (tests share one clock with a sandbox).
+  /// - Parameter connectivityMonitor: Says whether there is a network route (default: the platform's;
+  ///   tests inject their own).
   /// - Returns: The container. Call `validate()` to check it.
   public static func make(
     config: Config, environment: [String: String] = ProcessInfo.processInfo.environment,

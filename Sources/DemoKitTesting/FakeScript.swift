@@ -5,7 +5,6 @@ import StrataTesting
 /// What every fake repository shares: the calls it received, failures scripted per call
 /// name, and gates that hold the answers of a call name until the test opens them — so a test
 /// can look at a view model while the "server" has not answered yet.
-///
 /// ```swift
 /// let script = FakeScript()
 /// let gate = script.hold("create")          // creates wait; loads answer at once

@@ -6,12 +6,13 @@
   import Musl
 #endif
 
-/// State many threads read at once and few change: readers share a `pthread_rwlock_t`, so
-/// they never queue behind one another (a reader preempted inside holds nobody up), and a
-/// writer waits for them to finish. For the dependency container, whose lookups vastly
-/// outnumber its registrations.
+/// State many threads read at once and few change: readers share a `pthread_rwlock_t`, so they
+/// never queue behind one another (a reader preempted inside holds nobody up), and a writer waits
+/// for them to finish. For the dependency container, whose lookups
+/// vastly outnumber its registrations.
 ///
-/// Not recursive: taking it again on the same thread for writing deadlocks.
+/// Not recursive: taking it again on the same thread deadlocks (for reading too, once a
+/// writer waits).
 package final class ReadWriteLock<State>: @unchecked Sendable {
   // The lock and the state live at stable addresses of their own (see `Lock`).
   @usableFromInline let primitive: UnsafeMutablePointer<pthread_rwlock_t>
@@ -22,7 +23,19 @@ package final class ReadWriteLock<State>: @unchecked Sendable {
     state.initialize(to: initial)
     primitive = .allocate(capacity: 1)
     primitive.initialize(to: pthread_rwlock_t())
-    pthread_rwlock_init(primitive, nil)
+    #if canImport(Glibc)
+      // glibc prefers readers by default: a steady stream of lookups would starve a
+      // registration, and the writer would block its thread (a cooperative-pool thread, in
+      // async code) for as long as the lookups go on. Darwin's lock already favours writers.
+      var attributes = pthread_rwlockattr_t()
+      pthread_rwlockattr_init(&attributes)
+      pthread_rwlockattr_setkind_np(
+        &attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+      pthread_rwlock_init(primitive, &attributes)
+      pthread_rwlockattr_destroy(&attributes)
+    #else
+      pthread_rwlock_init(primitive, nil)
+    #endif
   }
 
   deinit {

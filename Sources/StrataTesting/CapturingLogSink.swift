@@ -2,7 +2,6 @@ import Strata
 import StrataConcurrency
 
 /// A ``LogSink`` that keeps every record in memory, for assertions in tests.
-///
 /// ```swift
 /// let capture = CapturingLogSink()
 /// await Log.withScope(sink: capture) { try await service.send(endpoint) }
@@ -26,9 +25,8 @@ public final class CapturingLogSink: LogSink {
   public var text: String { messages.joined(separator: "\n") }
 
   /// Records of one category and/or at one level.
-  /// - Parameters:
-  ///   - category: Keep only this category (nil: any).
-  ///   - level: Keep only this level (nil: any).
+  /// - Parameter category: Keep only this category (nil: any).
+  /// - Parameter level: Keep only this level (nil: any).
   public func records(category: String? = nil, level: LogLevel? = nil) -> [LogRecord] {
     records.filter {
       (category == nil || $0.category == category) && (level == nil || $0.level == level)

@@ -2,7 +2,6 @@ import StrataConcurrency
 
 /// Holds async work at a point until the test opens it, so a race (a refresh in flight, a slow
 /// response overtaken by a newer one) is set up deterministically, without sleeping.
-///
 /// ```swift
 /// let gate = Gate()
 /// let slow = Task { await gate.pass(); return "old" }   // held

@@ -1,10 +1,10 @@
 import Strata
 import StrataConcurrency
 
-/// A ``NetworkClock`` that never waits: each sleep is recorded and moves ``now()`` forward at
-/// once, so a test of a 1 s + 2 s + 4 s backoff runs in microseconds and can assert the exact
-/// delays. Set ``suspendsSleeps`` to make sleeps wait until cancelled or ``resumeSleepers()``
-/// (for cancellation tests).
+/// A ``NetworkClock`` that never waits: each sleep is recorded and moves ``now()`` forward at once,
+/// so a test of a 1 s + 2 s + 4 s backoff runs in microseconds and can assert the exact delays. Set
+/// ``suspendsSleeps`` to make sleeps wait until cancelled or
+/// ``resumeSleepers()`` (for cancellation tests).
 public final class ManualClock: NetworkClock {
   private struct State {
     var now: Duration = .zero
@@ -34,8 +34,7 @@ public final class ManualClock: NetworkClock {
   /// Moves time forward without a sleep.
   public func advance(by duration: Duration) { state.withLock { $0.now += duration } }
 
-  /// Records the sleep and advances time; with ``suspendsSleeps`` waits until cancelled or
-  /// resumed.
+  /// Records the sleep and advances time; with ``suspendsSleeps`` waits until cancelled or resumed.
   /// - Throws: `CancellationError` if the task is (or becomes) cancelled.
   public func sleep(for duration: Duration) async throws {
     try Task.checkCancellation()

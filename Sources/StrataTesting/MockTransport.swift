@@ -6,9 +6,7 @@ import StrataConcurrency
   import FoundationNetworking
 #endif
 
-/// A closure-backed ``HTTPTransport`` that records every request, with presets for the usual
-/// cases:
-///
+/// A closure-backed ``HTTPTransport`` that records every request, with presets for the usual cases:
 /// ```swift
 /// let transport = MockTransport.statuses([503, 503, 200], body: #"{"id":1}"#)
 /// let transport = MockTransport.successful(json: #"{"id":1}"#)
@@ -47,10 +45,9 @@ public final class MockTransport: HTTPTransport {
   // MARK: Presets
 
   /// Always answers `status` with `json`.
-  /// - Parameters:
-  ///   - json: The body.
-  ///   - status: The status (default 200).
-  ///   - headers: Response headers.
+  /// - Parameter json: The body.
+  /// - Parameter status: The status (default 200).
+  /// - Parameter headers: Response headers.
   public static func successful(
     json: String, status: Int = 200, headers: [String: String] = [:]
   ) -> MockTransport {
@@ -60,10 +57,9 @@ public final class MockTransport: HTTPTransport {
   }
 
   /// Answers with each status in turn (the last one repeats), every body `body`.
-  /// - Parameters:
-  ///   - statuses: Statuses in order.
-  ///   - body: The body of every response.
-  ///   - headers: Headers of every response.
+  /// - Parameter statuses: Statuses in order.
+  /// - Parameter body: The body of every response.
+  /// - Parameter headers: Headers of every response.
   public static func statuses(
     _ statuses: [Int], body: String = "{}", headers: [String: String] = [:]
   ) -> MockTransport {

@@ -5,7 +5,6 @@ import StrataConcurrency
 /// A `Networking` fake for repository and view-model tests: it records every request it is
 /// given and answers from a script, without HTTP. The answer is JSON text decoded into the
 /// request's response type, as `NetworkService` would.
-///
 /// ```swift
 /// let network = RecordingNetworking.answering(["GET posts/1/comments": #"{"comments":[],…}"#])
 /// _ = try await APICommentsRepository(network: network).comments(postId: 1)

@@ -6,11 +6,11 @@ extension Config.Key {
   public static let environment: Config.Key = "ENVIRONMENT"
   /// The route table the connectivity monitor reads on Linux (default `/proc/net/route`).
   public static let routeTable: Config.Key = "ROUTE_TABLE"
-  /// Base URL of the DummyJSON API (`https://dummyjson.com`; the CLI also takes `sandbox`, its
-  /// embedded server).
+  /// Base URL of the DummyJSON API (`https://dummyjson.com`; the CLI also takes
+  /// `sandbox`, its embedded server).
   public static let api: Config.Key = "API"
-  /// `file` (default: one file per API origin under `$XDG_CONFIG_HOME/<APP_NAME>/sessions/`)
-  /// or `memory`.
+  /// `file` (default: one file per API origin
+  /// under `$XDG_CONFIG_HOME/<APP_NAME>/sessions/`) or `memory`.
   public static let tokenStore: Config.Key = "TOKEN_STORE"
   /// Requested access-token lifetime: whole minutes from 1m to 30d, as DummyJSON's
   /// `expiresInMins` takes it (default 30m).

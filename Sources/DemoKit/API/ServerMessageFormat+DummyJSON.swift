@@ -1,7 +1,7 @@
 import Strata
 
 extension ServerMessageFormat {
-  /// DummyJSON explains every error as `{"message": "…"}` (Express's own pages say
-  /// `{"error": "…"}`).
+  /// DummyJSON explains every error as `{"message": "…"}` (Express's own
+  /// pages say `{"error": "…"}`).
   public static let dummyJSON = jsonField("message", "error")
 }

@@ -54,8 +54,8 @@ public enum AppEnvironment: String, Sendable, CaseIterable, CustomStringConverti
     return values
   }
 
-  /// The environment `config` names (else ``buildDefault``), and `config` completed with its
-  /// defaults.
+  /// The environment `config` names (else ``buildDefault``), and `config`
+  /// completed with its defaults.
   /// - Throws: ``ConfigError`` naming the key and where it was set, for an unknown name.
   public static func resolve(_ config: Config, fallback: AppEnvironment = buildDefault) throws
     -> (AppEnvironment, Config)

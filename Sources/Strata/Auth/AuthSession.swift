@@ -21,10 +21,9 @@ public actor AuthSession: Authenticator {
     /// … within this window; more means the server rejects every new token: sign out.
     package var refreshWindow: Duration
 
-    /// - Parameters:
-    ///   - expirySkew: Proactive refresh margin (default 30 s).
-    ///   - maxRefreshes: Refresh-loop limit (default 5).
-    ///   - refreshWindow: Refresh-loop window (default 30 s).
+    /// - Parameter expirySkew: Proactive refresh margin (default 30 s).
+    /// - Parameter maxRefreshes: Refresh-loop limit (default 5).
+    /// - Parameter refreshWindow: Refresh-loop window (default 30 s).
     package init(
       expirySkew: Duration = .seconds(30), maxRefreshes: Int = 5,
       refreshWindow: Duration = .seconds(30)
@@ -53,17 +52,16 @@ public actor AuthSession: Authenticator {
   /// How many refresh calls were made (for diagnostics and tests).
   package private(set) var refreshCount = 0
 
-  /// Creates a session for the API at `origin`, restoring credentials from `store` when they
-  /// were issued by that origin (credentials bound elsewhere, or to no origin, are ignored and
-  /// never sent).
-  /// - Parameters:
-  ///   - origin: The API's origin (``Origin`` of its base URL).
-  ///   - store: Where the credentials persist; what it holds for `origin` is restored.
-  ///   - clock: Time for the refresh-loop guard (at most 5 refreshes in 30 s; more means the
-  ///     server rejects every new token, and the session ends).
-  ///   - now: Wall-clock time for token expiry (a token expiring within 30 s is renewed
-  ///     before use).
-  ///   - refresh: The refresh call (nil: a rejected token ends the session).
+  /// Creates a session for the API at `origin`, restoring credentials from `store` when they were
+  /// issued by that origin (credentials bound elsewhere, or to no origin, are
+  /// ignored and never sent).
+  /// - Parameter origin: The API's origin (``Origin`` of its base URL).
+  /// - Parameter store: Where the credentials persist; what it holds for `origin` is restored.
+  /// - Parameter clock: Time for the refresh-loop guard (at most 5 refreshes in 30 s; more means the
+  ///   server rejects every new token, and the session ends).
+  /// - Parameter now: Wall-clock time for token expiry (a token expiring within 30 s
+  ///   is renewed before use).
+  /// - Parameter refresh: The refresh call (nil: a rejected token ends the session).
   public init(
     origin: Origin, store: any TokenStore, clock: any NetworkClock = SystemNetworkClock(),
     now: @escaping @Sendable () -> Date = { Date() },
@@ -73,8 +71,8 @@ public actor AuthSession: Authenticator {
       origin: origin, store: store, options: Options(), clock: clock, now: now, refresh: refresh)
   }
 
-  /// As ``init(origin:store:clock:now:refresh:)``, with the expiry skew and refresh-loop guard
-  /// in `options`.
+  /// As ``init(origin:store:clock:now:refresh:)``, with the expiry skew and
+  /// refresh-loop guard in `options`.
   package init(
     origin: Origin, store: any TokenStore, options: Options,
     clock: any NetworkClock = SystemNetworkClock(),

@@ -7,7 +7,6 @@ import Foundation
 #endif
 
 /// Credentials in a JSON file only its owner can read, safe to share between processes.
-///
 /// - Written atomically: a new file is created with mode 0600, written, synced and renamed over
 ///   the old one, so a crash never leaves a half-written file in place.
 /// - Trusted only when the current user owns it, no one else can read it (mode `& 0o077 == 0`),

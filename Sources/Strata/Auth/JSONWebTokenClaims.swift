@@ -4,7 +4,6 @@ import Foundation
 /// when the token the server issued expires instead of guessing from what it asked for.
 /// Only the issuer can verify a token; a client reading `exp` to schedule its refresh is
 /// safe, since the server still checks every token it is sent.
-///
 /// ```swift
 /// let expiresAt = JSONWebTokenClaims(token: accessToken)?.expiresAt
 ///   ?? now.addingTimeInterval(requestedLifetime)

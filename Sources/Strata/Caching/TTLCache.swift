@@ -18,10 +18,9 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   private let now: @Sendable () -> Date
   private let capacity: Int
 
-  /// - Parameters:
-  ///   - ttl: How long an entry stays fresh.
-  ///   - capacity: Most entries kept; the stalest are dropped first.
-  ///   - now: Wall-clock time (tests inject their own).
+  /// - Parameter ttl: How long an entry stays fresh.
+  /// - Parameter capacity: Most entries kept; the stalest are dropped first.
+  /// - Parameter now: Wall-clock time (tests inject their own).
   public init(ttl: Duration, capacity: Int = 256, now: @escaping @Sendable () -> Date = { Date() })
   {
     self.ttl = ttl.inSeconds
@@ -58,9 +57,8 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   }
 
   /// Returns the cached value or loads, stores and returns a new one.
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - load: Produces the value on a miss.
+  /// - Parameter key: The key.
+  /// - Parameter load: Produces the value on a miss.
   /// - Returns: The value and whether it came from the cache.
   /// - Throws: What `load` throws (nothing is stored then).
   public func value(

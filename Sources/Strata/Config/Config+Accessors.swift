@@ -4,18 +4,16 @@ import Foundation
 
 extension Config {
   /// The value of `key` as text.
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - defaultValue: Returned when no layer defines the key; nil makes a missing key an error.
+  /// - Parameter key: The key.
+  /// - Parameter defaultValue: Returned when no layer defines the key; nil makes a missing key an error.
   /// - Throws: ``ConfigError`` `.missingKey`.
   public func string(_ key: Key, default defaultValue: String? = nil) throws -> String {
     try typed(key, default: defaultValue, expected: "text") { $0 }
   }
 
   /// The value of `key` as an absolute URL with a scheme and a host.
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Parameter key: The key.
+  /// - Parameter defaultValue: Returned when no layer defines the key.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   public func url(_ key: Key, default defaultValue: URL? = nil) throws -> URL {
     try typed(key, default: defaultValue, expected: "a URL with a scheme and host (https://host)") {
@@ -27,9 +25,8 @@ extension Config {
   }
 
   /// The value of `key` as a whole number.
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Parameter key: The key.
+  /// - Parameter defaultValue: Returned when no layer defines the key.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   package func int(_ key: Key, default defaultValue: Int? = nil) throws -> Int {
     try typed(key, default: defaultValue, expected: "a whole number") { Int($0) }
@@ -77,9 +74,8 @@ extension Config {
   }
 
   /// The value of `key` as a finite decimal number.
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Parameter key: The key.
+  /// - Parameter defaultValue: Returned when no layer defines the key.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   package func double(_ key: Key, default defaultValue: Double? = nil) throws -> Double {
     try typed(key, default: defaultValue, expected: "a number") {
@@ -88,9 +84,8 @@ extension Config {
   }
 
   /// The value of `key` as a flag: `YES`/`NO`, `true`/`false`, `1`/`0` (any letter case).
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Parameter key: The key.
+  /// - Parameter defaultValue: Returned when no layer defines the key.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   public func bool(_ key: Key, default defaultValue: Bool? = nil) throws -> Bool {
     try typed(key, default: defaultValue, expected: "YES, NO, true, false, 1 or 0") {
@@ -104,9 +99,8 @@ extension Config {
 
   /// The value of `key` as a duration: a non-negative number with a unit, `250ms`, `2s`,
   /// `1.5s`, `5m` or `1h`.
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - defaultValue: Returned when no layer defines the key.
+  /// - Parameter key: The key.
+  /// - Parameter defaultValue: Returned when no layer defines the key.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   package func duration(_ key: Key, default defaultValue: Duration? = nil) throws -> Duration {
     try typed(key, default: defaultValue, expected: "a duration such as 250ms, 2s, 1.5s or 5m") {

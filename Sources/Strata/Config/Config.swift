@@ -22,16 +22,15 @@ public struct Config: Sendable, CustomStringConvertible {
   // MARK: Loading
 
   /// Loads configuration from a file (optional) plus the other layers.
-  /// - Parameters:
-  ///   - file: Path of the xcconfig file to read, or nil for no file layer.
-  ///   - environment: The process environment: `STRATA_<KEY>` variables override keys, and
-  ///     every variable is available to `$(NAME)` substitution.
-  ///   - environmentPrefix: The prefix marking override variables.
-  ///   - overrides: Explicit overrides (highest precedence), e.g. from `--set`.
-  ///   - defaults: Values used when no other layer defines a key.
-  ///   - secretKeys: Further keys to treat as secrets, beyond the name rule.
-  /// - Throws: ``ConfigError`` with file, line and column for any syntax, include or
-  ///   substitution problem.
+  /// - Parameter file: Path of the xcconfig file to read, or nil for no file layer.
+  /// - Parameter environment: The process environment: `STRATA_<KEY>` variables override keys, and
+  ///   every variable is available to `$(NAME)` substitution.
+  /// - Parameter environmentPrefix: The prefix marking override variables.
+  /// - Parameter overrides: Explicit overrides (highest precedence), e.g. from `--set`.
+  /// - Parameter defaults: Values used when no other layer defines a key.
+  /// - Parameter secretKeys: Further keys to treat as secrets, beyond the name rule.
+  /// - Throws: ``ConfigError`` with file, line and column for any syntax,
+  ///   include or substitution problem.
   public init(
     file: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -49,14 +48,13 @@ public struct Config: Sendable, CustomStringConvertible {
   }
 
   /// Parses configuration text held in memory (handy in tests and for embedded defaults).
-  /// - Parameters:
-  ///   - text: The xcconfig-style text.
-  ///   - name: The name used in locations; includes resolve relative to its directory.
-  ///   - environment: See ``init(file:environment:environmentPrefix:overrides:defaults:secretKeys:)``.
-  ///   - environmentPrefix: The prefix marking override variables.
-  ///   - overrides: Explicit overrides (highest precedence).
-  ///   - defaults: Values used when no other layer defines a key.
-  ///   - secretKeys: Further keys to treat as secrets.
+  /// - Parameter text: The xcconfig-style text.
+  /// - Parameter name: The name used in locations; includes resolve relative to its directory.
+  /// - Parameter environment: See ``init(file:environment:environmentPrefix:overrides:defaults:secretKeys:)``.
+  /// - Parameter environmentPrefix: The prefix marking override variables.
+  /// - Parameter overrides: Explicit overrides (highest precedence).
+  /// - Parameter defaults: Values used when no other layer defines a key.
+  /// - Parameter secretKeys: Further keys to treat as secrets.
   package init(
     parsing text: String,
     name: String = "<string>",

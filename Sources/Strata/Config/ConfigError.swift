@@ -53,10 +53,9 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, 
   /// The human-readable explanation (without the location prefix).
   package let message: String
 
-  /// - Parameters:
-  ///   - kind: What went wrong.
-  ///   - location: Where, if known.
-  ///   - message: A sentence a person can act on. Must not contain secret values.
+  /// - Parameter kind: What went wrong.
+  /// - Parameter location: Where, if known.
+  /// - Parameter message: A sentence a person can act on. Must not contain secret values.
   public init(_ kind: Kind, at location: SourceLocation?, _ message: String) {
     self.kind = kind
     self.location = location

@@ -12,9 +12,8 @@ extension Config {
     /// Whether this key was explicitly marked secret (beyond the name rule).
     package let isMarkedSecret: Bool
 
-    /// - Parameters:
-    ///   - name: The key as written in files.
-    ///   - secret: Treat the value as a secret even if the name does not say so.
+    /// - Parameter name: The key as written in files.
+    /// - Parameter secret: Treat the value as a secret even if the name does not say so.
     public init(_ name: String, secret: Bool = false) {
       self.name = name
       self.isMarkedSecret = secret

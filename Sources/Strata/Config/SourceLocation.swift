@@ -8,10 +8,9 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The 1-based column, counted in Unicode scalars.
   package let column: Int
 
-  /// - Parameters:
-  ///   - file: The file path or source label.
-  ///   - line: The 1-based line.
-  ///   - column: The 1-based column.
+  /// - Parameter file: The file path or source label.
+  /// - Parameter line: The 1-based line.
+  /// - Parameter column: The 1-based column.
   package init(file: String, line: Int, column: Int) {
     self.file = file
     self.line = line

@@ -1,7 +1,6 @@
 import StrataConcurrency
 
 /// A hand-rolled dependency-injection container: register factories, resolve services.
-///
 /// ```swift
 /// let container = DependencyContainer()
 /// container.register(Networking.self, scope: .singleton) { _ in NetworkService(...) }
@@ -21,8 +20,8 @@ public final class DependencyContainer: Sendable {
   private struct State {
     /// This container's own registrations (a parent's are looked up in the parent).
     var registrations: [ServiceKey: Registration] = [:]
-    /// This container's cell per singleton or weak key, its own registrations' and the
-    /// parent's it resolved.
+    /// This container's cell per singleton or weak key, its own registrations' and
+    /// the parent's it resolved.
     var cells: [ServiceKey: InstanceCell] = [:]
     /// Built singletons, apart from the rest so the common resolve copies nothing but the
     /// instance. Each came out of a factory typed `-> any Sendable`; held as `Any` as
@@ -44,11 +43,10 @@ public final class DependencyContainer: Sendable {
 
   /// Registers a factory for a service. Registering the same type and name again replaces the
   /// earlier registration (and its cached instance) in this container.
-  /// - Parameters:
-  ///   - type: The service type, usually a protocol (`Networking.self`).
-  ///   - name: Distinguishes several registrations of one type.
-  ///   - scope: How long instances live (default `.transient`).
-  ///   - factory: Builds the service; receives the resolving container for its dependencies.
+  /// - Parameter type: The service type, usually a protocol (`Networking.self`).
+  /// - Parameter name: Distinguishes several registrations of one type.
+  /// - Parameter scope: How long instances live (default `.transient`).
+  /// - Parameter factory: Builds the service; receives the resolving container for its dependencies.
   /// - Returns: A handle for attaching an `initCompleted` hook.
   @discardableResult
   public func register<Service: Sendable>(
@@ -61,13 +59,12 @@ public final class DependencyContainer: Sendable {
       Registration(key: key, label: label, scope: scope) { container, _ in try factory(container) })
   }
 
-  /// Registers a factory that takes one argument at resolution time (always transient):
-  /// `container.resolve(UserDetailViewModel.self, argument: userID)`.
-  /// - Parameters:
-  ///   - type: The service type.
-  ///   - argument: The argument type.
-  ///   - name: Distinguishes several registrations of one type.
-  ///   - factory: Builds the service from the container and the argument.
+  /// Registers a factory that takes one argument at resolution time (always
+  /// transient): `container.resolve(UserDetailViewModel.self, argument: userID)`.
+  /// - Parameter type: The service type.
+  /// - Parameter argument: The argument type.
+  /// - Parameter name: Distinguishes several registrations of one type.
+  /// - Parameter factory: Builds the service from the container and the argument.
   /// - Returns: A handle for attaching an `initCompleted` hook.
   @discardableResult
   public func register<Service: Sendable, Argument: Sendable>(
@@ -113,9 +110,8 @@ public final class DependencyContainer: Sendable {
 
   // MARK: Resolving
 
-  /// - Parameters:
-  ///   - type: The service type (inferred from context when omitted).
-  ///   - name: The registration's name.
+  /// - Parameter type: The service type (inferred from context when omitted).
+  /// - Parameter name: The registration's name.
   /// - Returns: The instance, per the registration's scope.
   /// - Throws: ``DependencyError``: not registered, circular dependency, or factory failed.
   @inlinable

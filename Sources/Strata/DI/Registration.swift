@@ -5,8 +5,8 @@ extension DependencyContainer {
   public enum Scope: Sendable, Hashable {
     /// A new instance on every resolve.
     case transient
-    /// One instance per container, created on first resolve (factory runs exactly once, even
-    /// under concurrent resolution).
+    /// One instance per container, created on first resolve (factory runs exactly once,
+    /// even under concurrent resolution).
     case singleton
     /// Shared while someone holds a strong reference; rebuilt after the last one is released.
     /// Only meaningful for class instances; values behave as transient.
@@ -46,7 +46,6 @@ public struct RegistrationHandle<Service: Sendable>: Sendable {
 
   /// Runs `hook` after an instance is created (and, for singletons, cached), so it may resolve
   /// services that depend back on this one — property injection for a genuine cycle:
-  ///
   /// ```swift
   /// container.register(Parent.self, scope: .singleton) { _ in Parent() }
   ///   .initCompleted { container, parent in parent.child = try container.resolve(Child.self) }

@@ -50,10 +50,9 @@ extension Log {
 
   /// Installs the sink and levels every logger uses. Call once, early, from the executable;
   /// a later call replaces the set-up.
-  /// - Parameters:
-  ///   - sink: Where records go.
-  ///   - levels: Which levels are enabled.
-  ///   - revealPrivate: Print `privacy: .private` values (never `Secret`s). Local debug only.
+  /// - Parameter sink: Where records go.
+  /// - Parameter levels: Which levels are enabled.
+  /// - Parameter revealPrivate: Print `privacy: .private` values (never `Secret`s). Local debug only.
   package static func bootstrap(
     sink: any LogSink, levels: LogThresholds = LogThresholds(), revealPrivate: Bool = false
   ) {
@@ -68,9 +67,8 @@ extension Log {
 
   /// Bootstraps from configuration: `LOG_LEVEL`, `LOG_LEVEL_<CATEGORY>`, `LOG_FORMAT`
   /// (`text` or `json` lines on standard error) and `LOG_REVEAL_PRIVATE`.
-  /// - Parameters:
-  ///   - config: The configuration.
-  ///   - sink: Where records go instead of the `LOG_FORMAT` lines (an app's own sink).
+  /// - Parameter config: The configuration.
+  /// - Parameter sink: Where records go instead of the `LOG_FORMAT` lines (an app's own sink).
   /// - Throws: ``ConfigError`` for an unknown level or format.
   public static func bootstrap(config: Config, sink: (any LogSink)? = nil) throws {
     try bootstrap(config: config, output: .standardError, sink: sink)
@@ -114,12 +112,11 @@ extension Log {
   /// Runs `operation` with its own sink and levels; every log call made in this task and
   /// its child tasks goes to `sink` instead of the global one. Used by tests with
   /// `CapturingLogSink`, so parallel tests never see each other's records.
-  /// - Parameters:
-  ///   - sink: Where records go during the operation.
-  ///   - levels: Levels enabled during the operation (default: everything).
-  ///   - revealPrivate: Print private values during the operation.
-  ///   - isolation: The caller's actor (inferred).
-  ///   - operation: The work.
+  /// - Parameter sink: Where records go during the operation.
+  /// - Parameter levels: Levels enabled during the operation (default: everything).
+  /// - Parameter revealPrivate: Print private values during the operation.
+  /// - Parameter isolation: The caller's actor (inferred).
+  /// - Parameter operation: The work.
   /// - Returns: What `operation` returns.
   /// - Throws: What `operation` throws.
   package static func withScope<R>(
@@ -134,11 +131,10 @@ extension Log {
   }
 
   /// The synchronous form of ``withScope(sink:levels:revealPrivate:isolation:_:)``.
-  /// - Parameters:
-  ///   - sink: Where records go during the operation.
-  ///   - levels: Levels enabled during the operation.
-  ///   - revealPrivate: Print private values during the operation.
-  ///   - operation: The work.
+  /// - Parameter sink: Where records go during the operation.
+  /// - Parameter levels: Levels enabled during the operation.
+  /// - Parameter revealPrivate: Print private values during the operation.
+  /// - Parameter operation: The work.
   /// - Returns: What `operation` returns.
   /// - Throws: What `operation` throws.
   package static func withScope<R>(

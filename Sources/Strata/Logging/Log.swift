@@ -1,5 +1,4 @@
 /// A category logger, and (through its static members) the process's logging set-up.
-///
 /// ```swift
 /// Log.networking.info("GET \(path) → \(status)")
 /// Log.auth.debug("refreshing for \(user, privacy: .private)")
@@ -36,12 +35,11 @@ public struct Log: Sendable {
   }
 
   /// Logs `message` at `level` if that level is enabled.
-  /// - Parameters:
-  ///   - level: The severity.
-  ///   - message: The message; evaluated only when the level is enabled.
-  ///   - file: The source file (defaults to the caller's).
-  ///   - line: The source line (defaults to the caller's).
-  ///   - fields: Structured values the record carries (JSON lines write them as `fields`).
+  /// - Parameter level: The severity.
+  /// - Parameter message: The message; evaluated only when the level is enabled.
+  /// - Parameter file: The source file (defaults to the caller's).
+  /// - Parameter line: The source line (defaults to the caller's).
+  /// - Parameter fields: Structured values the record carries (JSON lines write them as `fields`).
   package func log(
     _ level: LogLevel, _ message: @autoclosure () -> LogMessage, file: String = #fileID,
     line: UInt = #line, fields: @autoclosure () -> [String: String] = [:]
@@ -64,58 +62,51 @@ public struct Log: Sendable {
 
   // MARK: Levels
 
-  /// - Parameters:
-  ///   - message: The message; evaluated only when enabled.
-  ///   - file: The source file.
-  ///   - line: The source line.
+  /// - Parameter message: The message; evaluated only when enabled.
+  /// - Parameter file: The source file.
+  /// - Parameter line: The source line.
   public func trace(
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.trace, message(), file: file, line: line) }
 
-  /// - Parameters:
-  ///   - message: The message; evaluated only when enabled.
-  ///   - file: The source file.
-  ///   - line: The source line.
+  /// - Parameter message: The message; evaluated only when enabled.
+  /// - Parameter file: The source file.
+  /// - Parameter line: The source line.
   public func debug(
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.debug, message(), file: file, line: line) }
 
-  /// - Parameters:
-  ///   - message: The message; evaluated only when enabled.
-  ///   - file: The source file.
-  ///   - line: The source line.
+  /// - Parameter message: The message; evaluated only when enabled.
+  /// - Parameter file: The source file.
+  /// - Parameter line: The source line.
   public func info(
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.info, message(), file: file, line: line) }
 
-  /// - Parameters:
-  ///   - message: The message; evaluated only when enabled.
-  ///   - file: The source file.
-  ///   - line: The source line.
+  /// - Parameter message: The message; evaluated only when enabled.
+  /// - Parameter file: The source file.
+  /// - Parameter line: The source line.
   public func notice(
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.notice, message(), file: file, line: line) }
 
-  /// - Parameters:
-  ///   - message: The message; evaluated only when enabled.
-  ///   - file: The source file.
-  ///   - line: The source line.
+  /// - Parameter message: The message; evaluated only when enabled.
+  /// - Parameter file: The source file.
+  /// - Parameter line: The source line.
   public func warning(
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.warning, message(), file: file, line: line) }
 
-  /// - Parameters:
-  ///   - message: The message; evaluated only when enabled.
-  ///   - file: The source file.
-  ///   - line: The source line.
+  /// - Parameter message: The message; evaluated only when enabled.
+  /// - Parameter file: The source file.
+  /// - Parameter line: The source line.
   public func error(
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.error, message(), file: file, line: line) }
 
-  /// - Parameters:
-  ///   - message: The message; evaluated only when enabled.
-  ///   - file: The source file.
-  ///   - line: The source line.
+  /// - Parameter message: The message; evaluated only when enabled.
+  /// - Parameter file: The source file.
+  /// - Parameter line: The source line.
   public func critical(
     _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
   ) { log(.critical, message(), file: file, line: line) }

@@ -6,7 +6,6 @@ public enum LogPrivacy: Sendable, Hashable {
 }
 
 /// A log message built by string interpolation, remembering which parts are private.
-///
 /// ```swift
 /// Log.auth.info("signed in as \(username, privacy: .private)")
 /// ```
@@ -53,9 +52,8 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
 
     /// Appends a value's description with the given privacy. A `Secret` is always
     /// `<redacted>`, whatever the privacy.
-    /// - Parameters:
-    ///   - value: The value.
-    ///   - privacy: `.public` (default) or `.private`.
+    /// - Parameter value: The value.
+    /// - Parameter privacy: `.public` (default) or `.private`.
     public mutating func appendInterpolation<T>(_ value: T, privacy: LogPrivacy = .public) {
       let text = String(describing: value)
       segments.append(privacy == .private ? .privateText(text) : .text(text))

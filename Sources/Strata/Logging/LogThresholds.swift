@@ -7,9 +7,8 @@ package struct LogThresholds: Sendable, Equatable {
     didSet { categories = Self.lowercasedKeys(categories) }
   }
 
-  /// - Parameters:
-  ///   - global: The default minimum level.
-  ///   - categories: Per-category minimums.
+  /// - Parameter global: The default minimum level.
+  /// - Parameter categories: Per-category minimums.
   package init(global: LogLevel = .info, categories: [String: LogLevel] = [:]) {
     self.global = global
     self.categories = Self.lowercasedKeys(categories)
@@ -30,9 +29,8 @@ package struct LogThresholds: Sendable, Equatable {
   }
 
   /// Reads `LOG_LEVEL` and every `LOG_LEVEL_<CATEGORY>` key from configuration.
-  /// - Parameters:
-  ///   - config: The configuration.
-  ///   - fallback: The global level when `LOG_LEVEL` is not set.
+  /// - Parameter config: The configuration.
+  /// - Parameter fallback: The global level when `LOG_LEVEL` is not set.
   /// - Throws: ``ConfigError`` `.invalidValue` naming the key for an unknown level name.
   package init(config: Config, fallback: LogLevel = .info) throws {
     let prefix = Config.Key.logLevel.name + "_"

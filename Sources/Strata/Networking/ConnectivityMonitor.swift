@@ -11,8 +11,8 @@ public protocol ConnectivityMonitor: Sendable {
   /// - Returns: The stream; cancelling its consumer stops monitoring.
   func updates() -> AsyncStream<Bool>
 
-  /// The state right now, if the monitor can tell without waiting (nil: unknown until the
-  /// stream's first value).
+  /// The state right now, if the monitor can tell without waiting (nil: unknown until
+  /// the stream's first value).
   func currentState() -> Bool?
 }
 
@@ -27,10 +27,9 @@ package struct RouteTableConnectivityMonitor: ConnectivityMonitor {
   private let interval: Duration
   private let clock: any NetworkClock
 
-  /// - Parameters:
-  ///   - interval: How often to look (default 2 s).
-  ///   - clock: Sleeps between looks (tests inject a manual clock).
-  ///   - readTable: Reads the route table (tests inject a fake one).
+  /// - Parameter interval: How often to look (default 2 s).
+  /// - Parameter clock: Sleeps between looks (tests inject a manual clock).
+  /// - Parameter readTable: Reads the route table (tests inject a fake one).
   package init(
     interval: Duration = .seconds(2), clock: any NetworkClock = SystemNetworkClock(),
     readTable: @escaping @Sendable () -> String? = {

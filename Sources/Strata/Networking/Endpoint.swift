@@ -26,8 +26,8 @@ public protocol Endpoint: Sendable {
   var retryPolicy: RetryPolicy? { get }
   /// An overall deadline for this endpoint only (retries included); nil uses the service's.
   var timeout: Duration? { get }
-  /// Largest response body accepted for this request in bytes; nil uses the service's
-  /// `NetworkOptions/maxResponseSize`.
+  /// Largest response body accepted for this request in bytes; nil
+  /// uses the service's `NetworkOptions/maxResponseSize`.
   var maxResponseSize: Int? { get }
   /// Sent as `Idempotency-Key`: the same value on every attempt (and every later replay) of
   /// one change, so the server can answer a repeat with its first answer. Fix it when the

@@ -8,11 +8,9 @@ import Foundation
 /// change the request, look at or replace the response, or throw. Middleware runs in the
 /// order of ``NetworkOptions/middleware``; each calls `next` to go on.
 ///
-/// Transport or middleware? Write a transport to change *how bytes travel* (another HTTP
-/// stack, a recorded replay); write a middleware to change *what is sent or seen* (a header
-/// on every request, metrics, a request log) while keeping retries, deadlines, token renewal
-/// and redaction.
-///
+/// Transport or middleware? Write a transport to change *how bytes travel* (another HTTP stack, a
+/// recorded replay); write a middleware to change *what is sent or seen* (a header on every
+/// request, metrics, a request log) while keeping retries, deadlines, token renewal and redaction.
 /// ```swift
 /// struct CountAttempts: HTTPMiddleware {
 ///   let counter: Counter
@@ -53,7 +51,6 @@ public struct RequestAttempt: Sendable, Equatable {
 /// Adds header fields a request does not set itself — an API key, a client version. Values of
 /// secret header names (`X-API-Key`, anything with `token`, `secret`, …) are registered with
 /// ``KnownSecrets``, so they are masked wherever they might appear.
-///
 /// ```swift
 /// configuration.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
 /// ```

@@ -6,8 +6,7 @@ import StrataConcurrency
 #endif
 
 /// The one seam between Strata and the network: send a request within limits, get bytes and a
-/// response. `URLSessionTransport` is the real one; tests use `MockTransport` from
-/// `StrataTesting`.
+/// response. `URLSessionTransport` is the real one; tests use `MockTransport` from `StrataTesting`.
 public protocol HTTPTransport: Sendable {
   /// One HTTP exchange that must finish within `limits.deadline` (real time), else fails with
   /// `URLError(.timedOut)`, and whose body may not grow past `limits.maxResponseSize` bytes,

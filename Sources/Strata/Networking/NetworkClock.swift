@@ -1,7 +1,6 @@
 /// Time as the networking layer sees it: a monotonic reading and a cancellable sleep. Backoff
 /// sleeps and the deadline budget across retries go through it, so tests inject `ManualClock`
-/// and never wait. (The in-flight guard of a single exchange uses real time: it bounds real
-/// I/O.)
+/// and never wait. (The in-flight guard of a single exchange uses real time: it bounds real I/O.)
 public protocol NetworkClock: Sendable {
   /// Monotonic time since an arbitrary origin.
   func now() -> Duration

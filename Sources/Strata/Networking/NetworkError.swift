@@ -26,8 +26,8 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case invalidResponse
     /// The request needs a session and has none usable; ``Unauthorized`` says why.
     case unauthorized(Unauthorized)
-    /// The request did not complete: no connection, timeout, dropped connection (its `code`
-    /// says which).
+    /// The request did not complete: no connection, timeout, dropped connection
+    /// (its `code` says which).
     case transport(URLError)
     /// The request body could not be encoded; the encoder's explanation.
     case encoding(String)
@@ -41,10 +41,10 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     /// The response body grew past the limit (`NetworkOptions/maxResponseSize` or the
     /// endpoint's); the transfer was cancelled. Not retried.
     case responseTooLarge(limit: Int)
-    /// The access token had to be renewed and the refresh did not finish for a reason that is
-    /// not a rejection (5xx, no connection, a captive portal's page, an unreadable answer): the
-    /// session is kept and trying again later may work. `NetworkError/underlying` holds the
-    /// refresh's own error.
+    /// The access token had to be renewed and the refresh did not finish for a reason that is not a
+    /// rejection (5xx, no connection, a captive portal's page, an unreadable answer): the session
+    /// is kept and trying again later may work. `NetworkError/underlying` holds
+    /// the refresh's own error.
     case refreshFailed
     /// The request was redirected to another origin, which answered with a failure status.
     /// No credential went there, so its answer — a 401 included — says nothing about the
@@ -154,8 +154,8 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
   /// A sentence a person can read.
   public var errorDescription: String? { description }
 
-  /// `GET /users/1: HTTP 404: not found`, with ``KnownSecrets`` masked and the server's text
-  /// sanitised.
+  /// `GET /users/1: HTTP 404: not found`, with ``KnownSecrets`` masked and
+  /// the server's text sanitised.
   public var description: String {
     let prefix = request.map { "\(UntrustedText.sanitize($0)): " } ?? ""
     return KnownSecrets.mask(prefix + kindDescription)

@@ -31,12 +31,11 @@ public struct NetworkOptions: Sendable {
   /// show "retrying in 2s (2/3)…", a file can keep JSON lines, metrics can count.
   public var onRequestRecord: (@Sendable (RequestRecord) -> Void)?
 
-  /// - Parameters:
-  ///   - baseURL: Base URL of the API.
-  ///   - timeout: Overall deadline per call (default 60 s).
-  ///   - retryPolicy: Default retry policy.
-  ///   - userAgent: The `User-Agent` header.
-  ///   - maxResponseSize: Largest response body accepted, in bytes (default 10 MiB).
+  /// - Parameter baseURL: Base URL of the API.
+  /// - Parameter timeout: Overall deadline per call (default 60 s).
+  /// - Parameter retryPolicy: Default retry policy.
+  /// - Parameter userAgent: The `User-Agent` header.
+  /// - Parameter maxResponseSize: Largest response body accepted, in bytes (default 10 MiB).
   package init(
     baseURL: URL, timeout: Duration = .seconds(60), retryPolicy: RetryPolicy = .default,
     userAgent: String = NetworkOptions.defaultUserAgent(app: "Strata"),
@@ -57,9 +56,8 @@ public struct NetworkOptions: Sendable {
   /// Reads `RESOURCE_TIMEOUT` (the overall deadline), `REQUEST_TIMEOUT` (one attempt's wait
   /// for data), `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY`,
   /// `MAX_RESPONSE_SIZE` and `APP_NAME` (all optional, defaults as in ``RetryPolicy``).
-  /// - Parameters:
-  ///   - config: The configuration.
-  ///   - baseURL: The API's base URL (the caller resolves `API`, which may name a sandbox).
+  /// - Parameter config: The configuration.
+  /// - Parameter baseURL: The API's base URL (the caller resolves `API`, which may name a sandbox).
   /// - Throws: ``ConfigError`` for a malformed value.
   public init(config: Config, baseURL: URL) throws {
     let defaults = RetryPolicy.default

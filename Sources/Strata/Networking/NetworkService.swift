@@ -19,15 +19,14 @@ public final class NetworkService: Networking {
   private let logger: Log
   private let redactor: Redactor
 
-  /// - Parameters:
-  ///   - options: Base URL, deadline, retry policy, User-Agent.
-  ///   - transport: The HTTP seam (default: a `URLSessionTransport`).
-  ///   - authenticator: Supplies and renews bearer tokens for `requiresAuth` endpoints.
-  ///   - clock: Backoff sleeps and deadline accounting (tests inject a manual clock).
-  ///   - decoder: Decodes responses.
-  ///   - encoder: Encodes bodies.
-  ///   - logger: Where to log (default: the `networking` category).
-  ///   - redactor: What to hide in logs.
+  /// - Parameter options: Base URL, deadline, retry policy, User-Agent.
+  /// - Parameter transport: The HTTP seam (default: a `URLSessionTransport`).
+  /// - Parameter authenticator: Supplies and renews bearer tokens for `requiresAuth` endpoints.
+  /// - Parameter clock: Backoff sleeps and deadline accounting (tests inject a manual clock).
+  /// - Parameter decoder: Decodes responses.
+  /// - Parameter encoder: Encodes bodies.
+  /// - Parameter logger: Where to log (default: the `networking` category).
+  /// - Parameter redactor: What to hide in logs.
   public init(
     options: NetworkOptions, transport: any HTTPTransport = URLSessionTransport(),
     authenticator: (any Authenticator)? = nil, clock: any NetworkClock = SystemNetworkClock(),
@@ -50,8 +49,8 @@ public final class NetworkService: Networking {
   ///
   /// A nonisolated async function: it runs on the global executor, so decoding a large body
   /// never happens on the caller's actor (the main actor, for a view model).
-  /// - Throws: ``NetworkError``; `CancellationError` when the task is cancelled (no further
-  ///   attempt is made).
+  /// - Throws: ``NetworkError``; `CancellationError` when the task is cancelled (no
+  ///   further attempt is made).
   public func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
     let label = Self.label(endpoint.method, endpoint.path)
     do {

@@ -1,7 +1,6 @@
 import Foundation
 
 /// A request as a plain value, typed by what its response decodes to:
-///
 /// ```swift
 /// enum PostRequests {
 ///   static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }

@@ -28,8 +28,8 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   package var bytesReceived: Int
   /// 1 for the first attempt, 2 for the first retry, …
   package var attempt: Int
-  /// Why this attempt was made again (`503`, `URLError -1005`, `token renewed`); nil for a
-  /// first attempt.
+  /// Why this attempt was made again (`503`, `URLError -1005`, `token renewed`); nil
+  /// for a first attempt.
   package var retryReason: String?
   /// The failure, when the attempt got no HTTP response.
   package var error: String?

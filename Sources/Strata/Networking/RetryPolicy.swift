@@ -40,13 +40,12 @@ public struct RetryPolicy: Sendable, Equatable {
   ]
 
   /// Creates a policy; every parameter has the default described on the type.
-  /// - Parameters:
-  ///   - maxRetries: Retries after the first attempt.
-  ///   - baseDelay: First delay.
-  ///   - maxDelay: Cap on any delay.
-  ///   - jitter: Random spread added to each delay (``Jitter``).
-  ///   - retryableMethods: Methods that may be retried.
-  ///   - respectsRetryAfter: Honour `Retry-After`.
+  /// - Parameter maxRetries: Retries after the first attempt.
+  /// - Parameter baseDelay: First delay.
+  /// - Parameter maxDelay: Cap on any delay.
+  /// - Parameter jitter: Random spread added to each delay (``Jitter``).
+  /// - Parameter retryableMethods: Methods that may be retried.
+  /// - Parameter respectsRetryAfter: Honour `Retry-After`.
   public init(
     maxRetries: Int = 3, baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30),
     jitter: Jitter = .none, retryableMethods: Set<HTTPMethod> = [.get],
@@ -90,9 +89,8 @@ public struct RetryPolicy: Sendable, Equatable {
   }
 
   /// The wait before retry number `retry` (1-based).
-  /// - Parameters:
-  ///   - retry: 1 for the first retry, 2 for the second, …
-  ///   - retryAfter: The server's `Retry-After`, if it sent one on 429/503.
+  /// - Parameter retry: 1 for the first retry, 2 for the second, …
+  /// - Parameter retryAfter: The server's `Retry-After`, if it sent one on 429/503.
   /// - Returns: The delay, never more than `maxDelay`.
   package func delay(forRetry retry: Int, retryAfter: Duration? = nil) -> Duration {
     if respectsRetryAfter, let retryAfter { return min(max(retryAfter, .zero), maxDelay) }
@@ -107,9 +105,8 @@ public struct RetryPolicy: Sendable, Equatable {
   }
 
   /// Parses `Retry-After`: delay-seconds or an HTTP date.
-  /// - Parameters:
-  ///   - value: The header value.
-  ///   - now: The current wall-clock time (for dates).
+  /// - Parameter value: The header value.
+  /// - Parameter now: The current wall-clock time (for dates).
   /// - Returns: The delay, or nil if the value is neither form.
   package static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)

@@ -29,11 +29,10 @@ public final class URLSessionTransport: HTTPTransport {
     /// origin (any letter case).
     package var credentialHeaders: Set<String>
 
-    /// - Parameters:
-    ///   - requestTimeout: Idle timeout (default 30 s).
-    ///   - resourceTimeout: Whole-exchange backstop (default one day).
-    ///   - maxConnectionsPerHost: Connection limit per host (default 8).
-    ///   - credentialHeaders: Your own credential headers to drop on a cross-origin redirect.
+    /// - Parameter requestTimeout: Idle timeout (default 30 s).
+    /// - Parameter resourceTimeout: Whole-exchange backstop (default one day).
+    /// - Parameter maxConnectionsPerHost: Connection limit per host (default 8).
+    /// - Parameter credentialHeaders: Your own credential headers to drop on a cross-origin redirect.
     package init(
       requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 24 * 3600,
       maxConnectionsPerHost: Int = 8, credentialHeaders: Set<String> = []
@@ -48,9 +47,8 @@ public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
   private let exchanges: ExchangeTable
 
-  /// A transport with backstop timeouts (30 s idle, one day per exchange: the service
-  /// enforces `REQUEST_TIMEOUT` and `RESOURCE_TIMEOUT` itself), 8 connections per host and no
-  /// cookie jar.
+  /// A transport with backstop timeouts (30 s idle, one day per exchange: the service enforces
+  /// `REQUEST_TIMEOUT` and `RESOURCE_TIMEOUT` itself), 8 connections per host and no cookie jar.
   public convenience init() { self.init(options: Options()) }
 
   package init(options: Options) {
@@ -101,9 +99,8 @@ public final class URLSessionTransport: HTTPTransport {
 
   /// Makes both platforms report a connection that closed early the same way. Darwin says
   /// `networkConnectionLost`; FoundationNetworking (curl) says `badServerResponse` ("Empty reply
-  /// from server") when nothing came back and `unknown` ("transfer closed with N bytes
-  /// remaining to read") when the body was cut short. The original error is kept as the
-  /// underlying one.
+  /// from server") when nothing came back and `unknown` ("transfer closed with N bytes remaining to
+  /// read") when the body was cut short. The original error is kept as the underlying one.
   static func normalised(_ error: URLError) -> URLError {
     #if canImport(FoundationNetworking)
       let cutShort =
@@ -129,8 +126,7 @@ final class ExchangeTable: Sendable {
 
 /// One data task's lifecycle. The first of completion, deadline, size limit or cancellation
 /// resumes the caller, at once: FoundationNetworking reports a cancelled transfer only when
-/// curl has torn it down, which under load can be seconds later. Whatever happens after is
-/// ignored.
+/// curl has torn it down, which under load can be seconds later. Whatever happens after is ignored.
 final class Exchange: @unchecked Sendable {
   typealias Continuation = CheckedContinuation<(Data, HTTPURLResponse), any Error>
 

@@ -7,8 +7,8 @@
 /// - the credential after `Bearer` or `Basic` (a word of 8 or more token characters with a
 ///   digit, capital or symbol in it, so that "basic information" stays readable).
 ///
-/// Text is scanned once, byte by byte: every delimiter is ASCII, so multi-byte characters
-/// pass through untouched.
+/// Text is scanned once, byte by byte: every delimiter is ASCII, so multi-byte
+/// characters pass through untouched.
 enum CredentialShapes {
   /// `text` with every credential shape replaced by ``Redactor/placeholder``. `isSecretName`
   /// decides which pair and label names hide their value.

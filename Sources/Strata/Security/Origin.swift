@@ -44,8 +44,8 @@ public struct Origin: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Whether `url` has this origin.
   package func contains(_ url: URL) -> Bool { Origin(url) == self }
 
-  /// Whether the host is this machine (`localhost`, `127.0.0.0/8`, `::1`): reachable without
-  /// a network route.
+  /// Whether the host is this machine (`localhost`, `127.0.0.0/8`, `::1`): reachable
+  /// without a network route.
   package var isLoopback: Bool {
     host == "localhost" || host.hasSuffix(".localhost") || host == "::1"
       || host.hasPrefix("127.") && host.split(separator: ".").count == 4

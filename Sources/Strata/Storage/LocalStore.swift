@@ -180,8 +180,8 @@ public actor LocalStore<Value: Codable & Sendable> {
     }
   }
 
-  /// Sends the pending changes, oldest first, one at a time, recording each outcome before
-  /// the next send:
+  /// Sends the pending changes, oldest first, one at a time, recording each outcome
+  /// before the next send:
   /// - `send` returns → `synced`; its answer is kept under its key (not when over 1 MiB: then
   ///   the change is synced with a note saying so).
   /// - `send` throws ``ChangeRefused`` → `failed` with the reason; the next change goes on.

@@ -26,8 +26,8 @@ extension SandboxAPI {
     }
   }
 
-  /// DummyJSON's longest access-token lifetime: 43,200 minutes (30 days); refresh tokens
-  /// always get it.
+  /// DummyJSON's longest access-token lifetime: 43,200 minutes (30 days); refresh
+  /// tokens always get it.
   static let maxLifetimeMinutes = 43_200
 
   /// The answer to a lifetime outside 1…43,200 minutes (a 500, as the real service sends).

@@ -163,7 +163,7 @@ struct SandboxAPI: Sendable {
     return items[Int(id) - 1]
   }
 
-  /// A JSON body as an object; a missing or non-object body reads as `{}`, as Express's body
-  /// parser leaves it.
+  /// A JSON body as an object; a missing or non-object body reads as `{}`, as Express's
+  /// body parser leaves it.
   static func body(_ request: SandboxRequest) -> [String: Any] { request.jsonObject ?? [:] }
 }

@@ -1,7 +1,6 @@
-/// Deterministic seed data in the real service's shapes and field types: 120 users (the first
-/// is the demo account `emilys` / `emilyspass`), 150 posts, 150 todos and 300 comments. Every
-/// value is generated from small word lists — no real person's data — so every run serves the
-/// same API.
+/// Deterministic seed data in the real service's shapes and field types: 120 users (the first is
+/// the demo account `emilys` / `emilyspass`), 150 posts, 150 todos and 300 comments. Every value is
+/// generated from small word lists — no real person's data — so every run serves the same API.
 struct SeedData: Sendable {
   let users: [SandboxUser]
   let posts: [SandboxPost]

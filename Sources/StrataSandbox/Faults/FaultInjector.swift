@@ -39,11 +39,10 @@ public final class FaultInjector: Sendable {
     public var remaining: Int
     public var action: Action
 
-    /// - Parameters:
-    ///   - method: Method to match (nil: any).
-    ///   - path: Exact path, or prefix ending in `*`.
-    ///   - count: How many matching requests it applies to.
-    ///   - action: What happens to them.
+    /// - Parameter method: Method to match (nil: any).
+    /// - Parameter path: Exact path, or prefix ending in `*`.
+    /// - Parameter count: How many matching requests it applies to.
+    /// - Parameter action: What happens to them.
     public init(method: String? = nil, path: String, count: Int = 1, action: Action) {
       self.method = method?.uppercased()
       self.path = path
@@ -73,12 +72,11 @@ public final class FaultInjector: Sendable {
   }
 
   /// Shorthand: the next `count` requests matching `method` `path` get `status`.
-  /// - Parameters:
-  ///   - status: The status to answer.
-  ///   - method: Method to match (nil: any).
-  ///   - path: Path to match.
-  ///   - count: How many requests.
-  ///   - headers: Extra response headers, e.g. `["Retry-After": "3"]`.
+  /// - Parameter status: The status to answer.
+  /// - Parameter method: Method to match (nil: any).
+  /// - Parameter path: Path to match.
+  /// - Parameter count: How many requests.
+  /// - Parameter headers: Extra response headers, e.g. `["Retry-After": "3"]`.
   public func fail(
     _ status: Int, method: String? = nil, path: String, count: Int = 1,
     headers: [String: String] = [:]

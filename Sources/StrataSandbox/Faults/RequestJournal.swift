@@ -67,9 +67,8 @@ public final class RequestJournal: Sendable {
   public var entries: [Entry] { storage.withLock { $0.ordered } }
 
   /// How many requests matched.
-  /// - Parameters:
-  ///   - method: The method, or nil for any.
-  ///   - path: The exact path, or nil for any.
+  /// - Parameter method: The method, or nil for any.
+  /// - Parameter path: The exact path, or nil for any.
   public func count(method: String? = nil, path: String? = nil) -> Int {
     storage.withLock { ring in
       ring.slots.count {

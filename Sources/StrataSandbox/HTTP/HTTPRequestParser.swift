@@ -8,8 +8,8 @@ public struct SandboxLimits: Sendable {
   public var maxBodyBytes: Int
   /// How long a connection may sit without sending a byte (408, or a quiet close).
   public var idleTimeout: Duration
-  /// Most connections served at once; at the limit a new one takes the place of the least
-  /// recently active.
+  /// Most connections served at once; at the limit a new one takes the place of
+  /// the least recently active.
   public var maxConnections: Int
   /// Most answers kept for `Idempotency-Key` replays (the oldest key goes first).
   public var maxIdempotentAnswers: Int

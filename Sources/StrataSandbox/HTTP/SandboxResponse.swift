@@ -35,9 +35,8 @@ public struct SandboxResponse: Sendable {
 
   /// A response that echoes `request` back, as careless or hostile servers do: the
   /// `Authorization` value in the message, and every header and the body as fields.
-  /// - Parameters:
-  ///   - request: The request to echo.
-  ///   - status: The status to answer with.
+  /// - Parameter request: The request to echo.
+  /// - Parameter status: The status to answer with.
   public static func echo(_ request: SandboxRequest, status: Int) -> SandboxResponse {
     var headers: [String: String] = [:]
     for (name, value) in request.headers { headers[name] = value }

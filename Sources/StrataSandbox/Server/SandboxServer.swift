@@ -3,7 +3,6 @@ import Foundation
 import StrataConcurrency
 
 /// The embedded DummyJSON-compatible HTTP/1.1 server on 127.0.0.1.
-///
 /// ```swift
 /// let sandbox = SandboxServer()
 /// try sandbox.start()                 // port 0: a free port
@@ -32,17 +31,16 @@ public final class SandboxServer: Sendable {
     /// Each refresh token works once: using it again is 403 "Invalid refresh token", as with
     /// servers that rotate refresh tokens (DummyJSON does not).
     public var rotatesRefreshTokens: Bool
-    /// Whether a repeated `Idempotency-Key` gets the first answer (true) or is carried out
-    /// again, as by the real DummyJSON, which ignores the header (false). Changes are counted
-    /// either way (``SandboxServer/changesDone(path:)``).
+    /// Whether a repeated `Idempotency-Key` gets the first answer (true) or is carried out again,
+    /// as by the real DummyJSON, which ignores the header (false). Changes are
+    /// counted either way (``SandboxServer/changesDone(path:)``).
     public var honoursIdempotencyKeys = true
 
-    /// - Parameters:
-    ///   - port: Port on 127.0.0.1 (0: any free port).
-    ///   - limits: Size and time limits.
-    ///   - maxDelay: Cap on `?delay=ms`.
-    ///   - journalCapacity: Requests kept in the journal (newest win).
-    ///   - now: The token clock.
+    /// - Parameter port: Port on 127.0.0.1 (0: any free port).
+    /// - Parameter limits: Size and time limits.
+    /// - Parameter maxDelay: Cap on `?delay=ms`.
+    /// - Parameter journalCapacity: Requests kept in the journal (newest win).
+    /// - Parameter now: The token clock.
     public init(
       port: UInt16 = 0, limits: SandboxLimits = SandboxLimits(), maxDelay: Duration = .seconds(5),
       journalCapacity: Int = 10_000, rotatesRefreshTokens: Bool = false,

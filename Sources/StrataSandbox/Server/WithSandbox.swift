@@ -1,6 +1,5 @@
 /// Runs `body` with a started sandbox and stops it however `body` ends — it returns, throws,
 /// or records an issue and returns early — so no test leaves a server running.
-///
 /// ```swift
 /// try await withSandbox { server in
 ///   let page = try await service(server).send(UserRequests.list(limit: 5, skip: 0))

@@ -40,8 +40,8 @@ struct Invocation: Sendable {
     (try integer("limit", default: 10, in: 1...1000), try integer("skip", default: 0))
   }
 
-  /// `'text'` (or the bare text), at most 40 characters of it: a usage error never repeats a
-  /// huge argument.
+  /// `'text'` (or the bare text), at most 40 characters of it: a usage error never
+  /// repeats a huge argument.
   static func quoted(_ text: String, bare: Bool = false) -> String {
     let shown = text.count <= 40 ? text : text.prefix(37) + "…"
     return bare ? shown : "'\(shown)'"

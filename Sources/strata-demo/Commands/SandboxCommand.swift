@@ -1,8 +1,8 @@
 import Foundation
 import StrataSandbox
 
-/// `sandbox serve [--port N] [--fault SPEC]… [--rotate-refresh-tokens]`: the embedded API,
-/// until interrupted.
+/// `sandbox serve [--port N] [--fault SPEC]… [--rotate-refresh-tokens]`: the
+/// embedded API, until interrupted.
 enum SandboxCommand {
   nonisolated static let commands = [
     Command(

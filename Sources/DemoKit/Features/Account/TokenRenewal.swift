@@ -34,8 +34,8 @@ public struct TokenRenewal: Sendable {
         AuthRequests.refresh(refreshToken, lifetimeMinutes: lifetimeMinutes)))
   }
 
-  /// Credentials from a token answer, expiring when the token says (else after the lifetime
-  /// asked for).
+  /// Credentials from a token answer, expiring when the token says (else after
+  /// the lifetime asked for).
   func credentials(from tokens: TokenResponse) -> Credentials {
     tokens.credentials(requested: .seconds(lifetimeMinutes * 60), now: now())
   }

@@ -87,8 +87,7 @@ public final class PostsViewModel {
     }
   }
 
-  /// Takes the post off the list at once, then deletes it; it comes back in its place on
-  /// failure.
+  /// Takes the post off the list at once, then deletes it; it comes back in its place on failure.
   /// - Returns: Whether the server deleted it.
   @discardableResult
   public func delete(id: Int) async -> Bool {

@@ -6,9 +6,8 @@ public protocol UsersRepository: Sendable {
   /// A page of users.
   func page(limit: Int, skip: Int) async throws -> Page<User>
   /// Users matching a query.
-  /// - Parameters:
-  ///   - query: Text to find in names, username or e-mail.
-  ///   - limit: Page size.
+  /// - Parameter query: Text to find in names, username or e-mail.
+  /// - Parameter limit: Page size.
   func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User>
   /// - Throws: `NetworkError` (`.server(404)` with the server's message when absent).
   func user(id: Int) async throws -> User
@@ -26,12 +25,11 @@ public final class APIUsersRepository: UsersRepository {
   private let users: TTLCache<Int, User>
   private let signedIn: Bool
 
-  /// - Parameters:
-  ///   - network: The networking layer.
-  ///   - ttl: How long responses stay cached (default 60 s).
-  ///   - signedIn: Read through DummyJSON's authenticated routes (`/auth/users…`), which
-  ///     need a session, instead of the public ones.
-  ///   - now: Wall-clock time (tests inject their own).
+  /// - Parameter network: The networking layer.
+  /// - Parameter ttl: How long responses stay cached (default 60 s).
+  /// - Parameter signedIn: Read through DummyJSON's authenticated routes (`/auth/users…`), which
+  ///   need a session, instead of the public ones.
+  /// - Parameter now: Wall-clock time (tests inject their own).
   public init(
     network: any Networking, ttl: Duration = .seconds(60), signedIn: Bool = false,
     now: @escaping @Sendable () -> Date = { Date() }
