@@ -11,21 +11,30 @@ public enum DemoContainer {
   /// - Parameter now: Wall-clock time, for token expiry (tests share one clock with a sandbox).
   /// - Parameter connectivityMonitor: Says whether there is a network route (default: the platform's;
   ///   tests inject their own).
-  /// - Returns: The container. Call `validate()` to check it.
+  /// - Parameter analytics: Told the domain's events (default: nothing is tracked).
+  /// - Returns: The container. Call `validate()` to check it. A feature turned off
+  ///   (`FEATURE_COMMENTS`, `FEATURE_OFFLINE`) has nothing registered.
   public static func make(
     config: Config, environment: [String: String] = ProcessInfo.processInfo.environment,
     onRequestRecord: (@Sendable (RequestRecord) -> Void)? = nil,
     now: @escaping @Sendable () -> Date = { Date() },
-    connectivityMonitor: (any ConnectivityMonitor)? = nil
+    connectivityMonitor: (any ConnectivityMonitor)? = nil,
+    analytics: any Analytics = NoAnalytics()
   ) -> DependencyContainer {
     let container = DependencyContainer()
+    container.register((any Analytics).self, scope: .singleton) { _ in analytics }
+    // A value that is not a boolean fails validate() (exit 78); until then, all on.
+    container.register(FeatureFlags.self, scope: .singleton) { _ in
+      try FeatureFlags(config: config)
+    }
+    let features = (try? FeatureFlags(config: config)) ?? .allOn
 
     registerServices(
       container, config: config, onRequestRecord: onRequestRecord,
       connectivityMonitor: connectivityMonitor)
     registerSession(container, environment: environment, now: now)
-    registerRepositories(container, environment: environment, now: now)
-    registerViewModels(container)
+    registerRepositories(container, features: features, environment: environment, now: now)
+    registerViewModels(container, features: features)
     return container
   }
 
@@ -114,13 +123,13 @@ public enum DemoContainer {
   }
 
   private static func registerRepositories(
-    _ container: DependencyContainer, environment: [String: String],
+    _ container: DependencyContainer, features: FeatureFlags, environment: [String: String],
     now: @escaping @Sendable () -> Date
   ) {
     container.register((any AuthRepository).self, scope: .singleton) { c in
       APIAuthRepository(
         network: try c.resolve(), session: try c.resolve(AuthSession.self),
-        renewal: try c.resolve())
+        renewal: try c.resolve(), analytics: try c.resolve())
     }
     container.register((any UsersRepository).self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
@@ -144,18 +153,22 @@ public enum DemoContainer {
         name: name, directory: config.value(.storeDirectory)?.value,
         environment: environment, now: now)
     }
-    container.register(OfflinePosts.self, scope: .singleton) { c in
-      OfflinePosts(
-        store: try localStore(c, "posts"), repository: try c.resolve(),
-        connectivity: try c.resolve(Connectivity.self))
+    if features.isOn(.offline) {
+      container.register(OfflinePosts.self, scope: .singleton) { c in
+        OfflinePosts(
+          store: try localStore(c, "posts"), repository: try c.resolve(),
+          connectivity: try c.resolve(Connectivity.self), analytics: try c.resolve())
+      }
+      container.register(OfflineTodos.self, scope: .singleton) { c in
+        OfflineTodos(
+          store: try localStore(c, "todos"), repository: try c.resolve(),
+          connectivity: try c.resolve(Connectivity.self), analytics: try c.resolve())
+      }
     }
-    container.register(OfflineTodos.self, scope: .singleton) { c in
-      OfflineTodos(
-        store: try localStore(c, "todos"), repository: try c.resolve(),
-        connectivity: try c.resolve(Connectivity.self))
-    }
-    container.register((any CommentsRepository).self, scope: .singleton) { c in
-      APICommentsRepository(network: try c.resolve())
+    if features.isOn(.comments) {
+      container.register((any CommentsRepository).self, scope: .singleton) { c in
+        APICommentsRepository(network: try c.resolve())
+      }
     }
     container.register((any TodosRepository).self, scope: .singleton) { c in
       APITodosRepository(network: try c.resolve())
@@ -163,7 +176,7 @@ public enum DemoContainer {
 
   }
 
-  private static func registerViewModels(_ container: DependencyContainer) {
+  private static func registerViewModels(_ container: DependencyContainer, features: FeatureFlags) {
     container.register(Router.self, scope: .singleton) { _ in Router() }
     container.register(AppModel.self, scope: .singleton) { c in
       let session = try c.resolve(AuthSession.self)
@@ -176,13 +189,22 @@ public enum DemoContainer {
       UsersViewModel(repo: try c.resolve(), pageSize: pageSize)
     }
     container.register(UserViewModel.self) { c in UserViewModel(repo: try c.resolve()) }
-    container.register(PostsViewModel.self) { c in PostsViewModel(repo: try c.resolve()) }
-    container.register(LocalPostsViewModel.self) { c in LocalPostsViewModel(posts: try c.resolve())
+    container.register(PostsViewModel.self) { c in
+      PostsViewModel(repo: try c.resolve(), analytics: try c.resolve())
     }
-    container.register(PostDetailViewModel.self) { c in
-      PostDetailViewModel(posts: try c.resolve(), comments: try c.resolve())
+    if features.isOn(.offline) {
+      container.register(LocalPostsViewModel.self) { c in
+        LocalPostsViewModel(posts: try c.resolve())
+      }
     }
-    container.register(TodosViewModel.self) { c in TodosViewModel(repo: try c.resolve()) }
+    if features.isOn(.comments) {
+      container.register(PostDetailViewModel.self) { c in
+        PostDetailViewModel(posts: try c.resolve(), comments: try c.resolve())
+      }
+    }
+    container.register(TodosViewModel.self) { c in
+      TodosViewModel(repo: try c.resolve(), analytics: try c.resolve())
+    }
     container.register(LoginViewModel.self) { c in LoginViewModel(repo: try c.resolve()) }
     container.register(ProfileViewModel.self) { c in ProfileViewModel(repo: try c.resolve()) }
   }

@@ -49,6 +49,7 @@ public enum AppEnvironment: String, Sendable, CaseIterable, CustomStringConverti
       ]
     }
     values[.environment] = rawValue
+    for feature in Feature.allCases { values[feature.key] = "YES" }
     values[.logFormat] = "text"
     values[.logRevealPrivate] = "NO"
     return values

@@ -50,7 +50,10 @@ final class AppContext: Sendable {
         connectivityMonitor: SilentConnectivityMonitor()
       ).validate()
     }
-    let httpLog = try invocation.httpLog.map(HTTPLogFile.init(path:))
+    let httpLog = try invocation.httpLog.map { try JSONLinesFile(path: $0) }
+    let analyticsLog = try invocation.analyticsLog.map {
+      try JSONLinesFile(path: $0, name: "analytics log")
+    }
     config.logDiagnostics()
 
     let clock = SandboxClock()
@@ -73,7 +76,8 @@ final class AppContext: Sendable {
         Terminal.error(
           "retrying in \(delay.shortDescription) (\(retry.number)/\(retry.maxRetries)): \(record.request) → \(retry.reason)…"
         )
-      })
+      },
+      analytics: analyticsLog.map(AnalyticsLog.init(file:)) ?? NoAnalytics())
     do {
       try container.validate()
     } catch {
@@ -87,6 +91,9 @@ final class AppContext: Sendable {
   func shutdown() async { await sandbox?.stop() }
 
   func resolve<T: Sendable>(_ type: T.Type = T.self) throws -> T { try container.resolve(type) }
+
+  /// The registered `T`, or nil when none is (a feature turned off).
+  func resolve<T: Sendable>(_ type: T?.Type = T?.self) throws -> T? { try container.resolve() }
 
   /// The API the session belongs to, as a person would name it.
   var apiName: String {

@@ -37,6 +37,10 @@ enum StrataDemo {
       output = try await run(invocation)
     case .inApp(let run):
       let app = try await AppContext.start(invocation)
+      if let feature = command.feature, try !app.resolve(FeatureFlags.self).isOn(feature) {
+        await app.shutdown()
+        throw FeatureOff(feature)
+      }
       // Whether a session existed before the command: a refusal then means the server ended it.
       let hadSession = await (try? app.resolve(AuthSession.self))?.isSignedIn ?? false
       do {

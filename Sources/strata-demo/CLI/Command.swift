@@ -1,3 +1,5 @@
+import DemoKit
+
 /// One entry of the command table: its name, what it takes, how it runs and what it shows.
 /// Dispatch, `--help` and the tests all read the same table (``CommandTable``).
 struct Command: Sendable {
@@ -15,17 +17,20 @@ struct Command: Sendable {
   let positionals: [String]
   let options: [OptionSpec]
   let example: String
+  /// The feature the command belongs to: turned off, the command exits 78 saying so.
+  let feature: Feature?
   let run: Run
 
   init(
     _ name: String, summary: String, positionals: [String] = [], options: [OptionSpec] = [],
-    example: String, run: Run
+    example: String, feature: Feature? = nil, run: Run
   ) {
     self.words = name.split(separator: " ").map(String.init)
     self.summary = summary
     self.positionals = positionals
     self.options = options
     self.example = example
+    self.feature = feature
     self.run = run
   }
 

@@ -13,6 +13,7 @@ struct Invocation: Sendable {
   var sets: [(key: String, value: String)] = []
   var logLevel: String?
   var httpLog: String?
+  var analyticsLog: String?
   var json = false
   var verbose = false
   var help = false
@@ -150,6 +151,7 @@ enum CommandLineParser {
       invocation.api = value
     case "log-level": invocation.logLevel = value
     case "http-log": invocation.httpLog = value
+    case "analytics-log": invocation.analyticsLog = value
     case "set":
       guard let value, let equals = value.firstIndex(of: "="), equals != value.startIndex else {
         throw UsageError("--set needs KEY=VALUE, got \(Invocation.quoted(value ?? ""))", nil)

@@ -40,6 +40,9 @@ enum CommandTable {
       name: "http-log", valueName: "FILE",
       help: "write a JSON line per HTTP attempt (method, redacted URL, status, duration…)"),
     OptionSpec(
+      name: "analytics-log", valueName: "FILE",
+      help: "write a JSON line per analytics event (ids, counts and statuses only)"),
+    OptionSpec(
       name: "help", valueName: nil, help: "show help (for a command: strata-demo COMMAND --help)"),
     OptionSpec(name: "version", valueName: nil, help: "print the version"),
   ]
@@ -67,8 +70,9 @@ enum CommandTable {
 
       Global options:
       \(OptionSpec.table(globalOptions))
-      Exit status: 0 ok, 1 failure, 2 usage, 73 --http-log not writable, 74 stdout not
-      writable, 75 changes wait (sync), 77 not signed in, 78 configuration error.
+      Exit status: 0 ok, 1 failure, 2 usage, 65 input refused (nothing sent), 73 a log file
+      not writable, 74 stdout not writable, 75 changes wait (sync), 77 not signed in,
+      and 78 configuration error or a feature turned off.
 
       """
   }

@@ -7,6 +7,8 @@ enum ExitStatus: Int32, CaseIterable {
   case ok = 0
   case failure = 1
   case usage = 2
+  /// EX_DATAERR: input a business rule refuses (a blank title); nothing was sent.
+  case dataError = 65
   /// EX_CANTCREAT: an output file (`--http-log`) cannot be created or written.
   case cantCreate = 73
   /// EX_IOERR: writing the output failed (a full disk, a closed stdout).
@@ -41,6 +43,12 @@ enum Failure {
         "usage: \(shown?.usage ?? "strata-demo [global options] COMMAND [options]")")
       Terminal.error("Run 'strata-demo \(shown.map { $0.name + " " } ?? "")--help' for more.")
       return .usage
+    case let invalid as ValidationError:
+      Terminal.error("strata-demo: \(invalid)")
+      return .dataError
+    case let off as FeatureOff:
+      Terminal.error("strata-demo: \(command.map { $0.name + ": " } ?? "")\(off)")
+      return .config
     case let config as ConfigError:
       Terminal.error("strata-demo: configuration error: \(config)")
       return .config

@@ -13,6 +13,8 @@ struct NewPostDialog {
   /// Runs the flow with the fields as given: every step checked, the dialog confirmed.
   /// - Throws: ``UsageError`` for a field the flow refuses; the creation's failure.
   static func runWithoutQuestions(_ flow: NewPostFlow, command: Command?) async throws {
+    // The post's rules first: a refused post is exit 65 with its field, nothing sent.
+    if let invalid = flow.validationError() { throw invalid }
     // Every step's next(); the last one asks for confirmation, which is given.
     for _ in flow.flow.steps {
       let moved = await flow.flow.next()

@@ -27,11 +27,14 @@ enum PostCommands {
       run: .inApp(create)),
     Command(
       "post comments", summary: "Show a post with its comments.", positionals: ["ID"],
-      example: "strata-demo post comments 1", run: .inApp(comments)),
+      example: "strata-demo post comments 1", feature: .comments, run: .inApp(comments)),
   ]
 
   static func posts(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    if invocation.option("local") != nil { return try await local(app) }
+    if invocation.option("local") != nil {
+      guard try app.resolve(FeatureFlags.self).isOn(.offline) else { throw FeatureOff(.offline) }
+      return try await local(app)
+    }
     let model = try app.resolve(PostsViewModel.self)
     let (limit, skip) = try invocation.paging()
     await model.load(limit: limit, skip: skip)
@@ -48,8 +51,10 @@ enum PostCommands {
       userId: try invocation.integer("user-id", default: 1, in: 1...1_000_000))
     if let title = invocation.option("title") { flow.title = title }
     if let body = invocation.option("body") { flow.body = body }
+    let features = try app.resolve(FeatureFlags.self)
+    if invocation.option("offline") != nil, !features.isOn(.offline) { throw FeatureOff(.offline) }
     let online = try app.resolve(Connectivity.self).isOnline
-    if invocation.option("offline") != nil || !online {
+    if features.isOn(.offline), invocation.option("offline") != nil || !online {
       return try await queue(flow, app, invocation)
     }
     if invocation.option("title") != nil, invocation.option("body") != nil {
@@ -99,7 +104,7 @@ enum PostCommands {
     guard invocation.option("title") != nil, invocation.option("body") != nil else {
       throw UsageError("an offline post needs --title and --body", invocation.command)
     }
-    if let problem = flow.problem() { throw UsageError(problem, invocation.command) }
+    if let invalid = flow.validationError() { throw invalid }
     let item = try await app.resolve(OfflinePosts.self).create(flow.draft, offline: true)
     return Output(
       text: .line(

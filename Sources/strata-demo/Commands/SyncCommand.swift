@@ -16,7 +16,7 @@ enum SyncCommand {
           name: "retry-failed", valueName: nil,
           help: "put refused changes back in the queue first, in their place")
       ],
-      example: "strata-demo sync", run: .inApp(sync))
+      example: "strata-demo sync", feature: .offline, run: .inApp(sync))
   ]
 
   static func sync(_ app: AppContext, _ invocation: Invocation) async throws -> Output {

@@ -39,7 +39,9 @@ enum TodoCommands {
     let (limit, skip) = try invocation.paging()
     await model.load(limit: limit, skip: skip)
     // The page stays on the device: what 'todo toggle ID --offline' can change.
-    if let page = model.page { try await app.resolve(OfflineTodos.self).keep(page.items) }
+    if let page = model.page, let offline: OfflineTodos = try app.resolve() {
+      try await offline.keep(page.items)
+    }
     return try Output.page(
       model.page, failure: model.failure, headers: ["ID", "DONE", "USER", "TODO"]
     ) { [String($0.id), $0.completed ? "yes" : "no", String($0.userId), $0.todo] }
@@ -47,8 +49,10 @@ enum TodoCommands {
 
   static func toggle(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let id = try invocation.identifier()
+    let features = try app.resolve(FeatureFlags.self)
+    if invocation.option("offline") != nil, !features.isOn(.offline) { throw FeatureOff(.offline) }
     let online = try app.resolve(Connectivity.self).isOnline
-    if invocation.option("offline") != nil || !online {
+    if features.isOn(.offline), invocation.option("offline") != nil || !online {
       let offline = try app.resolve(OfflineTodos.self)
       // Offline means no request at all: only a todo the device already has can change.
       guard let todo = try await offline.local().first(where: { $0.item.id == id })?.item else {

@@ -24,13 +24,18 @@ public final class APIAuthRepository: AuthRepository {
   private let network: any Networking
   private let session: any AccountSession
   private let renewal: TokenRenewal
+  private let analytics: any Analytics
 
   /// A repository signing in over `network` into `session`; `renewal` sets the token lifetime
   /// asked for and makes the refresh call.
-  public init(network: any Networking, session: any AccountSession, renewal: TokenRenewal) {
+  public init(
+    network: any Networking, session: any AccountSession, renewal: TokenRenewal,
+    analytics: any Analytics = NoAnalytics()
+  ) {
     self.network = network
     self.session = session
     self.renewal = renewal
+    self.analytics = analytics
   }
 
   /// Signs in and stores the session.
@@ -42,6 +47,7 @@ public final class APIAuthRepository: AuthRepository {
         username: username, password: password, lifetimeMinutes: renewal.lifetimeMinutes))
     try await session.signIn(renewal.credentials(from: response.tokens))
     Log.account.info("logged in as \(response.user.username, privacy: .private)")
+    analytics.track("signed_in", ["user_id": .count(response.user.id)])
     return response.user
   }
 
@@ -55,12 +61,12 @@ public final class APIAuthRepository: AuthRepository {
   /// Ends the session: tells the server (`POST /auth/logout`, one attempt, best effort) and
   /// forgets the credentials locally whatever it answers.
   public func logout() async {
-    if await session.isSignedIn {
-      do {
-        _ = try await network.send(AuthRequests.logout)
-      } catch {
-        Log.account.info("the server did not confirm the sign-out (\(error)); signing out locally")
-      }
+    guard await session.isSignedIn else { return await session.signOut() }
+    analytics.track("signed_out", ["reason": .label(.user)])
+    do {
+      _ = try await network.send(AuthRequests.logout)
+    } catch {
+      Log.account.info("the server did not confirm the sign-out (\(error)); signing out locally")
     }
     await session.signOut()
   }

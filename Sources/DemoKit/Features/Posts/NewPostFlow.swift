@@ -15,7 +15,7 @@ public final class NewPostFlow {
   }
 
   /// The longest title accepted.
-  public static let longestTitle = 120
+  public static let longestTitle = PostRules.longestTitle
 
   public var title = ""
   public var body = ""
@@ -50,7 +50,15 @@ public final class NewPostFlow {
   public var draft: PostDraft { PostDraft(title: trimmedTitle, body: trimmedBody, userId: userId) }
 
   /// What is wrong with the fields, checking every step (nil: all good).
-  public func problem() -> String? { Step.allCases.lazy.compactMap(problem(with:)).first }
+  public func problem() -> String? { validationError()?.message }
+
+  /// The first rule the post breaks, with its field (nil: all good).
+  public func validationError() -> ValidationError? {
+    do {
+      _ = try PostRules.validated(PostDraft(title: title, body: body, userId: userId))
+      return nil
+    } catch { return error }
+  }
 
   /// What the review step shows.
   public var summary: [(String, String)] {
@@ -65,12 +73,9 @@ public final class NewPostFlow {
 
   private func problem(with step: Step) -> String? {
     switch step {
-    case .title where trimmedTitle.isEmpty: "Give the post a title."
-    case .title where trimmedTitle.count > Self.longestTitle:
-      "A title has at most \(Self.longestTitle) characters."
-    case .body where trimmedBody.isEmpty: "Write something in the post."
-    case .review where userId < 1: "Choose an author."
-    default: nil
+    case .title: PostRules.titleProblem(trimmedTitle)
+    case .body: PostRules.bodyProblem(trimmedBody)
+    case .review: validationError()?.message
     }
   }
 }

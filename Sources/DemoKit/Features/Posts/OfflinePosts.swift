@@ -12,12 +12,15 @@ public struct OfflinePosts: Sendable {
 
   public let collection: OfflineCollection<Post>
   private let repository: any PostsRepository
+  private let analytics: any Analytics
 
   /// Posts kept in `store`, sent through `repository`.
   public init(
-    store: LocalStore<Post>, repository: any PostsRepository, connectivity: Connectivity? = nil
+    store: LocalStore<Post>, repository: any PostsRepository, connectivity: Connectivity? = nil,
+    analytics: any Analytics = NoAnalytics()
   ) {
     self.repository = repository
+    self.analytics = analytics
     collection = OfflineCollection(store: store, connectivity: connectivity) { entry in
       let draft = try JSONDecoder().decode(PostDraft.self, from: entry.payload)
       return .init(
@@ -35,18 +38,30 @@ public struct OfflinePosts: Sendable {
     return try await collection.refresh(with: page.items.map { ("post-\($0.id)", $0) })
   }
 
-  /// Keeps `draft` as a pending post and, unless `offline`, sends it at once.
+  /// Keeps `draft` (trimmed) as a pending post and, unless `offline`, sends it at once.
+  /// - Throws: ``ValidationError`` before anything is kept, for a post ``PostRules`` refuses.
   public func create(_ draft: PostDraft, offline: Bool = false) async throws -> Item {
-    try await collection.change(
+    let draft = try PostRules.validated(draft)
+    let item = try await collection.change(
       kind: Self.createKind, payload: try JSONEncoder().encode(draft),
       shown: Post(id: 0, title: draft.title, body: draft.body, userId: draft.userId),
       offline: offline)
+    analytics.track(
+      "post_created",
+      [
+        "user_id": .count(draft.userId), "offline": .flag(item.status == .pending),
+      ])
+    return item
   }
 
   /// Sends every pending change in order (see ``OfflineCollection/sync(progress:)``).
   public func sync(progress: (@Sendable (LocalStore<Post>.Progress) -> Void)? = nil) async throws
     -> [LocalStore<Post>.Outcome]
-  { try await collection.sync(progress: progress) }
+  {
+    let outcomes = try await collection.sync(progress: progress)
+    analytics.track("sync_completed", SyncCounts(outcomes).properties(kind: "posts"))
+    return outcomes
+  }
 
   /// Every change, oldest first.
   public func outbox() async throws -> [OutboxEntry] { try await collection.outbox() }

@@ -23,11 +23,15 @@ public final class PostsViewModel {
   /// Whether the last request failed for want of a network route (show an offline banner).
   public var isOffline: Bool { ErrorText.isOffline(failure) }
   @ObservationIgnored private let repo: any PostsRepository
+  @ObservationIgnored private let analytics: any Analytics
   /// Ids for posts the server has not numbered yet: negative, so they never clash.
   @ObservationIgnored private var lastProvisionalID = 0
 
-  /// Creates the view model.
-  public nonisolated init(repo: any PostsRepository) { self.repo = repo }
+  /// A list read and changed through `repo`; creations are reported to `analytics`.
+  public nonisolated init(repo: any PostsRepository, analytics: any Analytics = NoAnalytics()) {
+    self.repo = repo
+    self.analytics = analytics
+  }
 
   /// Loads `limit` posts after the first `skip`.
   public func load(limit: Int = 10, skip: Int = 0) async {
@@ -50,6 +54,14 @@ public final class PostsViewModel {
   public func create(title: String, body: String, userId: Int) async -> Bool {
     clearFailure()
     created = nil
+    let draft: PostDraft
+    do {
+      draft = try PostRules.validated(PostDraft(title: title, body: body, userId: userId))
+    } catch {
+      fail(error)  // refused before anything is shown or sent
+      return false
+    }
+    let (title, body) = (draft.title, draft.body)
     lastProvisionalID -= 1
     let provisional = Post(id: lastProvisionalID, title: title, body: body, userId: userId)
     posts.insert(provisional, at: 0)
@@ -59,8 +71,12 @@ public final class PostsViewModel {
       let saved = try await repo.create(title: title, body: body, userId: userId)
       replace(provisional.id, with: saved)
       created = saved
+      analytics.track(
+        "post_created",
+        ["post_id": .count(saved.id), "user_id": .count(userId), "offline": .flag(false)])
       return true
     } catch {
+      analytics.track("post_create_failed", AnalyticsValue.failure(error))
       posts.removeAll { $0.id == provisional.id }
       fail(error, "Could not create the post")
       return false

@@ -17,12 +17,15 @@ public struct OfflineTodos: Sendable {
 
   public let collection: OfflineCollection<Todo>
   private let repository: any TodosRepository
+  private let analytics: any Analytics
 
   /// Todos kept in `store`, changed through `repository`.
   public init(
-    store: LocalStore<Todo>, repository: any TodosRepository, connectivity: Connectivity? = nil
+    store: LocalStore<Todo>, repository: any TodosRepository, connectivity: Connectivity? = nil,
+    analytics: any Analytics = NoAnalytics()
   ) {
     self.repository = repository
+    self.analytics = analytics
     collection = OfflineCollection(store: store, connectivity: connectivity) { entry in
       let change = try JSONDecoder().decode(Change.self, from: entry.payload)
       let todo = try await repository.setCompleted(id: change.id, change.completed)
@@ -59,5 +62,9 @@ public struct OfflineTodos: Sendable {
   /// Sends every pending change in order (see ``OfflineCollection/sync(progress:)``).
   public func sync(progress: (@Sendable (LocalStore<Todo>.Progress) -> Void)? = nil) async throws
     -> [LocalStore<Todo>.Outcome]
-  { try await collection.sync(progress: progress) }
+  {
+    let outcomes = try await collection.sync(progress: progress)
+    analytics.track("sync_completed", SyncCounts(outcomes).properties(kind: "todos"))
+    return outcomes
+  }
 }

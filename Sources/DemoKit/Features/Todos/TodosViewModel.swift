@@ -15,9 +15,13 @@ public final class TodosViewModel {
   /// Whether the last request failed for want of a network route (show an offline banner).
   public var isOffline: Bool { ErrorText.isOffline(failure) }
   @ObservationIgnored private let repo: any TodosRepository
+  @ObservationIgnored private let analytics: any Analytics
 
-  /// Creates the view model.
-  public nonisolated init(repo: any TodosRepository) { self.repo = repo }
+  /// Todos read and toggled through `repo`; toggles are reported to `analytics`.
+  public nonisolated init(repo: any TodosRepository, analytics: any Analytics = NoAnalytics()) {
+    self.repo = repo
+    self.analytics = analytics
+  }
 
   /// The page last loaded (its items are ``todos``).
   public private(set) var page: Page<Todo>?
@@ -62,6 +66,7 @@ public final class TodosViewModel {
     do {
       let updated = try await repo.setCompleted(id: id, !previous)
       if let current = todos.firstIndex(where: { $0.id == id }) { todos[current] = updated }
+      analytics.track("todo_toggled", ["todo_id": .count(id), "completed": .flag(!previous)])
       return true
     } catch {
       if let current = todos.firstIndex(where: { $0.id == id }) {

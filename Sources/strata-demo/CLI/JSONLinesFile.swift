@@ -1,3 +1,4 @@
+import DemoKit
 import Foundation
 import Strata
 import StrataConcurrency
@@ -8,21 +9,23 @@ import StrataConcurrency
   import Darwin
 #endif
 
-/// `--http-log FILE`: one JSON line per HTTP attempt, appended as each ends; a record holds no
-/// header, body or secret. The path is opened and written, never replaced: a regular file is
+/// `--http-log FILE` (one line per HTTP attempt, as each ends; a record holds no header, body
+/// or secret) and `--analytics-log FILE` (one line per event): JSON lines written to a path
+/// that is opened and written, never replaced: a regular file is
 /// truncated (created 0600), a device such as `/dev/null` or `/dev/stderr` is written to, and
 /// anything else (a directory, a FIFO, a socket) is refused. A symbolic link is followed, as a
 /// shell's `>` follows it.
-final class HTTPLogFile: Sendable {
+final class JSONLinesFile: Sendable {
   private let output: Lock<(fd: Int32, encoder: JSONEncoder)>
 
-  /// Opens the log before anything is sent. Throws ``CantCreate`` (exit 73).
-  init(path: String) throws {
+  /// Opens the log (named `name` in errors) before anything is sent. Throws ``CantCreate``
+  /// (exit 73).
+  init(path: String, name: String = "HTTP log") throws {
     // O_NONBLOCK: opening a FIFO for writing with no reader would otherwise wait forever.
     let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw CantCreate(
-        "cannot write the HTTP log \(Invocation.quoted(path)): \(String(cString: strerror(errno)))"
+        "cannot write the \(name) \(Invocation.quoted(path)): \(String(cString: strerror(errno)))"
       )
     }
     var status = stat()
@@ -30,7 +33,7 @@ final class HTTPLogFile: Sendable {
     guard kind == S_IFREG || kind == S_IFCHR else {
       close(fd)
       throw CantCreate(
-        "cannot write the HTTP log \(Invocation.quoted(path)): not a regular file or a device")
+        "cannot write the \(name) \(Invocation.quoted(path)): not a regular file or a device")
     }
     if kind == S_IFREG { _ = ftruncate(fd, 0) }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -44,9 +47,9 @@ final class HTTPLogFile: Sendable {
   /// The closure `NetworkOptions.onRequestRecord` takes.
   var sink: @Sendable (RequestRecord) -> Void { { [self] record in write(record) } }
 
-  func write(_ record: RequestRecord) {
+  func write(_ value: some Encodable) {
     output.withLock { output in
-      guard var line = try? output.encoder.encode(record) else { return }
+      guard var line = try? output.encoder.encode(value) else { return }
       line.append(UInt8(ascii: "\n"))
       FileDescriptor.writeAll(output.fd, line)
     }
@@ -57,4 +60,18 @@ final class HTTPLogFile: Sendable {
 struct CantCreate: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
+}
+
+/// Analytics events as JSON lines: `{"event":"post_created","properties":{"offline":false,…}}`.
+struct AnalyticsLog: Analytics {
+  private struct Line: Encodable {
+    let event: String
+    let properties: [String: AnalyticsValue]
+  }
+
+  let file: JSONLinesFile
+
+  func track(_ event: String, _ properties: [String: AnalyticsValue]) {
+    file.write(Line(event: event, properties: properties))
+  }
 }

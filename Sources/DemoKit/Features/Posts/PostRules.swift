@@ -1,0 +1,30 @@
+/// What the API accepts as a post, checked before anything is sent or kept: title and body
+/// trimmed, not blank, within DummyJSON's lengths; an author id that can exist.
+public enum PostRules {
+  /// The longest title accepted.
+  public static let longestTitle = 120
+  /// The longest body accepted.
+  public static let longestBody = 10_000
+
+  /// `draft` trimmed, or the first rule it breaks (title, then body, then author).
+  public static func validated(_ draft: PostDraft) throws(ValidationError) -> PostDraft {
+    let title = draft.title.trimmingCharacters(in: .whitespacesAndNewlines)
+    let body = draft.body.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let problem = titleProblem(title) { throw ValidationError(field: "title", problem) }
+    if let problem = bodyProblem(body) { throw ValidationError(field: "body", problem) }
+    guard draft.userId >= 1 else { throw ValidationError(field: "userId", "Choose an author.") }
+    return PostDraft(title: title, body: body, userId: draft.userId)
+  }
+
+  static func titleProblem(_ title: String) -> String? {
+    if title.isEmpty { return "Give the post a title." }
+    if title.count > longestTitle { return "A title has at most \(longestTitle) characters." }
+    return nil
+  }
+
+  static func bodyProblem(_ body: String) -> String? {
+    if body.isEmpty { return "Write something in the post." }
+    if body.count > longestBody { return "A post has at most \(longestBody) characters." }
+    return nil
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Strata
+import StrataSandbox
+import Testing
+
+/// The domain layer through the binary: rules refuse input before anything is sent (exit 65),
+/// events go to `--analytics-log`, and a feature turned off by configuration says which flag
+/// did it (exit 78).
+@Suite("strata-demo: rules, analytics, feature flags")
+struct DomainCLITests {
+  @Test func aBlankTitleIsOneLineExit65AndNothingIsSentOrKept() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      for offline in [[], ["--offline"]] {
+        let blank = try await cli.run(
+          api + ["post", "create", "--title", "   ", "--body", "x"] + offline)
+        #expect(blank.status == 65, "\(offline): \(blank.stderr)")
+        #expect(blank.stderr == "strata-demo: title: Give the post a title.\n")
+        #expect(blank.stdout.isEmpty)
+      }
+      let body = try await cli.run(api + ["post", "create", "--title", "T", "--body", " \n "])
+      #expect(body.status == 65 && body.stderr.contains("body: Write something in the post."))
+      #expect(server.journal.count(method: "POST", path: "/posts/add") == 0, "nothing sent")
+      let local = try await cli.run(api + ["posts", "--local"])
+      #expect(!local.stdout.contains("pending"), "nothing kept: \(local.stdout)")
+    }
+  }
+
+  @Test func eventsAreJSONLinesOfIdsCountsAndStatusesOnly() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let log = cli.home + "/analytics.jsonl"
+      let api = ["--api", server.baseURL.absoluteString, "--analytics-log", log]
+      let title = "A title only the person typed"
+      let created = try await cli.run(
+        api + ["post", "create", "--title", title, "--body", "Body text", "--user-id", "3"])
+      #expect(created.status == 0, "\(created.stderr)")
+      let queued = try await cli.run(
+        api + ["post", "create", "--title", title, "--body", "B", "--offline"])
+      #expect(queued.status == 0, "\(queued.stderr)")
+      var status = stat()
+      #expect(stat(log, &status) == 0 && status.st_mode & 0o777 == 0o600, "created 0600")
+      let text = try String(contentsOfFile: log, encoding: .utf8)
+      let events = text.split(separator: "\n").map { line in
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+      }
+      #expect(events.map { $0["event"] as? String } == ["post_created"], "a log per process")
+      let properties = events.first?["properties"] as? [String: Any] ?? [:]
+      #expect(properties["offline"] as? Bool == true && properties["user_id"] as? Int == 1)
+      #expect(!text.contains(title) && !text.contains("Body text"), "no typed text: \(text)")
+
+      let first = try await cli.run(
+        ["--api", server.baseURL.absoluteString, "--analytics-log", log + ".1"]
+          + ["post", "create", "--title", title, "--body", "Body", "--user-id", "3"])
+      #expect(first.status == 0)
+      let online = try String(contentsOfFile: log + ".1", encoding: .utf8)
+      #expect(online.contains(#""event":"post_created""#) && online.contains(#""offline":false"#))
+      #expect(online.contains(#""post_id":151"#) && online.contains(#""user_id":3"#), "\(online)")
+    }
+  }
+
+  @Test func aFeatureTurnedOffSaysWhichFlagAndExits78() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      let comments = try await cli.run(
+        api + ["--set", "FEATURE_COMMENTS=NO", "post", "comments", "1"])
+      #expect(comments.status == 78)
+      #expect(
+        comments.stderr
+          == "strata-demo: post comments: comments is turned off (FEATURE_COMMENTS=NO)\n")
+      let sync = try await cli.run(api + ["--set", "FEATURE_OFFLINE=NO", "sync"])
+      #expect(sync.status == 78 && sync.stderr.contains("(FEATURE_OFFLINE=NO)"))
+      let queue = try await cli.run(
+        api + [
+          "--set", "FEATURE_OFFLINE=NO", "post", "create", "--title", "T", "--body", "B",
+          "--offline",
+        ])
+      #expect(queue.status == 78 && queue.stderr.contains("(FEATURE_OFFLINE=NO)"))
+      let bad = try await cli.run(api + ["--set", "FEATURE_OFFLINE=maybe", "users"])
+      #expect(bad.status == 78 && bad.stderr.contains("FEATURE_OFFLINE"), "\(bad.stderr)")
+      let on = try await cli.run(api + ["post", "comments", "1"])
+      #expect(on.status == 0, "on by default: \(on.stderr)")
+      let shown = try await cli.run(api + ["config", "show"])
+      #expect(shown.stdout.contains("FEATURE_COMMENTS") && shown.stdout.contains("FEATURE_OFFLINE"))
+      #expect(server.journal.count(method: "POST", path: "/posts/add") == 0)
+    }
+  }
+}
