@@ -182,7 +182,8 @@ public enum DemoContainer {
       let session = try c.resolve(AuthSession.self)
       return AppModel(
         events: session.events(), signedIn: { await session.isSignedIn },
-        router: try c.resolve(), connectivity: try c.resolve(Connectivity.self))
+        router: try c.resolve(), connectivity: try c.resolve(Connectivity.self),
+        scheduler: try c.resolve(SyncScheduler?.self))
     }
     container.register(UsersViewModel.self) { c in UsersViewModel(repo: try c.resolve()) }
     container.register(UsersViewModel.self, argument: Int.self) { c, pageSize in
@@ -193,6 +194,14 @@ public enum DemoContainer {
       PostsViewModel(repo: try c.resolve(), analytics: try c.resolve())
     }
     if features.isOn(.offline) {
+      container.register(SyncScheduler.self, scope: .singleton) { c in
+        let config = try c.resolve(Config.self)
+        return SyncScheduler(
+          interval: try config.duration(
+            .syncInterval, default: .seconds(30), in: .seconds(1)...Duration.seconds(24 * 3600)),
+          clock: try c.resolve(),
+          send: SyncScheduler.outbox(posts: try c.resolve(), todos: try c.resolve()))
+      }
       container.register(LocalPostsViewModel.self) { c in
         LocalPostsViewModel(posts: try c.resolve())
       }

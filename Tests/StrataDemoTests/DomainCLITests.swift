@@ -88,3 +88,44 @@ struct DomainCLITests {
     }
   }
 }
+
+@Suite("strata-demo sync --watch")
+struct SyncWatchCLITests {
+  /// Against a sandbox refusing the first eight POSTs with 503, the watching sync keeps trying
+  /// (each pass retries, then waits SYNC_INTERVAL, doubling) until the post goes through; a
+  /// SIGTERM then stops it with status 0.
+  @Test func aWatchingSyncGetsThePostThroughThenStopsOnSIGTERM() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      let queued = try await cli.run(
+        api + ["post", "create", "--title", "Kept", "--body", "Until sent", "--offline"])
+      #expect(queued.status == 0, "\(queued.stderr)")
+      server.faults.add(
+        .init(method: "POST", path: "/posts/add", count: 8, action: .respond(status: 503)))
+      // The shell polls the command's output (a hang guard of 60 s, not a verdict on speed),
+      // then sends SIGTERM and reports the status.
+      let script = """
+        "$0" "$@" > "$HOME/watch.out" 2> "$HOME/watch.err" &
+        pid=$!
+        tries=0
+        until grep -q '^sent 1' "$HOME/watch.out" || [ $tries -ge 600 ]; do
+          sleep 0.1; tries=$((tries + 1))
+        done
+        kill -TERM $pid
+        wait $pid
+        echo "exit=$?"
+        cat "$HOME/watch.out"
+        """
+      let result = try await CLIEdgeTests.shell(
+        cli, script, api + ["--set", "SYNC_INTERVAL=1s", "sync", "--watch"])
+      #expect(result.stdout.hasPrefix("exit=0\n"), "\(result.stdout)\n\(result.stderr)")
+      #expect(result.stdout.contains("sent 1, 0 waiting") && result.stdout.contains("stopped"))
+      #expect(result.stdout.contains("0 waiting (trying again)") == false)
+      #expect(server.journal.count(method: "POST", path: "/posts/add") >= 9, "eight refused")
+      #expect(server.changesDone(path: "/posts/add") == 1, "created once")
+      let local = try await cli.run(api + ["posts", "--local"])
+      #expect(local.stdout.contains("synced"), "\(local.stdout)")
+    }
+  }
+}

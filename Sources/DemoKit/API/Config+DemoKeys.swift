@@ -21,6 +21,9 @@ extension Config.Key {
   /// The directory of the local store (posts kept offline and their outbox); default
   /// `$XDG_DATA_HOME/<APP_NAME>/store` (else `~/.local/share/…`). One file per API origin.
   public static let storeDirectory: Config.Key = "STORE_DIRECTORY"
+  /// How often the outbox is sent again while changes wait (default 30s; doubling while the
+  /// server stays away, up to 15 minutes).
+  public static let syncInterval: Config.Key = "SYNC_INTERVAL"
   /// How long user lists stay cached (default 60s).
   public static let usersCacheTTL: Config.Key = "USERS_CACHE_TTL"
 }

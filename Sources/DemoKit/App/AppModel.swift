@@ -19,13 +19,20 @@ public final class AppModel {
   @ObservationIgnored private let signedIn: @Sendable () async -> Bool
   @ObservationIgnored private let connectivity: Connectivity?
   @ObservationIgnored private let connectivityChanges: AsyncStream<Bool>?
+  @ObservationIgnored private let scheduler: SyncScheduler?
+  @ObservationIgnored private let syncTriggers: AsyncStream<SyncScheduler.Trigger>
+  @ObservationIgnored private let syncTrigger: AsyncStream<SyncScheduler.Trigger>.Continuation
 
   /// A model following `events` (an `AuthSession`'s) and `connectivity`; `signedIn` says
-  /// whether a session exists when ``run()`` starts.
+  /// whether a session exists when ``run()`` starts; `scheduler` sends the outbox while it
+  /// runs, told when the route comes back and after each sign-in.
   public nonisolated init(
     events: AsyncStream<AuthEvent>, signedIn: @escaping @Sendable () async -> Bool,
-    router: Router, connectivity: Connectivity? = nil
+    router: Router, connectivity: Connectivity? = nil, scheduler: SyncScheduler? = nil
   ) {
+    self.scheduler = scheduler
+    (syncTriggers, syncTrigger) = AsyncStream.makeStream(
+      of: SyncScheduler.Trigger.self, bufferingPolicy: .bufferingNewest(4))
     self.events = events
     self.signedIn = signedIn
     self.router = router
@@ -40,10 +47,20 @@ public final class AppModel {
     if !isSignedIn { router.showLogin() }
     let following = connectivityChanges.map { changes in
       Task { [weak self] in
-        for await online in changes { self?.isOffline = !online }
+        for await online in changes {
+          if online, self?.isOffline == true { self?.syncTrigger.yield(.routeBack) }
+          self?.isOffline = !online
+        }
       }
     }
-    defer { following?.cancel() }
+    let syncing = scheduler.map { scheduler in
+      Task { [syncTriggers] in await scheduler.run(triggers: syncTriggers) }
+    }
+    defer {
+      following?.cancel()
+      if let scheduler { Task { await scheduler.stop() } }
+      syncing?.cancel()
+    }
     for await event in events { handle(event) }
   }
 
@@ -51,6 +68,7 @@ public final class AppModel {
   public func handle(_ event: AuthEvent) {
     switch event {
     case .signedIn:
+      syncTrigger.yield(.signedIn)
       isSignedIn = true
       signOutMessage = nil
       router.dismissLogin()

@@ -14,12 +14,18 @@ enum SyncCommand {
       options: [
         OptionSpec(
           name: "retry-failed", valueName: nil,
-          help: "put refused changes back in the queue first, in their place")
+          help: "put refused changes back in the queue first, in their place"),
+        OptionSpec(
+          name: "watch", valueName: nil,
+          help:
+            "keep sending until SIGINT/SIGTERM: when the route comes back and every SYNC_INTERVAL while changes wait (backing off); exit 0"
+        ),
       ],
       example: "strata-demo sync", feature: .offline, run: .inApp(sync))
   ]
 
   static func sync(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    if invocation.option("watch") != nil { return try await watch(app) }
     let posts = try app.resolve(OfflinePosts.self)
     let todos = try app.resolve(OfflineTodos.self)
     if invocation.option("retry-failed") != nil {
@@ -64,6 +70,37 @@ enum SyncCommand {
         headers: ["CHANGE", "KIND", "STATUS", "ATTEMPTS", "RESULT"], rows: rows.map(\.cells),
         footer: footer.isEmpty ? nil : footer.joined(separator: "\n")),
       json: json, status: status)
+  }
+
+  /// `sync --watch`: the app's scheduler in the foreground, a line per pass that sent or left
+  /// something; SIGINT or SIGTERM stops it once the pass under way has finished.
+  static func watch(_ app: AppContext) async throws -> Output {
+    let scheduler = try app.resolve(SyncScheduler.self)
+    let connectivity = try app.resolve(Connectivity.self)
+    let (triggers, trigger) = AsyncStream.makeStream(of: SyncScheduler.Trigger.self)
+    let following = Task {
+      var online = connectivity.isOnline
+      for await now in connectivity.changes() {
+        if now, !online { trigger.yield(.routeBack) }
+        online = now
+      }
+    }
+    defer { following.cancel() }
+    let stopping = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+      signal(number, SIG_IGN)  // delivered to the source instead
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { Task { await scheduler.stop() } }
+      source.resume()
+      return source
+    }
+    defer { for source in stopping { source.cancel() } }
+    Terminal.error("sending the outbox until interrupted (SIGINT or SIGTERM stops it)")
+    await scheduler.run(triggers: triggers) { pass in
+      guard pass.sent > 0 || pass.waiting > 0 else { return }
+      Terminal.out(
+        "sent \(pass.sent), \(pass.waiting) waiting" + (pass.waiting > 0 ? " (trying again)" : ""))
+    }
+    return Output(text: .line("stopped"), json: nil)
   }
 
   /// `sync --json`: the table's rows and its footer's counts (what is left waiting or refused

@@ -1,0 +1,111 @@
+import Strata
+
+/// Sends the outbox by itself: once when it starts, when the network route comes back, after
+/// a sign-in, and every `interval` while changes wait — backing off (doubling up to
+/// `maxDelay`) while the server stays away, idle once nothing waits. One pass at a time: the
+/// passes run in turn on one loop, so two syncs never overlap (another process's sync is the
+/// local store's lock's business: that pass just finds its changes waiting).
+public actor SyncScheduler {
+  /// Why a pass runs besides the timer.
+  public enum Trigger: Sendable { case routeBack, signedIn }
+
+  /// What a pass left behind.
+  public struct Pass: Sendable, Equatable {
+    /// Changes sent and confirmed by this pass.
+    public var sent: Int
+    /// Changes still waiting (the server could not be reached, or another sync held them).
+    public var waiting: Int
+
+    public init(sent: Int, waiting: Int) {
+      self.sent = sent
+      self.waiting = waiting
+    }
+  }
+
+  private enum Event {
+    case trigger
+    case tick(Int)
+  }
+
+  private let interval: Duration
+  private let maxDelay: Duration
+  private let clock: any NetworkClock
+  private let send: @Sendable () async -> Pass
+  private let events: AsyncStream<Event>
+  private let yield: AsyncStream<Event>.Continuation
+  private var timer: Task<Void, Never>?
+  private var generation = 0
+  private var delay: Duration
+
+  /// A scheduler running `send` (one pass over the outbox) on its triggers.
+  public init(
+    interval: Duration, maxDelay: Duration = .seconds(15 * 60),
+    clock: any NetworkClock = SystemNetworkClock(), send: @escaping @Sendable () async -> Pass
+  ) {
+    self.interval = interval
+    self.maxDelay = max(interval, maxDelay)
+    self.clock = clock
+    self.send = send
+    self.delay = interval
+    (events, yield) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4))
+  }
+
+  /// Runs a pass now and on every trigger and timer until ``stop()``; `report` hears each pass.
+  public func run(
+    triggers: AsyncStream<Trigger>, report: (@Sendable (Pass) -> Void)? = nil
+  ) async {
+    let forwarding = Task { [yield] in
+      for await _ in triggers { yield.yield(.trigger) }
+    }
+    defer {
+      forwarding.cancel()
+      timer?.cancel()
+    }
+    await pass(report)
+    for await event in events {
+      if case .tick(let number) = event, number != generation { continue }  // superseded
+      await pass(report)
+    }
+  }
+
+  /// Ends ``run(triggers:report:)`` once the pass under way (if any) has finished: a change in
+  /// flight is never abandoned half-sent.
+  public func stop() {
+    timer?.cancel()
+    yield.finish()
+  }
+
+  private func pass(_ report: (@Sendable (Pass) -> Void)?) async {
+    let result = await send()
+    report?(result)
+    timer?.cancel()
+    generation += 1
+    guard result.waiting > 0 else {
+      delay = interval  // nothing waits: idle until a trigger
+      return
+    }
+    let wait = delay
+    delay = min(delay * 2, maxDelay)
+    let number = generation
+    timer = Task { [clock, yield] in
+      do { try await clock.sleep(for: wait) } catch { return }
+      yield.yield(.tick(number))
+    }
+  }
+}
+
+extension SyncScheduler {
+  /// A pass over the posts' and todos' outboxes, in that order.
+  public static func outbox(posts: OfflinePosts, todos: OfflineTodos) -> @Sendable () async -> Pass
+  {
+    {
+      var sent = 0
+      do { sent += try await posts.sync().filter { $0.status == .synced }.count } catch {}
+      do { sent += try await todos.sync().filter { $0.status == .synced }.count } catch {}
+      let left = (try? await posts.outbox()) ?? []
+      let leftTodos = (try? await todos.collection.outbox()) ?? []
+      return Pass(
+        sent: sent, waiting: (left + leftTodos).filter { $0.status == .pending }.count)
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import DemoKit
+import Foundation
+import Strata
+import StrataConcurrency
+import StrataTesting
+import Testing
+
+/// The sync that runs itself, on a manual clock whose sleeps wait until the test resumes them:
+/// every pass and every wait is counted, none is timed.
+@Suite("SyncScheduler: route back, interval, backoff, stop")
+struct SyncSchedulerTests {
+  /// A pass that reports `waiting` from a script (the last entry repeats), counting calls.
+  final class Outbox: Sendable {
+    private let state: Lock<(calls: Int, script: [Int])>
+    let gate: Gate?
+    init(waiting script: [Int], gate: Gate? = nil) {
+      state = Lock((0, script))
+      self.gate = gate
+    }
+    var calls: Int { state.withLock { $0.calls } }
+    func pass() async -> SyncScheduler.Pass {
+      if let gate { await gate.pass() }
+      let waiting = state.withLock { state -> Int in
+        defer { state.calls += 1 }
+        return state.script[min(state.calls, state.script.count - 1)]
+      }
+      return SyncScheduler.Pass(sent: waiting == 0 ? 1 : 0, waiting: waiting)
+    }
+  }
+
+  /// Polls `condition` for up to 30 s: a hang guard, never a verdict on speed.
+  func eventually(_ what: String, _ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !condition() {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("timed out: \(what)")
+        return
+      }
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+  }
+
+  @Test func theRouteComingBackRunsExactlyOnePass() async {
+    let clock = ManualClock(suspendsSleeps: true)
+    let outbox = Outbox(waiting: [0])
+    let scheduler = SyncScheduler(interval: .seconds(1), clock: clock) { await outbox.pass() }
+    let (triggers, trigger) = AsyncStream.makeStream(of: SyncScheduler.Trigger.self)
+    let running = Task { await scheduler.run(triggers: triggers) }
+    await eventually("the first pass") { outbox.calls == 1 }
+    trigger.yield(.routeBack)
+    await eventually("the pass for the route") { outbox.calls == 2 }
+    trigger.yield(.signedIn)
+    await eventually("the pass after a sign-in") { outbox.calls == 3 }
+    await scheduler.stop()
+    await running.value
+    #expect(outbox.calls == 3, "one pass per trigger")
+    #expect(clock.sleeps.isEmpty, "nothing waits: no timer")
+  }
+
+  @Test func changesThatWaitAreRetriedEveryIntervalBackingOff() async {
+    let clock = ManualClock(suspendsSleeps: true)
+    let outbox = Outbox(waiting: [2, 2, 2, 0])
+    let scheduler = SyncScheduler(interval: .seconds(1), clock: clock) { await outbox.pass() }
+    let running = Task { await scheduler.run(triggers: AsyncStream { _ in }) }
+    for passes in 1...3 {
+      await eventually("pass \(passes), then a wait") {
+        outbox.calls == passes && clock.suspendedCount == 1
+      }
+      clock.resumeSleepers()
+    }
+    await eventually("the pass that empties the outbox") { outbox.calls == 4 }
+    await scheduler.stop()
+    await running.value
+    #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(4)])
+    #expect(outbox.calls == 4)
+  }
+
+  @Test func aServerThatStaysAwayIsNotBusyLooped() async {
+    let clock = ManualClock(suspendsSleeps: true)
+    let outbox = Outbox(waiting: [1])
+    let scheduler = SyncScheduler(
+      interval: .seconds(1), maxDelay: .seconds(8), clock: clock
+    ) { await outbox.pass() }
+    let running = Task { await scheduler.run(triggers: AsyncStream { _ in }) }
+    for passes in 1...6 {
+      await eventually("pass \(passes) then a wait") {
+        outbox.calls == passes && clock.suspendedCount == 1
+      }
+      #expect(outbox.calls == passes, "no pass without a wait")
+      clock.resumeSleepers()
+    }
+    await eventually("the last pass and its wait") {
+      outbox.calls == 7 && clock.suspendedCount == 1
+    }
+    await scheduler.stop()
+    await running.value
+    #expect(clock.sleeps == [1, 2, 4, 8, 8, 8, 8].map { Duration.seconds($0) })
+  }
+
+  @Test func stopLetsThePassUnderWayFinish() async throws {
+    let gate = Gate()
+    let outbox = Outbox(waiting: [0], gate: gate)
+    let scheduler = SyncScheduler(interval: .seconds(1), clock: ManualClock(suspendsSleeps: true)) {
+      await outbox.pass()
+    }
+    let running = Task { await scheduler.run(triggers: AsyncStream { _ in }) }
+    try await gate.waitUntilEntered()
+    await scheduler.stop()
+    #expect(outbox.calls == 0, "still in flight")
+    gate.open()
+    await running.value
+    #expect(outbox.calls == 1, "finished, then stopped")
+  }
+}
