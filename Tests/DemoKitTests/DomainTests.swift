@@ -28,6 +28,20 @@ struct DomainTests {
       PostDraft(title: String(repeating: "x", count: 120), body: "b", userId: 1))
   }
 
+  @Test func accountRulesShapeTheUsernameAndNeverTouchThePassword() throws {
+    #expect(try AccountRules.validatedUsername(" emilys\n", password: " p ") == "emilys")
+    let cases: [(String, String, String)] = [
+      ("  ", "p", "username"), ("emily s", "p", "username"), ("emi\u{7}lys", "p", "username"),
+      (String(repeating: "e", count: 65), "p", "username"), ("emilys", "", "password"),
+    ]
+    for (username, password, field) in cases {
+      do {
+        _ = try AccountRules.validatedUsername(username, password: password)
+        Issue.record("accepted \(username.debugDescription)")
+      } catch { #expect(error.field == field, "\(username.debugDescription)") }
+    }
+  }
+
   @Test func aRefusedPostIsNeverSentAndTracksNothing() async {
     let script = FakeScript()
     let analytics = RecordingAnalytics()

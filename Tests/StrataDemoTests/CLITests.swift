@@ -67,7 +67,9 @@ struct CLITests {
     }
     for phrase in [
       "sign in", "transparent refresh", "cache", "retried with backoff", "its comments",
-      "GET /posts/1/comments", "not retried", "reverted",
+      "GET /posts/1/comments", "refused — title: Give the post a title. (no request, no event)",
+      "analytics: post_create_failed status=503", "analytics: post_created offline=false",
+      "not retried", "reverted",
       "Sign out", "Tour complete",
     ] {
       #expect(result.stdout.contains(phrase), "\(phrase)")

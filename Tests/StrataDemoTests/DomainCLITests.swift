@@ -27,6 +27,20 @@ struct DomainCLITests {
     }
   }
 
+  @Test func aUsernameOfTheWrongShapeIsOneLineExit65AndNoSignIn() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let login = try await cli.run(
+        [
+          "--api", server.baseURL.absoluteString, "login", "--username", "emily s", "--password",
+          "p",
+        ])
+      #expect(login.status == 65, "\(login.stderr)")
+      #expect(login.stderr == "strata-demo: username: A username has no spaces.\n")
+      #expect(server.journal.count(method: "POST", path: "/auth/login") == 0, "nothing sent")
+    }
+  }
+
   @Test func eventsAreJSONLinesOfIdsCountsAndStatusesOnly() async throws {
     try await withSandbox { server in
       let cli = try CLIRunner()

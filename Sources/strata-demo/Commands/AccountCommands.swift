@@ -68,7 +68,7 @@ enum AccountCommands {
     model.username = username ?? ""
     model.password = password ?? ""
     guard await model.login(), let user = model.user else {
-      if let message = model.validationMessage { throw UsageError(message, invocation.command) }
+      if let invalid = model.validationError { throw invalid }
       throw CommandFailure(model.error ?? "login failed")
     }
     return Output(

@@ -8,7 +8,7 @@ import StrataSandbox
 /// claimed. Uses an in-memory session so it never touches a real one.
 @MainActor
 enum TourCommand {
-  nonisolated static let steps = 12
+  nonisolated static let steps = 13
 
   nonisolated static let commands = [
     Command(
@@ -52,8 +52,8 @@ enum TourCommand {
     try await write(app, sandbox, tour, userId: userId)
     try await toggleTodo(app, sandbox, tour)
 
-    // 12. Logout
-    tour.step(12, "Sign out")
+    // 13. Logout
+    tour.step(13, "Sign out")
     await profile.signOut()
     await profile.load()
     tour.say("signed out; the profile now says: \(profile.error ?? "?") (no request was sent)")
@@ -189,29 +189,33 @@ enum TourCommand {
     tour.evidence()
   }
 
-  /// Steps 9–10: a POST never retried; one kept on the device and sent once.
+  /// Steps 9–11: a rule refusing a post, a POST never retried, one kept on the device.
   private static func write(
     _ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator, userId: Int
   ) async throws {
-    let posts = try app.resolve((any PostsRepository).self)
-    // 9. POST not retried
-    tour.step(9, "A POST meets a 503 → not retried (it must never be created twice)")
-    sandbox.faults.fail(503, method: "POST", path: "/posts/add")
-    do {
-      _ = try await posts.create(title: "Hello from the tour", body: "Strata", userId: userId)
-      throw tour.failure("the injected 503 did not reach the client")
-    } catch let error as NetworkError {
-      tour.say("failed once, as it should: \(error)")
-    }
+    // 9. A business rule, before the network
+    tour.step(9, "PostsViewModel → PostRules: a blank title refused before anything is sent")
+    let model = PostsViewModel(
+      repo: try app.resolve(), analytics: TourAnalytics { Terminal.out("    analytics: \($0)") })
+    await model.create(title: "   ", body: "Strata", userId: userId)
+    tour.say("refused — \(model.error ?? "accepted?") (no request, no event)")
     tour.evidence()
-    let created = try await posts.create(
-      title: "Hello from the tour", body: "Strata", userId: userId)
+
+    // 10. POST not retried
+    tour.step(10, "A POST meets a 503 → not retried; each outcome an analytics event")
+    sandbox.faults.fail(503, method: "POST", path: "/posts/add")
+    guard !(await model.create(title: "Hello from the tour", body: "Strata", userId: userId))
+    else { throw tour.failure("the injected 503 did not reach the client") }
+    tour.say("failed once, as it should: \(model.error ?? "?")")
+    tour.evidence()
+    await model.create(title: "Hello from the tour", body: "Strata", userId: userId)
+    guard let created = model.created else { throw tour.failure(model.error ?? "not created") }
     let createdBefore = sandbox.changesDone(path: "/posts/add")
     tour.say("sent again by the user: created post #\(created.id)")
     tour.evidence()
 
-    // 10. Offline: kept, then sent once
-    tour.step(10, "OfflinePosts: a post kept on the device while the server is away, sent once")
+    // 11. Offline: kept, then sent once
+    tour.step(11, "OfflinePosts: a post kept on the device while the server is away, sent once")
     let offline = try app.resolve(OfflinePosts.self)
     sandbox.faults.fail(503, method: "POST", path: "/posts/add", count: 4)
     let queued = try await offline.create(
@@ -228,12 +232,12 @@ enum TourCommand {
     tour.evidence()
   }
 
-  /// Step 11: an optimistic toggle, reverted when the server refuses.
+  /// Step 12: an optimistic toggle, reverted when the server refuses.
   private static func toggleTodo(_ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator)
     async throws
   {
-    // 11. Optimistic update reverted
-    tour.step(11, "TodosViewModel: optimistic toggle, reverted when the server refuses")
+    // 12. Optimistic update reverted
+    tour.step(12, "TodosViewModel: optimistic toggle, reverted when the server refuses")
     let todos = TodosViewModel(repo: try app.resolve())
     await todos.load(limit: 3)
     guard let todo = todos.todos.first else { throw tour.failure("no todos") }
@@ -254,6 +258,22 @@ enum TourCommand {
   }
 
   static func done(_ completed: Bool) -> String { completed ? "done" : "not done" }
+}
+
+/// Shows each event the domain reports as `name key=value …`, keys in order.
+struct TourAnalytics: Analytics {
+  let show: @Sendable (String) -> Void
+
+  func track(_ event: String, _ properties: [String: AnalyticsValue]) {
+    let shown = properties.sorted { $0.key < $1.key }.map { key, value in
+      switch value {
+      case .count(let number): "\(key)=\(number)"
+      case .flag(let flag): "\(key)=\(flag)"
+      case .label(let label): "\(key)=\(label.rawValue)"
+      }
+    }
+    show(([event] + shown).joined(separator: " "))
+  }
 }
 
 /// Prints the tour: numbered steps, indented lines, and the requests each step really sent.

@@ -8,8 +8,10 @@ public final class LoginViewModel {
   /// The login name field.
   public var username = ""
   public var password = ""
-  /// Why the form cannot be submitted yet, if it cannot.
-  public private(set) var validationMessage: String?
+  /// The rule the fields break, if any (a command line exits 65 with it).
+  public private(set) var validationError: ValidationError?
+  /// Why the form cannot be submitted yet, as the sentence to show.
+  public var validationMessage: String? { validationError?.message }
   /// The last sign-in failure, as a sentence.
   public private(set) var error: String?
   /// The last sign-in failure itself (a command line maps it to an exit status).
@@ -24,21 +26,17 @@ public final class LoginViewModel {
   /// Creates the view model.
   public nonisolated init(repo: any AuthRepository) { self.repo = repo }
 
-  /// Checks the fields and sets ``validationMessage``.
+  /// Checks the fields against ``AccountRules`` and sets ``validationMessage``.
   /// - Returns: Whether the form may be submitted.
   @discardableResult
   public func validate() -> Bool {
-    let name = username.trimmingCharacters(in: .whitespaces)
-    if name.isEmpty {
-      validationMessage = "Enter your username."
-    } else if name.contains(where: \.isWhitespace) {
-      validationMessage = "A username has no spaces."
-    } else if password.isEmpty {
-      validationMessage = "Enter your password."
-    } else {
-      validationMessage = nil
+    do {
+      _ = try AccountRules.validatedUsername(username, password: password)
+      validationError = nil
+    } catch {
+      validationError = error
     }
-    return validationMessage == nil
+    return validationError == nil
   }
 
   /// Validates, then signs in.
@@ -52,7 +50,7 @@ public final class LoginViewModel {
     defer { isLoading = false }
     do {
       user = try await repo.login(
-        username: username.trimmingCharacters(in: .whitespaces), password: password)
+        username: username.trimmingCharacters(in: .whitespacesAndNewlines), password: password)
       password = ""
       return true
     } catch let failure as NetworkError {
