@@ -142,6 +142,9 @@ public enum DemoContainer {
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())
     }
+    container.register((any UserPostsRepository).self, scope: .singleton) { c in
+      APIUserPostsRepository(network: try c.resolve())
+    }
     // Posts and todos kept on this device: a directory per API origin (the token store's
     // rule), files per kind.
     @Sendable func localStore<Item>(_ c: DependencyContainer, _ name: String) throws
@@ -190,6 +193,7 @@ public enum DemoContainer {
       UsersViewModel(repo: try c.resolve(), pageSize: pageSize)
     }
     container.register(UserViewModel.self) { c in UserViewModel(repo: try c.resolve()) }
+    container.register(UserPostsViewModel.self) { c in UserPostsViewModel(repo: try c.resolve()) }
     container.register(PostsViewModel.self) { c in
       PostsViewModel(repo: try c.resolve(), analytics: try c.resolve())
     }

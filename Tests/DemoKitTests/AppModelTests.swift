@@ -94,7 +94,7 @@ struct AppModelTests {
 
       let users = try container.resolve(UsersViewModel.self, argument: 5)
       await users.send(.load)
-      #expect(users.output.users.count == 5 && users.output.error == nil)
+      #expect(users.output.users.count == 5 && users.output.state.message == nil)
 
       clock.advance(120)  // the 1-minute token is now expired on the server
       harness.server.faults.fail(403, method: "POST", path: "/auth/refresh")
@@ -104,7 +104,7 @@ struct AppModelTests {
       #expect(app.signOutMessage == "Your session has expired. Sign in again.")
       #expect(!app.isSignedIn)
       #expect(users.output.users.count == 5, "the first page stays")
-      #expect(users.output.error == "You are signed out. Log in again.")
+      #expect(users.output.state.message == "You are signed out. Log in again.")
       #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 1)
       #expect(harness.server.journal.count(method: "GET", path: "/auth/users") == 2)
     }
@@ -119,18 +119,19 @@ struct OfflineViewModelTests {
     script.fail("page", with: NetworkError(.offline))
     let users = UsersViewModel(repo: FakeUsersRepository(script: script))
     await users.send(.load)
-    #expect(users.output.isOffline && users.output.error == "offline: no network route")
+    #expect(
+      users.output.state.isOffline && users.output.state.message == "offline: no network route")
     script.succeed("page")
     await users.send(.retry)
-    #expect(!users.output.isOffline && users.output.users.count == 10)
+    #expect(!users.output.state.isOffline && users.output.users.count == 10)
 
     let postsScript = FakeScript()
     postsScript.fail("list", with: NetworkError(.offline, request: "GET /posts"))
     let posts = PostsViewModel(repo: FakePostsRepository(script: postsScript))
     await posts.load()
-    #expect(posts.isOffline)
+    #expect(posts.state.isOffline)
     postsScript.fail("list", with: NetworkError.server(status: 500))
     await posts.load()
-    #expect(!posts.isOffline, "another failure is not 'offline'")
+    #expect(!posts.state.isOffline, "another failure is not 'offline'")
   }
 }

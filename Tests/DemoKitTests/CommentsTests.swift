@@ -1,4 +1,5 @@
 import DemoKit
+import DemoKitTesting
 import Foundation
 import Strata
 import StrataSandbox
@@ -50,15 +51,16 @@ struct CommentsTests {
       id: 7, body: "Nice", postId: 2, likes: 1,
       user: .init(id: 3, username: "u3", fullName: "User Three"))
     let model = PostDetailViewModel(
-      posts: FakePosts(), comments: FakeComments(pages: [2: [comment]]))
+      posts: FakePostsRepository(), comments: FakeCommentsRepository(comments: [comment]))
     await model.load(id: 2)
     #expect(model.post?.id == 2 && model.comments == [comment])
-    #expect(model.error == nil && model.failure == nil && !model.isLoading)
+    #expect(
+      model.state.message == nil && model.state.failure?.error == nil && !model.state.isLoading)
 
     await model.load(id: 404)
     #expect(model.post == nil && model.comments.isEmpty)
-    #expect((model.failure as? NetworkError)?.status == 404)
-    #expect(model.error?.contains("HTTP 404") == true)
+    #expect((model.state.failure?.error as? NetworkError)?.status == 404)
+    #expect(model.state.message?.contains("HTTP 404") == true)
   }
 
   @Test func theCommandShowsThePostAndItsComments() async throws {
@@ -71,34 +73,5 @@ struct CommentsTests {
       #expect(!comments.isEmpty)
       #expect(harness.server.journal.count(method: "GET", path: "/posts/1/comments") == 1)
     }
-  }
-}
-
-/// Posts by id; 404 for id 404.
-private struct FakePosts: PostsRepository {
-  func post(id: Int) async throws -> Post {
-    if id == 404 { throw NetworkError.server(status: 404, serverMessage: "no such post") }
-    let json = #"{"id":\#(id),"title":"Post \#(id)","body":"b","userId":1}"#
-    return try JSONDecoder().decode(Post.self, from: Data(json.utf8))
-  }
-  func list(limit: Int, skip: Int) async throws -> Page<Post> {
-    Page(items: [], total: 0, skip: skip, limit: limit)
-  }
-  func create(title: String, body: String, userId: Int) async throws -> Post {
-    try await post(id: 1)
-  }
-  func update(id: Int, title: String) async throws -> Post { try await post(id: id) }
-  func delete(id: Int) async throws {}
-}
-
-private struct FakeComments: CommentsRepository {
-  let pages: [Int: [PostComment]]
-  func list(limit: Int, skip: Int) async throws -> Page<PostComment> {
-    let all = pages.values.flatMap { $0 }
-    return Page(items: all, total: all.count, skip: 0, limit: all.count)
-  }
-  func comments(postId: Int) async throws -> Page<PostComment> {
-    let items = pages[postId] ?? []
-    return Page(items: items, total: items.count, skip: 0, limit: items.count)
   }
 }

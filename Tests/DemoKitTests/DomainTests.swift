@@ -47,7 +47,7 @@ struct DomainTests {
     let analytics = RecordingAnalytics()
     let model = PostsViewModel(repo: FakePostsRepository(script: script), analytics: analytics)
     #expect(!(await model.create(title: "  ", body: "b", userId: 1)))
-    #expect((model.failure as? ValidationError)?.field == "title")
+    #expect((model.state.failure?.error as? ValidationError)?.field == "title")
     #expect(model.posts.isEmpty, "nothing shown")
     #expect(script.calls.isEmpty && analytics.events.isEmpty)
   }

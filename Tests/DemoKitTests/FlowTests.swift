@@ -68,10 +68,12 @@ struct FlowTests {
     await flow.next()
     await flow.next()
     #expect(await flow.next() == false)
-    #expect(flow.status(of: .three) == .failed("HTTP 503: busy") && flow.error == "HTTP 503: busy")
+    #expect(
+      flow.status(of: .three) == .failed("HTTP 503: busy") && flow.state.message == "HTTP 503: busy"
+    )
     box.failure = nil
     #expect(await flow.next())
-    #expect(flow.isFinished && box.submitted == 2 && flow.error == nil)
+    #expect(flow.isFinished && box.submitted == 2 && flow.state.message == nil)
   }
 
   @Test func theNewPostFlowCreatesThroughTheListOptimistically() async throws {
@@ -97,10 +99,10 @@ struct FlowTests {
       await new.flow.next() && new.flow.dialog?.message.contains("\"Hello\" by user 2") == true)
     let confirming = Task { await new.flow.confirm() }
     try await gate.waitUntilEntered(limit: .seconds(5))
-    #expect(new.flow.isLoading && posts.posts.first?.title == "Hello", "on the list already")
+    #expect(new.flow.state.isLoading && posts.posts.first?.title == "Hello", "on the list already")
     gate.open()
     #expect(await confirming.value)
-    #expect(new.created?.id == 6 && new.flow.isFinished && !new.flow.isLoading)
+    #expect(new.created?.id == 6 && new.flow.isFinished && !new.flow.state.isLoading)
     #expect(script.calls.last == "create(Hello, World, 2)")
   }
 }

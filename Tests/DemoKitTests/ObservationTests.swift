@@ -47,7 +47,7 @@ struct ObservationTests {
     let script = FakeScript()
     script.fail("list", with: NetworkError(.offline))
     let todos = TodosViewModel(repo: FakeTodosRepository(script: script))
-    #expect(await notifies({ todos.error as Any }, when: { await todos.load() }))
+    #expect(await notifies({ todos.state.message as Any }, when: { await todos.load() }))
   }
 
   @Test func accountViewModels() async {

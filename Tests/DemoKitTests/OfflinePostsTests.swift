@@ -50,9 +50,9 @@ struct OfflinePostsTests {
     await model.sync()
     #expect(model.items.map(\.status) == [.synced] && model.items.first?.item.id == 6)
     await model.sync()
-    #expect(script.calls == ["create(Offline, b, 2)"], "sent once")
     let keys = try await posts.outbox().map(\.idempotencyKey)
     #expect(keys.count == 1)
+    #expect(script.calls == keys.map { "create(Offline, b, 2, key \($0))" }, "sent once, keyed")
   }
 
   @Test func aRefusedPostIsMarkedFailedWithTheServersReason() async throws {

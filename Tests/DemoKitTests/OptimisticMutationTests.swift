@@ -36,10 +36,10 @@ struct OptimisticMutationTests {
     #expect(model.pending.isEmpty)
     if fails {
       #expect(model.posts.map(\.id) == [1, 2, 3, 4, 5], "the guess went away")
-      #expect(model.error == "Could not create the post: HTTP 500: the database is down")
+      #expect(model.state.message == "Could not create the post: HTTP 500: the database is down")
     } else {
       #expect(model.posts.first?.id == 6, "the server's post replaced the guess")
-      #expect(model.created?.id == 6 && model.error == nil)
+      #expect(model.created?.id == 6 && model.state.message == nil)
     }
   }
 
@@ -55,7 +55,8 @@ struct OptimisticMutationTests {
     #expect(await renaming.value == !fails)
     #expect(model.posts[1].title == (fails ? "Post 2" : "Renamed"))
     #expect(
-      model.error == (fails ? "Could not rename post 2: HTTP 500: the database is down" : nil))
+      model.state.message
+        == (fails ? "Could not rename post 2: HTTP 500: the database is down" : nil))
   }
 
   @Test(arguments: [false, true])
@@ -83,7 +84,8 @@ struct OptimisticMutationTests {
     #expect(await toggling.value == !fails)
     #expect(model.todos.first?.completed == !fails)
     #expect(
-      model.error == (fails ? "Could not update todo 1: HTTP 500: the database is down" : nil))
+      model.state.message
+        == (fails ? "Could not update todo 1: HTTP 500: the database is down" : nil))
   }
 
   @Test(arguments: [false, true])
@@ -99,7 +101,8 @@ struct OptimisticMutationTests {
     #expect(await renaming.value == !fails)
     #expect(model.user?.firstName == (fails ? "Emily" : "Em") && !model.isSaving)
     #expect(
-      model.error == (fails ? "Could not rename user 1: HTTP 500: the database is down" : nil))
+      model.state.message
+        == (fails ? "Could not rename user 1: HTTP 500: the database is down" : nil))
     if fails { #expect(model.user == loaded, "the user as loaded, every field") }
     // One load and one rename, whatever the outcome: a failure puts back what was shown
     // without asking the server again.
@@ -137,7 +140,7 @@ struct DemoKitTestingTests {
     let login = LoginViewModel(repo: auth)
     login.username = "emilys"
     login.password = "wrong"
-    #expect(await login.login() == false && login.error == "Invalid credentials")
+    #expect(await login.login() == false && login.state.message == "Invalid credentials")
     login.password = "emilyspass"
     #expect(await login.login() && login.user == .preview)
     #expect(try await auth.me() == .preview)

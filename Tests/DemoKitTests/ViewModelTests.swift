@@ -106,11 +106,11 @@ struct ViewModelTests {
     let model = UsersViewModel(repo: repo, pageSize: 10)
     repo.failNext(1)
     await model.send(.load)
-    #expect(model.output.error == "network error: not connected to the internet")
-    #expect(!model.output.isLoading && model.output.users.isEmpty)
+    #expect(model.output.state.message == "network error: not connected to the internet")
+    #expect(!model.output.state.isLoading && model.output.users.isEmpty)
 
     await model.send(.retry)
-    #expect(model.output.error == nil)
+    #expect(model.output.state.message == nil)
     #expect(model.output.users.map(\.id) == Array(1...10))
     #expect(model.output.canLoadMore)
 
@@ -129,11 +129,11 @@ struct ViewModelTests {
     let stale = Task { await model.send(.search("old")) }
     try await gate.waitUntilEntered()
     await model.send(.search("new"))
-    #expect(model.output.users.map(\.firstName) == ["new"] && !model.output.isLoading)
+    #expect(model.output.users.map(\.firstName) == ["new"] && !model.output.state.isLoading)
     gate.open()
     await stale.value
     #expect(model.output.users.map(\.firstName) == ["new"], "the late answer was dropped")
-    #expect(model.output.query == "new" && !model.output.isLoading)
+    #expect(model.output.query == "new" && !model.output.state.isLoading)
   }
 
   @Test func errorClearsAtTheStartOfTheNextFetch() async {
@@ -141,10 +141,10 @@ struct ViewModelTests {
     let model = UsersViewModel(repo: repo)
     repo.failNext(1)
     await model.send(.search("x"))
-    #expect(model.output.error != nil)
+    #expect(model.output.state.message != nil)
     await model.send(.search("emily"))
     #expect(
-      model.output.error == nil && model.output.users.map(\.id) == [7]
+      model.output.state.message == nil && model.output.users.map(\.id) == [7]
         && model.output.query == "emily")
   }
 
@@ -154,7 +154,7 @@ struct ViewModelTests {
     await model.send(.load)
     repo.failNext(1)
     await model.send(.loadMore)
-    #expect(model.output.users.count == 10 && model.output.error != nil)
+    #expect(model.output.users.count == 10 && model.output.state.message != nil)
     await model.send(.retry)
     #expect(model.output.users.map(\.id) == Array(1...20))
   }
@@ -170,13 +170,13 @@ struct ViewModelTests {
     let good = TodosViewModel(repo: MockTodosRepo(fails: false))
     await good.load()
     #expect(await good.toggle(id: 1))
-    #expect(good.todos.first?.completed == true && good.error == nil)
+    #expect(good.todos.first?.completed == true && good.state.message == nil)
 
     let bad = TodosViewModel(repo: MockTodosRepo(fails: true))
     await bad.load()
     #expect(await bad.toggle(id: 2) == false)
     #expect(bad.todos.last?.completed == true, "reverted")
-    #expect(bad.error == "Could not update todo 2: HTTP 500: boom")
+    #expect(bad.state.message == "Could not update todo 2: HTTP 500: boom")
   }
 
   @Test func loginValidationMessages() async {
@@ -190,10 +190,11 @@ struct ViewModelTests {
     #expect(!model.validate() && model.validationMessage == "Enter your password.")
     model.password = "wrong"
     #expect(await model.login() == false)
-    #expect(model.validationMessage == nil && model.error == "Invalid credentials")
+    #expect(model.validationMessage == nil && model.state.message == "Invalid credentials")
     model.password = "emilyspass"
     #expect(await model.login())
-    #expect(model.user?.username == "emilys" && model.error == nil && model.password.isEmpty)
+    #expect(
+      model.user?.username == "emilys" && model.state.message == nil && model.password.isEmpty)
     #expect(repo.logins == ["emilys", "emilys"])
   }
 
@@ -201,7 +202,7 @@ struct ViewModelTests {
     let model = ProfileViewModel(repo: MockAuthRepo())
     await model.load()
     #expect(model.user == nil && !model.isSignedIn)
-    #expect(model.error == "You are signed out. Log in again.")
+    #expect(model.state.message == "You are signed out. Log in again.")
   }
 
   @Test func routerTabsAndStacks() {

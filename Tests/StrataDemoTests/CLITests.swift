@@ -15,6 +15,23 @@ struct CLITests {
     #expect(Set(Self.commands).count == Self.commands.count, "no name twice")
   }
 
+  /// A command file that declares commands but was not added to `CommandTable.commands`.
+  @Test func everyDeclaredCommandIsInTheTable() throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../Sources/strata-demo/Commands").standardized
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    let declaration = try Regex(#"Command\(\s*"([^"]+)""#)
+    var declared: [String] = []
+    for file in files where file.hasSuffix(".swift") {
+      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      for match in text.matches(of: declaration) {
+        declared.append(String(match.output[1].substring ?? ""))
+      }
+    }
+    #expect(declared.count >= 15)
+    #expect(Set(declared) == Set(Self.commands), "declared but missing from the table")
+  }
+
   @Test func helpAndVersion() async throws {
     let cli = try CLIRunner()
     let help = try await cli.run(["--help"])

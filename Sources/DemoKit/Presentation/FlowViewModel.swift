@@ -7,7 +7,7 @@ import Strata
 ///
 /// The flow knows nothing of the fields: `validate` says what is wrong with a step (nil when
 /// it may be left) and `submit` does the work at the end. A screen binds to ``current``,
-/// ``status(of:)``, ``validationMessage``, ``dialog`` and ``isLoading``.
+/// ``status(of:)``, ``validationMessage``, ``dialog`` and ``state``.
 @MainActor @Observable
 public final class FlowViewModel<Step: Hashable & Sendable> {
   /// Where a step stands.
@@ -42,12 +42,10 @@ public final class FlowViewModel<Step: Hashable & Sendable> {
   public private(set) var validationMessage: String?
   /// The confirmation on screen, if any.
   public private(set) var dialog: Dialog?
-  /// The submit is under way.
-  public private(set) var isLoading = false
+  /// The submit under way, or its failure.
+  public private(set) var state = LoadState.idle
   /// The submit succeeded: the flow is over.
   public private(set) var isFinished = false
-  /// The submit's failure, as a sentence.
-  public private(set) var error: String?
   @ObservationIgnored private var statuses: [Step: StepStatus] = [:]
   @ObservationIgnored private let validate: @MainActor (Step) -> String?
   @ObservationIgnored private let confirmation: @MainActor () -> Dialog?
@@ -86,7 +84,7 @@ public final class FlowViewModel<Step: Hashable & Sendable> {
   /// - Returns: Whether the flow moved (or the dialog appeared, or the submit succeeded).
   @discardableResult
   public func next() async -> Bool {
-    guard !isLoading, !isFinished else { return false }
+    guard !state.isLoading, !isFinished else { return false }
     validationMessage = validate(current)
     guard validationMessage == nil else { return false }
     guard isLastStep else {
@@ -104,7 +102,7 @@ public final class FlowViewModel<Step: Hashable & Sendable> {
 
   /// Goes back one step (nothing on the first, or while submitting).
   public func back() {
-    guard currentIndex > 0, !isLoading, !isFinished else { return }
+    guard currentIndex > 0, !state.isLoading, !isFinished else { return }
     dialog = nil
     validationMessage = nil
     statuses[current] = .pending
@@ -125,19 +123,18 @@ public final class FlowViewModel<Step: Hashable & Sendable> {
   public func cancel() { dialog = nil }
 
   private func perform() async -> Bool {
-    isLoading = true
-    error = nil
+    state = .loading
     statuses[current] = .active
-    defer { isLoading = false }
     do {
       try await submit()
       statuses[current] = .done
       isFinished = true
+      state = .idle
       return true
     } catch {
-      let text = ErrorText.describe(error)
-      statuses[current] = .failed(text)
-      self.error = text
+      let failure = LoadState.Failure(error)
+      statuses[current] = .failed(failure.message)
+      state = .failed(failure)
       return false
     }
   }

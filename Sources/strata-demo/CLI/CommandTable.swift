@@ -1,20 +1,21 @@
-/// Every command the CLI has, in the order `--help` lists them. Each feature's file
-/// contributes its entries; nothing else names a command.
+/// Every command the CLI has, in the order `--help` lists them. Each feature's file declares its
+/// entries and adds one term to ``commands`` (a test fails when a command file is left out).
 enum CommandTable {
   static let version = "strata-demo 0.1.0"
 
   static let commands: [Command] =
     TourCommand.commands + AccountCommands.commands + UserCommands.commands
-    + PostCommands.commands + TodoCommands.commands + SyncCommand.commands
-    + ConfigCommand.commands
-    + SandboxCommand.commands
+    + UserPostsCommands.commands + PostCommands.commands + TodoCommands.commands
+    + SyncCommand.commands + ConfigCommand.commands + SandboxCommand.commands
 
-  /// The command named by the first words of `words`.
+  /// The command named by the first words of `words`, the longest name winning (`user posts 1`
+  /// is `user posts`, not `user` with two arguments).
   static func command(startingWith words: [String]) -> Command? {
-    commands.first { command in
+    commands.filter { command in
       words.count >= command.words.count
         && Array(words.prefix(command.words.count)) == command.words
     }
+    .max { $0.words.count < $1.words.count }
   }
 
   static let globalOptions: [OptionSpec] = [

@@ -69,7 +69,7 @@ enum AccountCommands {
     model.password = password ?? ""
     guard await model.login(), let user = model.user else {
       if let invalid = model.validationError { throw invalid }
-      throw CommandFailure(model.error ?? "login failed")
+      throw CommandFailure(model.state.message ?? "login failed")
     }
     return Output(
       text: .line("signed in as \(user.firstName) \(user.lastName) (@\(user.username))"),
@@ -90,7 +90,7 @@ enum AccountCommands {
   static func me(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let model = try app.resolve(ProfileViewModel.self)
     await model.load()
-    if let failure = model.failure { throw failure }
+    if let failure = model.state.failure { throw failure.error }
     guard let user = model.user else { throw CommandFailure("no user") }
     return UserCommands.detail(user)
   }

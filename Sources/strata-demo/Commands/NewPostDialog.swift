@@ -68,6 +68,7 @@ struct NewPostDialog {
 
   /// Why the flow did not create the post: the list's failure, else the flow's sentence.
   static func failure(of flow: NewPostFlow) -> any Error {
-    flow.posts.failure ?? CommandFailure(flow.flow.error ?? "the post was not created")
+    flow.posts.state.failure?.error
+      ?? CommandFailure(flow.flow.state.message ?? "the post was not created")
   }
 }

@@ -39,7 +39,7 @@ enum PostCommands {
     let (limit, skip) = try invocation.paging()
     await model.load(limit: limit, skip: skip)
     return try Output.page(
-      model.page, failure: model.failure, headers: ["ID", "USER", "LIKES", "TITLE"]
+      model.page, failure: model.state.failure?.error, headers: ["ID", "USER", "LIKES", "TITLE"]
     ) { [String($0.id), String($0.userId), String($0.reactions?.likes ?? 0), $0.title] }
   }
 
@@ -78,7 +78,7 @@ enum PostCommands {
   static func comments(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let model = try app.resolve(PostDetailViewModel.self)
     await model.load(id: try invocation.identifier())
-    if let failure = model.failure { throw failure }
+    if let failure = model.state.failure { throw failure.error }
     guard let post = model.post else { throw CommandFailure("no post") }
     return Output(
       text: .line(

@@ -43,7 +43,7 @@ enum TodoCommands {
       try await offline.keep(page.items)
     }
     return try Output.page(
-      model.page, failure: model.failure, headers: ["ID", "DONE", "USER", "TODO"]
+      model.page, failure: model.state.failure?.error, headers: ["ID", "DONE", "USER", "TODO"]
     ) { [String($0.id), $0.completed ? "yes" : "no", String($0.userId), $0.todo] }
   }
 
@@ -68,7 +68,7 @@ enum TodoCommands {
     }
     let model = try app.resolve(TodosViewModel.self)
     await model.toggle(id: id)
-    if let failure = model.failure { throw failure }
+    if let failure = model.state.failure { throw failure.error }
     guard let todo = model.todos.first(where: { $0.id == id }) else {
       throw CommandFailure("todo \(id) was not found")
     }

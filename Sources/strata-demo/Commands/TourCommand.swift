@@ -56,7 +56,8 @@ enum TourCommand {
     tour.step(13, "Sign out")
     await profile.signOut()
     await profile.load()
-    tour.say("signed out; the profile now says: \(profile.error ?? "?") (no request was sent)")
+    tour.say(
+      "signed out; the profile now says: \(profile.state.message ?? "?") (no request was sent)")
     tour.evidence()
 
     let elapsed = ContinuousClock.now - started
@@ -113,7 +114,7 @@ enum TourCommand {
     login.username = SandboxServer.demoAccount.username
     login.password = SandboxServer.demoAccount.password
     guard await login.login(), let user = login.user else {
-      throw tour.failure("login failed: \(login.error ?? "?")")
+      throw tour.failure("login failed: \(login.state.message ?? "?")")
     }
     tour.say(
       "signed in as \(user.firstName) \(user.lastName) (@\(user.username)); the tokens stay inside AuthSession"
@@ -124,7 +125,7 @@ enum TourCommand {
     tour.step(4, "ProfileViewModel: an authenticated request")
     let profile = try app.resolve(ProfileViewModel.self)
     await profile.load()
-    guard let me = profile.user else { throw tour.failure(profile.error ?? "me failed") }
+    guard let me = profile.user else { throw tour.failure(profile.state.message ?? "me failed") }
     tour.say(
       "GET /auth/me with Authorization: Bearer <redacted> → \(me.fullName), \(me.email ?? "")")
     tour.evidence()
@@ -136,7 +137,7 @@ enum TourCommand {
       "the sandbox's clock jumps 2 hours: the server now rejects the token (the client does not know)"
     )
     await profile.load()
-    guard profile.user != nil else { throw tour.failure(profile.error ?? "refresh failed") }
+    guard profile.user != nil else { throw tour.failure(profile.state.message ?? "refresh failed") }
     tour.say(
       "the view model just asked again and got \(profile.user?.firstName ?? "?") — it never saw the 401"
     )
@@ -180,7 +181,7 @@ enum TourCommand {
     tour.step(8, "PostDetailViewModel: a post and its comments, fetched in parallel")
     let detail = try app.resolve(PostDetailViewModel.self)
     await detail.load(id: page.items.first?.id ?? 1)
-    guard let shownPost = detail.post else { throw tour.failure(detail.error ?? "no post") }
+    guard let shownPost = detail.post else { throw tour.failure(detail.state.message ?? "no post") }
     tour.say("post #\(shownPost.id) \"\(Output.clip(shownPost.title, 40))\"")
     tour.say(
       Output.table(
@@ -198,7 +199,7 @@ enum TourCommand {
     let model = PostsViewModel(
       repo: try app.resolve(), analytics: TourAnalytics { Terminal.out("    analytics: \($0)") })
     await model.create(title: "   ", body: "Strata", userId: userId)
-    tour.say("refused — \(model.error ?? "accepted?") (no request, no event)")
+    tour.say("refused — \(model.state.message ?? "accepted?") (no request, no event)")
     tour.evidence()
 
     // 10. POST not retried
@@ -206,10 +207,12 @@ enum TourCommand {
     sandbox.faults.fail(503, method: "POST", path: "/posts/add")
     guard !(await model.create(title: "Hello from the tour", body: "Strata", userId: userId))
     else { throw tour.failure("the injected 503 did not reach the client") }
-    tour.say("failed once, as it should: \(model.error ?? "?")")
+    tour.say("failed once, as it should: \(model.state.message ?? "?")")
     tour.evidence()
     await model.create(title: "Hello from the tour", body: "Strata", userId: userId)
-    guard let created = model.created else { throw tour.failure(model.error ?? "not created") }
+    guard let created = model.created else {
+      throw tour.failure(model.state.message ?? "not created")
+    }
     let createdBefore = sandbox.changesDone(path: "/posts/add")
     tour.say("sent again by the user: created post #\(created.id)")
     tour.evidence()
@@ -252,7 +255,7 @@ enum TourCommand {
     tour.say(
       "todo \(todo.id) \"\(todo.todo)\": was \(done(todo.completed)), shown \(done(shown)) at once")
     tour.say(
-      "the server answered 500 → \(kept ? "kept" : "reverted to \(done(todos.todos.first?.completed ?? false))"): \(todos.error ?? "")"
+      "the server answered 500 → \(kept ? "kept" : "reverted to \(done(todos.todos.first?.completed ?? false))"): \(todos.state.message ?? "")"
     )
     tour.evidence()
   }

@@ -27,7 +27,8 @@ enum UserCommands {
     let page = Page(
       items: model.output.users, total: model.output.total, skip: skip, limit: limit)
     return try Output.page(
-      page, failure: model.failure, headers: ["ID", "NAME", "AGE", "USERNAME", "EMAIL"]
+      page, failure: model.output.state.failure?.error,
+      headers: ["ID", "NAME", "AGE", "USERNAME", "EMAIL"]
     ) {
       [
         String($0.id), $0.fullName, $0.age.map(String.init) ?? "", $0.username ?? "",
@@ -39,7 +40,7 @@ enum UserCommands {
   static func user(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let model = try app.resolve(UserViewModel.self)
     await model.load(id: try invocation.identifier())
-    if let failure = model.failure { throw failure }
+    if let failure = model.state.failure { throw failure.error }
     guard let user = model.user else { throw CommandFailure("no user") }
     return detail(user)
   }

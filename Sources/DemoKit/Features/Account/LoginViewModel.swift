@@ -12,13 +12,8 @@ public final class LoginViewModel {
   public private(set) var validationError: ValidationError?
   /// Why the form cannot be submitted yet, as the sentence to show.
   public var validationMessage: String? { validationError?.message }
-  /// The last sign-in failure, as a sentence.
-  public private(set) var error: String?
-  /// The last sign-in failure itself (a command line maps it to an exit status).
-  public private(set) var failure: (any Error)?
-  /// Whether the last request failed for want of a network route (show an offline banner).
-  public var isOffline: Bool { ErrorText.isOffline(failure) }
-  public private(set) var isLoading = false
+  /// A sign-in under way, or the last one's failure (the server's own sentence when it gave one).
+  public private(set) var state = LoadState.idle
   /// The signed-in user after success.
   public private(set) var user: AuthUser?
   @ObservationIgnored private let repo: any AuthRepository
@@ -43,23 +38,18 @@ public final class LoginViewModel {
   /// - Returns: Whether the user is now signed in.
   @discardableResult
   public func login() async -> Bool {
-    error = nil
-    failure = nil
+    state = .idle
     guard validate() else { return false }
-    isLoading = true
-    defer { isLoading = false }
+    state = .loading
     do {
       user = try await repo.login(
         username: username.trimmingCharacters(in: .whitespacesAndNewlines), password: password)
       password = ""
+      state = .idle
       return true
-    } catch let failure as NetworkError {
-      self.failure = failure
-      error = failure.serverMessage ?? ErrorText.describe(failure)
-      return false
     } catch {
-      failure = error
-      self.error = ErrorText.describe(error)
+      let message = (error as? NetworkError)?.serverMessage
+      state = .failed(message.map { .init(error, message: $0) } ?? .init(error))
       return false
     }
   }

@@ -6,12 +6,8 @@ import Strata
 public final class ProfileViewModel {
   /// The user, once loaded.
   public private(set) var user: User?
-  /// The last failure, as a sentence.
-  public private(set) var error: String?
-  /// The last failure itself.
-  public private(set) var failure: (any Error)?
-  /// Whether the last request failed for want of a network route (show an offline banner).
-  public var isOffline: Bool { ErrorText.isOffline(failure) }
+  /// Loading, or the last request's failure.
+  public private(set) var state = LoadState.idle
   /// Whether a session exists.
   public private(set) var isSignedIn = false
   @ObservationIgnored private let repo: any AuthRepository
@@ -21,16 +17,15 @@ public final class ProfileViewModel {
 
   /// Loads the current user.
   public func load() async {
-    error = nil
-    failure = nil
+    state = .loading
     do {
       user = try await repo.me()
       isSignedIn = true
+      state = .idle
     } catch {
       user = nil
       isSignedIn = await repo.isSignedIn
-      failure = error
-      self.error = ErrorText.describe(error)
+      state = .failed(error)
     }
   }
 

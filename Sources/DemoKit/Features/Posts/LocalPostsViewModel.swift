@@ -10,14 +10,8 @@ public final class LocalPostsViewModel {
   public private(set) var items: [OfflinePosts.Item] = []
   /// Whether ``items`` are the device's only (the refresh has not answered, or failed).
   public private(set) var isStale = true
-  /// A refresh or sync is under way.
-  public private(set) var isLoading = false
-  /// The last failure, as a sentence.
-  public private(set) var error: String?
-  /// The last failure itself.
-  public private(set) var failure: (any Error)?
-  /// Whether the last request failed for want of a network route.
-  public var isOffline: Bool { ErrorText.isOffline(failure) }
+  /// A refresh or sync under way, or the last one's failure.
+  public private(set) var state = LoadState.idle
   @ObservationIgnored private let posts: OfflinePosts
 
   /// A screen over `posts`.
@@ -50,15 +44,12 @@ public final class LocalPostsViewModel {
   }
 
   private func run(_ work: () async throws -> Void) async {
-    isLoading = true
-    error = nil
-    failure = nil
-    defer { isLoading = false }
+    state = .loading
     do {
       try await work()
+      state = .idle
     } catch {
-      failure = error
-      self.error = ErrorText.describe(error)
+      state = .failed(error)
     }
   }
 }

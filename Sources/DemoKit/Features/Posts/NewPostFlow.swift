@@ -42,7 +42,7 @@ public final class NewPostFlow {
         guard
           await self.posts.create(
             title: self.trimmedTitle, body: self.trimmedBody, userId: self.userId)
-        else { throw self.posts.failure ?? NewPostFailure.notCreated }
+        else { throw self.posts.state.failure?.error ?? NewPostFailure.notCreated }
       })
   }
 

@@ -13,13 +13,6 @@ public struct PostDraft: Codable, Sendable, Equatable {
   }
 }
 
-extension PostsRepository {
-  /// Without a server that honours keys: a plain create.
-  public func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post {
-    try await create(title: draft.title, body: draft.body, userId: draft.userId)
-  }
-}
-
 /// Posts: list, read, create, update, delete.
 public protocol PostsRepository: Sendable {
   /// A page of posts.

@@ -14,14 +14,8 @@ public final class PostsViewModel {
   public private(set) var pending: Set<Int> = []
   /// The post created last, once the server confirmed it.
   public private(set) var created: Post?
-  /// A fetch is under way.
-  public private(set) var isLoading = false
-  /// The last failure, as a sentence.
-  public private(set) var error: String?
-  /// The last failure itself.
-  public private(set) var failure: (any Error)?
-  /// Whether the last request failed for want of a network route (show an offline banner).
-  public var isOffline: Bool { ErrorText.isOffline(failure) }
+  /// A fetch under way, or the last request's failure.
+  public private(set) var state = LoadState.idle
   @ObservationIgnored private let repo: any PostsRepository
   @ObservationIgnored private let analytics: any Analytics
   /// Ids for posts the server has not numbered yet: negative, so they never clash.
@@ -35,15 +29,14 @@ public final class PostsViewModel {
 
   /// Loads `limit` posts after the first `skip`.
   public func load(limit: Int = 10, skip: Int = 0) async {
-    isLoading = true
-    clearFailure()
-    defer { isLoading = false }
+    state = .loading
     do {
       let page = try await repo.list(limit: limit, skip: skip)
       self.page = page
       posts = page.items
+      state = .idle
     } catch {
-      fail(error)
+      state = .failed(error)
     }
   }
 
@@ -52,13 +45,13 @@ public final class PostsViewModel {
   /// - Returns: Whether the server created it.
   @discardableResult
   public func create(title: String, body: String, userId: Int) async -> Bool {
-    clearFailure()
+    state = .idle
     created = nil
     let draft: PostDraft
     do {
       draft = try PostRules.validated(PostDraft(title: title, body: body, userId: userId))
     } catch {
-      fail(error)  // refused before anything is shown or sent
+      state = .failed(error)  // refused before anything is shown or sent
       return false
     }
     let (title, body) = (draft.title, draft.body)
@@ -78,7 +71,7 @@ public final class PostsViewModel {
     } catch {
       analytics.track("post_create_failed", AnalyticsValue.failure(error))
       posts.removeAll { $0.id == provisional.id }
-      fail(error, "Could not create the post")
+      state = .failed(error, "Could not create the post")
       return false
     }
   }
@@ -87,7 +80,7 @@ public final class PostsViewModel {
   /// - Returns: Whether the server kept the change.
   @discardableResult
   public func rename(id: Int, title: String) async -> Bool {
-    clearFailure()
+    state = .idle
     guard let index = posts.firstIndex(where: { $0.id == id }) else { return false }
     let previous = posts[index]
     posts[index] = previous.retitled(title)
@@ -98,7 +91,7 @@ public final class PostsViewModel {
       return true
     } catch {
       replace(id, with: previous)
-      fail(error, "Could not rename post \(id)")
+      state = .failed(error, "Could not rename post \(id)")
       return false
     }
   }
@@ -107,7 +100,7 @@ public final class PostsViewModel {
   /// - Returns: Whether the server deleted it.
   @discardableResult
   public func delete(id: Int) async -> Bool {
-    clearFailure()
+    state = .idle
     guard let index = posts.firstIndex(where: { $0.id == id }) else { return false }
     let removed = posts.remove(at: index)
     pending.insert(id)
@@ -117,7 +110,7 @@ public final class PostsViewModel {
       return true
     } catch {
       posts.insert(removed, at: min(index, posts.count))
-      fail(error, "Could not delete post \(id)")
+      state = .failed(error, "Could not delete post \(id)")
       return false
     }
   }
@@ -126,15 +119,6 @@ public final class PostsViewModel {
     if let index = posts.firstIndex(where: { $0.id == id }) { posts[index] = post }
   }
 
-  private func clearFailure() {
-    error = nil
-    failure = nil
-  }
-
-  private func fail(_ error: any Error, _ context: String? = nil) {
-    failure = error
-    self.error = (context.map { "\($0): " } ?? "") + ErrorText.describe(error)
-  }
 }
 
 extension Post {

@@ -6,14 +6,8 @@ import Strata
 @MainActor @Observable
 public final class TodosViewModel {
   public private(set) var todos: [Todo] = []
-  /// A fetch is under way.
-  public private(set) var isLoading = false
-  /// The last failure, as a sentence.
-  public private(set) var error: String?
-  /// The last failure itself.
-  public private(set) var failure: (any Error)?
-  /// Whether the last request failed for want of a network route (show an offline banner).
-  public var isOffline: Bool { ErrorText.isOffline(failure) }
+  /// Loading, or the last request's failure.
+  public private(set) var state = LoadState.idle
   @ObservationIgnored private let repo: any TodosRepository
   @ObservationIgnored private let analytics: any Analytics
 
@@ -28,35 +22,27 @@ public final class TodosViewModel {
 
   /// Loads `limit` todos after the first `skip`.
   public func load(limit: Int = 10, skip: Int = 0) async {
-    isLoading = true
-    error = nil
-    failure = nil
-    defer { isLoading = false }
+    state = .loading
     do {
       let page = try await repo.list(limit: limit, skip: skip)
       self.page = page
       todos = page.items
+      state = .idle
     } catch {
-      fail(error)
+      state = .failed(error)
     }
-  }
-
-  private func fail(_ error: any Error, _ context: String? = nil) {
-    failure = error
-    self.error = (context.map { "\($0): " } ?? "") + ErrorText.describe(error)
   }
 
   /// Flips a todo's completed flag now, confirms with the server, and reverts on failure.
   /// - Returns: Whether the change was kept.
   @discardableResult
   public func toggle(id: Int) async -> Bool {
-    error = nil
-    failure = nil
+    state = .idle
     if !todos.contains(where: { $0.id == id }) {
       do {
         todos.append(try await repo.todo(id: id))  // not on screen: fetch it first
       } catch {
-        fail(error, "Could not load todo \(id)")
+        state = .failed(error, "Could not load todo \(id)")
         return false
       }
     }
@@ -72,7 +58,7 @@ public final class TodosViewModel {
       if let current = todos.firstIndex(where: { $0.id == id }) {
         todos[current].completed = previous
       }
-      fail(error, "Could not update todo \(id)")
+      state = .failed(error, "Could not update todo \(id)")
       return false
     }
   }

@@ -6,16 +6,10 @@ import Strata
 public final class UserViewModel {
   /// The user, once loaded.
   public private(set) var user: User?
-  /// A fetch is under way.
-  public private(set) var isLoading = false
   /// A change is being saved (the shown user is not confirmed yet).
   public private(set) var isSaving = false
-  /// The last failure, as a sentence.
-  public private(set) var error: String?
-  /// The last failure itself.
-  public private(set) var failure: (any Error)?
-  /// Whether the last request failed for want of a network route (show an offline banner).
-  public var isOffline: Bool { ErrorText.isOffline(failure) }
+  /// Loading, or the last request's failure.
+  public private(set) var state = LoadState.idle
   @ObservationIgnored private let repo: any UsersRepository
 
   /// Creates the view model.
@@ -23,16 +17,13 @@ public final class UserViewModel {
 
   /// Loads the user with `id`.
   public func load(id: Int) async {
-    isLoading = true
-    error = nil
-    failure = nil
-    defer { isLoading = false }
+    state = .loading
     do {
       user = try await repo.user(id: id)
+      state = .idle
     } catch {
       user = nil
-      failure = error
-      self.error = ErrorText.describe(error)
+      state = .failed(error)
     }
   }
 
@@ -41,8 +32,7 @@ public final class UserViewModel {
   @discardableResult
   public func rename(firstName: String) async -> Bool {
     guard let previous = user else { return false }
-    error = nil
-    failure = nil
+    state = .idle
     user = previous.renamed(firstName)
     isSaving = true
     defer { isSaving = false }
@@ -51,8 +41,7 @@ public final class UserViewModel {
       return true
     } catch {
       user = previous
-      failure = error
-      self.error = "Could not rename user \(previous.id): \(ErrorText.describe(error))"
+      state = .failed(error, "Could not rename user \(previous.id)")
       return false
     }
   }

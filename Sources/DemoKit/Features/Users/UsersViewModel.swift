@@ -32,12 +32,8 @@ public final class UsersViewModel {
     /// How many users come before the first loaded one.
     public var skip = 0
     public var query = ""
-    /// A fetch is under way.
-    public var isLoading = false
-    /// The last fetch's error, if it failed.
-    public var error: String?
-    /// The last fetch failed for want of a network route.
-    public var isOffline = false
+    /// A fetch under way, or the last one's failure.
+    public var state = LoadState.idle
     /// Whether ``Input/loadMore`` would fetch anything.
     public var canLoadMore: Bool { skip + users.count < total }
   }
@@ -49,8 +45,6 @@ public final class UsersViewModel {
   }
 
   public private(set) var output = Output()
-  /// The last fetch's failure itself (``Output/error`` is its sentence).
-  public private(set) var failure: (any Error)?
   /// One-shot effects, in order.
   @ObservationIgnored public let effects: AsyncStream<Effect>
   @ObservationIgnored private let effectSink: AsyncStream<Effect>.Continuation
@@ -78,7 +72,7 @@ public final class UsersViewModel {
       output.skip = max(0, skip)
       await fetch(reset: true)
     case .loadMore:
-      guard output.canLoadMore, !output.isLoading else { return }
+      guard output.canLoadMore, !output.state.isLoading else { return }
       await fetch(reset: false)
     case .search(let query, let skip):
       output.query = query.trimmingCharacters(in: .whitespaces)
@@ -95,10 +89,7 @@ public final class UsersViewModel {
     fetchNumber += 1
     let number = fetchNumber
     lastFetchWasReset = reset
-    output.isLoading = true
-    output.error = nil
-    output.isOffline = false
-    failure = nil
+    output.state = .loading
     let skip = output.skip + (reset ? 0 : output.users.count)
     let query = output.query
     let result: Result<Page<User>, any Error>
@@ -111,15 +102,13 @@ public final class UsersViewModel {
       result = .failure(error)
     }
     guard number == fetchNumber else { return }  // a newer fetch owns the state now
-    output.isLoading = false
     switch result {
     case .success(let page):
       output.users = reset ? page.items : output.users + page.items
       output.total = page.total
+      output.state = .idle
     case .failure(let error):
-      failure = error
-      output.error = ErrorText.describe(error)
-      output.isOffline = ErrorText.isOffline(error)
+      output.state = .failed(error)
     }
   }
 }
