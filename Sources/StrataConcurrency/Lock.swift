@@ -25,13 +25,11 @@ package final class Lock<State>: @unchecked Sendable {
   @usableFromInline let state: UnsafeMutablePointer<State>
 
   package init(_ initial: State) {
-    state = .allocate(capacity: 1)
-    state.initialize(to: initial)
-    primitive = .allocate(capacity: 1)
+    state = .placed(initial)
     #if canImport(Darwin)
-      primitive.initialize(to: os_unfair_lock())
+      primitive = .placed(os_unfair_lock())
     #else
-      primitive.initialize(to: pthread_mutex_t())
+      primitive = .placed(pthread_mutex_t())
       pthread_mutex_init(primitive, nil)
     #endif
   }
@@ -40,10 +38,8 @@ package final class Lock<State>: @unchecked Sendable {
     #if !canImport(Darwin)
       pthread_mutex_destroy(primitive)
     #endif
-    primitive.deinitialize(count: 1)
-    primitive.deallocate()
-    state.deinitialize(count: 1)
-    state.deallocate()
+    primitive.free()
+    state.free()
   }
 
   /// Runs `body` with exclusive access to the state.
@@ -62,4 +58,18 @@ package final class Lock<State>: @unchecked Sendable {
 
 extension Lock where State == Void {
   package convenience init() { self.init(()) }
+}
+
+extension UnsafeMutablePointer {
+  /// One value at an address of its own, which never moves until ``free()``.
+  static func placed(_ value: Pointee) -> Self {
+    let pointer = Self.allocate(capacity: 1)
+    pointer.initialize(to: value)
+    return pointer
+  }
+
+  func free() {
+    deinitialize(count: 1)
+    deallocate()
+  }
 }

@@ -19,10 +19,8 @@ package final class ReadWriteLock<State>: @unchecked Sendable {
   @usableFromInline let state: UnsafeMutablePointer<State>
 
   package init(_ initial: State) {
-    state = .allocate(capacity: 1)
-    state.initialize(to: initial)
-    primitive = .allocate(capacity: 1)
-    primitive.initialize(to: pthread_rwlock_t())
+    state = .placed(initial)
+    primitive = .placed(pthread_rwlock_t())
     #if canImport(Glibc)
       // glibc prefers readers by default: a steady stream of lookups would starve a
       // registration, and the writer would block its thread (a cooperative-pool thread, in
@@ -40,10 +38,8 @@ package final class ReadWriteLock<State>: @unchecked Sendable {
 
   deinit {
     pthread_rwlock_destroy(primitive)
-    primitive.deinitialize(count: 1)
-    primitive.deallocate()
-    state.deinitialize(count: 1)
-    state.deallocate()
+    primitive.free()
+    state.free()
   }
 
   /// Runs `body` with shared, read-only access to the state.

@@ -23,8 +23,7 @@ enum ContentionBenchmarks {
     let middle: Middle
     let leaf: Leaf
     init(middle: Middle, leaf: Leaf) {
-      self.middle = middle
-      self.leaf = leaf
+      (self.middle, self.leaf) = (middle, leaf)
     }
   }
 

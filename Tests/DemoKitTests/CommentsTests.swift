@@ -51,7 +51,7 @@ struct CommentsTests {
       id: 7, body: "Nice", postId: 2, likes: 1,
       user: .init(id: 3, username: "u3", fullName: "User Three"))
     let model = PostDetailViewModel(
-      posts: FakePostsRepository(), comments: FakeCommentsRepository(comments: [comment]))
+      posts: FakePostsRepository(), comments: FakeCommentsRepository([comment]))
     await model.load(id: 2)
     #expect(model.post?.id == 2 && model.comments == [comment])
     #expect(

@@ -22,10 +22,7 @@ public struct Page<Item: PageItem>: Codable, Sendable {
   public var hasMore: Bool { skip + items.count < total }
 
   public init(items: [Item], total: Int, skip: Int, limit: Int) {
-    self.items = items
-    self.total = total
-    self.skip = skip
-    self.limit = limit
+    (self.items, self.total, self.skip, self.limit) = (items, total, skip, limit)
   }
 
   private struct Key: CodingKey {

@@ -6,8 +6,7 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
   public let message: String
 
   public init(field: String, _ message: String) {
-    self.field = field
-    self.message = message
+    (self.field, self.message) = (field, message)
   }
 
   public var description: String { "\(field): \(message)" }

@@ -27,9 +27,7 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// A collection kept in `store`; `send` carries a change to the server; `connectivity`
   /// says when to keep a change without trying.
   public init(store: LocalStore<Item>, connectivity: Connectivity? = nil, send: @escaping Send) {
-    self.store = store
-    self.connectivity = connectivity
-    self.send = send
+    (self.store, self.connectivity, self.send) = (store, connectivity, send)
   }
 
   /// What the device has, newest change first: shown at once, before any request.

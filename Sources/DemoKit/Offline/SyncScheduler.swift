@@ -17,8 +17,7 @@ public actor SyncScheduler {
     public var waiting: Int
 
     public init(sent: Int, waiting: Int) {
-      self.sent = sent
-      self.waiting = waiting
+      (self.sent, self.waiting) = (sent, waiting)
     }
   }
 

@@ -28,9 +28,7 @@ public final class FlowViewModel<Step: Hashable & Sendable> {
 
     /// A dialog (previews, the flow's owner).
     public init(title: String, message: String, confirm: String) {
-      self.title = title
-      self.message = message
-      self.confirm = confirm
+      (self.title, self.message, self.confirm) = (title, message, confirm)
     }
   }
 

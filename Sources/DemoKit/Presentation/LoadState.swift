@@ -28,8 +28,7 @@ public enum LoadState: Sendable, Equatable {
     }
 
     init(_ error: any Error, message: String) {
-      self.error = error
-      self.message = message
+      (self.error, self.message) = (error, message)
     }
 
     /// Nothing could be sent for want of a network route: show an offline banner.
@@ -53,5 +52,27 @@ extension LoadState {
   /// The state after `error`, with `context` before its sentence.
   static func failed(_ error: any Error, _ context: String? = nil) -> LoadState {
     .failed(Failure(error, context: context))
+  }
+}
+
+/// A screen whose requests run through ``LoadState``.
+@MainActor
+protocol LoadStateOwner: AnyObject {
+  var state: LoadState { get set }
+}
+
+extension LoadStateOwner {
+  /// `fetch`'s value, with the state `.loading` meanwhile and `.idle` after; nil, with the state
+  /// `.failed` (`context` before the sentence), when it throws.
+  func loading<Value>(_ context: String? = nil, _ fetch: () async throws -> Value) async -> Value? {
+    state = .loading
+    do {
+      let value = try await fetch()
+      state = .idle
+      return value
+    } catch {
+      state = .failed(error, context)
+      return nil
+    }
   }
 }

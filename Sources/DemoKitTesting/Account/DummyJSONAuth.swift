@@ -12,8 +12,7 @@ public enum DummyJSONAuth {
 
     /// Tokens as a test forges or stores them.
     public init(accessToken: String, refreshToken: String) {
-      self.accessToken = accessToken
-      self.refreshToken = refreshToken
+      (self.accessToken, self.refreshToken) = (accessToken, refreshToken)
     }
   }
 

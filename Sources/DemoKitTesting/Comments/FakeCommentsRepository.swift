@@ -1,32 +1,16 @@
 import DemoKit
-import Foundation
 import Strata
-import StrataConcurrency
 
-/// Comments from memory; every call recorded by ``script``.
-public final class FakeCommentsRepository: CommentsRepository {
-  /// Records calls, scripts failures, holds answers.
-  public let script: FakeScript
-  private let comments: [PostComment]
+public typealias FakeCommentsRepository = FakeCollection<PostComment>
 
-  /// A repository over `comments`.
-  public init(comments: [PostComment] = PostComment.previews, script: FakeScript = FakeScript()) {
-    self.comments = comments
-    self.script = script
-  }
-
-  /// A slice of the items.
-  public func list(limit: Int, skip: Int) async throws -> Page<PostComment> {
-    try await script.call("list", "\(limit), \(skip)")
-    return slice(comments, limit: limit, skip: skip)
-  }
-
-  /// The comments on `postId`.
+extension FakeCollection: CommentsRepository where Item == PostComment {
   public func comments(postId: Int) async throws -> Page<PostComment> {
     try await script.call("comments", "\(postId)")
-    return .preview(comments.filter { $0.postId == postId })
+    return .preview(items.filter { $0.postId == postId })
   }
 }
+
+extension PostComment: FakeItem {}
 
 // Sample data in the real service's shape, nobody's real data.
 

@@ -1,49 +1,24 @@
 import DemoKit
 import Foundation
 import Strata
-import StrataConcurrency
 
-/// Users from memory; every call recorded by ``script``.
-public final class FakeUsersRepository: UsersRepository {
-  /// Records calls, scripts failures, holds answers.
-  public let script: FakeScript
-  private let users: [User]
+public typealias FakeUsersRepository = FakeCollection<User>
 
-  /// A repository over `users`.
-  public init(users: [User] = User.previews, script: FakeScript = FakeScript()) {
-    self.users = users
-    self.script = script
-  }
-
-  /// A slice of the users.
+extension FakeCollection: UsersRepository where Item == User {
   public func page(limit: Int, skip: Int) async throws -> Page<User> {
     try await script.call("page", "\(limit), \(skip)")
-    return slice(users, limit: limit, skip: skip)
+    return slice(items, limit: limit, skip: skip)
   }
 
   /// The users whose name contains the query.
   public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
     try await script.call("search", "\(query), \(limit), \(skip)")
-    return slice(
-      users.filter { $0.fullName.localizedCaseInsensitiveContains(query) }, limit: limit, skip: skip
-    )
+    let found = items.filter { $0.fullName.localizedCaseInsensitiveContains(query) }
+    return slice(found, limit: limit, skip: skip)
   }
 
-  /// The user with `id` (404 if none).
-  public func user(id: Int) async throws -> User {
-    try await script.call("user", "\(id)")
-    return try stored(id)
-  }
+  public func user(id: Int) async throws -> User { try await item("user", id: id) }
 
-  /// The stored user, without recording a call: one call of the API is one recorded call.
-  private func stored(_ id: Int) throws -> User {
-    guard let user = users.first(where: { $0.id == id }) else {
-      throw NetworkError.server(status: 404, serverMessage: "User with id '\(id)' not found")
-    }
-    return user
-  }
-
-  /// The user with a new first name.
   public func rename(id: Int, firstName: String) async throws -> User {
     try await script.call("rename", "\(id), \(firstName)")
     let user = try stored(id)
@@ -52,6 +27,8 @@ public final class FakeUsersRepository: UsersRepository {
       email: user.email, username: user.username)
   }
 }
+
+extension User: FakeItem {}
 
 // Sample data in the real service's shape, nobody's real data.
 

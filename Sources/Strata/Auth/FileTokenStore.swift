@@ -70,8 +70,7 @@ public final class FileTokenStore: TokenStore {
 
   /// Creates a store at an explicit path.
   package init(path: String, lockTimeout: Duration = .seconds(30)) {
-    self.path = path
-    self.lockTimeout = lockTimeout
+    (self.path, self.lockTimeout) = (path, lockTimeout)
   }
 
   /// The store at `<config home>/<app>/credentials.json` (`AppDirectories`).

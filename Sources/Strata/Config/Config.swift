@@ -51,7 +51,6 @@ public struct Config: Sendable, CustomStringConvertible {
   /// - Parameter text: The xcconfig-style text.
   /// - Parameter name: The name used in locations; includes resolve relative to its directory.
   /// - Parameter environment: See ``init(file:environment:environmentPrefix:overrides:defaults:secretKeys:)``.
-  /// - Parameter environmentPrefix: The prefix marking override variables.
   /// - Parameter overrides: Explicit overrides (highest precedence).
   /// - Parameter defaults: Values used when no other layer defines a key.
   /// - Parameter secretKeys: Further keys to treat as secrets.
@@ -59,7 +58,6 @@ public struct Config: Sendable, CustomStringConvertible {
     parsing text: String,
     name: String = "<string>",
     environment: [String: String] = [:],
-    environmentPrefix: String = "STRATA_",
     overrides: [String: String] = [:],
     defaults: [Key: String] = [:],
     secretKeys: Set<String> = []
@@ -68,7 +66,7 @@ public struct Config: Sendable, CustomStringConvertible {
     let assignments = try parser.parse(text: text, name: name)
     try self.init(
       assignments: assignments, skippedIncludes: parser.skippedIncludes, file: name,
-      environment: environment, environmentPrefix: environmentPrefix, overrides: overrides,
+      environment: environment, environmentPrefix: "STRATA_", overrides: overrides,
       defaults: defaults, secretKeys: secretKeys)
   }
 

@@ -57,9 +57,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, 
   /// - Parameter location: Where, if known.
   /// - Parameter message: A sentence a person can act on. Must not contain secret values.
   public init(_ kind: Kind, at location: SourceLocation?, _ message: String) {
-    self.kind = kind
-    self.location = location
-    self.message = message
+    (self.kind, self.location, self.message) = (kind, location, message)
   }
 
   /// `file:line:column: message`, or just the message when there is no location.

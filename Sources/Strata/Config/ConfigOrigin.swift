@@ -49,9 +49,7 @@ package struct ConfigDuplicate: Sendable, Hashable, CustomStringConvertible {
 
   /// Creates a duplicate report.
   package init(key: String, previous: SourceLocation, winner: SourceLocation) {
-    self.key = key
-    self.previous = previous
-    self.winner = winner
+    (self.key, self.previous, self.winner) = (key, previous, winner)
   }
 
   /// Whether both definitions are in the same file (rather than one overriding an include).

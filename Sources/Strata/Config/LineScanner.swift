@@ -7,9 +7,7 @@ struct LineScanner {
   var index = 0
 
   init(_ scalars: [Unicode.Scalar], file: String, line: Int) {
-    self.scalars = scalars
-    self.file = file
-    self.line = line
+    (self.scalars, self.file, self.line) = (scalars, file, line)
   }
 
   // MARK: Positions

@@ -12,9 +12,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// - Parameter line: The 1-based line.
   /// - Parameter column: The 1-based column.
   package init(file: String, line: Int, column: Int) {
-    self.file = file
-    self.line = line
-    self.column = column
+    (self.file, self.line, self.column) = (file, line, column)
   }
 
   /// `file:line:column`, the form compilers and editors understand.

@@ -19,8 +19,7 @@ struct SubstitutionResolver {
   private var totalBytes = 0
 
   init(definitions: [String: Definition], environment: [String: String]) {
-    self.definitions = definitions
-    self.environment = environment
+    (self.definitions, self.environment) = (definitions, environment)
   }
 
   /// The fully expanded value of a defined key.

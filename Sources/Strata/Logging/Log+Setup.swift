@@ -25,8 +25,7 @@ extension Log {
     let sink: any LogSink
     let revealPrivate: Bool
     init(sink: any LogSink, revealPrivate: Bool) {
-      self.sink = sink
-      self.revealPrivate = revealPrivate
+      (self.sink, self.revealPrivate) = (sink, revealPrivate)
     }
   }
 

@@ -43,8 +43,7 @@ public struct RequestAttempt: Sendable, Equatable {
 
   /// Creates an attempt description (for tests of your own middleware).
   package init(label: String, number: Int) {
-    self.label = label
-    self.number = number
+    (self.label, self.number) = (label, number)
   }
 }
 

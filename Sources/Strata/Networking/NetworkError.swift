@@ -224,10 +224,9 @@ extension NetworkError {
 
     /// Creates a failure (what a mock throws to stand in for a decoder's).
     package init(status: Int, codingPath: String, reason: String, bodyExcerpt: String = "") {
-      self.status = status
-      self.codingPath = codingPath
-      self.reason = reason
-      self.bodyExcerpt = bodyExcerpt
+      (self.status, self.codingPath, self.reason, self.bodyExcerpt) = (
+        status, codingPath, reason, bodyExcerpt
+      )
     }
 
     /// One line naming status, path and reason; the server's text in it is sanitised and

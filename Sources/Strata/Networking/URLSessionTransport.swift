@@ -143,8 +143,7 @@ final class Exchange: @unchecked Sendable {
   private var body = Data()
 
   init(limit: Int, table: ExchangeTable) {
-    self.limit = limit
-    self.table = table
+    (self.limit, self.table) = (limit, table)
   }
 
   func start(_ task: URLSessionDataTask, continuation: Continuation, deadline: Duration?) {
@@ -252,8 +251,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
   let redirects: RedirectGuard
 
   init(exchanges: ExchangeTable, redirects: RedirectGuard) {
-    self.exchanges = exchanges
-    self.redirects = redirects
+    (self.exchanges, self.redirects) = (exchanges, redirects)
   }
 
   func urlSession(

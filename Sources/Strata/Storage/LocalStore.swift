@@ -44,8 +44,7 @@ public actor LocalStore<Value: Codable & Sendable> {
     package let value: Value
 
     public init(key: String, value: Value) {
-      self.key = key
-      self.value = value
+      (self.key, self.value) = (key, value)
     }
   }
 

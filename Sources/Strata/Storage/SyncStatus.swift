@@ -21,10 +21,7 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
 
   /// A record (what a store writes; tests build their own).
   package init(value: Value, status: SyncStatus, updatedAt: Date, message: String? = nil) {
-    self.value = value
-    self.status = status
-    self.updatedAt = updatedAt
-    self.message = message
+    (self.value, self.status, self.updatedAt, self.message) = (value, status, updatedAt, message)
   }
 }
 

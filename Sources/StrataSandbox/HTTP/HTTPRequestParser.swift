@@ -104,8 +104,7 @@ struct HTTPRequestParser {
     var status: Int
     var message: String
     init(_ status: Int, _ message: String) {
-      self.status = status
-      self.message = message
+      (self.status, self.message) = (status, message)
     }
   }
 

@@ -8,9 +8,7 @@ public struct SandboxResponse: Sendable {
   public var body: Data
 
   public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
-    self.status = status
-    self.headers = headers
-    self.body = body
+    (self.status, self.headers, self.body) = (status, headers, body)
   }
 
   /// A JSON response from already-encoded bytes.

@@ -65,8 +65,7 @@ struct UsageError: Error {
   /// About a global option: the global usage is shown, whatever the command.
   var isGlobal = false
   init(_ message: String, _ command: Command?) {
-    self.message = message
-    self.command = command
+    (self.message, self.command) = (message, command)
   }
 
   static func global(_ message: String) -> UsageError {

@@ -11,11 +11,9 @@ public struct AuthUser: Codable, Sendable, Equatable {
 
   /// Creates the value (previews, tests, fixtures).
   public init(id: Int, username: String, email: String, firstName: String, lastName: String) {
-    self.id = id
-    self.username = username
-    self.email = email
-    self.firstName = firstName
-    self.lastName = lastName
+    (self.id, self.username, self.email, self.firstName, self.lastName) = (
+      id, username, email, firstName, lastName
+    )
   }
 }
 

@@ -8,9 +8,7 @@ public struct PostComment: Codable, Sendable, Equatable, Hashable, Identifiable 
 
     /// An author (previews, tests).
     public init(id: Int, username: String, fullName: String) {
-      self.id = id
-      self.username = username
-      self.fullName = fullName
+      (self.id, self.username, self.fullName) = (id, username, fullName)
     }
   }
 
@@ -24,11 +22,7 @@ public struct PostComment: Codable, Sendable, Equatable, Hashable, Identifiable 
 
   /// A comment (previews, tests).
   public init(id: Int, body: String, postId: Int, likes: Int, user: Author) {
-    self.id = id
-    self.body = body
-    self.postId = postId
-    self.likes = likes
-    self.user = user
+    (self.id, self.body, self.postId, self.likes, self.user) = (id, body, postId, likes, user)
   }
 }
 

@@ -3,13 +3,13 @@ import Strata
 
 /// A post with its comments: both fetched at once, shown together.
 @MainActor @Observable
-public final class PostDetailViewModel {
+public final class PostDetailViewModel: LoadStateOwner {
   /// The post, once loaded.
   public private(set) var post: Post?
   /// Its comments, once loaded.
   public private(set) var comments: [PostComment] = []
   /// Loading, or the last request's failure.
-  public private(set) var state = LoadState.idle
+  public internal(set) var state = LoadState.idle
   @ObservationIgnored private let posts: any PostsRepository
   @ObservationIgnored private let commentsRepository: any CommentsRepository
 
@@ -21,16 +21,11 @@ public final class PostDetailViewModel {
 
   /// Loads post `id` and its comments (two requests, in parallel).
   public func load(id: Int) async {
-    state = .loading
-    do {
+    let loaded = await loading {
       async let post = posts.post(id: id)
       async let page = commentsRepository.comments(postId: id)
-      (self.post, comments) = (try await post, try await page.items)
-      state = .idle
-    } catch {
-      post = nil
-      comments = []
-      state = .failed(error)
+      return (try await post, try await page.items)
     }
+    (post, comments) = (loaded?.0, loaded?.1 ?? [])
   }
 }

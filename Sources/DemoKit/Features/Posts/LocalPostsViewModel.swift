@@ -5,13 +5,13 @@ import Strata
 /// server's page replaces the synced part (stale-while-revalidate); each post shows its sync
 /// status, and a post written offline appears at once as pending.
 @MainActor @Observable
-public final class LocalPostsViewModel {
+public final class LocalPostsViewModel: LoadStateOwner {
   /// The posts, with their status.
   public private(set) var items: [OfflinePosts.Item] = []
   /// Whether ``items`` are the device's only (the refresh has not answered, or failed).
   public private(set) var isStale = true
   /// A refresh or sync under way, or the last one's failure.
-  public private(set) var state = LoadState.idle
+  public internal(set) var state = LoadState.idle
   @ObservationIgnored private let posts: OfflinePosts
 
   /// A screen over `posts`.
@@ -19,7 +19,7 @@ public final class LocalPostsViewModel {
 
   /// Shows the device's posts, then refreshes them from the server.
   public func load(limit: Int = 10) async {
-    await run {
+    _ = await loading {
       items = try await posts.local()
       isStale = true
       items = try await posts.refresh(limit: limit)
@@ -29,7 +29,7 @@ public final class LocalPostsViewModel {
 
   /// Keeps the post and shows it at once as pending; sends it unless `offline`.
   public func create(_ draft: PostDraft, offline: Bool = false) async {
-    await run {
+    _ = await loading {
       _ = try await posts.create(draft, offline: offline)
       items = try await posts.local()
     }
@@ -37,19 +37,9 @@ public final class LocalPostsViewModel {
 
   /// Sends what is pending and shows the outcome.
   public func sync() async {
-    await run {
+    _ = await loading {
       _ = try await posts.sync()
       items = try await posts.local()
-    }
-  }
-
-  private func run(_ work: () async throws -> Void) async {
-    state = .loading
-    do {
-      try await work()
-      state = .idle
-    } catch {
-      state = .failed(error)
     }
   }
 }

@@ -5,8 +5,7 @@ public struct Post: Codable, Sendable, Equatable, Hashable, Identifiable {
 
     /// Creates the value (previews, tests, fixtures).
     public init(likes: Int, dislikes: Int) {
-      self.likes = likes
-      self.dislikes = dislikes
+      (self.likes, self.dislikes) = (likes, dislikes)
     }
   }
 

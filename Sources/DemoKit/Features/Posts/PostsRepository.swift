@@ -7,9 +7,7 @@ public struct PostDraft: Codable, Sendable, Equatable {
   public var userId: Int
 
   public init(title: String, body: String, userId: Int) {
-    self.title = title
-    self.body = body
-    self.userId = userId
+    (self.title, self.body, self.userId) = (title, body, userId)
   }
 }
 

@@ -5,7 +5,7 @@ import Strata
 /// the list shows the change at once, the server confirms it (its answer replaces the guess)
 /// or refuses it (the list goes back, and ``error`` says what the server said).
 @MainActor @Observable
-public final class PostsViewModel {
+public final class PostsViewModel: LoadStateOwner {
   /// What the list shows, the changes not yet confirmed included.
   public private(set) var posts: [Post] = []
   /// The page last loaded (totals for a footer).
@@ -15,7 +15,7 @@ public final class PostsViewModel {
   /// The post created last, once the server confirmed it.
   public private(set) var created: Post?
   /// A fetch under way, or the last request's failure.
-  public private(set) var state = LoadState.idle
+  public internal(set) var state = LoadState.idle
   @ObservationIgnored private let repo: any PostsRepository
   @ObservationIgnored private let analytics: any Analytics
   /// Ids for posts the server has not numbered yet: negative, so they never clash.
@@ -23,21 +23,15 @@ public final class PostsViewModel {
 
   /// A list read and changed through `repo`; creations are reported to `analytics`.
   public nonisolated init(repo: any PostsRepository, analytics: any Analytics = NoAnalytics()) {
-    self.repo = repo
-    self.analytics = analytics
+    (self.repo, self.analytics) = (repo, analytics)
   }
 
   /// Loads `limit` posts after the first `skip`.
   public func load(limit: Int = 10, skip: Int = 0) async {
-    state = .loading
-    do {
-      let page = try await repo.list(limit: limit, skip: skip)
-      self.page = page
-      posts = page.items
-      state = .idle
-    } catch {
-      state = .failed(error)
-    }
+    let page = await loading { try await repo.list(limit: limit, skip: skip) }
+    guard let page else { return }
+    self.page = page
+    posts = page.items
   }
 
   /// Shows the new post at the top at once, then creates it (a POST: sent once, never

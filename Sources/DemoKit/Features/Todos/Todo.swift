@@ -6,10 +6,7 @@ public struct Todo: Codable, Sendable, Equatable, Hashable, Identifiable {
   public let userId: Int
 
   public init(id: Int, todo: String, completed: Bool, userId: Int) {
-    self.id = id
-    self.todo = todo
-    self.completed = completed
-    self.userId = userId
+    (self.id, self.todo, self.completed, self.userId) = (id, todo, completed, userId)
   }
 }
 

@@ -4,17 +4,16 @@ import Strata
 /// Todos with an optimistic toggle: the change shows at once, and is reverted (with an error
 /// message) if the server refuses it.
 @MainActor @Observable
-public final class TodosViewModel {
+public final class TodosViewModel: LoadStateOwner {
   public private(set) var todos: [Todo] = []
   /// Loading, or the last request's failure.
-  public private(set) var state = LoadState.idle
+  public internal(set) var state = LoadState.idle
   @ObservationIgnored private let repo: any TodosRepository
   @ObservationIgnored private let analytics: any Analytics
 
   /// Todos read and toggled through `repo`; toggles are reported to `analytics`.
   public nonisolated init(repo: any TodosRepository, analytics: any Analytics = NoAnalytics()) {
-    self.repo = repo
-    self.analytics = analytics
+    (self.repo, self.analytics) = (repo, analytics)
   }
 
   /// The page last loaded (its items are ``todos``).
@@ -22,15 +21,10 @@ public final class TodosViewModel {
 
   /// Loads `limit` todos after the first `skip`.
   public func load(limit: Int = 10, skip: Int = 0) async {
-    state = .loading
-    do {
-      let page = try await repo.list(limit: limit, skip: skip)
-      self.page = page
-      todos = page.items
-      state = .idle
-    } catch {
-      state = .failed(error)
-    }
+    let page = await loading { try await repo.list(limit: limit, skip: skip) }
+    guard let page else { return }
+    self.page = page
+    todos = page.items
   }
 
   /// Flips a todo's completed flag now, confirms with the server, and reverts on failure.

@@ -3,24 +3,17 @@ import Strata
 
 /// A user's posts, a page at a time.
 @MainActor @Observable
-public final class UserPostsViewModel {
+public final class UserPostsViewModel: LoadStateOwner {
   /// The page last loaded.
   public private(set) var page: Page<Post>?
   /// A fetch under way, or the last one's failure.
-  public private(set) var state = LoadState.idle
+  public internal(set) var state = LoadState.idle
   @ObservationIgnored private let repo: any UserPostsRepository
 
   public nonisolated init(repo: any UserPostsRepository) { self.repo = repo }
 
   /// Loads `limit` of user `userId`'s posts after the first `skip`; a failure clears the page.
   public func load(userId: Int, limit: Int = 10, skip: Int = 0) async {
-    state = .loading
-    do {
-      page = try await repo.posts(byUser: userId, limit: limit, skip: skip)
-      state = .idle
-    } catch {
-      page = nil
-      state = .failed(error)
-    }
+    page = await loading { try await repo.posts(byUser: userId, limit: limit, skip: skip) }
   }
 }

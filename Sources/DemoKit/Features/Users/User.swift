@@ -8,10 +8,7 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
 
     /// Creates the value (previews, tests, fixtures).
     public init(address: String, city: String, state: String, postalCode: String) {
-      self.address = address
-      self.city = city
-      self.state = state
-      self.postalCode = postalCode
+      (self.address, self.city, self.state, self.postalCode) = (address, city, state, postalCode)
     }
   }
 
@@ -23,9 +20,7 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
 
     /// Creates the value (previews, tests, fixtures).
     public init(department: String, name: String, title: String) {
-      self.department = department
-      self.name = name
-      self.title = title
+      (self.department, self.name, self.title) = (department, name, title)
     }
   }
 

@@ -3,13 +3,13 @@ import Strata
 
 /// One user's detail screen, with an optimistic rename.
 @MainActor @Observable
-public final class UserViewModel {
+public final class UserViewModel: LoadStateOwner {
   /// The user, once loaded.
   public private(set) var user: User?
   /// A change is being saved (the shown user is not confirmed yet).
   public private(set) var isSaving = false
   /// Loading, or the last request's failure.
-  public private(set) var state = LoadState.idle
+  public internal(set) var state = LoadState.idle
   @ObservationIgnored private let repo: any UsersRepository
 
   /// Creates the view model.
@@ -17,14 +17,7 @@ public final class UserViewModel {
 
   /// Loads the user with `id`.
   public func load(id: Int) async {
-    state = .loading
-    do {
-      user = try await repo.user(id: id)
-      state = .idle
-    } catch {
-      user = nil
-      state = .failed(error)
-    }
+    user = await loading { try await repo.user(id: id) }
   }
 
   /// Shows the new first name at once, then saves it; the old one comes back on failure.
