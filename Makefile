@@ -1,7 +1,7 @@
 # Strata — every command a contributor needs. Toolchain only: swift, swift format.
 SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
-SOURCES      := Package.swift Sources Tests
+SOURCES      := Package.swift Sources Tests Snippets
 
 .PHONY: all build test test-load demo bench bench-swinject contract leaks docs format lint clean
 

@@ -14,7 +14,7 @@ public protocol FakeItem: PageItem, Identifiable where ID == Int {
 /// (`FakeCollection<Todo>` is `FakeTodosRepository`).
 public final class FakeCollection<Item: FakeItem>: Sendable {
   public let script: FakeScript
-  let items: [Item]
+  public let items: [Item]
   /// Answers already given per idempotency key: a repeat gets the first one.
   let answered = Lock([String: Item]())
 

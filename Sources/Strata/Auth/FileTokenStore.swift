@@ -83,7 +83,7 @@ public final class FileTokenStore: TokenStore {
   /// The store for one API origin's session at
   /// `<config home>/<app>/sessions/<scheme>_<host>_<port>.json`, so sessions with different
   /// APIs never touch each other's files.
-  package convenience init(
+  public convenience init(
     app: String, origin: Origin,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {

@@ -84,7 +84,7 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   /// A store whose files are `<path>.snapshot`, `<path>.log-N`, `<path>.lock` and
   /// `<path>.sync-lock` (their directory is created owner-only); `now` stamps what is written.
-  public init(path: String, now: @escaping @Sendable () -> Date = { Date() }) {
+  package init(path: String, now: @escaping @Sendable () -> Date = { Date() }) {
     self.init(path: path, options: Options(), now: now)
   }
 

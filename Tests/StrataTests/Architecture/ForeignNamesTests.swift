@@ -3,8 +3,8 @@ import NameStandIns
 import Strata
 import Testing
 
-// The README's "Forwarding to swift-log" sink, as an app writes it in its own package
-// (`NameStandIns` stands in for swift-log here).
+// A sink forwarding to swift-log, as an app writes it in its own package (`NameStandIns`
+// stands in for swift-log here).
 
 /// Forwards Strata's records to swift-log: `Log.bootstrap(sink: SwiftLogSink())`.
 struct SwiftLogSink: LogSink {

@@ -7,9 +7,10 @@ extension Config.Key {
   static let api: Config.Key = "API"  // the app's keys sit beside Strata's own
 }
 
-/// The README's "Using it" example, verbatim but for the file (the API is the sandbox's, via
-/// `--set`-style overrides), so the documentation cannot drift from the API.
-@Suite("README example")
+/// The first request with the checked-in Release configuration (its API overridden with the
+/// sandbox's): the file's values reach the service. The README's sample itself is a snippet,
+/// run by `DocumentationTests`.
+@Suite("First request with the Release configuration")
 struct ReadmeExampleTests {
   struct User: Decodable, Sendable {
     let id: Int

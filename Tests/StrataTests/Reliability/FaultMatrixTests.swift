@@ -27,7 +27,7 @@ struct FaultMatrixTests {
   func withService(_ body: (SandboxServer, NetworkService) async throws -> Void) async throws {
     try await withSandbox { server in
       // A generous deadline: these tests count attempts, and the shared session is sometimes
-      // held up for seconds by other tests' transfers (see the README's Linux note).
+      // held up for seconds by other tests' transfers.
       let service = NetworkService(
         options: NetworkOptions(
           baseURL: server.baseURL, timeout: .seconds(40), retryPolicy: Self.fast),

@@ -1,0 +1,31 @@
+import Foundation
+import Strata
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+// snippet.hide
+let config = try Config(overrides: ["API": "https://dummyjson.com"])
+let api = try config.url("API")
+// snippet.show
+/// Adds the app's version to every attempt that does not carry one.
+struct ClientVersion: HTTPMiddleware {
+  let version: String
+
+  func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
+    async throws -> (Data, HTTPURLResponse)
+  {
+    var request = request
+    if request.value(forHTTPHeaderField: "X-Client-Version") == nil {
+      request.setValue(version, forHTTPHeaderField: "X-Client-Version")
+    }
+    return try await next(request)
+  }
+}
+
+var options = try NetworkOptions(config: config, baseURL: api)
+options.middleware = [ClientVersion(version: "1.4.2")]
+options.onRequestRecord = { record in  // every attempt: status, duration, the coming retry
+  if let retry = record.retry { print("retrying:", retry) }
+}

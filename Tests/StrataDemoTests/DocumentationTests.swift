@@ -1,0 +1,212 @@
+import Foundation
+import StrataSandbox
+import Testing
+
+/// The README and the DocC articles cannot go stale: every Swift sample in them is the shown
+/// part of a file in `Snippets/` (which `swift build` compiles), the README's first sample runs
+/// against the sandbox, and every `strata-demo …` example prints what the README shows.
+@Suite("Documentation: compiled samples, checked examples")
+struct DocumentationTests {
+  static let root = CLIRunner.packageRoot
+
+  static func text(_ path: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  /// The README and every DocC article, by path.
+  static func documents() throws -> [String] {
+    let articles = "Sources/Strata/Strata.docc"
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: root.appendingPathComponent(articles).path)
+    return ["README.md"] + names.filter { $0.hasSuffix(".md") }.sorted().map { "\(articles)/\($0)" }
+  }
+
+  /// The contents of every fenced block of `language` in `markdown`.
+  static func blocks(_ language: String, in markdown: String) -> [[String]] {
+    var blocks: [[String]] = []
+    var current: [String]?
+    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+      if current == nil, line == "```\(language)" {
+        current = []
+      } else if current != nil, line == "```" {
+        blocks.append(current ?? [])
+        current = nil
+      } else {
+        current?.append(String(line))
+      }
+    }
+    return blocks
+  }
+
+  /// What a snippet shows as DocC would: everything outside `// snippet.hide` … `// snippet.show`
+  /// without the marker lines, and each `// snippet.NAME` … `// snippet.end` slice on its own.
+  static func shownParts(ofSnippet text: String) -> [String] {
+    var whole: [String] = []
+    var slices: [String: [String]] = [:]
+    var hidden = false
+    var slice: String?
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+      let marker = line.trimmingCharacters(in: .whitespaces)
+      if marker.hasPrefix("// snippet.") {
+        switch marker.dropFirst("// snippet.".count) {
+        case "hide": hidden = true
+        case "show": hidden = false
+        case "end": slice = nil
+        case let name: slice = String(name)
+        }
+        continue
+      }
+      guard !hidden else { continue }
+      whole.append(line)
+      if let slice { slices[slice, default: []].append(line) }
+    }
+    return ([whole] + slices.values).map(trimmed)
+  }
+
+  static func trimmed(_ lines: [String]) -> String {
+    lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed().joined(separator: "\n")
+  }
+
+  @Test func everySwiftSampleIsTheShownPartOfACompiledSnippet() throws {
+    let folder = Self.root.appendingPathComponent("Snippets")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    var shown: Set<String> = []
+    for file in files where file.hasSuffix(".swift") {
+      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      shown.formUnion(Self.shownParts(ofSnippet: text))
+    }
+    var samples = 0
+    for document in try Self.documents() {
+      for block in Self.blocks("swift", in: try Self.text(document)) {
+        samples += 1
+        let sample = Self.trimmed(block)
+        let compiled = shown.contains(sample)
+        #expect(compiled, "\(document): a Swift sample that is no snippet's shown part:\n\(sample)")
+      }
+    }
+    #expect(samples >= 6, "the README and the articles show samples")
+  }
+
+  /// The README's first sample, built as a snippet, run with the API pointed at the sandbox.
+  @Test func theFirstRequestSampleRunsAgainstTheSandbox() async throws {
+    try await withSandbox { server in
+      var cli = try CLIRunner()
+      cli.executable = CLIRunner.built("FirstRequest")
+      cli.extraEnvironment = ["STRATA_API": server.baseURL.absoluteString]
+      let result = try await cli.run([])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout == "Emily\n")
+      #expect(server.journal.count(method: "GET", path: "/users/1") == 1)
+    }
+  }
+
+  /// One `$ strata-demo …` line of a console block and the output shown under it: stdout,
+  /// then stderr (none with `2>/dev/null`), then `(exit N)` unless it exits 0.
+  struct Example {
+    var arguments: [String]
+    var ignoresStderr = false
+    var expected: [String] = []
+  }
+
+  static func examples(in block: [String]) -> [Example] {
+    var examples: [Example] = []
+    for line in block {
+      if line.hasPrefix("$ strata-demo ") {
+        var words = shellWords(String(line.dropFirst("$ strata-demo ".count)))
+        let quiet = words.last == "2>/dev/null"
+        if quiet { words.removeLast() }
+        examples.append(Example(arguments: words, ignoresStderr: quiet))
+      } else if !examples.isEmpty {
+        examples[examples.count - 1].expected.append(line)
+      }
+    }
+    return examples
+  }
+
+  /// Words split at spaces, `'…'` kept whole.
+  static func shellWords(_ line: String) -> [String] {
+    var words: [String] = []
+    var word: String?
+    var quoted = false
+    for character in line {
+      if character == "'" {
+        quoted.toggle()
+        word = word ?? ""
+      } else if character == " ", !quoted {
+        if let finished = word { words.append(finished) }
+        word = nil
+      } else {
+        word = (word ?? "") + String(character)
+      }
+    }
+    if let word { words.append(word) }
+    return words
+  }
+
+  /// Whether `actual` is `expected`, where `[..]` in a line stands for any text and a line
+  /// `...` for any number of lines.
+  static func matches(_ expected: ArraySlice<String>, _ actual: ArraySlice<String>) -> Bool {
+    guard let first = expected.first else { return actual.isEmpty }
+    if first == "..." {
+      return actual.indices.map { actual[$0...] }.contains { matches(expected.dropFirst(), $0) }
+        || matches(expected.dropFirst(), actual[actual.endIndex...])
+    }
+    guard let line = actual.first, lineMatches(first, line) else { return false }
+    return matches(expected.dropFirst(), actual.dropFirst())
+  }
+
+  static func lineMatches(_ pattern: String, _ line: String) -> Bool {
+    let parts = pattern.components(separatedBy: "[..]")
+    guard parts.count > 1 else { return pattern == line }
+    guard line.hasPrefix(parts[0]) else { return false }
+    var rest = line.dropFirst(parts[0].count)
+    for part in parts.dropFirst().dropLast() {
+      guard let found = rest.range(of: part) else { return false }
+      rest = rest[found.upperBound...]
+    }
+    return rest.hasSuffix(parts[parts.count - 1])
+      && rest.count >= parts[parts.count - 1].count
+  }
+
+  @Test func everyCLIExampleInTheReadmePrintsWhatItShows() async throws {
+    let readme = try Self.text("README.md")
+    let examples = Self.blocks("console", in: readme).flatMap(Self.examples)
+    #expect(examples.count >= 8, "the README shows its commands")
+    #expect(examples.contains { $0.arguments == ["tour"] }, "the tour is shown")
+    try await withSandbox { server in
+      // One home for the whole README: a login shown early serves the commands after it.
+      var cli = try CLIRunner()
+      cli.extraEnvironment = ["STRATA_API": server.baseURL.absoluteString]
+      for example in examples {
+        var expected = example.expected
+        var status: Int32 = 0
+        if let last = expected.last, last.hasPrefix("(exit "), last.hasSuffix(")") {
+          status = Int32(last.dropFirst("(exit ".count).dropLast()) ?? -1
+          expected.removeLast()
+        }
+        let result = try await cli.run(example.arguments)
+        let shown = result.stdout + (example.ignoresStderr ? "" : result.stderr)
+        let lines = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let actual = lines.last == "" ? lines.dropLast() : lines[...]
+        let command = "strata-demo " + example.arguments.joined(separator: " ")
+        #expect(result.status == status, "\(command): exit \(result.status)\n\(result.stderr)")
+        #expect(
+          Self.matches(expected[...], actual),
+          "\(command) printed:\n\(actual.joined(separator: "\n"))")
+      }
+    }
+  }
+
+  @Test func theMatcherMasksOnlyWhatItSays() {
+    #expect(
+      Self.lineMatches("Tour complete in [..]: 22 requests", "Tour complete in 1.1s: 22 requests"))
+    #expect(
+      !Self.lineMatches("Tour complete in [..]: 22 requests", "Tour complete in 1s: 23 requests"))
+    #expect(Self.matches(["a", "...", "d"], ["a", "b", "c", "d"]))
+    #expect(!Self.matches(["a", "...", "d"], ["a", "b", "c"]))
+    #expect(
+      Self.shellWords("post create --title '   ' --body x") == [
+        "post", "create", "--title", "   ", "--body", "x",
+      ])
+  }
+}
