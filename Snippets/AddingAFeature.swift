@@ -5,29 +5,29 @@ import Strata
 
 // snippet.model
 /// A DummyJSON quote (`GET /quotes`): the API's JSON as it is, no mapping.
-public struct Quote: Codable, Sendable, Equatable, Identifiable {
-  public let id: Int
-  public let quote: String
-  public let author: String
+struct Quote: Codable, Sendable, Equatable, Identifiable {
+  let id: Int
+  let quote: String
+  let author: String
 }
 
 extension Quote: PageItem {
-  public static var collectionKey: String { "quotes" }
+  static var collectionKey: String { "quotes" }
 }
 // snippet.end
 
 // snippet.repository
 /// Quotes, as view models see them.
-public protocol QuotesRepository: Sendable {
+protocol QuotesRepository: Sendable {
   func list(limit: Int, skip: Int) async throws -> Page<Quote>
 }
 
-public final class APIQuotesRepository: QuotesRepository {
+final class APIQuotesRepository: QuotesRepository {
   private let network: any Networking
 
-  public init(network: any Networking) { self.network = network }
+  init(network: any Networking) { self.network = network }
 
-  public func list(limit: Int, skip: Int) async throws -> Page<Quote> {
+  func list(limit: Int, skip: Int) async throws -> Page<Quote> {
     try await network.send(
       Request(path: "quotes", query: ["limit": String(limit), "skip": String(skip)]))
   }
@@ -36,14 +36,14 @@ public final class APIQuotesRepository: QuotesRepository {
 
 // snippet.viewmodel
 @MainActor @Observable
-public final class QuotesViewModel {
-  public private(set) var quotes: [Quote] = []
-  public private(set) var state = LoadState.idle
+final class QuotesViewModel {
+  private(set) var quotes: [Quote] = []
+  private(set) var state = LoadState.idle
   @ObservationIgnored private let repo: any QuotesRepository
 
-  public nonisolated init(repo: any QuotesRepository) { self.repo = repo }
+  nonisolated init(repo: any QuotesRepository) { self.repo = repo }
 
-  public func load() async {
+  func load() async {
     state = .loading
     do {
       quotes = try await repo.list(limit: 10, skip: 0).items
@@ -66,12 +66,12 @@ container.register(QuotesViewModel.self) { c in QuotesViewModel(repo: try c.reso
 // snippet.end
 
 // snippet.fake
-public typealias FakeQuotesRepository = FakeCollection<Quote>
+typealias FakeQuotesRepository = FakeCollection<Quote>
 
 extension FakeCollection: QuotesRepository where Item == Quote {}
 
 extension Quote: FakeItem {
-  public static let previews = (1...3).map {
+  static let previews = (1...3).map {
     Quote(id: $0, quote: "Quote \($0)", author: "Author \($0)")
   }
 }
