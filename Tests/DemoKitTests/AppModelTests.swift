@@ -9,19 +9,6 @@ import Testing
 @MainActor
 @Suite("AppModel: auth events and effects drive navigation")
 struct AppModelTests {
-  /// Polls `condition` on the main actor for up to 30 s (a regression fails, never hangs; the
-  /// main actor is shared with every other main-actor test of the run, so allow for a busy one).
-  func eventually(_ what: String, _ condition: () -> Bool) async {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("timed out: \(what)")
-        return
-      }
-      try? await Task.sleep(for: .milliseconds(2))
-    }
-  }
-
   @Test func everySignOutReasonShowsLoginWithItsMessageAndASignInDismissesIt() async {
     let (events, sink) = AsyncStream.makeStream(of: AuthEvent.self)
     let router = Router()

@@ -28,18 +28,6 @@ struct SyncSchedulerTests {
     }
   }
 
-  /// Polls `condition` for up to 30 s: a hang guard, never a verdict on speed.
-  func eventually(_ what: String, _ condition: () -> Bool) async {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("timed out: \(what)")
-        return
-      }
-      try? await Task.sleep(for: .milliseconds(2))
-    }
-  }
-
   @Test func theRouteComingBackRunsExactlyOnePass() async {
     let clock = ManualClock(suspendsSleeps: true)
     let outbox = Outbox(waiting: [0])
