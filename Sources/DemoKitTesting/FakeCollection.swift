@@ -10,8 +10,8 @@ public protocol FakeItem: PageItem, Identifiable where ID == Int {
 
 /// A resource in memory, answered as DummyJSON answers: pages sliced by `limit`/`skip` (limit 0:
 /// all), a missing id a 404 with the service's message. Every call is recorded by ``script``.
-/// Each feature makes it its repository by a conditional conformance in its folder
-/// (`FakeCollection<Todo>` is `FakeTodosRepository`).
+/// Each feature makes it its repository by a conditional conformance in its own folder, so
+/// `FakeCollection<Todo>` is `FakeTodosRepository`.
 public final class FakeCollection<Item: FakeItem>: Sendable {
   public let script: FakeScript
   public let items: [Item]

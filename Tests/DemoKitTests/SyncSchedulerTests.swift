@@ -33,9 +33,11 @@ struct SyncSchedulerTests {
     let outbox = Outbox(waiting: [0])
     let scheduler = SyncScheduler(interval: .seconds(1), clock: clock) { await outbox.pass() }
     let (triggers, trigger) = AsyncStream.makeStream(of: SyncScheduler.Trigger.self)
-    let running = Task { await scheduler.run(triggers: triggers) }
+    let route = Connectivity(isOnline: false)
+    let running = Task { await scheduler.run(following: route, triggers: triggers) }
     await eventually("the first pass") { outbox.calls == 1 }
-    trigger.yield(.routeBack)
+    route.set(online: false)  // no change of route: no pass
+    route.set(online: true)
     await eventually("the pass for the route") { outbox.calls == 2 }
     trigger.yield(.signedIn)
     await eventually("the pass after a sign-in") { outbox.calls == 3 }

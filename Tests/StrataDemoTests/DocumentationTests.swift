@@ -167,7 +167,6 @@ struct DocumentationTests {
       rest = rest[found.upperBound...]
     }
     return rest.hasSuffix(parts[parts.count - 1])
-      && rest.count >= parts[parts.count - 1].count
   }
 
   @Test func everyCLIExampleInTheReadmePrintsWhatItShows() async throws {

@@ -47,14 +47,13 @@ public final class AppModel {
     if !isSignedIn { router.showLogin() }
     let following = connectivityChanges.map { changes in
       Task { [weak self] in
-        for await online in changes {
-          if online, self?.isOffline == true { self?.syncTrigger.yield(.routeBack) }
-          self?.isOffline = !online
-        }
+        for await online in changes { self?.isOffline = !online }
       }
     }
     let syncing = scheduler.map { scheduler in
-      Task { [syncTriggers] in await scheduler.run(triggers: syncTriggers) }
+      Task { [syncTriggers, connectivity] in
+        await scheduler.run(following: connectivity, triggers: syncTriggers)
+      }
     }
     defer {
       following?.cancel()

@@ -6,10 +6,9 @@ import Strata
 /// passes run in turn on one loop, so two syncs never overlap (another process's sync is the
 /// local store's lock's business: that pass just finds its changes waiting).
 public actor SyncScheduler {
-  /// Why a pass runs besides the timer.
-  public enum Trigger: Sendable { case routeBack, signedIn }
+  /// Why a pass runs besides the timer and the route (the scheduler follows that itself).
+  public enum Trigger: Sendable { case signedIn }
 
-  /// What a pass left behind.
   public struct Pass: Sendable, Equatable {
     /// Changes sent and confirmed by this pass.
     public var sent: Int
@@ -49,15 +48,30 @@ public actor SyncScheduler {
     (events, yield) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4))
   }
 
-  /// Runs a pass now and on every trigger and timer until ``stop()``; `report` hears each pass.
+  /// Runs a pass now, on every trigger and timer, and each time `connectivity` goes from
+  /// offline to online, until ``stop()``; `report` hears each pass.
   public func run(
-    triggers: AsyncStream<Trigger>, report: (@Sendable (Pass) -> Void)? = nil
+    following connectivity: Connectivity? = nil,
+    triggers: AsyncStream<Trigger> = AsyncStream { _ in },
+    report: (@Sendable (Pass) -> Void)? = nil
   ) async {
+    // Subscribed before the first pass, so a route that comes back during it is not missed.
+    let routes = connectivity.map { ($0.changes(), $0.isOnline) }
     let forwarding = Task { [yield] in
       for await _ in triggers { yield.yield(.trigger) }
     }
+    let following = routes.map { changes, wasOnline in
+      Task { [yield] in
+        var online = wasOnline
+        for await now in changes {
+          if now, !online { yield.yield(.trigger) }
+          online = now
+        }
+      }
+    }
     defer {
       forwarding.cancel()
+      following?.cancel()
       timer?.cancel()
     }
     await pass(report)
@@ -67,8 +81,8 @@ public actor SyncScheduler {
     }
   }
 
-  /// Ends ``run(triggers:report:)`` once the pass under way (if any) has finished: a change in
-  /// flight is never abandoned half-sent.
+  /// Ends ``run(following:triggers:report:)`` once the pass under way (if any) has
+  /// finished: a change in flight is never abandoned half-sent.
   public func stop() {
     timer?.cancel()
     yield.finish()
@@ -101,7 +115,7 @@ extension SyncScheduler {
       var sent = 0
       do { sent += try await posts.sync().filter { $0.status == .synced }.count } catch {}
       do { sent += try await todos.sync().filter { $0.status == .synced }.count } catch {}
-      let left = (try? await posts.outbox()) ?? []
+      let left = (try? await posts.collection.outbox()) ?? []
       let leftTodos = (try? await todos.collection.outbox()) ?? []
       return Pass(
         sent: sent, waiting: (left + leftTodos).filter { $0.status == .pending }.count)

@@ -12,7 +12,6 @@ public enum LoadState: Sendable, Equatable {
   public struct Failure: Sendable, Equatable {
     /// The error itself (a command line maps it to an exit status).
     public let error: any Error
-    /// The one sentence to show.
     public let message: String
 
     /// `context: ` and the error's sentence (a signed-out error says so, whatever the request).

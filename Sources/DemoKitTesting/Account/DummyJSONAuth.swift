@@ -7,7 +7,6 @@ public enum DummyJSONAuth {
   /// The tokens a login or refresh answers with.
   public struct Tokens: Codable, Sendable, Equatable {
     public let accessToken: String
-    /// The token that renews it.
     public let refreshToken: String
 
     /// Tokens as a test forges or stores them.

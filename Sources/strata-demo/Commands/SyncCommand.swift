@@ -77,15 +77,6 @@ enum SyncCommand {
   static func watch(_ app: AppContext) async throws -> Output {
     let scheduler = try app.resolve(SyncScheduler.self)
     let connectivity = try app.resolve(Connectivity.self)
-    let (triggers, trigger) = AsyncStream.makeStream(of: SyncScheduler.Trigger.self)
-    let following = Task {
-      var online = connectivity.isOnline
-      for await now in connectivity.changes() {
-        if now, !online { trigger.yield(.routeBack) }
-        online = now
-      }
-    }
-    defer { following.cancel() }
     let stopping = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
       signal(number, SIG_IGN)  // delivered to the source instead
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -95,7 +86,7 @@ enum SyncCommand {
     }
     defer { for source in stopping { source.cancel() } }
     Terminal.error("sending the outbox until interrupted (SIGINT or SIGTERM stops it)")
-    await scheduler.run(triggers: triggers) { pass in
+    await scheduler.run(following: connectivity) { pass in
       guard pass.sent > 0 || pass.waiting > 0 else { return }
       Terminal.out(
         "sent \(pass.sent), \(pass.waiting) waiting" + (pass.waiting > 0 ? " (trying again)" : ""))

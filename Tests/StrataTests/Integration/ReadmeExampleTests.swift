@@ -7,9 +7,9 @@ extension Config.Key {
   static let api: Config.Key = "API"  // the app's keys sit beside Strata's own
 }
 
-/// The first request with the checked-in Release configuration (its API overridden with the
-/// sandbox's): the file's values reach the service. The README's sample itself is a snippet,
-/// run by `DocumentationTests`.
+/// The first request with the checked-in Release configuration, its API overridden with the
+/// sandbox's: the file's values reach the service (`DocumentationTests` runs the README's own
+/// sample, a snippet).
 @Suite("First request with the Release configuration")
 struct ReadmeExampleTests {
   struct User: Decodable, Sendable {

@@ -24,14 +24,18 @@ public final class LoginViewModel {
   /// Checks the fields against ``AccountRules`` and sets ``validationMessage``.
   /// - Returns: Whether the form may be submitted.
   @discardableResult
-  public func validate() -> Bool {
+  public func validate() -> Bool { validatedUsername() != nil }
+
+  /// The username as it is sent (trimmed), or nil with ``validationError`` set.
+  private func validatedUsername() -> String? {
     do {
-      _ = try AccountRules.validatedUsername(username, password: password)
+      let name = try AccountRules.validatedUsername(username, password: password)
       validationError = nil
+      return name
     } catch {
       validationError = error
+      return nil
     }
-    return validationError == nil
   }
 
   /// Validates, then signs in.
@@ -39,11 +43,10 @@ public final class LoginViewModel {
   @discardableResult
   public func login() async -> Bool {
     state = .idle
-    guard validate() else { return false }
+    guard let name = validatedUsername() else { return false }
     state = .loading
     do {
-      user = try await repo.login(
-        username: username.trimmingCharacters(in: .whitespacesAndNewlines), password: password)
+      user = try await repo.login(username: name, password: password)
       password = ""
       state = .idle
       return true

@@ -1,6 +1,5 @@
 import Strata
 
-/// The posts one user wrote.
 public protocol UserPostsRepository: Sendable {
   /// A page of user `userId`'s posts (404 when there is no such user).
   func posts(byUser userId: Int, limit: Int, skip: Int) async throws -> Page<Post>

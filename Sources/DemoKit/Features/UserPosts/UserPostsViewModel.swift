@@ -4,7 +4,7 @@ import Strata
 /// A user's posts, a page at a time.
 @MainActor @Observable
 public final class UserPostsViewModel: LoadStateOwner {
-  /// The page last loaded.
+  /// The page last loaded; nil after a failed load, so no other user's posts stay shown.
   public private(set) var page: Page<Post>?
   /// A fetch under way, or the last one's failure.
   public internal(set) var state = LoadState.idle
