@@ -3,7 +3,8 @@ SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 SOURCES      := Package.swift Sources Tests Snippets
 
-.PHONY: all build test test-load demo bench bench-swinject contract leaks docs format lint clean
+.PHONY: all build test outside api api-check test-load demo bench bench-swinject contract leaks docs \
+  format lint clean
 
 all: build
 
@@ -11,10 +12,39 @@ all: build
 build:
 	$(SWIFT) build $(STRICT)
 
-## test: warning-free build of everything (tests and executables), then the whole suite
+## test: warning-free build of everything (tests and executables), the demo app built from
+## outside, the public API checked against its reviewed dump, then the whole suite
 test:
 	$(SWIFT) build --build-tests $(STRICT)
+	$(MAKE) --no-print-directory outside api-check
 	$(SWIFT) test --skip-build
+
+## outside: DemoKit, DemoKitTesting, strata-demo and the docs' samples built as a package of their
+## own (Tests/OutsideUser) that links Strata, StrataTesting and StrataSandbox by path — so any use
+## of a declaration the library does not make public fails the build
+outside:
+	STRATA_LIBRARY_ONLY=1 $(SWIFT) build --package-path Tests/OutsideUser \
+	  --scratch-path .build-outside $(STRICT)
+
+## api: write the public API of Strata, one declaration per line, to Tests/PublicAPI/Strata.txt
+## (from the symbol graph of the debug build); api-check fails when the surface differs from it
+API_FILE   := Tests/PublicAPI/Strata.txt
+API_GRAPHS := .build-api
+SYMBOLGRAPH_EXTRACT ?= $(shell command -v swift-symbolgraph-extract || echo xcrun swift-symbolgraph-extract)
+api:
+	$(SWIFT) build $(STRICT) --product strata-api-dump
+	rm -rf $(API_GRAPHS) && mkdir -p $(API_GRAPHS)
+	bin=$$($(SWIFT) build --show-bin-path) && $(SYMBOLGRAPH_EXTRACT) -module-name Strata \
+	  -minimum-access-level public -skip-synthesized-members -I "$$bin/Modules" \
+	  -Xcc -fmodule-map-file="$$bin/CStrataAtomics.build/module.modulemap" -output-dir $(API_GRAPHS)
+	$(SWIFT) run --skip-build strata-api-dump $(API_GRAPHS) > $(API_GRAPHS)/Strata.txt
+	@if [ "$(CHECK)" = 1 ]; then \
+	  diff -u $(API_FILE) $(API_GRAPHS)/Strata.txt || { echo "api-check: the public API changed;" \
+	    "review the diff above, then run make api and commit $(API_FILE)"; exit 1; }; \
+	else cp $(API_GRAPHS)/Strata.txt $(API_FILE); echo "api: $(API_FILE) ($$(wc -l < $(API_FILE)) lines)"; fi
+
+api-check:
+	@$(MAKE) --no-print-directory api CHECK=1
 
 ## test-load: the whole suite three times in a row while six busy loops compete for the
 ## cores (RUNS=, LOAD= change that); a verdict must never depend on the machine being quiet
@@ -87,4 +117,4 @@ lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCES)
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-outside .build-api

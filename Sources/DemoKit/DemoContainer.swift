@@ -64,7 +64,7 @@ public enum DemoContainer {
       return configuration
     }
     container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
-    // REQUEST_TIMEOUT and RESOURCE_TIMEOUT are the service's (NetworkOptions(config:)).
+    // DEADLINE and IDLE_TIMEOUT are the service's (NetworkOptions(config:)).
     container.register((any HTTPTransport).self, scope: .singleton) { _ in URLSessionTransport() }
     // The API's origin: the session, its token file and its bearer token belong to it alone.
     container.register(Origin.self, scope: .singleton) { c in
@@ -111,13 +111,9 @@ public enum DemoContainer {
         refresh: renewal.renew)
     }
     container.register((any Networking).self, scope: .singleton) { c in
-      // LOG_REVEAL_PRIVATE also shows personal data (ssn, iban, …) in logged bodies, for
-      // local debugging; tokens and passwords stay hidden whatever it says.
-      let reveal = try c.resolve(Config.self).bool(.logRevealPrivate, default: false)
-      return NetworkService(
+      NetworkService(
         options: try c.resolve(), transport: try c.resolve(),
-        authenticator: try c.resolve(AuthSession.self), clock: try c.resolve(),
-        redactor: Redactor(revealsPersonalData: reveal))
+        authenticator: try c.resolve(AuthSession.self), clock: try c.resolve())
     }
 
   }

@@ -1,6 +1,5 @@
 import DemoKit
 import Strata
-import StrataConcurrency
 
 /// Sample values of a DummyJSON resource, in the real service's shape.
 public protocol FakeItem: PageItem, Identifiable where ID == Int {
@@ -16,7 +15,7 @@ public final class FakeCollection<Item: FakeItem>: Sendable {
   public let script: FakeScript
   public let items: [Item]
   /// Answers already given per idempotency key: a repeat gets the first one.
-  let answered = Lock([String: Item]())
+  let answered = Locked([String: Item]())
 
   public init(_ items: [Item] = Item.previews, script: FakeScript = FakeScript()) {
     (self.items, self.script) = (items, script)

@@ -1,5 +1,5 @@
+import DemoKit
 import Strata
-import StrataConcurrency
 import StrataTesting
 
 /// What every fake repository shares: the calls it received, failures scripted per call
@@ -17,7 +17,7 @@ public final class FakeScript: Sendable {
     var gates: [String: Gate] = [:]
   }
 
-  private let state = Lock(State())
+  private let state = Locked(State())
 
   /// A script that answers every call at once.
   public init() {}

@@ -1,5 +1,4 @@
 import DemoKit
-import StrataConcurrency
 
 /// Keeps every event tracked, in order, for tests and previews.
 public final class RecordingAnalytics: Analytics {
@@ -8,7 +7,7 @@ public final class RecordingAnalytics: Analytics {
     public let properties: [String: AnalyticsValue]
   }
 
-  private let recorded = Lock<[Event]>([])
+  private let recorded = Locked<[Event]>([])
 
   public init() {}
 

@@ -17,7 +17,7 @@ public final class MockTransport: HTTPTransport {
   public typealias Handler = @Sendable (URLRequest, Int) async throws -> (Data, HTTPURLResponse)
 
   private let handler: Handler
-  private let recorded = Lock<[URLRequest]>([])
+  private let recorded = Lock<[(request: URLRequest, limits: TransferLimits)]>([])
 
   /// Creates a transport from a handler.
   /// - Parameter handler: Produces each response (or throws a transport error).
@@ -28,16 +28,19 @@ public final class MockTransport: HTTPTransport {
   public func send(_ request: URLRequest, limits: TransferLimits) async throws
     -> (Data, HTTPURLResponse)
   {
-    let index = recorded.withLock { requests -> Int in
-      requests.append(request)
-      return requests.count
+    let index = recorded.withLock { sent -> Int in
+      sent.append((request, limits))
+      return sent.count
     }
     let handler = handler
     return try await limits.enforce { try await handler(request, index) }
   }
 
   /// Every request sent so far.
-  public var requests: [URLRequest] { recorded.withLock { $0 } }
+  public var requests: [URLRequest] { recorded.withLock { $0.map(\.request) } }
+
+  /// The limits the service gave each request, in order: its deadline and size limit.
+  public var limits: [TransferLimits] { recorded.withLock { $0.map(\.limits) } }
 
   /// How many requests were sent.
   public var requestCount: Int { recorded.withLock { $0.count } }

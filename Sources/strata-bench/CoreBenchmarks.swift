@@ -42,7 +42,7 @@ enum CoreBenchmarks {
   // MARK: Logging
 
   static func disabledLog() -> BenchmarkResult {
-    Log.setLevels(LogThresholds(global: .error))
+    Log.levels = LogThresholds(global: .error)
     let logger = Log(category: "bench")
     var value = 0
     let nanoseconds = Measure.nanosecondsPerOperation(iterations: 5_000_000) {

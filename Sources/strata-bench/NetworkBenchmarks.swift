@@ -40,8 +40,8 @@ enum NetworkBenchmarks {
     // layers above the session differ.
     let options = URLSessionTransport.Options()
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = options.requestTimeout
-    configuration.timeoutIntervalForResource = options.resourceTimeout
+    configuration.timeoutIntervalForRequest = options.idleBackstop
+    configuration.timeoutIntervalForResource = options.exchangeBackstop
     configuration.httpMaximumConnectionsPerHost = options.maxConnectionsPerHost
     configuration.urlCache = nil
     let session = URLSession(configuration: configuration)

@@ -77,7 +77,7 @@ enum OutboxBenchmarks {
             path: "posts/add", method: .post, body: draft, idempotencyKey: entry.idempotencyKey)))
     }
     let syncTime = ContinuousClock.now - syncStart
-    let sentOnce = outcomes.filter { $0.status == .synced }.count
+    let sentOnce = outcomes.filter { $0.entry.status == .synced }.count
     let afterSync = try await synced.fileSizes()
     let afterSyncCost = try await enqueueCost(synced, from: 10_000, count: sample)
     let compactStart = ContinuousClock.now

@@ -107,10 +107,10 @@ struct OfflinePostsTests {
     let posts = livePosts(transport, directory)
     let item = try await posts.create(PostDraft(title: "T", body: "B", userId: 1), offline: true)
     #expect(item.status == .pending)
-    #expect(try await posts.sync().map(\.status) == [.pending])
+    #expect(try await posts.sync().map(\.entry.status) == [.pending])
     #expect(try await posts.local().map(\.status) == [.pending])
     healthy.withLock { $0 = true }
-    #expect(try await posts.sync().map(\.status) == [.synced])
+    #expect(try await posts.sync().map(\.entry.status) == [.synced])
     #expect(try await posts.local().map(\.item.id) == [252])
   }
 
@@ -121,6 +121,7 @@ struct OfflinePostsTests {
       .successful(json: #"{"message":"Title is required"}"#, status: 400), directory)
     _ = try await posts.create(PostDraft(title: "T", body: "B", userId: 1), offline: true)
     let outcome = try #require(try await posts.sync().first)
-    #expect(outcome.status == .failed && outcome.entry.message == "HTTP 400: Title is required")
+    #expect(
+      outcome.entry.status == .failed && outcome.entry.message == "HTTP 400: Title is required")
   }
 }

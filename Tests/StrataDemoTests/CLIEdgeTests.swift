@@ -56,7 +56,7 @@ struct CLIEdgeTests {
   // MARK: Configuration first
 
   @Test(arguments: [
-    ["--set", "RESOURCE_TIMEOUT=99999999999999999999s"], ["--set", "RETRY_MAX_RETRIES=-1"],
+    ["--set", "DEADLINE=99999999999999999999s"], ["--set", "RETRY_MAX_RETRIES=-1"],
     ["--set", "USERS_CACHE_TTL=soon"], ["--set", "LOG_FORMAT=xml"],
   ])
   func aBadValueIsOneLineAndExit78BeforeAnythingStarts(_ bad: [String]) async throws {

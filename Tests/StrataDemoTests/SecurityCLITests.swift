@@ -212,7 +212,7 @@ struct SecurityCLITests {
     // A deadline far beyond any load: "too large" (not "timed out") proves the limit cut it.
     let result = try await CLIRunner().run([
       "--api", server.baseURL.absoluteString, "--set", "MAX_RESPONSE_SIZE=\(limit)",
-      "--set", "RESOURCE_TIMEOUT=300s", "user", "1",
+      "--set", "DEADLINE=300s", "user", "1",
     ])
     #expect(result.status == 1, "\(result.stderr)")
     let bytes = limit == "1MiB" ? 1 << 20 : 10 << 20
@@ -235,8 +235,8 @@ struct ExtremeNumberCLITests {
     [
       ["users", "--limit", value], ["users", "--skip", value], ["user", value],
       ["--set", "RETRY_MAX_RETRIES=\(value)", "users", "--limit", "1"],
-      ["--set", "RESOURCE_TIMEOUT=\(value)s", "users", "--limit", "1"],
-      ["--set", "REQUEST_TIMEOUT=\(value)ms", "users", "--limit", "1"],
+      ["--set", "DEADLINE=\(value)s", "users", "--limit", "1"],
+      ["--set", "IDLE_TIMEOUT=\(value)ms", "users", "--limit", "1"],
       ["--set", "MAX_RESPONSE_SIZE=\(value)", "users", "--limit", "1"],
       ["--set", "TOKEN_LIFETIME=\(value)m", "login", "--username", "emilys", "--password", "x"],
       ["sandbox", "serve", "--port", value, "--fault", "GET /x delay=\(value)s"],

@@ -58,7 +58,7 @@ struct StoreConcurrencyCLITests {
         .init(method: "POST", path: "/posts/add", count: 1, action: .hold({ release.wait() })))
       // The held request must not time out however long the next process takes to start on
       // a busy machine: a timed-out keyed POST is retried (and deduplicated by the server).
-      let patient = ["--set", "REQUEST_TIMEOUT=120s", "--set", "RESOURCE_TIMEOUT=240s"]
+      let patient = ["--set", "IDLE_TIMEOUT=120s", "--set", "DEADLINE=240s"]
       let syncing = Task { try await cli.run(api + patient + ["sync"]) }
       try await Self.waitForPosts(server, 1)
       let meanwhile = try await Self.queue(cli, api, "Meanwhile")

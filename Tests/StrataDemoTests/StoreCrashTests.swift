@@ -115,7 +115,7 @@ struct StoreCrashTests {
       sentAfter.withLock { $0.append(Int(String(decoding: entry.payload, as: UTF8.self)) ?? -1) }
       return .init(key: entry.recordKey ?? entry.idempotencyKey, value: "sent")
     }
-    #expect(outcomes.allSatisfy { $0.status == .synced })
+    #expect(outcomes.allSatisfy { $0.entry.status == .synced })
     let again = sentAfter.withLock { $0 }
     #expect(again == waiting, "in order")
     // Only the change whose outcome the kill cut off may go out twice (with its key).

@@ -32,19 +32,19 @@ public enum AppEnvironment: String, Sendable, CaseIterable, CustomStringConverti
     case .debug:
       values = [
         .api: "sandbox", .logLevel: "debug", .logLevel(for: "networking"): "info",
-        .requestTimeout: "5s", .resourceTimeout: "15s", .retryMaxRetries: "3",
+        .idleTimeout: "5s", .deadline: "15s", .retryMaxRetries: "3",
         .retryBaseDelay: "200ms", .retryMaxDelay: "2s",
       ]
     case .testing:
       values = [
-        .api: "sandbox", .logLevel: "warning", .tokenStore: "memory", .requestTimeout: "2s",
-        .resourceTimeout: "5s", .retryMaxRetries: "1", .retryBaseDelay: "10ms",
+        .api: "sandbox", .logLevel: "warning", .tokenStore: "memory", .idleTimeout: "2s",
+        .deadline: "5s", .retryMaxRetries: "1", .retryBaseDelay: "10ms",
         .retryMaxDelay: "50ms",
       ]
     case .production:
       values = [
-        .api: "https://dummyjson.com", .logLevel: "notice", .requestTimeout: "30s",
-        .resourceTimeout: "60s", .retryMaxRetries: "3", .retryBaseDelay: "1s",
+        .api: "https://dummyjson.com", .logLevel: "notice", .idleTimeout: "30s",
+        .deadline: "60s", .retryMaxRetries: "3", .retryBaseDelay: "1s",
         .retryMaxDelay: "30s",
       ]
     }

@@ -8,7 +8,7 @@ struct SyncCounts {
 
   init<Value>(_ outcomes: [LocalStore<Value>.Outcome]) {
     for outcome in outcomes {
-      switch outcome.status {
+      switch outcome.entry.status {
       case .synced: synced += 1
       case .failed: refused += 1
       case .pending: waiting += 1

@@ -113,8 +113,8 @@ extension SyncScheduler {
   {
     {
       var sent = 0
-      do { sent += try await posts.sync().filter { $0.status == .synced }.count } catch {}
-      do { sent += try await todos.sync().filter { $0.status == .synced }.count } catch {}
+      do { sent += try await posts.sync().filter { $0.entry.status == .synced }.count } catch {}
+      do { sent += try await todos.sync().filter { $0.entry.status == .synced }.count } catch {}
       let left = (try? await posts.collection.outbox()) ?? []
       let leftTodos = (try? await todos.collection.outbox()) ?? []
       return Pass(

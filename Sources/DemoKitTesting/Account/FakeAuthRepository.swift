@@ -1,17 +1,16 @@
 import DemoKit
 import Foundation
 import Strata
-import StrataConcurrency
 
 /// A sign-in that accepts `emilys` / `emilyspass`; every call recorded by ``script``.
 public final class FakeAuthRepository: AuthRepository {
   /// Records calls, scripts failures, holds answers.
   public let script: FakeScript
-  private let signedIn: Lock<Bool>
+  private let signedIn: Locked<Bool>
 
   /// A repository, signed in or not.
   public init(signedIn: Bool = false, script: FakeScript = FakeScript()) {
-    self.signedIn = Lock(signedIn)
+    self.signedIn = Locked(signedIn)
     self.script = script
   }
 
@@ -33,7 +32,7 @@ public final class FakeAuthRepository: AuthRepository {
   /// The preview user, when signed in.
   public func me() async throws -> User {
     try await script.call("me")
-    guard signedIn.withLock({ $0 }) else { throw NetworkError.unauthorized(.notSignedIn) }
+    guard signedIn.withLock({ $0 }) else { throw NetworkError(.unauthorized(.notSignedIn)) }
     return .preview
   }
 

@@ -24,28 +24,33 @@ extension Config {
     }
   }
 
-  /// The value of `key` as a whole number.
-  /// - Parameter key: The key.
-  /// - Parameter defaultValue: Returned when no layer defines the key.
+  /// The value of `key` as a whole number (`PAGE_SIZE = 20`), within `range` when one is given:
+  /// an out-of-range value is a ``ConfigError`` naming the range. Overflow is an error.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
-  package func int(_ key: Key, default defaultValue: Int? = nil) throws -> Int {
-    try typed(key, default: defaultValue, expected: "a whole number") { Int($0) }
-  }
-
-  /// The value of `key` as a whole number within `range` (an out-of-range value is a
-  /// ``ConfigError`` naming the range).
-  package func int(_ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int>)
+  public func int(_ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int>? = nil)
     throws -> Int
   {
-    try typed(key, default: defaultValue, in: range, expected: "a whole number") { Int($0) }
+    guard let range else {
+      return try typed(key, default: defaultValue, expected: "a whole number") { Int($0) }
+    }
+    return try typed(key, default: defaultValue, in: range, expected: "a whole number") { Int($0) }
   }
 
-  /// The value of `key` as a duration within `range`; with `step`, also a whole multiple of
-  /// it (`step: .seconds(60)`: whole minutes, as an API that counts in minutes needs).
+  /// The value of `key` as a duration: a non-negative number with a unit, `250ms`, `2s`,
+  /// `1.5s`, `5m`, `1h` or `1d` (at most ten years); within `range` when one is given; with
+  /// `step`, also a whole multiple of it (`step: .seconds(60)`: whole minutes, as an API that
+  /// counts in minutes needs).
+  /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   public func duration(
-    _ key: Key, default defaultValue: Duration? = nil, in range: ClosedRange<Duration>,
+    _ key: Key, default defaultValue: Duration? = nil, in range: ClosedRange<Duration>? = nil,
     step: Duration? = nil
   ) throws -> Duration {
+    guard range != nil || step != nil else {
+      return try typed(
+        key, default: defaultValue, expected: "a duration such as 250ms, 2s, 1.5s or 5m",
+        parse: Self.parseDuration)
+    }
+    let range = range ?? .zero...Duration.seconds(Self.maxDuration)
     guard let step, step > .zero else {
       return try typed(
         key, default: defaultValue, in: range, expected: "a duration", shown: \.shortDescription,
@@ -97,21 +102,10 @@ extension Config {
     }
   }
 
-  /// The value of `key` as a duration: a non-negative number with a unit, `250ms`, `2s`,
-  /// `1.5s`, `5m` or `1h`.
-  /// - Parameter key: The key.
-  /// - Parameter defaultValue: Returned when no layer defines the key.
-  /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
-  package func duration(_ key: Key, default defaultValue: Duration? = nil) throws -> Duration {
-    try typed(key, default: defaultValue, expected: "a duration such as 250ms, 2s, 1.5s or 5m") {
-      Self.parseDuration($0)
-    }
-  }
-
   /// The value of `key` as a size in bytes: a whole number with an optional unit, `65536`,
   /// `64KiB`, `10MiB`, `1GiB` (`KB`, `MB`, `GB` are powers of 1000). Overflow is an error.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
-  package func byteCount(
+  public func byteCount(
     _ key: Key, default defaultValue: Int? = nil, in range: ClosedRange<Int> = 0...Int.max
   ) throws -> Int {
     try typed(

@@ -54,7 +54,7 @@ public struct Config: Sendable, CustomStringConvertible {
   /// - Parameter overrides: Explicit overrides (highest precedence).
   /// - Parameter defaults: Values used when no other layer defines a key.
   /// - Parameter secretKeys: Further keys to treat as secrets.
-  package init(
+  public init(
     parsing text: String,
     name: String = "<string>",
     environment: [String: String] = [:],
@@ -178,7 +178,7 @@ public struct Config: Sendable, CustomStringConvertible {
   /// A copy with `changes` applied as overrides: what an app decides once it has loaded the
   /// configuration (the address of a server it started, say), without reading it again.
   /// Substitution is not run again: a key that referenced a changed one keeps its value.
-  package func overriding(_ changes: [Key: String]) -> Config {
+  public func overriding(_ changes: [Key: String]) -> Config {
     var copy = self
     for (key, value) in changes {
       let secret = key.isSecret || values[key.name]?.isSecret == true
@@ -190,7 +190,7 @@ public struct Config: Sendable, CustomStringConvertible {
   }
 
   /// Every entry, sorted by key (for `config show`).
-  package var entries: [ConfigValue] { values.values.sorted { $0.key < $1.key } }
+  public var entries: [ConfigValue] { values.values.sorted { $0.key < $1.key } }
 
   /// One `KEY = value (origin)` line per entry, secrets shown as `<redacted>`.
   public var description: String { entries.map(\.description).joined(separator: "\n") }

@@ -42,16 +42,18 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, 
     case valueTooLarge(chain: [String])
     /// A key that has no value in any layer.
     case missingKey(key: String)
+    /// A key that was renamed: `replacement` is its name now.
+    case renamedKey(key: String, replacement: String)
     /// A value that does not have the expected shape (`expected` names it).
     case invalidValue(key: String, expected: String)
   }
 
   /// What went wrong, for matching.
-  package let kind: Kind
+  public let kind: Kind
   /// Where it went wrong, when it can be pinned to a source position.
-  package let location: SourceLocation?
+  public let location: SourceLocation?
   /// The human-readable explanation (without the location prefix).
-  package let message: String
+  public let message: String
 
   /// - Parameter kind: What went wrong.
   /// - Parameter location: Where, if known.

@@ -2,7 +2,7 @@ extension Config {
   /// A typed configuration key, so call sites write `Config.Key.logLevel`, never a raw string.
   ///
   /// Each layer declares its own keys (`Config.Key.logLevel` with logging,
-  /// `Config.Key.resourceTimeout` with networking); an app adds its own the same way.
+  /// `Config.Key.deadline` with networking); an app adds its own the same way.
   ///
   /// Keys whose name contains `TOKEN`, `SECRET`, `PASSWORD` or `KEY` are secrets, as is any key
   /// created with `secret: true`; their values print as `<redacted>`.

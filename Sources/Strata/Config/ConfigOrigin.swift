@@ -32,7 +32,7 @@ public struct ConfigValue: Sendable, Hashable, CustomStringConvertible {
   package let isSecret: Bool
 
   /// The value as it may be shown to a person: `<redacted>` for secrets.
-  package var displayValue: String { isSecret ? Redactor.placeholder : value }
+  public var displayValue: String { isSecret ? Redactor.placeholder : value }
 
   /// `KEY = value (origin)`, with secrets redacted.
   public var description: String { "\(key) = \(displayValue) (\(origin))" }

@@ -2,11 +2,11 @@
 /// line and a 1-based column counted in Unicode scalars.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The file path as it was given, or a label such as `--set API` for non-file sources.
-  package let file: String
+  public let file: String
   /// The 1-based line number.
-  package let line: Int
+  public let line: Int
   /// The 1-based column, counted in Unicode scalars.
-  package let column: Int
+  public let column: Int
 
   /// - Parameter file: The file path or source label.
   /// - Parameter line: The 1-based line.

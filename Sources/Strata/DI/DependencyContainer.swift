@@ -76,7 +76,7 @@ public final class DependencyContainer: Sendable {
     return add(
       Registration(key: key, label: label, scope: .transient) { container, value in
         guard let typed = value as? Argument else {
-          throw DependencyError.notRegistered(service: label, registered: [])
+          throw DependencyContainer.typeMismatch(label, Argument.self, value as Any)
         }
         return try factory(container, typed)
       })
@@ -122,7 +122,7 @@ public final class DependencyContainer: Sendable {
     let key = ServiceKey(type, name: name)
     let instance = try resolveInstance(key, argument: nil) { ServiceKey.label(type, name: name) }
     if let typed = instance as? Service { return typed }
-    throw Self.typeMismatch(Service.self)
+    throw Self.typeMismatch(ServiceKey.label(type, name: name), Service.self, instance)
   }
 
   /// Resolves a service that may be missing: `let s: Service? = try container.resolve()` is nil
@@ -138,28 +138,25 @@ public final class DependencyContainer: Sendable {
   }
 
   /// Resolves a one-argument registration.
-  package func resolve<Service: Sendable, Argument: Sendable>(
+  public func resolve<Service: Sendable, Argument: Sendable>(
     _ type: Service.Type = Service.self, name: String? = nil, argument: Argument
   ) throws -> Service {
     let key = ServiceKey(type, name: name, argument: Argument.self)
-    return try typed(
-      resolveInstance(key, argument: argument) {
-        ServiceKey.label(type, name: name, argument: Argument.self)
-      })
-  }
-
-  /// Registrations are keyed by the service type, so the cast only fails if a factory's
-  /// result was bridged to another type; report it rather than trap.
-  private func typed<Service>(_ instance: Any) throws -> Service {
-    guard let typed = instance as? Service else { throw Self.typeMismatch(Service.self) }
+    let label = ServiceKey.label(type, name: name, argument: Argument.self)
+    let instance = try resolveInstance(key, argument: argument) { label }
+    guard let typed = instance as? Service else {
+      throw Self.typeMismatch(label, Service.self, instance)
+    }
     return typed
   }
 
+  /// Registrations are keyed by the service type, so a cast fails only if a factory's result
+  /// was bridged to another type: reported, never a trap.
   @usableFromInline
-  static func typeMismatch(_ type: Any.Type) -> DependencyError {
-    DependencyError.factoryFailed(
-      service: String(describing: type),
-      underlying: DependencyError.notRegistered(service: String(describing: type), registered: []))
+  static func typeMismatch(_ label: String, _ expected: Any.Type, _ found: Any) -> DependencyError {
+    .typeMismatch(
+      service: label, expected: String(describing: expected),
+      found: String(describing: Swift.type(of: found)))
   }
 
   @usableFromInline
@@ -230,7 +227,7 @@ public final class DependencyContainer: Sendable {
   // MARK: Inspection
 
   /// Every registration visible from this container (its own and its parents'), as labels.
-  package var registeredServices: [String] { registeredLabels() }
+  public var registeredServices: [String] { registeredLabels() }
 
   private func registeredLabels() -> [String] {
     Set(allRegistrations().values.map(\.label)).sorted()

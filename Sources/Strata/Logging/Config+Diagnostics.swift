@@ -4,7 +4,7 @@ extension Config {
   /// was absent (debug). The executable calls
   /// this once logging is bootstrapped (logging itself is configured from this config).
   /// - Parameter logger: Where to log (``Log/general`` by default).
-  package func logDiagnostics(to logger: Log = Log.general) {
+  public func logDiagnostics(to logger: Log = Log.general) {
     for duplicate in duplicates {
       // Redefining a key from an included file is how layering works; twice in one file is
       // more likely a mistake, so it is the one shown at debug.

@@ -1,14 +1,14 @@
 /// One JSON object per line, for log shippers:
 /// `{"timestamp":"…","level":"info","category":"networking","message":"…","file":"…","line":42}`.
-package struct JSONLogSink: LogSink {
-  package let output: LogOutput
+public struct JSONLogSink: LogSink {
+  private let output: LogOutput
 
   /// Creates a JSON-lines sink.
   /// - Parameter output: Where lines go (standard error by default).
-  package init(output: LogOutput = .standardError) { self.output = output }
+  public init(output: LogOutput = .standardError) { self.output = output }
 
   /// Encodes and writes one record.
-  package func log(_ record: LogRecord) {
+  public func log(_ record: LogRecord) {
     var line = "{\"timestamp\":"
     Self.appendQuoted(record.isoTimestamp, to: &line)
     line += ",\"level\":"

@@ -4,11 +4,11 @@ import StrataConcurrency
 /// the executable, plus scoped overrides for tests.
 ///
 /// Silent by default: until the app calls `bootstrap(sink:levels:revealPrivate:)` (or
-/// ``bootstrap(config:output:)``) nothing is written anywhere — a library never prints on its
-/// own. ``setLevels(_:)`` before that only records the levels bootstrap will start from.
+/// ``bootstrap(config:output:sink:)``) nothing is written anywhere — a library never prints on its
+/// own. Setting ``levels`` before that only records the levels bootstrap will start from.
 ///
 /// A disabled log call costs two relaxed atomic loads: each category keeps its threshold in an
-/// atomic that ``setLevels(_:)`` updates, and a counter says whether any scope is active. A
+/// atomic that setting ``levels`` updates, and a counter says whether any scope is active. A
 /// written one reads the sink with one more (acquire) load: no lock on either path.
 extension Log {
   struct State: Sendable {
@@ -52,7 +52,7 @@ extension Log {
   /// - Parameter sink: Where records go.
   /// - Parameter levels: Which levels are enabled.
   /// - Parameter revealPrivate: Print `privacy: .private` values (never `Secret`s). Local debug only.
-  package static func bootstrap(
+  public static func bootstrap(
     sink: any LogSink, levels: LogThresholds = LogThresholds(), revealPrivate: Bool = false
   ) {
     state.withLock { state in
@@ -65,17 +65,14 @@ extension Log {
   }
 
   /// Bootstraps from configuration: `LOG_LEVEL`, `LOG_LEVEL_<CATEGORY>`, `LOG_FORMAT`
-  /// (`text` or `json` lines on standard error) and `LOG_REVEAL_PRIVATE`.
+  /// (`text` or `json` lines) and `LOG_REVEAL_PRIVATE`. Call `Config/logDiagnostics(to:)`
+  /// next, once the levels are final, to log what loading the configuration noticed.
   /// - Parameter config: The configuration.
+  /// - Parameter output: Where the `LOG_FORMAT` lines go (default: standard error).
   /// - Parameter sink: Where records go instead of the `LOG_FORMAT` lines (an app's own sink).
   /// - Throws: ``ConfigError`` for an unknown level or format.
-  public static func bootstrap(config: Config, sink: (any LogSink)? = nil) throws {
-    try bootstrap(config: config, output: .standardError, sink: sink)
-  }
-
-  /// As ``bootstrap(config:sink:)``, the `LOG_FORMAT` lines going to `output`.
-  package static func bootstrap(
-    config: Config, output: LogOutput, sink: (any LogSink)? = nil
+  public static func bootstrap(
+    config: Config, output: LogOutput = .standardError, sink: (any LogSink)? = nil
   ) throws {
     let levels = try LogThresholds(config: config)
     let chosen = try sink ?? formatSink(config: config, output: output)
@@ -98,12 +95,11 @@ extension Log {
     }
   }
 
-  /// The enabled levels (global set-up, not a scope's).
-  package static var levels: LogThresholds { state.withLock { $0.levels } }
-
-  /// Changes the enabled levels at run time (before bootstrap: the levels it will use).
-  package static func setLevels(_ levels: LogThresholds) {
-    state.withLock { apply(levels, to: &$0) }
+  /// The enabled levels of the global set-up (not a scope's). Setting them changes them at
+  /// run time; before bootstrap, it records the levels bootstrap will start from.
+  public static var levels: LogThresholds {
+    get { state.withLock { $0.levels } }
+    set { state.withLock { apply(newValue, to: &$0) } }
   }
 
   // MARK: Scoped overrides (tests)
@@ -118,8 +114,9 @@ extension Log {
   /// - Parameter operation: The work.
   /// - Returns: What `operation` returns.
   /// - Throws: What `operation` throws.
-  package static func withScope<R>(
-    sink: any LogSink, levels: LogThresholds = .all, revealPrivate: Bool = false,
+  public static func withScope<R>(
+    sink: any LogSink, levels: LogThresholds = LogThresholds(global: .trace),
+    revealPrivate: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> R
   ) async rethrows -> R {

@@ -10,12 +10,12 @@
 /// process's ``KnownSecrets`` masked, at every level. Nothing is written until the app calls
 /// `bootstrap(sink:levels:revealPrivate:)` (or runs inside a `withScope`).
 public struct Log: Sendable {
-  package static let networking = Log(category: "networking")
-  package static let auth = Log(category: "auth")
-  package static let general = Log(category: "general")
+  public static let networking = Log(category: "networking")
+  public static let auth = Log(category: "auth")
+  public static let general = Log(category: "general")
 
   /// The category name, e.g. `networking`.
-  package let category: String
+  public let category: String
   private let state: LogCategoryState
 
   /// Creates (or finds) the logger for a category.
@@ -27,7 +27,7 @@ public struct Log: Sendable {
 
   /// Whether `level` would be written right now (in this task).
   /// - Returns: True when a record at `level` would reach a sink.
-  package func isEnabled(_ level: LogLevel) -> Bool {
+  public func isEnabled(_ level: LogLevel) -> Bool {
     if Log.activeScopes.load() > 0, let scope = Log.scope {
       return level >= scope.levels.level(for: category)
     }

@@ -1,18 +1,18 @@
 import StrataConcurrency
 
 /// A destination for formatted log lines: standard error, or any closure (tests, files).
-package struct LogOutput: Sendable {
+public struct LogOutput: Sendable {
   private let sink: @Sendable (String) -> Void
 
   /// Creates an output from a closure that receives each complete line (newline included).
   /// - Parameter sink: Called once per record; must be thread-safe.
-  package init(_ sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
+  public init(_ sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
 
   /// - Parameter line: The formatted record, ending in a newline.
   package func write(_ line: String) { sink(line) }
 
   /// Standard error, one `write(2)` per record so concurrent records never interleave.
-  package static let standardError = LogOutput { line in
+  public static let standardError = LogOutput { line in
     writeLock.withLock { _ in _ = FileDescriptor.writeAll(2, line.utf8) }
   }
 

@@ -10,12 +10,12 @@ public struct LogRecord: Sendable, Equatable {
   public let category: String
   public let message: String
   /// The source file (`#fileID`) that logged it.
-  package let file: String
+  public let file: String
   /// The source line that logged it.
-  package let line: UInt
+  public let line: UInt
   /// Structured data beside the message (a request's method, status, duration…): JSON lines
   /// carry them as a `fields` object.
-  package let fields: [String: String]
+  public let fields: [String: String]
 
   package init(
     timestamp: Date = Date(), level: LogLevel, category: String, message: String,

@@ -1,15 +1,15 @@
 /// Which levels are enabled: a global minimum and optional per-category minimums.
-package struct LogThresholds: Sendable, Equatable {
+public struct LogThresholds: Sendable, Equatable {
   /// The minimum level for categories without their own setting.
-  package var global: LogLevel
+  public var global: LogLevel
   /// Minimum levels by category name (`networking`, `auth`, …), matched case-insensitively.
-  package var categories: [String: LogLevel] {
+  public var categories: [String: LogLevel] {
     didSet { categories = Self.lowercasedKeys(categories) }
   }
 
   /// - Parameter global: The default minimum level.
   /// - Parameter categories: Per-category minimums.
-  package init(global: LogLevel = .info, categories: [String: LogLevel] = [:]) {
+  public init(global: LogLevel = .info, categories: [String: LogLevel] = [:]) {
     self.global = global
     self.categories = Self.lowercasedKeys(categories)
   }
@@ -24,7 +24,7 @@ package struct LogThresholds: Sendable, Equatable {
 
   /// The minimum level for `category`.
   /// - Returns: Its own level, or the global one.
-  package func level(for category: String) -> LogLevel {
+  public func level(for category: String) -> LogLevel {
     categories[category] ?? categories[category.lowercased()] ?? global
   }
 

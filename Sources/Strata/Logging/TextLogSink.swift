@@ -1,14 +1,14 @@
 /// Human-readable lines: `2026-11-22T01:30:00.123Z info     [networking] GET /users → 200`.
 /// Newlines inside a message are escaped so one record is always one line (no log forging).
-package struct TextLogSink: LogSink {
-  package let output: LogOutput
+public struct TextLogSink: LogSink {
+  private let output: LogOutput
 
   /// Creates a text sink.
   /// - Parameter output: Where lines go (standard error by default).
-  package init(output: LogOutput = .standardError) { self.output = output }
+  public init(output: LogOutput = .standardError) { self.output = output }
 
   /// Formats and writes one record.
-  package func log(_ record: LogRecord) {
+  public func log(_ record: LogRecord) {
     let level = record.level.description
     let padded = level + String(repeating: " ", count: max(0, 8 - level.count))
     output.write(

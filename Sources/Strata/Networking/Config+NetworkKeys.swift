@@ -1,8 +1,8 @@
 extension Config.Key {
   /// How long one attempt may wait for data (an idle timeout).
-  public static let requestTimeout: Config.Key = "REQUEST_TIMEOUT"
+  public static let idleTimeout: Config.Key = "IDLE_TIMEOUT"
   /// Overall deadline for one call, retries included.
-  public static let resourceTimeout: Config.Key = "RESOURCE_TIMEOUT"
+  public static let deadline: Config.Key = "DEADLINE"
   /// How many times a retryable request is retried.
   public static let retryMaxRetries: Config.Key = "RETRY_MAX_RETRIES"
   /// First backoff delay; doubles each retry.
@@ -10,7 +10,7 @@ extension Config.Key {
   /// Upper bound of any backoff delay (and of `Retry-After`).
   public static let retryMaxDelay: Config.Key = "RETRY_MAX_DELAY"
   /// Largest response body accepted, e.g. `10MiB` (default); larger ones are cut off.
-  package static let maxResponseSize: Config.Key = "MAX_RESPONSE_SIZE"
+  public static let maxResponseSize: Config.Key = "MAX_RESPONSE_SIZE"
   /// Application name, sent in the User-Agent (and naming the app's own files).
   public static let appName: Config.Key = "APP_NAME"
 }

@@ -25,7 +25,7 @@ public protocol Endpoint: Sendable {
   /// A retry policy for this endpoint only; nil uses the service's.
   var retryPolicy: RetryPolicy? { get }
   /// An overall deadline for this endpoint only (retries included); nil uses the service's.
-  var timeout: Duration? { get }
+  var deadline: Duration? { get }
   /// Largest response body accepted for this request in bytes; nil
   /// uses the service's `NetworkOptions/maxResponseSize`.
   var maxResponseSize: Int? { get }
@@ -44,7 +44,7 @@ extension Endpoint {
   public var requiresAuth: Bool { false }
   /// The service's retry policy.
   public var retryPolicy: RetryPolicy? { nil }
-  public var timeout: Duration? { nil }
+  public var deadline: Duration? { nil }
   public var maxResponseSize: Int? { nil }
   public var idempotencyKey: String? { nil }
 }

@@ -37,12 +37,12 @@ public typealias HTTPMiddlewareNext =
 /// Which attempt a middleware sees.
 public struct RequestAttempt: Sendable, Equatable {
   /// `GET /users/1`: the method and path, no query (safe to log).
-  package let label: String
+  public let label: String
   /// 1 for the first attempt, 2 for the first retry, …
-  package let number: Int
+  public let number: Int
 
   /// Creates an attempt description (for tests of your own middleware).
-  package init(label: String, number: Int) {
+  public init(label: String, number: Int) {
     (self.label, self.number) = (label, number)
   }
 }
@@ -51,14 +51,15 @@ public struct RequestAttempt: Sendable, Equatable {
 /// secret header names (`X-API-Key`, anything with `token`, `secret`, …) are registered with
 /// ``KnownSecrets``, so they are masked wherever they might appear.
 /// ```swift
-/// configuration.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
+/// options.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
 /// ```
 package struct DefaultHeaders: HTTPMiddleware {
   package let headers: [String: String]
 
-  package init(_ headers: [String: String], redactor: Redactor = .standard) {
+  package init(_ headers: [String: String]) {
     self.headers = headers
-    KnownSecrets.register(headers.filter { redactor.isSensitive(header: $0.key) }.map(\.value))
+    KnownSecrets.register(
+      headers.filter { Redactor.standard.isSensitive(header: $0.key) }.map(\.value))
   }
 
   /// Adds the fields the request lacks, then sends it on.

@@ -36,7 +36,7 @@ public struct TransferLimits: Sendable, Equatable {
   /// one stops the transfer itself as soon as the limit is passed, so memory stays bounded).
   /// - Throws: `URLError(.timedOut)`, `URLError(.dataLengthExceedsMaximum)`, or what
   ///   `exchange` throws.
-  package func enforce(
+  public func enforce(
     _ exchange: @escaping @Sendable () async throws -> (Data, HTTPURLResponse)
   ) async throws -> (Data, HTTPURLResponse) {
     let work = Task { try await exchange() }

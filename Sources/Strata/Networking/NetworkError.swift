@@ -50,7 +50,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     /// No credential went there, so its answer — a 401 included — says nothing about the
     /// session; it is not retried either.
     case answeredElsewhere(status: Int, origin: String)
-    /// The call's overall deadline (`NetworkOptions/timeout` or the endpoint's) passed:
+    /// The call's overall deadline (``NetworkOptions/deadline`` or the endpoint's) passed:
     /// during an attempt, or before a retry could be made. Not retried.
     case deadlineExceeded
   }
@@ -71,15 +71,15 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
 
   public var kind: Kind
   /// Method and path of the request that failed (`GET /users/1`), when known.
-  package var request: String?
+  public var request: String?
   /// The error behind this one (the refresh's failure, the encoder's or decoder's error).
-  package var underlying: (any Error)?
+  public var underlying: (any Error)?
   /// The server's explanation from the error body, made one safe line, when the
   /// ``ServerMessageFormat`` in use found one.
   public var serverMessage: String?
 
   /// Creates an error (a mock or a wrapper throws one like any other).
-  package init(
+  public init(
     _ kind: Kind, request: String? = nil, serverMessage: String? = nil,
     underlying: (any Error)? = nil
   ) {
@@ -111,7 +111,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     NetworkError(.transport(error))
   }
 
-  public static func unauthorized(_ reason: Unauthorized) -> NetworkError {
+  package static func unauthorized(_ reason: Unauthorized) -> NetworkError {
     NetworkError(.unauthorized(reason))
   }
 
@@ -214,13 +214,13 @@ extension NetworkError {
   /// What went wrong while decoding, with enough context to fix it.
   public struct DecodingFailure: Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status of the response.
-    package var status: Int
+    public var status: Int
     /// Where in the JSON it failed, e.g. `users[3].address.city`.
-    package var codingPath: String
+    public var codingPath: String
     /// What the decoder said.
-    package var reason: String
+    public var reason: String
     /// The first characters of the body (secrets redacted).
-    package var bodyExcerpt: String
+    public var bodyExcerpt: String
 
     /// Creates a failure (what a mock throws to stand in for a decoder's).
     package init(status: Int, codingPath: String, reason: String, bodyExcerpt: String = "") {

@@ -1,22 +1,36 @@
 import Foundation
 
 /// Settings of a ``NetworkService``: where, how long, how to retry, who it says it is.
+///
+/// Two words for time: the **deadline** bounds a whole call, retries and backoff waits
+/// included; the **idle timeout** bounds how long one attempt may wait for data.
+/// ```swift
+/// var options = NetworkOptions(baseURL: api, deadline: .seconds(20), retryPolicy: .none)
+/// options.middleware = [RequestIDHeader()]
+/// ```
 public struct NetworkOptions: Sendable {
   /// The base URL endpoints' relative paths are resolved against.
-  package var baseURL: URL
-  /// Overall deadline of one call, retries included.
-  package var timeout: Duration
-  /// How long one attempt may wait for data before it times out (`URLRequest.timeoutInterval`;
-  /// on Linux rounded up to whole seconds, which is all FoundationNetworking honours); nil
-  /// keeps the transport's own setting.
-  package var requestTimeout: Duration?
+  public var baseURL: URL
+  /// A call's overall deadline, retries and backoff waits included (an endpoint may set its
+  /// own, ``Endpoint/deadline``). Passing it fails the call with
+  /// ``NetworkError/Kind/deadlineExceeded``.
+  public var deadline: Duration
+  /// How long one attempt may wait for data before it fails with `URLError(.timedOut)` (and
+  /// may be retried); nil keeps the transport's own. On Linux it is rounded up to whole
+  /// seconds, which is all FoundationNetworking honours.
+  public var idleTimeout: Duration?
   /// The retry policy for endpoints that do not bring their own.
-  package var retryPolicy: RetryPolicy
-  package var userAgent: String
+  public var retryPolicy: RetryPolicy
+  /// The `User-Agent` header (default `Strata/<version> (<system>)`; with a config,
+  /// `<APP_NAME> Strata/<version> (<system>)`).
+  public var userAgent: String
   /// Largest response body accepted, in bytes (default 10 MiB). A larger one is cut off as it
-  /// streams in and the call fails with `responseTooLarge`; an
-  /// endpoint can set its own (`Endpoint/maxResponseSize`).
-  package var maxResponseSize: Int
+  /// streams in and the call fails with `responseTooLarge`; an endpoint can set its own
+  /// (``Endpoint/maxResponseSize``).
+  public var maxResponseSize: Int
+  /// Show personal data (`ssn`, `iban`, `email`, …) in logged request bodies — for local
+  /// debugging only. Tokens, passwords and `Authorization` values stay hidden regardless.
+  public var revealsPersonalData = false
   /// Which answers reject the access token a request carried (default: `401`).
   public var credentialRejection: CredentialRejection = .unauthorizedStatus
   /// When set and offline, requests fail at once with `NetworkError.Kind.offline` — no attempt,
@@ -31,21 +45,18 @@ public struct NetworkOptions: Sendable {
   /// show "retrying in 2s (2/3)…", a file can keep JSON lines, metrics can count.
   public var onRequestRecord: (@Sendable (RequestRecord) -> Void)?
 
-  /// - Parameter baseURL: Base URL of the API.
-  /// - Parameter timeout: Overall deadline per call (default 60 s).
-  /// - Parameter retryPolicy: Default retry policy.
-  /// - Parameter userAgent: The `User-Agent` header.
-  /// - Parameter maxResponseSize: Largest response body accepted, in bytes (default 10 MiB).
-  package init(
-    baseURL: URL, timeout: Duration = .seconds(60), retryPolicy: RetryPolicy = .default,
-    userAgent: String = NetworkOptions.defaultUserAgent(app: "Strata"),
-    maxResponseSize: Int = NetworkOptions.defaultMaxResponseSize
+  /// Options built in code; every setting not given has the default described on it.
+  public init(
+    baseURL: URL, deadline: Duration = .seconds(60), idleTimeout: Duration? = nil,
+    retryPolicy: RetryPolicy = .default, userAgent: String? = nil,
+    maxResponseSize: Int = 10 << 20
   ) {
     self.baseURL = baseURL
-    self.maxResponseSize = maxResponseSize
-    self.timeout = timeout
+    self.deadline = deadline
+    self.idleTimeout = idleTimeout
     self.retryPolicy = retryPolicy
-    self.userAgent = userAgent
+    self.userAgent = userAgent ?? Self.defaultUserAgent(app: nil)
+    self.maxResponseSize = maxResponseSize
   }
 
   package static let defaultMaxResponseSize = 10 << 20
@@ -53,18 +64,31 @@ public struct NetworkOptions: Sendable {
   /// The longest timeout or delay configuration accepts: one day.
   package static let longestTimeout: Duration = .seconds(24 * 3600)
 
-  /// Reads `RESOURCE_TIMEOUT` (the overall deadline), `REQUEST_TIMEOUT` (one attempt's wait
-  /// for data), `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY`,
-  /// `MAX_RESPONSE_SIZE` and `APP_NAME` (all optional, defaults as in ``RetryPolicy``).
+  /// Reads `DEADLINE` (a call's deadline), `IDLE_TIMEOUT` (one attempt's wait for data),
+  /// `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY`, `MAX_RESPONSE_SIZE`,
+  /// `APP_NAME` and `LOG_REVEAL_PRIVATE` (all optional, defaults as in ``RetryPolicy`` and
+  /// above), then lets code change what it needs.
   /// - Parameter config: The configuration.
   /// - Parameter baseURL: The API's base URL (the caller resolves `API`, which may name a sandbox).
-  /// - Throws: ``ConfigError`` for a malformed value.
+  /// - Throws: ``ConfigError`` for a malformed value, or for `RESOURCE_TIMEOUT` and
+  ///   `REQUEST_TIMEOUT`, the names `DEADLINE` and `IDLE_TIMEOUT` had before (a renamed key
+  ///   silently ignored would change how long calls wait).
   public init(config: Config, baseURL: URL) throws {
+    for (old, new) in [
+      ("RESOURCE_TIMEOUT", Config.Key.deadline), ("REQUEST_TIMEOUT", .idleTimeout),
+    ]
+    where config.value(Config.Key(old)) != nil {
+      var location: SourceLocation?
+      if case .file(let found) = config.value(Config.Key(old))?.origin { location = found }
+      throw ConfigError(
+        .renamedKey(key: old, replacement: new.name), at: location,
+        "\(old) is now called \(new.name): rename it")
+    }
     let defaults = RetryPolicy.default
     self.init(
       baseURL: baseURL,
-      timeout: try config.duration(
-        .resourceTimeout, default: .seconds(60), in: .milliseconds(1)...Self.longestTimeout),
+      deadline: try config.duration(
+        .deadline, default: .seconds(60), in: .milliseconds(1)...Self.longestTimeout),
       retryPolicy: RetryPolicy(
         maxRetries: try config.int(.retryMaxRetries, default: defaults.maxRetries, in: 0...100),
         baseDelay: try config.duration(
@@ -74,13 +98,14 @@ public struct NetworkOptions: Sendable {
       userAgent: Self.defaultUserAgent(app: try config.string(.appName, default: "Strata")),
       maxResponseSize: try config.byteCount(
         .maxResponseSize, default: Self.defaultMaxResponseSize, in: 1...(1 << 40)))
-    if config.value(.requestTimeout) != nil {
-      requestTimeout = try config.duration(
-        .requestTimeout, in: .milliseconds(1)...Self.longestTimeout)
+    if config.value(.idleTimeout) != nil {
+      idleTimeout = try config.duration(.idleTimeout, in: .milliseconds(1)...Self.longestTimeout)
     }
+    revealsPersonalData = try config.bool(.logRevealPrivate, default: false)
   }
 
-  package static func defaultUserAgent(app: String) -> String {
+  /// `<app> Strata/<version> (<system>)`, or without an app name `Strata/<version> (<system>)`.
+  package static func defaultUserAgent(app: String?) -> String {
     #if os(Linux)
       let system = "Linux"
     #elseif os(macOS)
@@ -90,9 +115,9 @@ public struct NetworkOptions: Sendable {
     #else
       let system = "Apple"
     #endif
-    return "\(app) Strata/\(strataVersion) (\(system))"
+    return (app.map { "\($0) " } ?? "") + "Strata/\(strataVersion) (\(system))"
   }
 }
 
 /// The Strata library version (sent in the default User-Agent).
-package let strataVersion = "0.1.0"
+public let strataVersion = "0.1.0"

@@ -26,12 +26,11 @@ public final class NetworkService: Networking {
   /// - Parameter decoder: Decodes responses.
   /// - Parameter encoder: Encodes bodies.
   /// - Parameter logger: Where to log (default: the `networking` category).
-  /// - Parameter redactor: What to hide in logs.
   public init(
     options: NetworkOptions, transport: any HTTPTransport = URLSessionTransport(),
     authenticator: (any Authenticator)? = nil, clock: any NetworkClock = SystemNetworkClock(),
     decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
-    logger: Log = Log(category: "networking"), redactor: Redactor = Redactor()
+    logger: Log = Log(category: "networking")
   ) {
     self.options = options
     self.transport = transport
@@ -40,7 +39,7 @@ public final class NetworkService: Networking {
     self.decoder = decoder
     self.builder = RequestBuilder(options: options, encoder: encoder)
     self.logger = logger
-    self.redactor = redactor
+    self.redactor = Redactor(revealsPersonalData: options.revealsPersonalData)
   }
 
   // MARK: Sending
@@ -121,7 +120,7 @@ public final class NetworkService: Networking {
     }
     var call = Call(
       label: label, method: endpoint.method,
-      deadline: clock.now() + (endpoint.timeout ?? options.timeout), policy: policy,
+      deadline: clock.now() + (endpoint.deadline ?? options.deadline), policy: policy,
       maxResponseSize: endpoint.maxResponseSize ?? options.maxResponseSize,
       request: try builder.build(endpoint))
     guard endpoint.requiresAuth else { return call }

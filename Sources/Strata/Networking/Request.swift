@@ -30,7 +30,7 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   /// This request's own retry policy; nil uses the service's.
   public var retryPolicy: RetryPolicy?
   /// This request's own overall deadline; nil uses the service's.
-  public var timeout: Duration?
+  public var deadline: Duration?
   /// This request's own response size limit in bytes; nil uses the service's.
   public var maxResponseSize: Int?
   /// Sent as `Idempotency-Key` on every attempt (see ``Endpoint/idempotencyKey``).
@@ -41,7 +41,7 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   public init(
     path: String, method: HTTPMethod = .get, query: KeyValuePairs<String, String?> = [:],
     body: (any Encodable & Sendable)? = nil, headers: [String: String] = [:],
-    requiresAuth: Bool = false, retryPolicy: RetryPolicy? = nil, timeout: Duration? = nil,
+    requiresAuth: Bool = false, retryPolicy: RetryPolicy? = nil, deadline: Duration? = nil,
     maxResponseSize: Int? = nil, idempotencyKey: String? = nil
   ) {
     self.path = path
@@ -53,7 +53,7 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
     self.headers = headers
     self.requiresAuth = requiresAuth
     self.retryPolicy = retryPolicy
-    self.timeout = timeout
+    self.deadline = deadline
     self.maxResponseSize = maxResponseSize
     self.idempotencyKey = idempotencyKey
   }

@@ -28,7 +28,7 @@ struct RequestBuilder: Sendable {
     let url = try makeURL(endpoint)
     var request = URLRequest(url: url)
     request.httpMethod = endpoint.method.rawValue
-    if let idle = options.requestTimeout {
+    if let idle = options.idleTimeout {
       #if canImport(FoundationNetworking)
         // FoundationNetworking hands curl whole seconds (0.3 would time out at once): round up.
         request.timeoutInterval = max(1, idle.inSeconds.rounded(.up))

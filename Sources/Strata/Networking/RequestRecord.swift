@@ -7,32 +7,32 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   /// The retry that follows a failed attempt.
   public struct Retry: Sendable, Equatable, Codable {
     /// 1 for the first retry.
-    package var number: Int
-    package var maxRetries: Int
+    public var number: Int
+    public var maxRetries: Int
     /// The backoff wait before it, in milliseconds.
-    package var delayMilliseconds: Double
+    public var delayMilliseconds: Double
     /// Why (`503`, `URLError -1005`).
-    package var reason: String
+    public var reason: String
   }
 
   /// `GET /users/1`: method and path, no query.
-  package var request: String
+  public var request: String
   package var method: String
   /// The URL, with secret query parameters and any password redacted.
-  package var url: String
+  public var url: String
   /// The HTTP status, or nil when no response arrived.
   public var status: Int?
   /// From sending to the last byte (or the failure), in milliseconds.
   public var durationMilliseconds: Double
-  package var bytesSent: Int
-  package var bytesReceived: Int
+  public var bytesSent: Int
+  public var bytesReceived: Int
   /// 1 for the first attempt, 2 for the first retry, …
-  package var attempt: Int
+  public var attempt: Int
   /// Why this attempt was made again (`503`, `URLError -1005`, `token renewed`); nil
   /// for a first attempt.
-  package var retryReason: String?
+  public var retryReason: String?
   /// The failure, when the attempt got no HTTP response.
-  package var error: String?
+  public var error: String?
   /// The retry that will follow, when this attempt failed and one will be made.
   public var retry: Retry?
 

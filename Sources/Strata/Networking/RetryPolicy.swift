@@ -21,17 +21,17 @@ public struct RetryPolicy: Sendable, Equatable {
   }
 
   /// Retries after the first attempt (0 disables retrying).
-  package var maxRetries: Int
+  public var maxRetries: Int
   /// Delay before the first retry; doubles each retry.
-  package var baseDelay: Duration
+  public var baseDelay: Duration
   /// Upper bound of any single delay, `Retry-After` included.
-  package var maxDelay: Duration
+  public var maxDelay: Duration
   /// Spread applied to exponential delays (not to `Retry-After`).
-  package var jitter: Jitter
+  public var jitter: Jitter
   /// Methods that may be retried. POST/PUT/PATCH/DELETE only if listed here.
-  package var retryableMethods: Set<HTTPMethod>
+  public var retryableMethods: Set<HTTPMethod>
   /// Whether `Retry-After` on 429/503 sets the delay.
-  package var respectsRetryAfter: Bool
+  public var respectsRetryAfter: Bool
 
   /// Transport errors that mean "try again".
   static let transientErrors: Set<URLError.Code> = [
@@ -65,7 +65,7 @@ public struct RetryPolicy: Sendable, Equatable {
   /// The default, with POST and PATCH retried too: for requests that carry an
   /// `Idempotency-Key` (``Endpoint/idempotencyKey``), which a server uses to answer a repeat
   /// with the first answer instead of doing the work twice. Never for a POST without one.
-  package static let idempotentWrites = RetryPolicy(
+  public static let idempotentWrites = RetryPolicy(
     retryableMethods: [.get, .head, .options, .put, .delete, .post, .patch])
 
   // MARK: Decisions

@@ -17,28 +17,29 @@ import StrataConcurrency
 public final class URLSessionTransport: HTTPTransport {
   /// Timeouts and connection settings for the session.
   package struct Options: Sendable {
-    /// Idle time allowed between bytes.
-    package var requestTimeout: TimeInterval
+    /// Idle time allowed between bytes, when the request sets none (the service sets each
+    /// attempt's `NetworkOptions/idleTimeout` on the request itself).
+    package var idleBackstop: TimeInterval
     /// Total time allowed for one exchange (honoured on Apple platforms). A backstop only: the
-    /// service's deadline (`RESOURCE_TIMEOUT`, `NetworkOptions/timeout`) ends an exchange
+    /// service's deadline (`DEADLINE`, `NetworkOptions/deadline`) ends an exchange
     /// first, on every platform.
-    package var resourceTimeout: TimeInterval
+    package var exchangeBackstop: TimeInterval
     /// Most simultaneous connections to one host.
     package var maxConnectionsPerHost: Int
     /// Headers, beyond the ``Redactor``'s secret ones, that never follow a redirect to another
     /// origin (any letter case).
     package var credentialHeaders: Set<String>
 
-    /// - Parameter requestTimeout: Idle timeout (default 30 s).
-    /// - Parameter resourceTimeout: Whole-exchange backstop (default one day).
+    /// - Parameter idleBackstop: Idle timeout (default 30 s).
+    /// - Parameter exchangeBackstop: Whole-exchange backstop (default one day).
     /// - Parameter maxConnectionsPerHost: Connection limit per host (default 8).
     /// - Parameter credentialHeaders: Your own credential headers to drop on a cross-origin redirect.
     package init(
-      requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 24 * 3600,
+      idleBackstop: TimeInterval = 30, exchangeBackstop: TimeInterval = 24 * 3600,
       maxConnectionsPerHost: Int = 8, credentialHeaders: Set<String> = []
     ) {
-      self.requestTimeout = requestTimeout
-      self.resourceTimeout = resourceTimeout
+      self.idleBackstop = idleBackstop
+      self.exchangeBackstop = exchangeBackstop
       self.maxConnectionsPerHost = maxConnectionsPerHost
       self.credentialHeaders = credentialHeaders
     }
@@ -48,13 +49,13 @@ public final class URLSessionTransport: HTTPTransport {
   private let exchanges: ExchangeTable
 
   /// A transport with backstop timeouts (30 s idle, one day per exchange: the service enforces
-  /// `REQUEST_TIMEOUT` and `RESOURCE_TIMEOUT` itself), 8 connections per host and no cookie jar.
+  /// `IDLE_TIMEOUT` and `DEADLINE` itself), 8 connections per host and no cookie jar.
   public convenience init() { self.init(options: Options()) }
 
   package init(options: Options) {
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = options.requestTimeout
-    configuration.timeoutIntervalForResource = options.resourceTimeout
+    configuration.timeoutIntervalForRequest = options.idleBackstop
+    configuration.timeoutIntervalForResource = options.exchangeBackstop
     configuration.httpMaximumConnectionsPerHost = options.maxConnectionsPerHost
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData

@@ -6,7 +6,7 @@ import StrataConcurrency
 /// leaves the process: every log record at every level, `NetworkError` and `ConfigError`
 /// descriptions, and the CLI's output.
 ///
-/// ``Redactor`` hides fields and headers by name; this catches the same values under any name,
+/// The networking layer's redaction hides fields and headers by name; this catches the same values under any name,
 /// e.g. a token a hostile server echoes back inside an error message. Strata registers the
 /// values it handles itself (``AuthSession`` its tokens, ``Config`` its secret values); an app
 /// registers anything else it holds, such as an API key read from the keychain.
@@ -68,7 +68,7 @@ public enum KnownSecrets {
   }
 
   /// `text` with every registered value replaced by `<redacted>`.
-  package static func mask(_ text: String) -> String {
+  public static func mask(_ text: String) -> String {
     guard count.load() > 0, !text.isEmpty else { return text }
     guard let masked = mask(Array(text.utf8), with: patterns.withLock { $0 }) else { return text }
     return String(decoding: masked, as: UTF8.self)

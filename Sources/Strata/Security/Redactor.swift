@@ -12,7 +12,7 @@ import Foundation
 /// `ip`, …) is redacted too unless `revealsPersonalData` is set for local debugging. Inside
 /// string values and header values, credentials are also found by their shape (a URL's
 /// password, `token=…` pairs, `Bearer …`), wherever the server put them.
-public struct Redactor: Sendable {
+package struct Redactor: Sendable {
   /// What replaces a secret.
   package static let placeholder = "<redacted>"
 
@@ -60,7 +60,7 @@ public struct Redactor: Sendable {
 
   /// The standard names; `revealsPersonalData` shows personal-data fields (local debugging
   /// only: secrets stay hidden).
-  public init(revealsPersonalData: Bool = false) {
+  package init(revealsPersonalData: Bool = false) {
     self.init(
       headerNames: Self.defaultHeaderNames, fieldNames: Self.defaultFieldNames,
       personalFieldNames: Self.defaultPersonalFieldNames, revealsPersonalData: revealsPersonalData)

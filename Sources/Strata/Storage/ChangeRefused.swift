@@ -6,7 +6,7 @@
 /// timeout from a refusal, so it never guesses one.
 public struct ChangeRefused: Error, Sendable, Equatable {
   /// The server's reason, one line.
-  package let reason: String
+  public let reason: String
 
   public init(_ reason: String) { self.reason = UntrustedText.sanitize(reason, limit: 200) }
 }

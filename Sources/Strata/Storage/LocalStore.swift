@@ -32,16 +32,15 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// What one change's send came to.
   public struct Outcome: Sendable {
     /// The change as it now stands.
-    package let entry: OutboxEntry
+    public let entry: OutboxEntry
     /// The server's answer, as kept (nil when `send` returned none, or it was too large).
-    package let settled: Settled?
-    package var status: SyncStatus { entry.status }
+    public let settled: Settled?
   }
 
   /// What the server answered a change with: the value and the key it is kept under.
   public struct Settled: Codable, Sendable {
-    package let key: String
-    package let value: Value
+    public let key: String
+    public let value: Value
 
     public init(key: String, value: Value) {
       (self.key, self.value) = (key, value)
@@ -50,9 +49,9 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   /// How far a sync is: `done` of `total` changes sent, `entry` the one being sent.
   public struct Progress: Sendable {
-    package let done: Int
-    package let total: Int
-    package let entry: OutboxEntry
+    public let done: Int
+    public let total: Int
+    public let entry: OutboxEntry
   }
 
   package struct Options: Sendable {

@@ -7,16 +7,16 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// Its identity (also its idempotency key).
   public let id: UUID
   /// What the change is, for the sender to dispatch on.
-  package let kind: String
+  public let kind: String
   /// The change's data (JSON of the sender's choosing).
   public let payload: Data
-  package let createdAt: Date
-  package var status: SyncStatus
+  public let createdAt: Date
+  public var status: SyncStatus
   /// How many times it was sent.
-  package var attempts: Int
+  public var attempts: Int
   /// The server's refusal, for `failed`; the last transient failure, for `pending`; a note
   /// about the kept answer, for `synced`.
-  package var message: String?
+  public var message: String?
   /// The key of the value shown for this change on the device (its status follows the
   /// change's), and once `synced`, of the server's answer.
   public var recordKey: String?

@@ -15,7 +15,7 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   public var value: Value
   public var status: SyncStatus
   /// When it was last written here.
-  package var updatedAt: Date
+  public var updatedAt: Date
   /// The server's refusal, for `failed`.
   public var message: String?
 

@@ -1,12 +1,11 @@
 import DemoKit
 import Foundation
 import Strata
-import StrataConcurrency
 import StrataSandbox
 
 /// The sandbox's clock: real time plus an offset the tour moves to expire tokens instantly.
 final class SandboxClock: Sendable {
-  private let offset = Lock<TimeInterval>(0)
+  private let offset = Locked<TimeInterval>(0)
   var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
   func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
 }
@@ -74,7 +73,7 @@ final class AppContext: Sendable {
         guard let retry = record.retry, !Log.networking.isEnabled(.info) else { return }
         let delay = Duration.milliseconds(Int64(retry.delayMilliseconds.rounded()))
         Terminal.error(
-          "retrying in \(delay.shortDescription) (\(retry.number)/\(retry.maxRetries)): \(record.request) → \(retry.reason)…"
+          "retrying in \(Output.duration(delay)) (\(retry.number)/\(retry.maxRetries)): \(record.request) → \(retry.reason)…"
         )
       },
       analytics: analyticsLog.map(AnalyticsLog.init(file:)) ?? NoAnalytics())
@@ -125,7 +124,7 @@ final class AppContext: Sendable {
   /// `LOG_LEVEL` variable) asks for more.
   static func bootstrapLogging(_ config: Config, _ invocation: Invocation) throws {
     try Log.bootstrap(config: config)
-    var levels = try LogThresholds(config: config)
+    var levels = Log.levels
     // Levels an environment supplies by default (development: debug) are for an app's own
     // console; on the command line only what the user asked for counts.
     let asked = { (key: String) in config.value(Config.Key(key))?.origin != .defaults }
@@ -148,7 +147,7 @@ final class AppContext: Sendable {
       }
       levels.global = level
     }
-    Log.setLevels(levels)
+    Log.levels = levels
   }
 }
 

@@ -23,12 +23,19 @@ struct Invocation: Sendable {
 
   func values(_ name: String) -> [String] { options[name] ?? [] }
 
+  /// ASCII digits only, within `Int` (no sign, spaces or other scripts' digits: `Int("+5")` and
+  /// `Int("٥")` would not be what a person meant); nil for anything else.
+  static func wholeNumber(_ text: String) -> Int? {
+    guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+    return Int(text)
+  }
+
   /// An option that must be a whole number in `range`.
   func integer(_ name: String, default value: Int, in range: ClosedRange<Int> = 0...1_000_000)
     throws -> Int
   {
     guard let text = option(name) else { return value }
-    guard let number = text.plainInteger, range.contains(number) else {
+    guard let number = Self.wholeNumber(text), range.contains(number) else {
       throw UsageError(
         "--\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got \(Self.quoted(text))",
         command)
@@ -50,7 +57,7 @@ struct Invocation: Sendable {
 
   /// The positional `ID` as a positive number.
   func identifier() throws -> Int {
-    guard let text = positionals.first, let id = text.plainInteger, id > 0 else {
+    guard let text = positionals.first, let id = Self.wholeNumber(text), id > 0 else {
       throw UsageError(
         "ID must be a positive whole number, got '\(positionals.first ?? "")'", command)
     }

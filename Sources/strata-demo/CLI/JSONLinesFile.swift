@@ -1,7 +1,6 @@
 import DemoKit
 import Foundation
 import Strata
-import StrataConcurrency
 
 #if canImport(Glibc)
   import Glibc
@@ -16,7 +15,7 @@ import StrataConcurrency
 /// anything else (a directory, a FIFO, a socket) is refused. A symbolic link is followed, as a
 /// shell's `>` follows it.
 final class JSONLinesFile: Sendable {
-  private let output: Lock<(fd: Int32, encoder: JSONEncoder)>
+  private let output: Locked<(fd: Int32, encoder: JSONEncoder)>
 
   /// Opens the log (named `name` in errors) before anything is sent. Throws ``CantCreate``
   /// (exit 73).
@@ -39,7 +38,7 @@ final class JSONLinesFile: Sendable {
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    output = Lock((fd, encoder))
+    output = Locked((fd, encoder))
   }
 
   deinit { output.withLock { _ = close($0.fd) } }
@@ -51,7 +50,7 @@ final class JSONLinesFile: Sendable {
     output.withLock { output in
       guard var line = try? output.encoder.encode(value) else { return }
       line.append(UInt8(ascii: "\n"))
-      FileDescriptor.writeAll(output.fd, line)
+      Terminal.writeAll(output.fd, Array(line))
     }
   }
 }

@@ -13,13 +13,30 @@ enum Terminal {
   /// Where lines go instead of stdout/stderr, for in-process tests (`true` marks stderr).
   @TaskLocal static var sink: (@Sendable (String, Bool) -> Void)?
 
+  /// Writes every byte to `fd`, resuming after partial writes and `EINTR`. One `write(2)` per
+  /// call when it can, so concurrent lines do not interleave.
+  /// - Returns: False if the descriptor refused (closed pipe, full disk, …); `errno` says why.
+  @discardableResult
+  static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count, let base = buffer.baseAddress {
+        let written = write(fd, base + offset, buffer.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return false }
+        offset += written
+      }
+      return true
+    }
+  }
+
   /// Writes a result line; every secret the process holds is masked (``KnownSecrets``).
   /// A reader that went away (EPIPE) ends the process by SIGPIPE, as it ends `cat`: exit 141.
   /// Any other write error (a full disk, a closed stdout) is one line on stderr and exit 74.
   static func out(_ text: String = "") {
     let text = KnownSecrets.mask(text)
     if let sink { return sink(text, false) }
-    guard FileDescriptor.writeAll(1, Array((text + "\n").utf8)) else {
+    guard Terminal.writeAll(1, Array((text + "\n").utf8)) else {
       let failure = errno
       if failure == EPIPE {
         signal(SIGPIPE, SIG_DFL)
@@ -35,7 +52,7 @@ enum Terminal {
   static func error(_ text: String) {
     let text = KnownSecrets.mask(text)
     if let sink { return sink(text, true) }
-    FileDescriptor.writeAll(2, Array((text + "\n").utf8))
+    Terminal.writeAll(2, Array((text + "\n").utf8))
   }
 
   /// Gives each closed standard descriptor (0, 1, 2) a read-only `/dev/null`: otherwise the
@@ -53,7 +70,7 @@ enum Terminal {
 
   /// Asks for a line on the terminal.
   static func prompt(_ question: String) -> String? {
-    FileDescriptor.writeAll(2, Array(question.utf8))
+    Terminal.writeAll(2, Array(question.utf8))
     return readLine(strippingNewline: true)
   }
 
@@ -74,7 +91,7 @@ enum Terminal {
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler {
         restore()
-        FileDescriptor.writeAll(2, Array("\n".utf8))
+        Terminal.writeAll(2, Array("\n".utf8))
         exit(128 + number)
       }
       source.resume()
@@ -86,7 +103,7 @@ enum Terminal {
       restore()
       for watcher in watchers { watcher.cancel() }
       for number in signals { signal(number, SIG_DFL) }
-      FileDescriptor.writeAll(2, Array("\n".utf8))
+      Terminal.writeAll(2, Array("\n".utf8))
     }
     return prompt(question)
   }

@@ -44,7 +44,7 @@ enum AccountCommands {
       }
       password = line.hasSuffix("\r") ? String(line.dropLast()) : line
     }
-    KnownSecrets.register([password])
+    if let password { KnownSecrets.register(password) }
     if username == nil || password == nil {
       guard Terminal.inputIsTerminal else {
         throw UsageError(
@@ -61,7 +61,7 @@ enum AccountCommands {
           throw CommandFailure("cancelled")
         }
         password = answer
-        KnownSecrets.register([password])
+        if let password { KnownSecrets.register(password) }
       }
     }
     let model = try app.resolve(LoginViewModel.self)

@@ -1,7 +1,6 @@
 import DemoKit
 import Foundation
 import Strata
-import StrataConcurrency
 
 /// `sync`: sends what was kept on this device (posts, then todo changes), each change once.
 @MainActor
@@ -136,7 +135,7 @@ final class ProgressLine: Sendable {
     var finished = false
   }
 
-  private let state = Lock(State())
+  private let state = Locked(State())
 
   init(shown: Bool) {
     guard shown else {
@@ -154,7 +153,7 @@ final class ProgressLine: Sendable {
           return state.drawn == text ? .some(nil) : text
         }
         guard let line else { return }
-        if let line { FileDescriptor.writeAll(2, Array("\r\u{1B}[K\(line)".utf8)) }
+        if let line { Terminal.writeAll(2, Array("\r\u{1B}[K\(line)".utf8)) }
         try? await Task.sleep(for: .milliseconds(200))
       }
     }
@@ -172,6 +171,6 @@ final class ProgressLine: Sendable {
       state.finished = true
       return state.shown
     }
-    if shown { FileDescriptor.writeAll(2, Array("\r\u{1B}[K".utf8)) }
+    if shown { Terminal.writeAll(2, Array("\r\u{1B}[K".utf8)) }
   }
 }

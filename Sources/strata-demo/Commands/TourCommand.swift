@@ -63,7 +63,7 @@ enum TourCommand {
     let elapsed = ContinuousClock.now - started
     Terminal.out("")
     Terminal.out(
-      "Tour complete in \(elapsed.shortDescription): \(journal.count()) requests, "
+      "Tour complete in \(Output.duration(elapsed)): \(journal.count()) requests, "
         + "\(journal.count(method: "POST", path: "/auth/refresh")) token refresh, every layer live — "
         + "Config → Log → Request → NetworkService → Repository → ViewModel, wired by DependencyContainer."
     )
@@ -76,12 +76,12 @@ enum TourCommand {
     // 1. Config, Log, DI
     tour.step(1, "Config, Log and the DI container")
     tour.say(
-      "read \(app.configFile ?? "built-in defaults") (\(app.config.values.count) keys; --set and STRATA_* override it)"
+      "read \(app.configFile ?? "built-in defaults") (\(app.config.entries.count) keys; --set and STRATA_* override it)"
     )
     let retry = try app.resolve(NetworkOptions.self).retryPolicy
     tour.say("API → embedded sandbox at \(sandbox.baseURL.absoluteString)")
     tour.say(
-      "retry policy: GET only, \(retry.maxRetries) retries, backoff \(retry.baseDelay.shortDescription) doubling, cap \(retry.maxDelay.shortDescription)"
+      "retry policy: GET only, \(retry.maxRetries) retries, backoff \(Output.duration(retry.baseDelay)) doubling, cap \(Output.duration(retry.maxDelay))"
     )
     tour.say(
       "DemoContainer.validate(): \(app.container.registeredServices.count) registrations resolve (services → repositories → view models)"
@@ -230,7 +230,7 @@ enum TourCommand {
     let outcomes = try await offline.sync()
     let sent = outcomes.first?.settled?.value
     tour.say(
-      "the sandbox is back; sync: \(outcomes.map(\.status.rawValue).joined(separator: ", ")) → post #\(sent?.id ?? 0); created on the server: \(sandbox.changesDone(path: "/posts/add") - createdBefore) time(s)"
+      "the sandbox is back; sync: \(outcomes.map(\.entry.status.rawValue).joined(separator: ", ")) → post #\(sent?.id ?? 0); created on the server: \(sandbox.changesDone(path: "/posts/add") - createdBefore) time(s)"
     )
     tour.evidence()
   }

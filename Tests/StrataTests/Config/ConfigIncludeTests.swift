@@ -127,7 +127,7 @@ struct ConfigIncludeTests {
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     let release = try Config(file: root + "/Config/Release.xcconfig", environment: [:])
     #expect(try release.url(.api).absoluteString == "https://dummyjson.com")
-    #expect(try release.duration(.requestTimeout) == .seconds(30))
+    #expect(try release.duration(.idleTimeout) == .seconds(30))
     let debug = try Config(file: root + "/Config/Debug.xcconfig", environment: [:])
     #expect(try debug.string(.api) == "sandbox")
     #expect(try debug.duration(.retryBaseDelay) == .milliseconds(200))

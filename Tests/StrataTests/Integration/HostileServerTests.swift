@@ -30,7 +30,7 @@ struct HostileServerTests {
     server.faults.add(.init(method: "GET", path: "/users/1", count: 5, action: .endlessBody))
     let service = NetworkService(
       options: NetworkOptions(
-        baseURL: server.baseURL, timeout: .seconds(300), maxResponseSize: limit),
+        baseURL: server.baseURL, deadline: .seconds(300), maxResponseSize: limit),
       transport: URLSessionTransport())
     let error = await networkError { _ = try await service.send(GetUser()) }
     guard case .responseTooLarge(let reported) = error?.kind else {
@@ -182,7 +182,7 @@ struct HostileServerTests {
     // only a hang guard (5 s was missed on a busy machine). Its own session: answering the challenge abandons the transfer, and on Linux its
     // tear-down can hold up the session's other transfers (here: the other challenge cases).
     let service = NetworkService(
-      options: NetworkOptions(baseURL: server.baseURL, timeout: .seconds(60)),
+      options: NetworkOptions(baseURL: server.baseURL, deadline: .seconds(60)),
       transport: URLSessionTransport(), authenticator: session)
     #expect(try await service.send(GetMe()).firstName == "Emily")
     #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)

@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// One transport for the whole suite: a long-lived URLSession, as in production.
-let sharedTransport = URLSessionTransport(options: .init(requestTimeout: 10, resourceTimeout: 20))
+let sharedTransport = URLSessionTransport(options: .init(idleBackstop: 10, exchangeBackstop: 20))
 
 struct SandboxUserPage: Decodable, Sendable {
   let users: [TestUser]
@@ -29,7 +29,7 @@ struct ListUsers: Endpoint {
 struct SlowUser: Endpoint {
   typealias Response = TestUser
   var path: String { "users/1" }
-  var timeout: Duration? { .milliseconds(300) }
+  var deadline: Duration? { .milliseconds(300) }
 }
 
 func sandboxService(
@@ -98,7 +98,7 @@ struct NetworkIntegrationTests {
       // transfer of the same URLSession for seconds.
       let service = NetworkService(
         options: NetworkOptions(baseURL: server.baseURL, retryPolicy: .none),
-        transport: URLSessionTransport(options: .init(requestTimeout: 3600)))
+        transport: URLSessionTransport(options: .init(idleBackstop: 3600)))
       let error = await networkError { _ = try await service.send(SlowUser()) }
       #expect(error?.kind == .deadlineExceeded, "the 300 ms deadline, not the 60 s server")
     }

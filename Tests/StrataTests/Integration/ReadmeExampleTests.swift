@@ -34,12 +34,12 @@ struct ReadmeExampleTests {
 
       #expect(user.firstName == "Emily")
       #expect(try config.string(.logLevel) == "notice")
-      #expect(network.options.requestTimeout == .seconds(30), "REQUEST_TIMEOUT is honoured")
+      #expect(network.options.idleTimeout == .seconds(30), "IDLE_TIMEOUT is honoured")
     }
   }
 
-  /// `REQUEST_TIMEOUT` bounds one attempt's wait for data, apart from the overall deadline.
-  @Test func requestTimeoutEndsAStalledAttempt() async throws {
+  /// `IDLE_TIMEOUT` bounds one attempt's wait for data, apart from the overall deadline.
+  @Test func idleTimeoutEndsAStalledAttempt() async throws {
     let server = SandboxServer()
     try server.start()
     defer { server.stopAndWait() }
@@ -49,8 +49,8 @@ struct ReadmeExampleTests {
     let config = try Config(
       parsing: """
         API = \(server.baseURL.absoluteString)
-        REQUEST_TIMEOUT = 300ms
-        RESOURCE_TIMEOUT = 300s
+        IDLE_TIMEOUT = 300ms
+        DEADLINE = 300s
         RETRY_MAX_RETRIES = 0
         """)
     // Its own session: the abandoned transfer's tear-down must not hold up other tests.

@@ -167,7 +167,7 @@ struct LogBootstrapTests {
     logger.info("kept")
     #expect(counter.count == 0)
 
-    Log.setLevels(LogThresholds(global: .critical, categories: [category: .error]))
+    Log.levels = LogThresholds(global: .critical, categories: [category: .error])
     logger.warning("dropped")
     logger.error("kept too")
     #expect(capture.records(category: category).map(\.message) == ["kept", "kept too"])

@@ -48,7 +48,7 @@ func makeService(
 ) -> NetworkService {
   NetworkService(
     options: NetworkOptions(
-      baseURL: URL(string: baseURL) ?? URL(fileURLWithPath: "/"), timeout: timeout,
+      baseURL: URL(string: baseURL) ?? URL(fileURLWithPath: "/"), deadline: timeout,
       retryPolicy: policy,
       userAgent: "StrataTests/1"),
     transport: transport, authenticator: authenticator, clock: clock)

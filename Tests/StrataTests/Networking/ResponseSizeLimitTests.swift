@@ -22,7 +22,7 @@ struct ResponseSizeLimitTests {
   static func service(_ server: CannedHTTPServer) -> NetworkService {
     NetworkService(
       options: NetworkOptions(
-        baseURL: server.baseURL, timeout: .seconds(300),
+        baseURL: server.baseURL, deadline: .seconds(300),
         // Would retry anything retryable: a too-large answer must not be.
         retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(1)),
         maxResponseSize: limit),

@@ -22,13 +22,13 @@ struct ExtremeInputTests {
     for text in [value, value + "s", value + "ms", value + "h", value + "MiB"] {
       let config = try Config(
         parsing: """
-          RESOURCE_TIMEOUT = "\(text)"
+          DEADLINE = "\(text)"
           RETRY_MAX_RETRIES = "\(text)"
           RETRY_BASE_DELAY = "\(text)"
           RETRY_MAX_DELAY = "\(text)"
           MAX_RESPONSE_SIZE = "\(text)"
           """)
-      for key in ["RESOURCE_TIMEOUT", "RETRY_MAX_RETRIES", "MAX_RESPONSE_SIZE"] {
+      for key in ["DEADLINE", "RETRY_MAX_RETRIES", "MAX_RESPONSE_SIZE"] {
         _ = try? config.int(Config.Key(key))
         _ = try? config.duration(Config.Key(key))
         _ = try? config.byteCount(Config.Key(key))
@@ -38,7 +38,7 @@ struct ExtremeInputTests {
         let network = try NetworkOptions(
           config: config, baseURL: URL(string: "https://api.example")!)
         #expect(network.retryPolicy.maxRetries <= 100)
-        #expect(network.timeout <= NetworkOptions.longestTimeout)
+        #expect(network.deadline <= NetworkOptions.longestTimeout)
         #expect(network.maxResponseSize >= 1)
       } catch let error as ConfigError {
         #expect(error.location != nil, "\(error)")

@@ -30,7 +30,7 @@ struct FaultMatrixTests {
       // held up for seconds by other tests' transfers.
       let service = NetworkService(
         options: NetworkOptions(
-          baseURL: server.baseURL, timeout: .seconds(40), retryPolicy: Self.fast),
+          baseURL: server.baseURL, deadline: .seconds(40), retryPolicy: Self.fast),
         transport: sharedTransport)
       try await body(server, service)
     }
@@ -86,10 +86,10 @@ struct FaultMatrixTests {
       server.faults.add(.init(path: "/users/1", count: 10, action: .delay(.seconds(60))))
       let service = NetworkService(
         options: NetworkOptions(
-          baseURL: server.baseURL, timeout: .milliseconds(400), retryPolicy: Self.fast),
+          baseURL: server.baseURL, deadline: .milliseconds(400), retryPolicy: Self.fast),
         // Its own session: on Linux, tearing down the abandoned transfer can hold up every
         // other transfer of the same URLSession for seconds.
-        transport: URLSessionTransport(options: .init(requestTimeout: 3600)))
+        transport: URLSessionTransport(options: .init(idleBackstop: 3600)))
       let error = await networkError { _ = try await service.send(GetUser()) }
       #expect(error?.kind == .deadlineExceeded, "the 400 ms deadline, not the 60 s server")
       #expect(server.journal.count(path: "/users/1") == 1)

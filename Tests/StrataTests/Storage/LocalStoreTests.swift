@@ -66,7 +66,7 @@ struct LocalStoreTests {
       .failure(NetworkError.server(status: 503)),
     ])
     let outcomes = try await store.sync(send: server.send)
-    #expect(outcomes.map(\.status) == [.synced, .failed, .pending])
+    #expect(outcomes.map(\.entry.status) == [.synced, .failed, .pending])
     #expect(outcomes.first?.settled?.value == Note(id: 11, text: "first"))
     #expect(server.sent.withLock { $0 } == ["first", "second", "third"], "the fourth waits")
 
@@ -78,7 +78,7 @@ struct LocalStoreTests {
     #expect(try await restarted.record(entries[0].idempotencyKey)?.value.id == 11)
     #expect(try await restarted.record(entries[1].idempotencyKey)?.status == .failed)
     let later = ScriptedServer()
-    #expect(try await restarted.sync(send: later.send).map(\.status) == [.synced, .synced])
+    #expect(try await restarted.sync(send: later.send).map(\.entry.status) == [.synced, .synced])
     #expect(later.sent.withLock { $0 } == ["third", "fourth"], "nothing synced or refused again")
     #expect(try await restarted.outbox().map(\.attempts) == [1, 1, 2, 1])
     #expect(try await LocalStore<Note>(path: directory.base).sync(send: later.send).isEmpty)
@@ -95,7 +95,7 @@ struct LocalStoreTests {
     #expect(try await store.retryFailed() == 1)
     #expect(try await store.record(entries[0].idempotencyKey)?.status == .pending)
     #expect(try await store.outbox().map(\.status) == [.pending, .synced])
-    #expect(try await store.sync(send: server.send).map(\.status) == [.synced])
+    #expect(try await store.sync(send: server.send).map(\.entry.status) == [.synced])
     #expect(server.sent.withLock { $0 } == ["a", "b", "a"])
     #expect(try await store.retryFailed() == 0)
   }
@@ -115,9 +115,9 @@ struct LocalStoreTests {
     let store = LocalStore<Note>(path: directory.base)
     _ = try await Self.queue(store, ["a", "b"])
     let server = ScriptedServer([.failure(error)])
-    #expect(try await store.sync(send: server.send).map(\.status) == [.pending])
+    #expect(try await store.sync(send: server.send).map(\.entry.status) == [.pending])
     #expect(try await store.outbox().map(\.status) == [.pending, .pending])
-    #expect(try await store.sync(send: server.send).map(\.status) == [.synced, .synced])
+    #expect(try await store.sync(send: server.send).map(\.entry.status) == [.synced, .synced])
   }
 
   @Test func offlineKeepsEverythingPendingAndFreshPagesKeepLocalChanges() async throws {
@@ -126,7 +126,7 @@ struct LocalStoreTests {
     let store = LocalStore<Note>(path: directory.base)
     let entry = try await Self.queue(store, ["mine"])[0]
     let offline = ScriptedServer([.failure(NetworkError(.offline))])
-    #expect(try await store.sync(send: offline.send).map(\.status) == [.pending])
+    #expect(try await store.sync(send: offline.send).map(\.entry.status) == [.pending])
     try await store.replaceSynced(with: [("1", Note(id: 1, text: "server"))])
     try await store.replaceSynced(with: [("2", Note(id: 2, text: "newer"))])
     let records = try await store.records()
@@ -145,7 +145,7 @@ struct LocalStoreTests {
     let outcomes = try await store.sync { entry in
       .init(key: entry.idempotencyKey, value: Note(id: 1, text: huge))
     }
-    #expect(outcomes.map(\.status) == [.synced] && outcomes[0].settled == nil)
+    #expect(outcomes.map(\.entry.status) == [.synced] && outcomes[0].settled == nil)
     #expect(outcomes[0].entry.message?.contains("not kept") == true)
     let reopened = LocalStore<Note>(path: directory.base)
     #expect(try await reopened.record(entry.idempotencyKey)?.value.text == "small")
@@ -176,7 +176,7 @@ struct LocalStoreUpgradeTests {
     try Data(formatOne.utf8).write(to: URL(fileURLWithPath: directory.base + ".json"))
     let store = LocalStore<Note>(path: directory.base)
     let server = ScriptedServer([.success(7)])
-    #expect(try await store.sync(send: server.send).map(\.status) == [.synced])
+    #expect(try await store.sync(send: server.send).map(\.entry.status) == [.synced])
     #expect(server.sent.withLock { $0 } == ["old"])
     #expect(try await store.record(key.uuidString)?.value == Note(id: 7, text: "old"))
     try await store.compact()
@@ -293,9 +293,9 @@ struct LocalStoreLogTests {
     }
     _ = try await LocalStoreTests.queue(other, ["queued meanwhile"])
     gate.open()
-    #expect(try await running.value.map(\.status) == [.synced, .synced])
+    #expect(try await running.value.map(\.entry.status) == [.synced, .synced])
     #expect(server.sent.withLock { $0 } == ["a", "b"])
-    #expect(try await other.sync(send: server.send).map(\.status) == [.synced])
+    #expect(try await other.sync(send: server.send).map(\.entry.status) == [.synced])
     #expect(server.sent.withLock { $0 } == ["a", "b", "queued meanwhile"])
   }
 
@@ -335,9 +335,9 @@ struct LocalStoreLogTests {
     #expect(try await other.outbox().map(\.status) == [.synced, .synced, .pending])
 
     gate.open()
-    #expect(try await running.value.map(\.status) == [.synced, .synced, .pending])
+    #expect(try await running.value.map(\.entry.status) == [.synced, .synced, .pending])
     let later = ScriptedServer()
-    #expect(try await other.sync(send: later.send).map(\.status) == [.synced])
+    #expect(try await other.sync(send: later.send).map(\.entry.status) == [.synced])
     #expect(later.sent.withLock { $0 } == ["third"], "only what was left")
   }
 

@@ -39,5 +39,5 @@ enum AuthRequests {
   /// Best effort on the way out: one attempt, a short deadline.
   static let logout = Request<EmptyResponse>(
     path: "auth/logout", method: .post, requiresAuth: true, retryPolicy: RetryPolicy.none,
-    timeout: .seconds(5))
+    deadline: .seconds(5))
 }

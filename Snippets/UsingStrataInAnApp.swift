@@ -1,0 +1,106 @@
+import Foundation
+import Strata
+
+// snippet.hide
+struct Post: Codable, Sendable {
+  var id: Int?
+  var title: String
+  var userId: Int
+}
+
+struct Posts: Decodable, Sendable {
+  let posts: [Post]
+  let total: Int
+}
+
+struct SignedIn: Decodable, Sendable {
+  let accessToken: String
+  let refreshToken: String
+}
+
+struct Login: Encodable, Sendable {
+  let username: String
+  let password: String
+}
+
+let password = ProcessInfo.processInfo.environment["MYAPP_PASSWORD"] ?? ""
+// snippet.show
+// snippet.config
+extension Config.Key {
+  static let api: Config.Key = "API"
+  static let pageSize: Config.Key = "PAGE_SIZE"
+}
+
+// A file layer if one is named; MYAPP_<KEY> variables override it.
+let config = try Config(
+  file: CommandLine.arguments.dropFirst().first, environmentPrefix: "MYAPP_",
+  defaults: [.api: "https://dummyjson.com", .appName: "MyApp"])
+let pageSize = try config.int(.pageSize, default: 20, in: 1...100)
+try Log.bootstrap(config: config)  // LOG_LEVEL, LOG_LEVEL_<CATEGORY>, LOG_FORMAT
+config.logDiagnostics()  // duplicate keys, absent optional includes
+let log = Log(category: "app")
+// snippet.end
+
+// snippet.network
+let api = try config.url(.api)
+guard let origin = Origin(api) else { throw URLError(.badURL) }  // http(s) only
+var options = try NetworkOptions(config: config, baseURL: api)  // DEADLINE, IDLE_TIMEOUT, RETRY_*
+options.deadline = .seconds(20)  // code has the last word
+options.retryPolicy.maxRetries = 2
+options.onRequestRecord = { record in
+  guard let retry = record.retry else { return }
+  log.notice(
+    "\(record.request): retry \(retry.number)/\(retry.maxRetries) in \(Int(retry.delayMilliseconds)) ms"
+  )
+}
+let session = AuthSession(origin: origin, store: FileTokenStore(app: "MyApp", origin: origin))
+let network = NetworkService(options: options, authenticator: session)
+// snippet.end
+
+// snippet.signin
+if await !session.isSignedIn {
+  let tokens = try await network.send(
+    Request<SignedIn>(
+      path: "auth/login", method: .post, body: Login(username: "emilys", password: password)))
+  try await session.signIn(
+    Credentials(
+      accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+      lifetime: .seconds(3600)))
+}
+// snippet.end
+
+// snippet.requests
+do {
+  let page = try await network.send(
+    Request<Posts>(path: "posts", query: ["limit": String(pageSize)], requiresAuth: true))
+  log.info("\(page.posts.count) of \(page.total) posts")
+} catch let error as NetworkError {
+  switch error.kind {
+  case .unauthorized: log.warning("signed out: \(error)")
+  case .decoding(let failure):
+    log.error("\(error.request ?? "?"): HTTP \(failure.status), no value at \(failure.codingPath)")
+  default: log.error("\(error)")  // `GET /posts: HTTP 503: …`
+  }
+}
+// snippet.end
+
+// snippet.offline
+let store = LocalStore<Post>(app: "MyApp", origin: origin, name: "posts")
+let draft = Post(title: "Written offline", userId: 1)
+try await store.enqueue(kind: "post.create", payload: JSONEncoder().encode(draft), showing: draft)
+
+let outcomes = try await store.sync(
+  progress: { step in log.info("sending \(step.done + 1) of \(step.total): \(step.entry.kind)") },
+  send: { entry in
+    guard entry.kind == "post.create" else { throw ChangeRefused("unknown change \(entry.kind)") }
+    let created = try await network.send(
+      Request<Post>(
+        path: "posts/add", method: .post,
+        body: JSONDecoder().decode(Post.self, from: entry.payload), requiresAuth: true,
+        idempotencyKey: entry.idempotencyKey))
+    return LocalStore.Settled(key: "\(created.id ?? 0)", value: created)
+  })
+for outcome in outcomes {
+  log.info("\(outcome.entry.kind): \(outcome.entry.status) after \(outcome.entry.attempts) send(s)")
+}
+// snippet.end

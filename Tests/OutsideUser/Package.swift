@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+// The demo app as an outside user of Strata: DemoKit, DemoKitTesting, strata-demo and the
+// documentation snippets (symbolic links to their files and folders in the repository) built as a
+// package of its own that links the library's products by path. `package` declarations are
+// visible only inside the package that declares them, so this build fails on any use of what
+// Strata does not make public. Run by `make outside` (part of `make test`), which sets
+// STRATA_LIBRARY_ONLY=1 so that Strata's manifest declares the library alone.
+import PackageDescription
+
+let strata = "Strata"
+
+// The README's and the articles' samples (`Snippets/<name>.swift`), each a program of its own.
+let samples = [
+  "FirstRequest", "Middleware", "SignIn", "AddingAFeature", "UsingStrataInAnApp",
+]
+let sampleDependencies: [Target.Dependency] = [
+  "DemoKit", "DemoKitTesting", .product(name: "Strata", package: strata),
+]
+
+let package = Package(
+  name: "OutsideUser",
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+  dependencies: [.package(name: strata, path: "../..")],
+  targets: [
+    .target(name: "DemoKit", dependencies: [.product(name: "Strata", package: strata)]),
+    .target(
+      name: "DemoKitTesting",
+      dependencies: [
+        "DemoKit",
+        .product(name: "Strata", package: strata),
+        .product(name: "StrataTesting", package: strata),
+      ]),
+    .executableTarget(
+      name: "strata-demo",
+      dependencies: [
+        "DemoKit",
+        .product(name: "Strata", package: strata),
+        .product(name: "StrataSandbox", package: strata),
+      ]),
+  ]
+    + samples.map { name in
+      .executableTarget(
+        name: "Sample\(name)", dependencies: sampleDependencies, path: "Samples/\(name)")
+    },
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+../../../../Snippets/AddingAFeature.swift
