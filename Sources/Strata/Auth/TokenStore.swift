@@ -28,8 +28,9 @@ extension TokenStore {
 public struct TokenStoreLock: Sendable {
   private let onRelease: @Sendable () -> Void
 
-  /// Creates a lock handle that runs `release` when released.
-  package init(release: @escaping @Sendable () -> Void) { onRelease = release }
+  /// A held lock: a store shared between processes takes its lock (an `flock`, say), then
+  /// returns this with the closure that gives it up; ``AuthSession`` calls it exactly once.
+  public init(release: @escaping @Sendable () -> Void) { onRelease = release }
 
   /// Gives the lock up.
   package func release() { onRelease() }

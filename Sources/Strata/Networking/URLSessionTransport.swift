@@ -49,8 +49,16 @@ public final class URLSessionTransport: HTTPTransport {
   private let exchanges: ExchangeTable
 
   /// A transport with backstop timeouts (30 s idle, one day per exchange: the service enforces
-  /// `IDLE_TIMEOUT` and `DEADLINE` itself), 8 connections per host and no cookie jar.
-  public convenience init() { self.init(options: Options()) }
+  /// `IDLE_TIMEOUT` and `DEADLINE` itself) and no cookie jar.
+  /// - Parameter credentialHeaders: The app's own credential headers (a session header, a
+  ///   signature), beyond the ones Strata knows (`Authorization`, `Cookie`, `X-API-Key`, and
+  ///   any name with `token`, `secret`, …): never sent on to another origin by a redirect.
+  /// - Parameter maxConnectionsPerHost: Most simultaneous connections to one host.
+  public convenience init(credentialHeaders: Set<String> = [], maxConnectionsPerHost: Int = 8) {
+    self.init(
+      options: Options(
+        maxConnectionsPerHost: maxConnectionsPerHost, credentialHeaders: credentialHeaders))
+  }
 
   package init(options: Options) {
     let configuration = URLSessionConfiguration.ephemeral

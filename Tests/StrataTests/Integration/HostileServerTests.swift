@@ -58,7 +58,7 @@ struct HostileServerTests {
       302, path: "/hop-away", headers: ["Location": "\(other.baseURL.absoluteString)/users/1"])
     origin.faults.fail(
       302, path: "/hop-home", headers: ["Location": "\(origin.baseURL.absoluteString)/users/2"])
-    let transport = URLSessionTransport(options: .init(credentialHeaders: ["X-Org-Credential"]))
+    let transport = URLSessionTransport(credentialHeaders: ["X-Org-Credential"])
     let credentials = [
       "X-API-Key": "key-123456", "X-Auth-Token": "auth-123456", "Api-Key": "api-123456",
       "Private-Token": "priv-123456", "X-Org-Credential": "org-123456",
