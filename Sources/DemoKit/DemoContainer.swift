@@ -153,15 +153,20 @@ public enum DemoContainer {
         environment: environment, now: now)
     }
     if features.isOn(.offline) {
+      let attempts: @Sendable (DependencyContainer) throws -> Int = { c in
+        try c.resolve(Config.self).int(.syncMaxAttempts, default: 5, in: 1...1_000)
+      }
       container.register(OfflinePosts.self, scope: .singleton) { c in
         OfflinePosts(
           store: try localStore(c, "posts"), repository: try c.resolve(),
-          connectivity: try c.resolve(Connectivity.self), analytics: try c.resolve())
+          connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
+          analytics: try c.resolve())
       }
       container.register(OfflineTodos.self, scope: .singleton) { c in
         OfflineTodos(
           store: try localStore(c, "todos"), repository: try c.resolve(),
-          connectivity: try c.resolve(Connectivity.self), analytics: try c.resolve())
+          connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
+          analytics: try c.resolve())
       }
     }
     if features.isOn(.comments) {

@@ -1,4 +1,5 @@
 import DemoKit
+import DemoKitTesting
 import Foundation
 import Strata
 import StrataConcurrency
@@ -100,5 +101,32 @@ struct SyncSchedulerTests {
     gate.open()
     await running.value
     #expect(outbox.calls == 1, "finished, then stopped")
+  }
+
+  /// SIGTERM on `sync --watch`: stopping in the middle of a pass lets the change in flight
+  /// finish (it is recorded as sent) and sends none of the ones behind it.
+  @Test func stopEndsThePassAfterTheChangeInFlight() async throws {
+    let directory = NSTemporaryDirectory() + "strata-stop-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let script = FakeScript()
+    let gate = script.hold("create")
+    let posts = OfflinePosts(
+      store: LocalStore(path: directory + "/posts"), repository: FakePostsRepository(script: script)
+    )
+    let todos = OfflineTodos(
+      store: LocalStore(path: directory + "/todos"), repository: FakeTodosRepository())
+    for title in ["in flight", "behind", "further behind"] {
+      _ = try await posts.create(PostDraft(title: title, body: "b", userId: 1), offline: true)
+    }
+    let scheduler = SyncScheduler(
+      interval: .seconds(1), clock: ManualClock(suspendsSleeps: true),
+      send: SyncScheduler.outbox(posts: posts, todos: todos))
+    let running = Task { await scheduler.run(triggers: AsyncStream { _ in }) }
+    try await gate.waitUntilEntered()
+    await scheduler.stop()
+    gate.open()
+    await running.value
+    #expect(script.calls.filter { $0.hasPrefix("create") }.count == 1)
+    #expect(try await posts.outbox().map(\.status) == [.synced, .pending, .pending])
   }
 }

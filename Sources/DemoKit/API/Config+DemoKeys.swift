@@ -24,6 +24,9 @@ extension Config.Key {
   /// How often the outbox is sent again while changes wait (default 30s; doubling while the
   /// server stays away, up to 15 minutes).
   public static let syncInterval: Config.Key = "SYNC_INTERVAL"
+  /// How many times a change is sent, over all syncs, before it is given up as `failed`
+  /// (default 5), so one change the server never takes does not hold up the ones behind it.
+  public static let syncMaxAttempts: Config.Key = "SYNC_MAX_ATTEMPTS"
   /// How long user lists stay cached (default 60s).
   public static let usersCacheTTL: Config.Key = "USERS_CACHE_TTL"
 }

@@ -22,12 +22,18 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
 
   private let store: LocalStore<Item>
   private let connectivity: Connectivity?
+  private let maxAttempts: Int
   private let send: Send
 
   /// A collection kept in `store`; `send` carries a change to the server; `connectivity`
-  /// says when to keep a change without trying.
-  public init(store: LocalStore<Item>, connectivity: Connectivity? = nil, send: @escaping Send) {
-    (self.store, self.connectivity, self.send) = (store, connectivity, send)
+  /// says when to keep a change without trying; a change sent `maxAttempts` times without
+  /// going through is given up (`failed`), so the ones behind it go on.
+  public init(
+    store: LocalStore<Item>, connectivity: Connectivity? = nil, maxAttempts: Int = 5,
+    send: @escaping Send
+  ) {
+    (self.store, self.connectivity, self.maxAttempts, self.send) =
+      (store, connectivity, maxAttempts, send)
   }
 
   /// What the device has, newest change first: shown at once, before any request.
@@ -51,33 +57,73 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     kind: String, payload: Data, shown: Item, key: String? = nil, offline: Bool = false
   ) async throws -> Entry {
     let entry = try await store.enqueue(kind: kind, payload: payload, showing: shown, key: key)
+    return try await sent(entry, offline: offline) ?? Entry(item: shown, status: .pending)
+  }
+
+  /// Keeps a change made from the item the device has under `key` at that moment, in one
+  /// locked step (so changes made at once, in any processes, each start from the last one),
+  /// then sends as ``change(kind:payload:shown:key:offline:)`` does.
+  /// - Returns: The item as the device now has it; nil when `make` made no change.
+  public func change(
+    kind: String, key: String, offline: Bool = false,
+    from make: @escaping @Sendable (Item?) throws -> (payload: Data, shown: Item)?
+  ) async throws -> Entry? {
+    guard
+      let entry = try await store.enqueue(
+        kind: kind, updating: key, { try make($0).map { ($0.payload, $0.shown) } })
+    else { return nil }
+    return try await sent(entry, offline: offline)
+  }
+
+  /// Unless `offline` (or the device has no route), sends the outbox now — or leaves that to
+  /// a sync already running — and says how `entry`'s item stands (nil: no longer kept).
+  private func sent(_ entry: OutboxEntry, offline: Bool) async throws -> Entry? {
     if !offline, connectivity?.isOnline ?? true {
       do {
         _ = try await sync()
       } catch StoreError.syncInProgress {}
     }
-    let record = try await store.record(entry.recordKey ?? entry.idempotencyKey)
-    return Entry(
-      item: record?.value ?? shown, status: record?.status ?? .pending, message: record?.message)
+    return try await store.record(entry.recordKey ?? entry.idempotencyKey).map {
+      Entry(item: $0.value, status: $0.status, message: $0.message)
+    }
   }
 
-  /// Sends every pending change in the order it was made (see `LocalStore.sync`). Only a
-  /// refusal (``NetworkError/isRefusal``) fails a change; any other failure keeps it pending.
+  /// Sends every pending change in the order it was made (see `LocalStore.sync`). A change
+  /// fails for good (a dead letter, kept to look at) when the server refuses it
+  /// (``NetworkError/isRefusal``), when it took it but answered what cannot be read (an empty
+  /// 201, a 204, JSON of another shape: sending it again would only make a duplicate), or
+  /// after `maxAttempts` sends; any other failure keeps it pending. A cancelled sync stops
+  /// before the next change; the one in flight finishes within its request's deadline.
   /// - Throws: `StoreError.syncInProgress` when another sync of this store is running.
   public func sync(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)? = nil) async throws
     -> [LocalStore<Item>.Outcome]
   {
-    try await store.sync(progress: progress) { [send] entry in
+    try await store.sync(maxAttempts: maxAttempts, progress: progress) { [send] entry in
       do {
-        return try await send(entry)
+        // Its own task: cancelling the sync must not abandon a send half done.
+        return try await Task { try await send(entry) }.value
       } catch let error as NetworkError where error.isRefusal {
         throw ChangeRefused(
           error.status.map { status in
             "HTTP \(status)" + (error.serverMessage.map { ": \($0)" } ?? "")
           } ?? error.description)
+      } catch let error as NetworkError {
+        // A body that is not JSON at all (the excerpt reads `<N bytes, not JSON>`) is a captive
+        // portal's page, not the API's answer: the change may never have reached the API.
+        guard case .decoding(let failure) = error.kind, (200...299).contains(failure.status),
+          !failure.bodyExcerpt.hasSuffix("not JSON>")
+        else { throw error }
+        let body = failure.bodyExcerpt.prefix(80)
+        throw ChangeRefused(
+          "HTTP \(failure.status): the server took it but its answer (\(body)) could not be "
+            + "read; it is not sent again (it may exist on the server)")
       }
     }
   }
+
+  /// Drops a refused change for good, with the item shown for it.
+  /// - Returns: Whether there was such a change.
+  public func discard(_ id: UUID) async throws -> Bool { try await store.discard(id) }
 
   /// Puts the refused changes back in the queue for the next sync.
   /// - Returns: How many.

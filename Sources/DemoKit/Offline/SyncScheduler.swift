@@ -14,9 +14,12 @@ public actor SyncScheduler {
     public var sent: Int
     /// Changes still waiting (the server could not be reached, or another sync held them).
     public var waiting: Int
+    /// What went wrong with the local store itself (damaged, full, unreadable): no later pass
+    /// can fix that, so a watching sync stops on it.
+    public var problem: String?
 
-    public init(sent: Int, waiting: Int) {
-      (self.sent, self.waiting) = (sent, waiting)
+    public init(sent: Int, waiting: Int, problem: String? = nil) {
+      (self.sent, self.waiting, self.problem) = (sent, waiting, problem)
     }
   }
 
@@ -32,6 +35,7 @@ public actor SyncScheduler {
   private let events: AsyncStream<Event>
   private let yield: AsyncStream<Event>.Continuation
   private var timer: Task<Void, Never>?
+  private var running: Task<Pass, Never>?
   private var generation = 0
   private var delay: Duration
 
@@ -81,15 +85,19 @@ public actor SyncScheduler {
     }
   }
 
-  /// Ends ``run(following:triggers:report:)`` once the pass under way (if any) has
-  /// finished: a change in flight is never abandoned half-sent.
+  /// Ends ``run(following:triggers:report:)``: the pass under way stops after the change in
+  /// flight (never abandoned half-sent; it finishes within its request's deadline).
   public func stop() {
     timer?.cancel()
+    running?.cancel()
     yield.finish()
   }
 
   private func pass(_ report: (@Sendable (Pass) -> Void)?) async {
-    let result = await send()
+    let task = Task { [send] in await send() }
+    running = task
+    let result = await task.value
+    running = nil
     report?(result)
     timer?.cancel()
     generation += 1
@@ -113,12 +121,27 @@ extension SyncScheduler {
   {
     {
       var sent = 0
-      do { sent += try await posts.sync().filter { $0.entry.status == .synced }.count } catch {}
-      do { sent += try await todos.sync().filter { $0.entry.status == .synced }.count } catch {}
+      var problem: String?
+      // Another sync holding a store, or a stop: the changes wait for the next pass. Anything
+      // else the store throws is its own trouble, which waiting does not fix.
+      func note(_ error: any Error) {
+        guard let store = error as? StoreError else { return }
+        if case .syncInProgress = store { return }
+        problem = problem ?? store.description
+      }
+      do { sent += try await posts.sync().filter { $0.entry.status == .synced }.count } catch {
+        note(error)
+      }
+      if !Task.isCancelled {
+        do { sent += try await todos.sync().filter { $0.entry.status == .synced }.count } catch {
+          note(error)
+        }
+      }
       let left = (try? await posts.collection.outbox()) ?? []
       let leftTodos = (try? await todos.collection.outbox()) ?? []
       return Pass(
-        sent: sent, waiting: (left + leftTodos).filter { $0.status == .pending }.count)
+        sent: sent, waiting: (left + leftTodos).filter { $0.status == .pending }.count,
+        problem: problem)
     }
   }
 }

@@ -180,6 +180,7 @@ public final class FileTokenStore: TokenStore {
     case nil: return
     case .foreignOwner(let owner): throw Failure.foreignOwner(path: directory, owner: owner)
     case .writableByOthers(let mode): throw Failure.insecureDirectory(path: directory, mode: mode)
+    case .symbolicLink: throw Failure.io(path: directory, operation: "use", errno: ELOOP)
     case .failed(let operation, let code):
       throw Failure.io(path: directory, operation: operation, errno: code)
     }

@@ -59,27 +59,44 @@ public actor LocalStore<Value: Codable & Sendable> {
     package var maxRecordSize = 1 << 20
     /// Synced changes a compaction keeps, for showing recent outcomes.
     package var keptSyncedChanges = 100
+    /// Synced values a compaction keeps (the newest), and for how long: older and further
+    /// ones are history the server holds, and would make every open slower.
+    package var keptSyncedRecords = 1_000
+    package var keptSyncedAge = Duration.seconds(30 * 86_400)
     /// A compaction runs when the log is this many times the snapshot's size…
     package var compactionRatio = 4
     /// …and at least this large, in bytes.
     package var minimumCompactionSize = 1 << 20
+    /// The largest snapshot the reader accepts; a compaction never writes a larger one.
     package var maxSnapshotSize = 1 << 30
+    /// New changes are refused (``StoreError/full(path:limit:)``) before the snapshot and the
+    /// journal together pass this: what the store holds can always be compacted and read back.
+    package var maxStoreSize = 1 << 29
     package var lockTimeout = Duration.seconds(30)
     package init() {}
   }
 
-  private let base: String
-  private let options: Options
-  private let now: @Sendable () -> Date
-  private var state = StoreState<Value>()
-  private var generation = 0
-  private var log: StoreLog?
-  private var snapshotSize = 0
-  private var directoryChecked = false
-  private var isSyncing = false
+  let base: String
+  let options: Options
+  let now: @Sendable () -> Date
+  var state = StoreState<Value>()
+  /// The snapshot header's generation as last loaded (0: no snapshot; nil: unreadable).
+  var generation: Int? = 0
+  /// The generation of the journal in use (the snapshot's, unless that one was damaged).
+  var journalGeneration = 0
+  var journal: StoreLog?
+  var snapshotSize = 0
+  var directoryChecked = false
+  var isSyncing = false
+  /// The files were found damaged: the next write compacts them into a whole store.
+  var needsRepair = false
+  /// After a failed compaction, the journal size at which the next one is tried.
+  var compactionRetryAt = 0
+  /// The damage set aside was logged (once per instance, again when more is found).
+  var damageWarned = false
   // One coder pair per store, not per operation: every read and write goes through them.
-  private let encoder = JSONEncoder()
-  private let decoder = JSONDecoder()
+  let encoder = JSONEncoder()
+  let decoder = JSONDecoder()
 
   /// A store whose files are `<path>.snapshot`, `<path>.log-N`, `<path>.lock` and
   /// `<path>.sync-lock` (their directory is created owner-only); `now` stamps what is written.
@@ -92,16 +109,24 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// `$XDG_DATA_HOME/<app>/store` (else `~/.local/share/<app>/store`) unless given. The same
   /// rule as the session files, so nothing from a server or a config value places a file
   /// elsewhere; the origin and the name become one safe path component each.
+  ///
+  /// Synced values are history the server keeps: a compaction keeps the newest
+  /// `keepingSynced` of them that changed within `syncedFor`, so opening the store costs the
+  /// same after years of use. Pending and refused changes, and their values, always stay.
   public init(
     app: String, origin: Origin, name: String, directory: String? = nil,
+    keepingSynced: Int = 1_000, syncedFor: Duration = .seconds(30 * 86_400),
     environment: [String: String] = ProcessInfo.processInfo.environment,
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     let directory = directory ?? AppDirectories(app: app, environment: environment).data + "/store"
+    var options = Options()
+    options.keptSyncedRecords = max(0, keepingSynced)
+    options.keptSyncedAge = syncedFor
     self.init(
       path: "\(directory)/\(AppDirectories.component(for: origin))/"
         + AppDirectories.component(name),
-      now: now)
+      options: options, now: now)
   }
 
   package init(path: String, options: Options, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -163,6 +188,26 @@ public actor LocalStore<Value: Codable & Sendable> {
     }
   }
 
+  /// Keeps a change made from the value the store holds under `key` at this very moment,
+  /// under the store's lock: `change` gets that value (nil when there is none) and returns the
+  /// change's payload and the value to show as `pending` (nil: nothing to do). Processes that
+  /// change one value at once each start from what the last one left — a toggle made eight
+  /// times at once flips it eight times, where reading first and queueing after would not.
+  /// - Returns: The change kept, or nil when `change` made none.
+  @discardableResult
+  public func enqueue(
+    kind: String, updating key: String,
+    _ change: @Sendable (Value?) throws -> (payload: Data, value: Value)?
+  ) async throws -> OutboxEntry? {
+    try await writing { state in
+      guard let made = try change(state.records[key]?.value) else { return (nil, nil) }
+      var entry = OutboxEntry(kind: kind, payload: made.payload, createdAt: now())
+      entry.recordKey = key
+      let record = StoredRecord(value: made.value, status: .pending, updatedAt: entry.createdAt)
+      return (.enqueue(entry: entry, record: record), entry)
+    }
+  }
+
   /// The changes waiting or refused, and the newest synced ones, oldest first.
   public func outbox() async throws -> [OutboxEntry] { try await reading { $0.outbox } }
 
@@ -182,14 +227,22 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// before the next send:
   /// - `send` returns → `synced`; its answer is kept under its key (not when over 1 MiB: then
   ///   the change is synced with a note saying so).
-  /// - `send` throws ``ChangeRefused`` → `failed` with the reason; the next change goes on.
+  /// - `send` throws ``ChangeRefused`` → `failed` with the reason (a dead letter: kept, not
+  ///   sent again until ``retryFailed()``, or dropped by ``discard(_:)``); the next change goes on.
   /// - any other error (offline, timeout, 5xx, a page that is not the API's, a session that
-  ///   could not be renewed) → the change stays `pending` and the sync stops, keeping order.
+  ///   could not be renewed) → the change stays `pending` and the sync stops, keeping order —
+  ///   unless it has now been sent `maxAttempts` times (over all syncs): then it is `failed`
+  ///   too, with the last error, and the queue moves on.
   ///
   /// `send` gets the entry (send its ``OutboxEntry/idempotencyKey`` with it). Changes queued
-  /// while the sync runs wait for the next one.
-  /// - Throws: ``StoreError/syncInProgress(path:)`` when a sync of this store is running.
+  /// while the sync runs wait for the next one. When an outcome cannot be written (a full
+  /// disk) the sync throws at once and sends nothing more; the next sync starts with that
+  /// change, under the same key.
+  /// - Throws: ``StoreError/syncInProgress(path:)`` when a sync of this store is running;
+  ///   ``StoreError`` when an outcome cannot be recorded; `CancellationError` when cancelled
+  ///   (the change in flight stays pending).
   public func sync(
+    maxAttempts: Int = 5,
     progress: (@Sendable (Progress) -> Void)? = nil,
     send: @Sendable (OutboxEntry) async throws -> Settled?
   ) async throws -> [Outcome] {
@@ -202,10 +255,12 @@ public actor LocalStore<Value: Codable & Sendable> {
     let pending = try await reading { $0.outbox.filter { $0.status == .pending } }
     var outcomes: [Outcome] = []
     for (done, original) in pending.enumerated() {
+      try Task.checkCancellation()
       progress?(Progress(done: done, total: pending.count, entry: original))
       var entry = original
       entry.attempts += 1
       var answer: Settled?
+      var cancelled = false
       do {
         answer = try await send(entry)
         entry.status = .synced
@@ -214,7 +269,14 @@ public actor LocalStore<Value: Codable & Sendable> {
         entry.status = .failed
         entry.message = refusal.reason
       } catch {
-        entry.message = UntrustedText.sanitize(String(describing: error), limit: 200)
+        cancelled = error is CancellationError
+        let reason = UntrustedText.sanitize(String(describing: error), limit: 200)
+        if !cancelled, entry.attempts >= max(1, maxAttempts) {
+          entry.status = .failed
+          entry.message = "given up after \(entry.attempts) attempts: \(reason)"
+        } else {
+          entry.message = reason
+        }
       }
       var kept = answer
       do {
@@ -227,9 +289,28 @@ public actor LocalStore<Value: Codable & Sendable> {
         try await record(entry, nil)
       }
       outcomes.append(Outcome(entry: entry, settled: kept))
+      if cancelled { throw CancellationError() }
       if entry.status == .pending { break }
     }
     return outcomes
+  }
+
+  /// Drops a refused change for good (and the value shown for it, unless the server has it):
+  /// the user gave up on it. Pending and synced changes are not touched.
+  /// - Returns: Whether a refused change with that identity was there.
+  @discardableResult
+  public func discard(_ id: UUID) async throws -> Bool {
+    try await writing { state in
+      guard state.entry(id)?.status == .failed else { return (nil, false) }
+      return (.discard(id: id), true)
+    }
+  }
+
+  /// What was found damaged in the store's files and set aside, one sentence each: where,
+  /// what it may have held, and what to do. Empty for a store in good health. Every command
+  /// that reads a store should show these: the store goes on with what is intact.
+  public func damage() async throws -> [String] {
+    try await reading { _ in StoreDamage.report(base: base) }
   }
 
   // MARK: Internals
@@ -260,168 +341,11 @@ public actor LocalStore<Value: Codable & Sendable> {
     return .settle(entry: entry, record: record, formerKey: nil)
   }
 
-  private var snapshotPath: String { base + ".snapshot" }
-  private func logPath(_ generation: Int) -> String { base + ".log-\(generation)" }
-
-  /// Runs `body` on the current state under a shared lock.
-  private func reading<T>(_ body: (StoreState<Value>) throws -> T) async throws -> T {
-    try checkDirectory()
-    let lock = try await lock(base + ".lock", exclusive: false, wait: true)
-    defer { lock.release() }
-    try catchUp(exclusive: false)
-    return try body(state)
-  }
-
-  /// Under the exclusive lock, on the current state: `body` decides the change (nil: none),
-  /// which is appended to the log, on disk, before it is applied.
-  private func writing<T>(_ body: (StoreState<Value>) throws -> (StoreChange<Value>?, T))
-    async throws -> T
-  {
-    try checkDirectory()
-    let lock = try await lock(base + ".lock", exclusive: true, wait: true)
-    defer { lock.release() }
-    try catchUp(exclusive: true)
-    let (change, result) = try body(state)
-    guard let change, let log else { return result }
-    let json = try encoder.encode(change)
-    guard json.count <= options.maxRecordSize else {
-      throw StoreError.tooLarge(path: log.path, size: json.count, limit: options.maxRecordSize)
-    }
-    try log.append(json, pause: StoreCrashPoint.current)
-    state.apply(change)
-    if log.offset > max(options.minimumCompactionSize, options.compactionRatio * snapshotSize) {
-      try compact()
-    }
-    return result
-  }
-
-  /// Reads what other processes wrote since the last call: the whole store again if one of
-  /// them compacted it (the snapshot's generation moved), else the log's new records.
-  private func catchUp(exclusive: Bool) throws {
-    let current = try StoreSnapshot<Value>.generation(at: snapshotPath)
-    if log == nil || current != generation { try reload() }
-    guard let log else { return }
-    for json in try log.readNew() {
-      do {
-        state.apply(try decoder.decode(StoreChange<Value>.self, from: json))
-      } catch {
-        throw StoreError.unreadable(path: log.path, reason: String(describing: error))
-      }
-    }
-    if exclusive { try log.dropTornTail() }
-  }
-
-  private func reload() throws {
-    let snapshot =
-      try StoreSnapshot<Value>.read(at: snapshotPath, maxSize: options.maxSnapshotSize)
-      ?? Self.formatOne(at: base + ".json")
-    state = StoreState(records: snapshot?.records ?? [:], outbox: snapshot?.outbox ?? [])
-    generation = snapshot?.generation ?? 0
-    snapshotSize = Self.size(of: snapshotPath)
-    log = nil
-    log = try StoreLog(path: logPath(generation))
-  }
-
-  /// Folds the log into a new snapshot. Each step leaves a loadable store if the process
-  /// dies there: the new (empty) log is created first, unused until the snapshot naming its
-  /// generation is renamed into place; the old log is removed only after that.
-  package func compact() throws {
-    guard log != nil else { return }
-    let hook = StoreCrashPoint.current
-    state.dropSettled(keeping: options.keptSyncedChanges)
-    let next = generation + 1
-    let fresh = try StoreLog(path: logPath(next), truncate: true)
-    try StoreSnapshot(generation: next, records: state.records, outbox: state.outbox)
-      .write(to: snapshotPath, pause: hook)
-    hook?("compact.renamed")
-    unlink(logPath(generation))
-    unlink(base + ".json")  // format 1, now in the snapshot
-    generation = next
-    log = fresh
-    snapshotSize = Self.size(of: snapshotPath)
-    removeLeftovers()
-  }
-
-  private struct FormatOne: Decodable {
-    struct Contents: Decodable {
-      var records: [String: StoredRecord<Value>]
-      var outbox: [OutboxEntry]
-    }
-    let version: Int
-    let document: Contents
-  }
-
-  /// The store as the previous build kept it — one JSON document `{"version": 1, "document":
-  /// {"records", "outbox"}}` at `<path>.json` — read while there is no snapshot, so changes it
-  /// kept are still sent after an upgrade; the first compaction folds it in and removes it.
-  private static func formatOne(at path: String) -> StoreSnapshot<Value>? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .millisecondsSince1970
-    guard let old = try? decoder.decode(FormatOne.self, from: data), old.version == 1 else {
-      return nil
-    }
-    let outbox = old.document.outbox.map { entry in
-      var entry = entry
-      if old.document.records[entry.idempotencyKey] != nil {
-        entry.recordKey = entry.idempotencyKey
-      }
-      return entry
-    }
-    return StoreSnapshot(generation: 0, records: old.document.records, outbox: outbox)
-  }
-
-  /// Logs of older generations and temporary snapshots a killed compaction left behind.
-  private func removeLeftovers() {
-    let directory = (base as NSString).deletingLastPathComponent
-    let name = (base as NSString).lastPathComponent
-    let keep = (logPath(generation) as NSString).lastPathComponent
-    for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    where file != keep
-      && (file.hasPrefix(name + ".log-") || file.hasPrefix(name + ".snapshot.tmp-"))
-    {
-      unlink(directory + "/" + file)
-    }
-  }
-
   /// The file sizes, for benchmarks: the snapshot and the current log.
   package func fileSizes() async throws -> (snapshot: Int, log: Int) {
-    try await reading { _ in (Self.size(of: snapshotPath), log?.size ?? 0) }
+    try await reading { _ in (FileDescriptor.size(of: snapshotPath), journal?.size ?? 0) }
   }
 
-  private static func size(of path: String) -> Int {
-    var info = stat()
-    return stat(path, &info) == 0 ? Int(info.st_size) : 0
-  }
-
-  private func checkDirectory() throws {
-    guard !directoryChecked else { return }
-    let directory = (base as NSString).deletingLastPathComponent
-    switch FileDescriptor.checkPrivateDirectory(directory, create: true) {
-    case nil: directoryChecked = true
-    case .foreignOwner(let owner):
-      throw StoreError.insecureDirectory(path: directory, reason: "it belongs to user \(owner)")
-    case .writableByOthers(let mode):
-      throw StoreError.insecureDirectory(
-        path: directory,
-        reason: "mode \(String(mode, radix: 8)) lets other users write there; run chmod 700")
-    case .failed(let operation, let code):
-      throw StoreError.io(path: directory, operation: operation, errno: code)
-    }
-  }
-
-  private func lock(_ path: String, exclusive: Bool, wait: Bool) async throws -> FileLock {
-    do {
-      return try await FileLock.acquire(
-        path, exclusive: exclusive, timeout: wait ? options.lockTimeout : nil)
-    } catch FileLock.Failure.busy {
-      throw StoreError.syncInProgress(path: base)
-    } catch FileLock.Failure.timedOut {
-      throw StoreError.lockTimedOut(path: path)
-    } catch FileLock.Failure.io(let operation, let code) {
-      throw StoreError.io(path: path, operation: operation, errno: code)
-    }
-  }
 }
 
 /// Where the crash tests park a writer to kill it: `append.partial` (a record half written),

@@ -20,6 +20,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
   case unreadable(path: String, reason: String)
   /// A file, or one value, is over the limit.
   case tooLarge(path: String, size: Int, limit: Int)
+  /// The store holds as much as it may (`limit` bytes of snapshot and journal): a new change
+  /// is refused, before anything is written, so what is kept can always be read back.
+  case full(path: String, limit: Int)
   /// Another process held the store's lock for longer than the time limit.
   case lockTimedOut(path: String)
   /// A sync of this store is running (in this process or another): its changes are sent by
@@ -40,6 +43,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
       "\(path) is damaged: \(UntrustedText.sanitize(reason, limit: 160))"
     case .tooLarge(let path, let size, let limit):
       "\(path): \(size) bytes is over the \(limit)-byte limit"
+    case .full(let path, let limit):
+      "the store \(path) holds its limit of \(limit) bytes: the change was not kept; sync or "
+        + "discard changes first"
     case .lockTimedOut(let path):
       "another process held \(path) for too long; try again"
     case .syncInProgress(let path):

@@ -9,11 +9,15 @@ import Foundation
 #endif
 
 /// The store's write-ahead log: an append-only file of records, one per change, each a line
-/// `<CRC-32 of the JSON, 8 hex digits> <JSON>\n` (JSON never holds a raw newline). Invariants (every call is made under the store's lock):
-/// - `offset` is the end of the last whole, valid record read or written; everything before
-///   it has been applied to the caller's state.
-/// - A record cut short or damaged by a crash — and anything after it — never happened: a
-///   reader stops there, and a writer cuts it off before appending.
+/// `<CRC-32 of the JSON, 8 hex digits> <JSON>\n` (JSON never holds a raw newline). Invariants
+/// (every call is made under the store's lock):
+/// - `offset` is the end of the last whole line read or written; every valid record before it
+///   has been applied to the caller's state.
+/// - Only a final line without its newline is torn (a crash mid-append): it never happened, a
+///   reader stops there and a writer cuts it off before appending.
+/// - A whole line whose checksum fails is damage (a flipped bit on disk or in a copy), not a
+///   crash: it is reported in `damaged` and skipped, and the records after it still count.
+///   Cutting there would throw away changes that were written and synced intact.
 /// - ``append(_:)`` returns once the record is on disk (`fdatasync`).
 final class StoreLog {
   let path: String
@@ -21,6 +25,8 @@ final class StoreLog {
   private(set) var offset = 0
   /// Bytes in the file after `offset` that are not a whole record (a torn write).
   private(set) var hasTornTail = false
+  /// The whole lines the last ``readNew()`` could not verify: where each starts, and its bytes.
+  private(set) var damaged: [(offset: Int, bytes: [UInt8])] = []
 
   /// Opens (creates, mode 0600) the log at `path`; `truncate` starts it empty.
   init(path: String, truncate: Bool = false) throws {
@@ -65,6 +71,7 @@ final class StoreLog {
     }
     guard end > offset else {
       hasTornTail = false
+      damaged = []
       return []
     }
     var bytes = [UInt8](repeating: 0, count: end - offset)
@@ -81,9 +88,13 @@ final class StoreLog {
     }
     var records: [Data] = []
     var start = 0
+    damaged = []
     while let newline = bytes[start..<filled].firstIndex(of: UInt8(ascii: "\n")) {
-      guard let json = Self.verified(bytes[start..<newline]) else { break }
-      records.append(json)
+      if let json = Self.verified(bytes[start..<newline]) {
+        records.append(json)
+      } else {
+        damaged.append((offset + start, Array(bytes[start..<newline])))
+      }
       start = newline + 1
     }
     offset += start

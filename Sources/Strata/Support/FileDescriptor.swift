@@ -64,6 +64,12 @@ package enum FileDescriptor {
     return nil
   }
 
+  /// The size of the file at `path` in bytes; 0 when there is none.
+  package static func size(of path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : 0
+  }
+
   /// Creates `directory` and its parents, private (mode 0700).
   /// - Returns: nil, or the `errno` of the failure.
   package static func makePrivateDirectory(_ directory: String) -> Int32? {
@@ -81,22 +87,27 @@ package enum FileDescriptor {
   package enum DirectoryProblem: Equatable {
     case foreignOwner(UInt32)
     case writableByOthers(mode: UInt16)
+    case symbolicLink
     case failed(operation: String, errno: Int32)
   }
 
   /// Checks that `directory` belongs to the current user and no one else can write in it (so
-  /// no one can swap a file there); with `create`, a missing one is created with mode 0700.
+  /// no one can swap a file there) — with `ownerOnly`, that no one else can even read it, and
+  /// that it is no symbolic link; with `create`, a missing one is created with mode 0700.
   /// A missing directory without `create` is no problem (there is nothing to read yet).
-  package static func checkPrivateDirectory(_ directory: String, create: Bool) -> DirectoryProblem?
-  {
+  package static func checkPrivateDirectory(
+    _ directory: String, create: Bool, ownerOnly: Bool = false
+  ) -> DirectoryProblem? {
     var info = stat()
-    guard stat(directory, &info) == 0 else {
+    let found = ownerOnly ? lstat(directory, &info) : stat(directory, &info)
+    guard found == 0 else {
       guard errno == ENOENT, create else { return nil }
       return makePrivateDirectory(directory).map { .failed(operation: "mkdir", errno: $0) }
     }
+    if info.st_mode & S_IFMT == S_IFLNK { return .symbolicLink }
     guard info.st_mode & S_IFMT == S_IFDIR else { return .failed(operation: "use", errno: ENOTDIR) }
     guard info.st_uid == geteuid() else { return .foreignOwner(UInt32(info.st_uid)) }
     let mode = UInt16(info.st_mode & 0o777)
-    return mode & 0o022 == 0 ? nil : .writableByOthers(mode: mode)
+    return mode & (ownerOnly ? 0o077 : 0o022) == 0 ? nil : .writableByOthers(mode: mode)
   }
 }

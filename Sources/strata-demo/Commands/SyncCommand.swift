@@ -15,9 +15,12 @@ enum SyncCommand {
           name: "retry-failed", valueName: nil,
           help: "put refused changes back in the queue first, in their place"),
         OptionSpec(
+          name: "discard", valueName: "ID",
+          help: "drop a refused change for good (the first characters of its key, as listed)"),
+        OptionSpec(
           name: "watch", valueName: nil,
           help:
-            "keep sending until SIGINT/SIGTERM: when the route comes back and every SYNC_INTERVAL while changes wait (backing off); exit 0"
+            "keep sending until SIGINT/SIGTERM (the change in flight finishes; exit 0): when the route comes back and every SYNC_INTERVAL while changes wait (backing off); exit 1 when the local store fails"
         ),
       ],
       example: "strata-demo sync", feature: .offline, run: .inApp(sync))
@@ -27,6 +30,7 @@ enum SyncCommand {
     if invocation.option("watch") != nil { return try await watch(app) }
     let posts = try app.resolve(OfflinePosts.self)
     let todos = try app.resolve(OfflineTodos.self)
+    if let key = invocation.option("discard") { return try await discard(key, posts, todos) }
     if invocation.option("retry-failed") != nil {
       let requeued =
         try await posts.collection.retryFailed() + todos.collection.retryFailed()
@@ -71,8 +75,36 @@ enum SyncCommand {
       json: json, status: status)
   }
 
+  /// `sync --discard ID`: the one refused change whose key starts with `ID` is dropped.
+  static func discard(_ key: String, _ posts: OfflinePosts, _ todos: OfflineTodos) async throws
+    -> Output
+  {
+    let wanted = key.uppercased()
+    let matches = { (entries: [OutboxEntry]) in
+      entries.filter {
+        $0.status == .failed && !wanted.isEmpty && $0.idempotencyKey.hasPrefix(wanted)
+      }
+    }
+    let postMatches = matches(try await posts.outbox())
+    let todoMatches = matches(try await todos.collection.outbox())
+    guard let entry = (postMatches + todoMatches).first, postMatches.count + todoMatches.count == 1
+    else {
+      throw CommandFailure(
+        postMatches.isEmpty && todoMatches.isEmpty
+          ? "no refused change's key starts with \(Invocation.quoted(key)): 'sync' lists them"
+          : "several refused changes' keys start with \(Invocation.quoted(key)): give more of it")
+    }
+    _ =
+      postMatches.isEmpty
+      ? try await todos.collection.discard(entry.id) : try await posts.collection.discard(entry.id)
+    return Output(
+      text: .line("discarded \(entry.kind) \(entry.idempotencyKey.prefix(8))"),
+      json: Row(entry, "discarded"))
+  }
+
   /// `sync --watch`: the app's scheduler in the foreground, a line per pass that sent or left
-  /// something; SIGINT or SIGTERM stops it once the pass under way has finished.
+  /// something. SIGINT or SIGTERM stops it after the change in flight (exit 0); a failing
+  /// local store (damaged, full, unreadable) stops it with exit 1, since waiting cannot help.
   static func watch(_ app: AppContext) async throws -> Output {
     let scheduler = try app.resolve(SyncScheduler.self)
     let connectivity = try app.resolve(Connectivity.self)
@@ -85,10 +117,18 @@ enum SyncCommand {
     }
     defer { for source in stopping { source.cancel() } }
     Terminal.error("sending the outbox until interrupted (SIGINT or SIGTERM stops it)")
+    let problem = Locked<String?>(nil)
     await scheduler.run(following: connectivity) { pass in
+      if let trouble = pass.problem {
+        problem.withLock { $0 = $0 ?? trouble }
+        Task { await scheduler.stop() }
+      }
       guard pass.sent > 0 || pass.waiting > 0 else { return }
       Terminal.out(
         "sent \(pass.sent), \(pass.waiting) waiting" + (pass.waiting > 0 ? " (trying again)" : ""))
+    }
+    if let trouble = problem.withLock({ $0 }) {
+      throw CommandFailure("the local store failed, so the watch stopped: \(trouble)")
     }
     return Output(text: .line("stopped"), json: nil)
   }

@@ -55,12 +55,11 @@ enum TodoCommands {
     if features.isOn(.offline), invocation.option("offline") != nil || !online {
       let offline = try app.resolve(OfflineTodos.self)
       // Offline means no request at all: only a todo the device already has can change.
-      guard let todo = try await offline.local().first(where: { $0.item.id == id })?.item else {
+      guard let kept = try await offline.toggle(id: id, offline: true) else {
         throw CommandFailure(
           "todo \(id) is not on this device: list it while online ('strata-demo todos' keeps the page it shows), then toggle it offline"
         )
       }
-      let kept = try await offline.toggle(todo, offline: true)
       return Output(
         text: .line(
           "todo \(id) is \(kept.item.completed ? "done" : "not done") on this device, pending — 'strata-demo sync' sends it"

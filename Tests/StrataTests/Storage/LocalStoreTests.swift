@@ -165,7 +165,8 @@ struct LocalStoreUpgradeTests {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
     try FileManager.default.createDirectory(
-      atPath: directory.path, withIntermediateDirectories: true)
+      atPath: directory.path, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
     let key = UUID()
     let formatOne = """
       {"version":1,"document":{"records":{"\(key.uuidString)":{"value":{"id":0,"text":"old"},\
@@ -367,10 +368,14 @@ struct LocalStoreLogTests {
   }
 
   /// What is at the store's paths is checked: a directory or a symbolic link where a file
-  /// belongs, or a directory others can write in, is a sentence naming the path.
+  /// belongs, a directory others can enter, or a symbolic link as the directory, is a
+  /// sentence naming the path and the fix.
   @Test func foreignFilesAtTheStoresPathsAreRefused() async throws {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
+    try FileManager.default.createDirectory(
+      atPath: directory.path, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
     try FileManager.default.createDirectory(
       atPath: directory.base + ".snapshot", withIntermediateDirectories: true)
     let error = await #expect(throws: StoreError.self) {
@@ -387,10 +392,20 @@ struct LocalStoreLogTests {
     }
     #expect(link?.description.contains("a symbolic link") == true)
     try FileManager.default.removeItem(atPath: directory.base + ".snapshot")
-    chmod(directory.path, 0o777)
-    let open = await #expect(throws: StoreError.self) {
-      try await LocalStore<Note>(path: directory.base).outbox()
+    for mode: mode_t in [0o777, 0o755] {
+      chmod(directory.path, mode)
+      let open = await #expect(throws: StoreError.self) {
+        try await LocalStore<Note>(path: directory.base).outbox()
+      }
+      #expect(open?.description.contains("run chmod 700 \(directory.path)") == true)
     }
-    #expect(open?.description.contains("lets other users write there") == true)
+    chmod(directory.path, 0o700)
+    let linked = directory.path + "-link"
+    try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: directory.path)
+    defer { try? FileManager.default.removeItem(atPath: linked) }
+    let throughLink = await #expect(throws: StoreError.self) {
+      try await LocalStore<Note>(path: linked + "/notes").outbox()
+    }
+    #expect(throughLink?.description.contains("is a symbolic link") == true)
   }
 }

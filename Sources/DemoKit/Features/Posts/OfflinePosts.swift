@@ -17,11 +17,13 @@ public struct OfflinePosts: Sendable {
   /// Posts kept in `store`, sent through `repository`.
   public init(
     store: LocalStore<Post>, repository: any PostsRepository, connectivity: Connectivity? = nil,
-    analytics: any Analytics = NoAnalytics()
+    maxAttempts: Int = 5, analytics: any Analytics = NoAnalytics()
   ) {
     self.repository = repository
     self.analytics = analytics
-    collection = OfflineCollection(store: store, connectivity: connectivity) { entry in
+    collection = OfflineCollection(
+      store: store, connectivity: connectivity, maxAttempts: maxAttempts
+    ) { entry in
       let draft = try JSONDecoder().decode(PostDraft.self, from: entry.payload)
       return .init(
         key: entry.idempotencyKey,

@@ -22,11 +22,13 @@ public struct OfflineTodos: Sendable {
   /// Todos kept in `store`, changed through `repository`.
   public init(
     store: LocalStore<Todo>, repository: any TodosRepository, connectivity: Connectivity? = nil,
-    analytics: any Analytics = NoAnalytics()
+    maxAttempts: Int = 5, analytics: any Analytics = NoAnalytics()
   ) {
     self.repository = repository
     self.analytics = analytics
-    collection = OfflineCollection(store: store, connectivity: connectivity) { entry in
+    collection = OfflineCollection(
+      store: store, connectivity: connectivity, maxAttempts: maxAttempts
+    ) { entry in
       let change = try JSONDecoder().decode(Change.self, from: entry.payload)
       let todo = try await repository.setCompleted(id: change.id, change.completed)
       return .init(key: Self.key(change.id), value: todo)
@@ -49,14 +51,17 @@ public struct OfflineTodos: Sendable {
     _ = try await collection.refresh(with: todos.map { (Self.key($0.id), $0) })
   }
 
-  /// Flips `todo` on the device at once and, unless `offline`, sends the change.
-  public func toggle(_ todo: Todo, offline: Bool = false) async throws -> Item {
-    var flipped = todo
-    flipped.completed.toggle()
-    return try await collection.change(
-      kind: Self.setCompletedKind,
-      payload: try JSONEncoder().encode(Change(id: todo.id, completed: flipped.completed)),
-      shown: flipped, key: Self.key(todo.id), offline: offline)
+  /// Flips todo `id` as the device has it at that moment — read and queued in one locked
+  /// step, so toggles made at once (in any processes) each flip what the last one left — and,
+  /// unless `offline`, sends the change.
+  /// - Returns: The todo as the device now has it; nil when the device does not have it.
+  public func toggle(id: Int, offline: Bool = false) async throws -> Item? {
+    try await collection.change(kind: Self.setCompletedKind, key: Self.key(id), offline: offline) {
+      current in
+      guard var todo = current else { return nil }
+      todo.completed.toggle()
+      return (try JSONEncoder().encode(Change(id: id, completed: todo.completed)), todo)
+    }
   }
 
   /// Sends every pending change in order (see ``OfflineCollection/sync(progress:)``).

@@ -1,0 +1,223 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The journal engine under ``LocalStore``: every read and write goes through `reading` or
+/// `writing`, which take the store's `flock`, catch up with what other processes wrote, and
+/// (for a write) append one record to the journal, on disk, before applying it.
+///
+/// Damage is set aside, never widened: a journal line that fails its checksum is copied next
+/// to the store and skipped (the lines after it still count); a snapshot that fails its
+/// checksum is copied aside, what still decodes is used, and the journal is read on top of it;
+/// a snapshot whose generation names no journal on disk is damage too, and the journals that
+/// are there are read. The next write then compacts, so the files are whole again.
+extension LocalStore {
+  var snapshotPath: String { base + ".snapshot" }
+  func journalPath(_ generation: Int) -> String { base + ".log-\(generation)" }
+
+  /// Runs `body` on the current state under a shared lock.
+  func reading<T>(_ body: (StoreState<Value>) throws -> T) async throws -> T {
+    try checkDirectory()
+    let lock = try await lock(base + ".lock", exclusive: false, wait: true)
+    defer { lock.release() }
+    try catchUp(exclusive: false)
+    return try body(state)
+  }
+
+  /// Says once per store instance, at warning level, what damage has been set aside: every
+  /// command or screen that reads a damaged store tells its user, not only the first.
+  func warnAboutDamage() {
+    guard !damageWarned else { return }
+    damageWarned = true
+    for sentence in StoreDamage.report(base: base) { Self.log.warning("\(sentence)") }
+  }
+
+  static var log: Log { Log(category: "storage") }
+
+  /// Under the exclusive lock, on the current state: `body` decides the change (nil: none),
+  /// which is appended to the journal, on disk, before it is applied. A new change that would
+  /// take the store past what a snapshot may hold is refused before anything is written. A
+  /// compaction that fails afterwards (a full disk) does not fail the write: the change is
+  /// kept, and the compaction is tried again once the journal has grown a quarter more.
+  func writing<T>(_ body: (StoreState<Value>) throws -> (StoreChange<Value>?, T))
+    async throws -> T
+  {
+    try checkDirectory()
+    let lock = try await lock(base + ".lock", exclusive: true, wait: true)
+    defer { lock.release() }
+    try catchUp(exclusive: true)
+    if needsRepair { try? compact() }
+    let (change, result) = try body(state)
+    guard let change, let journal else { return result }
+    let json = try encoder.encode(change)
+    guard json.count <= options.maxRecordSize else {
+      throw StoreError.tooLarge(path: journal.path, size: json.count, limit: options.maxRecordSize)
+    }
+    if case .enqueue = change, snapshotSize + journal.offset + json.count > options.maxStoreSize {
+      throw StoreError.full(path: base, limit: options.maxStoreSize)
+    }
+    try journal.append(json, pause: StoreCrashPoint.current)
+    state.apply(change)
+    let threshold = max(
+      options.minimumCompactionSize, options.compactionRatio * snapshotSize, compactionRetryAt)
+    if journal.offset > threshold {
+      do {
+        try compact()
+      } catch {
+        compactionRetryAt = journal.offset + journal.offset / 4
+        Self.log.warning("store \(base): compaction failed, the change is kept: \(error)")
+      }
+    }
+    return result
+  }
+
+  /// Reads what other processes wrote since the last call: the whole store again if one of
+  /// them compacted it (the snapshot's generation moved), else the journal's new records.
+  func catchUp(exclusive: Bool) throws {
+    let current = try StoreSnapshot<Value>.generation(at: snapshotPath)
+    if journal == nil || current != generation { try reload() }
+    guard let journal else { return }
+    try apply(journal)
+    if exclusive { try journal.dropTornTail() }
+    warnAboutDamage()
+  }
+
+  /// Applies the records `journal` has beyond what was read, setting damaged lines aside.
+  private func apply(_ journal: StoreLog) throws {
+    for json in try journal.readNew() {
+      do {
+        state.apply(try decoder.decode(StoreChange<Value>.self, from: json))
+      } catch {
+        // A record whose checksum holds but which this build cannot decode is not damage
+        // to skip: it may be a newer build's change.
+        throw StoreError.unreadable(path: journal.path, reason: String(describing: error))
+      }
+    }
+    let name = (journal.path as NSString).lastPathComponent
+    for line in journal.damaged {
+      StoreDamage.setAside(line.bytes, base: base, label: "\(name)-at-\(line.offset)")
+      damageWarned = false  // new damage: say it again
+    }
+  }
+
+  func reload() throws {
+    let read = try StoreSnapshot<Value>.read(at: snapshotPath, maxSize: options.maxSnapshotSize)
+    var snapshot: StoreSnapshot<Value>?
+    needsRepair = false
+    switch read {
+    case .none: snapshot = Self.formatOne(at: base + ".json")
+    case .intact(let intact): snapshot = intact
+    case .damaged(let readable, let header, let bytes):
+      StoreDamage.setAside(bytes, base: base, label: "snapshot-\(header.map(String.init) ?? "x")")
+      snapshot = readable
+      needsRepair = true
+      damageWarned = false
+    }
+    state = StoreState(records: snapshot?.records ?? [:], outbox: snapshot?.outbox ?? [])
+    generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
+    snapshotSize = FileDescriptor.size(of: snapshotPath)
+    journal = nil
+    let expected = snapshot?.generation ?? generation ?? 0
+    let onDisk = journalGenerations()
+    guard !onDisk.isEmpty, !onDisk.contains(expected) else {
+      journalGeneration = expected
+      journal = try StoreLog(path: journalPath(expected))
+      return
+    }
+    // The snapshot names a journal that is not there: read the ones that are, oldest first.
+    StoreDamage.setAside(
+      Array("snapshot generation \(expected); journals on disk: \(onDisk)\n".utf8), base: base,
+      label: "generation-\(expected)")
+    needsRepair = true
+    damageWarned = false
+    for older in onDisk.dropLast() { try apply(StoreLog(path: journalPath(older))) }
+    journalGeneration = onDisk[onDisk.count - 1]
+    journal = try StoreLog(path: journalPath(journalGeneration))
+  }
+
+  /// The generations of the journals on disk, in order.
+  private func journalGenerations() -> [Int] {
+    let directory = (base as NSString).deletingLastPathComponent
+    let prefix = (base as NSString).lastPathComponent + ".log-"
+    return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+      .filter { $0.hasPrefix(prefix) }.compactMap { Int($0.dropFirst(prefix.count)) }.sorted()
+  }
+
+  /// Folds the journal into a new snapshot. Each step leaves a loadable store if the process
+  /// dies there: the new (empty) journal is created first, unused until the snapshot naming
+  /// its generation is renamed into place; the old journal is removed only after that.
+  package func compact() throws {
+    guard journal != nil else { return }
+    let hook = StoreCrashPoint.current
+    state.dropSettled(
+      keeping: options.keptSyncedChanges, records: options.keptSyncedRecords,
+      since: now().addingTimeInterval(-options.keptSyncedAge.inSeconds))
+    let next = max(generation ?? 0, journalGeneration) + 1
+    let fresh = try StoreLog(path: journalPath(next), truncate: true)
+    try StoreSnapshot(generation: next, records: state.records, outbox: state.outbox)
+      .write(to: snapshotPath, maxSize: options.maxSnapshotSize, pause: hook)
+    hook?("compact.renamed")
+    unlink(journalPath(journalGeneration))
+    unlink(base + ".json")  // format 1, now in the snapshot
+    generation = next
+    journalGeneration = next
+    journal = fresh
+    snapshotSize = FileDescriptor.size(of: snapshotPath)
+    needsRepair = false
+    compactionRetryAt = 0
+    removeLeftovers()
+  }
+
+  /// Journals of older generations and temporary snapshots a killed compaction left behind.
+  private func removeLeftovers() {
+    let directory = (base as NSString).deletingLastPathComponent
+    let name = (base as NSString).lastPathComponent
+    let keep = (journalPath(journalGeneration) as NSString).lastPathComponent
+    for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    where file != keep
+      && (file.hasPrefix(name + ".log-") || file.hasPrefix(name + ".snapshot.tmp-"))
+    {
+      unlink(directory + "/" + file)
+    }
+  }
+
+  /// The store's directory must be the user's own, mode 0700, and not a symbolic link: the
+  /// changes in it are the user's, and a link could point them anywhere.
+  func checkDirectory() throws {
+    guard !directoryChecked else { return }
+    let directory = (base as NSString).deletingLastPathComponent
+    switch FileDescriptor.checkPrivateDirectory(directory, create: true, ownerOnly: true) {
+    case nil: directoryChecked = true
+    case .foreignOwner(let owner):
+      throw StoreError.insecureDirectory(path: directory, reason: "it belongs to user \(owner)")
+    case .writableByOthers(let mode):
+      throw StoreError.insecureDirectory(
+        path: directory,
+        reason: "mode \(String(mode, radix: 8)) lets other users in; run chmod 700 \(directory)")
+    case .symbolicLink:
+      throw StoreError.insecureDirectory(
+        path: directory, reason: "it is a symbolic link; give the store a real directory")
+    case .failed(let operation, let code):
+      throw StoreError.io(path: directory, operation: operation, errno: code)
+    }
+  }
+
+  func lock(_ path: String, exclusive: Bool, wait: Bool) async throws -> FileLock {
+    do {
+      return try await FileLock.acquire(
+        path, exclusive: exclusive, timeout: wait ? options.lockTimeout : nil)
+    } catch FileLock.Failure.busy {
+      throw StoreError.syncInProgress(path: base)
+    } catch FileLock.Failure.timedOut {
+      throw StoreError.lockTimedOut(path: path)
+    } catch FileLock.Failure.io(let operation, let code) {
+      throw StoreError.io(path: path, operation: operation, errno: code)
+    }
+  }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Strata
+import StrataConcurrency
+import StrataTesting
+import Testing
+
+/// Disks and copies flip bits; servers answer what a client cannot use; years pile up
+/// history. The store sets damage aside without widening it, gives up on a change it cannot
+/// get through, and forgets what the server already keeps.
+@Suite("LocalStore: damage, dead letters, bounded history")
+struct StoreDamageTests {
+  static func texts(_ entries: [OutboxEntry]) -> [String] {
+    entries.map { String(decoding: $0.payload, as: UTF8.self) }
+  }
+
+  /// Flips one byte at `offset` of the file at `path` (a disk or copy error, not a crash).
+  static func flip(_ path: String, at offset: Int) throws {
+    var bytes = try #require(FileManager.default.contents(atPath: path))
+    bytes[offset] ^= 0x01
+    try bytes.write(to: URL(fileURLWithPath: path))
+  }
+
+  /// Five changes, one byte flipped inside the third: the other four are kept and sent, the
+  /// third is set aside and reported, and the next writer appends after the damage instead of
+  /// cutting the log there (which lost the fourth and fifth).
+  @Test func aDamagedRecordIsSetAsideAndTheOnesAfterItAreKept() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    _ = try await LocalStoreTests.queue(
+      LocalStore<Note>(path: directory.base), ["one", "two", "three", "four", "five"])
+    let log = try #require(directory.logs.first)
+    let text = String(
+      decoding: try #require(FileManager.default.contents(atPath: log)), as: UTF8.self)
+    let third = try #require(text.range(of: "dGhyZWU="))  // "three", base64 in the payload
+    try Self.flip(log, at: text.utf8.distance(from: text.startIndex, to: third.lowerBound))
+
+    let reader = LocalStore<Note>(path: directory.base)
+    #expect(Self.texts(try await reader.outbox()) == ["one", "two", "four", "five"])
+    let damage = try await reader.damage()
+    #expect(damage.count == 1)
+    #expect(damage.first?.contains("a change queued on this device (note.create)") == true)
+    #expect(damage.first?.contains(directory.base + ".damaged-notes.log-0-at-") == true)
+
+    _ = try await LocalStoreTests.queue(reader, ["six"])
+    let server = ScriptedServer()
+    let outcomes = try await LocalStore<Note>(path: directory.base).sync(send: server.send)
+    #expect(outcomes.map(\.entry.status) == [.synced, .synced, .synced, .synced, .synced])
+    #expect(server.sent.withLock { $0 } == ["one", "two", "four", "five", "six"])
+    #expect(try await LocalStore<Note>(path: directory.base).damage().count == 1, "still said")
+  }
+
+  /// A snapshot that fails its checksum but still decodes is used (what it may have got
+  /// wrong is said), the log is read on top of it, and the next write repairs the files.
+  @Test func aSnapshotFailingItsChecksumIsSetAsideAndTheLogStillRead() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["kept in the snapshot"])
+    try await store.compact()
+    _ = try await LocalStoreTests.queue(store, ["kept in the log"])
+    let snapshot = directory.base + ".snapshot"
+    let text = String(
+      decoding: try #require(FileManager.default.contents(atPath: snapshot)), as: UTF8.self)
+    let digit = try #require(text.range(of: "\"createdAt\":")).upperBound
+    try Self.flip(snapshot, at: text.utf8.distance(from: text.startIndex, to: digit) + 3)
+
+    let reader = LocalStore<Note>(path: directory.base)
+    #expect(Self.texts(try await reader.outbox()) == ["kept in the snapshot", "kept in the log"])
+    let damage = try await reader.damage()
+    #expect(damage.count == 1 && damage[0].contains("did not match its checksum"))
+    #expect(FileManager.default.fileExists(atPath: directory.base + ".damaged-snapshot-1"))
+    _ = try await LocalStoreTests.queue(reader, ["after"])  // repairs: a new, whole snapshot
+    #expect(
+      Self.texts(try await LocalStore<Note>(path: directory.base).outbox())
+        == ["kept in the snapshot", "kept in the log", "after"])
+    #expect(try await LocalStore<Note>(path: directory.base).damage().count == 1)
+  }
+
+  /// A snapshot that no longer decodes loses only what it alone held: the log's changes are
+  /// read, new changes are accepted, and the loss is said.
+  @Test func anUnreadableSnapshotStillLetsTheLogAndNewChangesThrough() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["lost with the snapshot"])
+    try await store.compact()
+    _ = try await LocalStoreTests.queue(store, ["kept in the log"])
+    let snapshot = directory.base + ".snapshot"
+    let text = String(
+      decoding: try #require(FileManager.default.contents(atPath: snapshot)), as: UTF8.self)
+    let body = try #require(text.firstIndex(of: "\n"))
+    try Self.flip(snapshot, at: text.utf8.distance(from: text.startIndex, to: body) + 1)  // `{`
+
+    let reader = LocalStore<Note>(path: directory.base)
+    #expect(Self.texts(try await reader.outbox()) == ["kept in the log"])
+    #expect(try await reader.damage().count == 1)
+    _ = try await LocalStoreTests.queue(reader, ["new"])
+    #expect(
+      Self.texts(try await LocalStore<Note>(path: directory.base).outbox())
+        == ["kept in the log", "new"])
+  }
+
+  /// A header edited to another generation used to make the store ignore its real log.
+  @Test func aSnapshotNamingAMissingLogStillReadsTheLogThatIsThere() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["in the snapshot"])
+    try await store.compact()
+    _ = try await LocalStoreTests.queue(store, ["in log 1"])
+    let snapshot = directory.base + ".snapshot"
+    var text = String(
+      decoding: try #require(FileManager.default.contents(atPath: snapshot)), as: UTF8.self)
+    text = text.replacingOccurrences(of: "strata-store 3 1 ", with: "strata-store 3 7 ")
+    try Data(text.utf8).write(to: URL(fileURLWithPath: snapshot))
+
+    let reader = LocalStore<Note>(path: directory.base)
+    #expect(Self.texts(try await reader.outbox()) == ["in the snapshot", "in log 1"])
+    #expect(try await reader.damage().first?.contains("named another log") == true)
+    _ = try await LocalStoreTests.queue(reader, ["next"])
+    #expect(
+      Self.texts(try await LocalStore<Note>(path: directory.base).outbox())
+        == ["in the snapshot", "in log 1", "next"])
+  }
+
+  /// Never write what cannot be read back: a store at its limit refuses a new change before
+  /// writing it, and a compaction that would be over the reader's limit is not written — the
+  /// change that triggered it is kept, and says so by returning.
+  @Test func aStoreAtItsLimitRefusesNewChangesAndNeverWritesAnUnreadableSnapshot() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    var options = LocalStore<Note>.Options()
+    options.minimumCompactionSize = 512
+    options.compactionRatio = 1
+    options.maxSnapshotSize = 600  // below what the changes need: every compaction fails
+    options.maxStoreSize = 4_000
+    let store = LocalStore<Note>(path: directory.base, options: options)
+    var kept: [String] = []
+    var refused: (any Error)?
+    for index in 0..<100 where refused == nil {
+      do {
+        _ = try await LocalStoreTests.queue(
+          store, ["change \(index) " + String(repeating: "x", count: 40)])
+        kept.append("change \(index) " + String(repeating: "x", count: 40))
+      } catch {
+        refused = error
+      }
+    }
+    guard case .full(let path, let limit) = try #require(refused as? StoreError) else {
+      Issue.record("expected a full store, got \(String(describing: refused))")
+      return
+    }
+    #expect(path == directory.base && limit == 4_000)
+    #expect(kept.count > 5, "every write that returned kept its change")
+    #expect(!FileManager.default.fileExists(atPath: directory.base + ".snapshot"))
+    #expect(Self.texts(try await LocalStore<Note>(path: directory.base).outbox()) == kept)
+  }
+
+  /// A change the server never takes (5xx every time, an answer that cannot be read) is given
+  /// up after `maxAttempts` sends over all syncs: `failed`, with the last error, and the queue
+  /// moves on; `discard` then drops it and the value shown for it.
+  @Test func aChangeSentTooOftenIsADeadLetterAndTheQueueMovesOn() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    let entries = try await LocalStoreTests.queue(store, ["poison", "fine"])
+    let down = NetworkError.server(status: 500)
+    let server = ScriptedServer([.failure(down), .failure(down), .failure(down)])
+    #expect(
+      try await store.sync(maxAttempts: 3, send: server.send).map(\.entry.status) == [.pending])
+    #expect(
+      try await store.sync(maxAttempts: 3, send: server.send).map(\.entry.status) == [.pending])
+    let third = try await store.sync(maxAttempts: 3, send: server.send)
+    #expect(third.map(\.entry.status) == [.failed, .synced])
+    #expect(third[0].entry.attempts == 3)
+    #expect(third[0].entry.message?.hasPrefix("given up after 3 attempts: HTTP 500") == true)
+    #expect(server.sent.withLock { $0 } == ["poison", "poison", "poison", "fine"])
+
+    #expect(try await store.discard(entries[0].id))
+    #expect(try await !store.discard(entries[1].id), "a synced change is not discarded")
+    #expect(try await store.outbox().map(\.id) == [entries[1].id])
+    #expect(try await store.record(entries[0].idempotencyKey) == nil)
+    #expect(try await LocalStore<Note>(path: directory.base).outbox().map(\.id) == [entries[1].id])
+  }
+
+  /// A sync cancelled mid-send (SIGTERM in `sync --watch`) stops there: the change stays
+  /// pending (not a dead letter, however often that happens) and nothing more is sent.
+  @Test func aCancelledSendStaysPendingAndStopsTheSync() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["in flight", "next"])
+    let server = ScriptedServer(Array(repeating: .failure(CancellationError()), count: 9))
+    for _ in 0..<6 {
+      await #expect(throws: CancellationError.self) {
+        _ = try await store.sync(maxAttempts: 2, send: server.send)
+      }
+    }
+    #expect(try await store.outbox().map(\.status) == [.pending, .pending])
+    #expect(server.sent.withLock { $0 }.allSatisfy { $0 == "in flight" })
+  }
+
+  /// History the server keeps is forgotten at compaction: the newest synced values up to the
+  /// count, none older than the age; what waits stays whatever its age.
+  @Test func syncedValuesArePrunedByCountAndAgeWhatWaitsStays() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let clock = Lock(Date(timeIntervalSince1970: 1_700_000_000))
+    var options = LocalStore<Note>.Options()
+    options.keptSyncedRecords = 10
+    options.keptSyncedAge = .seconds(3600)
+    let store = LocalStore<Note>(path: directory.base, options: options) { clock.withLock { $0 } }
+    let waiting = try await LocalStoreTests.queue(store, ["written offline long ago"])
+    try await store.replaceSynced(with: [(key: "old", value: Note(id: 1, text: "old"))])
+    clock.withLock { $0 += 7200 }
+    for index in 0..<15 {
+      try await store.put(Note(id: index, text: "page"), key: "p\(index)", status: .synced)
+      clock.withLock { $0 += 1 }
+    }
+    try await store.compact()
+    let keys = Set(
+      try await LocalStore<Note>(path: directory.base, options: options).records().map(\.key))
+    #expect(keys.contains(waiting[0].idempotencyKey), "a pending change's value stays")
+    #expect(!keys.contains("old"), "older than the age")
+    #expect(keys == Set([waiting[0].idempotencyKey] + (5..<15).map { "p\($0)" }), "the newest 10")
+  }
+}
