@@ -77,6 +77,21 @@ extension LocalStore {
     return result
   }
 
+  /// After a sync: when synced changes or values beyond twice what is kept have piled up,
+  /// compacts now instead of when the journal next doubles — a sync turns many pending changes
+  /// into history at once, and every later open would read it. The cost follows what is kept.
+  func pruneHistory() async throws {
+    try checkDirectory()
+    let lock = try await lock(base + ".lock", exclusive: true, wait: true)
+    defer { lock.release() }
+    try catchUp(exclusive: true)
+    let changes = state.outbox.lazy.filter { $0.status == .synced }.count
+    let values = state.records.values.lazy.filter { $0.status == .synced }.count
+    guard changes > 2 * options.keptSyncedChanges || values > 2 * options.keptSyncedRecords
+    else { return }
+    try compact()
+  }
+
   /// Reads what other processes wrote since the last call: the whole store again if one of
   /// them compacted it (the snapshot's generation moved), else the journal's new records.
   func catchUp(exclusive: Bool) throws {

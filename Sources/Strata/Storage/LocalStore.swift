@@ -26,8 +26,9 @@ import StrataConcurrency
 ///   send and its record sends that change again, with the same key.
 /// - **Cost per change independent of history**: a change is one appended record
 ///   (`<path>.log-<generation>`); the snapshot (`<path>.snapshot`) is rewritten only by a
-///   compaction, when the log grows past 4× the snapshot (and 1 MiB), which also forgets all
-///   but the newest 100 synced changes. A value or answer over 1 MiB is never kept.
+///   compaction, when the log grows past twice the snapshot (and 256 KiB), which also forgets all
+///   but the newest 100 synced changes and prunes synced values by count and age. A value or
+///   answer over 1 MiB is never kept.
 public actor LocalStore<Value: Codable & Sendable> {
   /// What one change's send came to.
   public struct Outcome: Sendable {
@@ -61,12 +62,14 @@ public actor LocalStore<Value: Codable & Sendable> {
     package var keptSyncedChanges = 100
     /// Synced values a compaction keeps (the newest), and for how long: older and further
     /// ones are history the server holds, and would make every open slower.
-    package var keptSyncedRecords = 1_000
+    package var keptSyncedRecords = 250
     package var keptSyncedAge = Duration.seconds(30 * 86_400)
-    /// A compaction runs when the log is this many times the snapshot's size…
-    package var compactionRatio = 4
+    /// A compaction runs when the log is this many times the snapshot's size… (each byte of
+    /// a change is rewritten about 1/ratio times: the cost per change stays flat, and a
+    /// reopen replays at most this many snapshots' worth of log)
+    package var compactionRatio = 2
     /// …and at least this large, in bytes.
-    package var minimumCompactionSize = 1 << 20
+    package var minimumCompactionSize = 256 << 10
     /// The largest snapshot the reader accepts; a compaction never writes a larger one.
     package var maxSnapshotSize = 1 << 30
     /// New changes are refused (``StoreError/full(path:limit:)``) before the snapshot and the
@@ -115,7 +118,7 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// same after years of use. Pending and refused changes, and their values, always stay.
   public init(
     app: String, origin: Origin, name: String, directory: String? = nil,
-    keepingSynced: Int = 1_000, syncedFor: Duration = .seconds(30 * 86_400),
+    keepingSynced: Int = 250, syncedFor: Duration = .seconds(30 * 86_400),
     environment: [String: String] = ProcessInfo.processInfo.environment,
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
@@ -292,6 +295,8 @@ public actor LocalStore<Value: Codable & Sendable> {
       if cancelled { throw CancellationError() }
       if entry.status == .pending { break }
     }
+    // Not this sync's failure if it cannot: the outcomes are recorded; the next write tries.
+    if !outcomes.isEmpty { try? await pruneHistory() }
     return outcomes
   }
 

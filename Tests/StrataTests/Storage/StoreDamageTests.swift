@@ -224,4 +224,27 @@ struct StoreDamageTests {
     #expect(!keys.contains("old"), "older than the age")
     #expect(keys == Set([waiting[0].idempotencyKey] + (5..<15).map { "p\($0)" }), "the newest 10")
   }
+
+  /// A sync turns many pending changes into history at once: it is pruned then, so the files
+  /// after each sync stay the same size however many changes came before.
+  @Test func theFilesStayFlatAcrossSyncs() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    var options = LocalStore<Note>.Options()
+    options.keptSyncedChanges = 10
+    options.keptSyncedRecords = 20
+    let store = LocalStore<Note>(path: directory.base, options: options)
+    var sizes: [Int] = []
+    for batch in 0..<5 {
+      _ = try await LocalStoreTests.queue(store, (0..<100).map { "note \(batch) \($0)" })
+      _ = try await store.sync { entry in
+        .init(key: "note-\(entry.idempotencyKey)", value: Note(id: 1, text: "sent"))
+      }
+      #expect(try await store.outbox().count == 10)
+      #expect(try await store.records().count == 20)
+      let files = try await store.fileSizes()
+      sizes.append(files.snapshot + files.log)
+    }
+    #expect(sizes.dropFirst().allSatisfy { $0 <= sizes[0] + sizes[0] / 10 }, "\(sizes)")
+  }
 }
