@@ -114,6 +114,9 @@ final class StoreLog {
   /// Appends one record and waits until it is on disk. `pause` is the crash tests' hook,
   /// called with the record half written.
   func append(_ json: Data, pause: ((String) -> Void)? = nil) throws {
+    if let code = StoreCrashPoint.injectedFailure(path) {
+      throw StoreError.io(path: path, operation: "write", errno: code)
+    }
     var line = Array(String(format: "%08x ", CRC32.checksum(json)).utf8)
     line += json
     line.append(UInt8(ascii: "\n"))

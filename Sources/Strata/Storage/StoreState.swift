@@ -185,6 +185,9 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     guard header.count + body.count <= maxSize else {
       throw StoreError.tooLarge(path: path, size: header.count + body.count, limit: maxSize)
     }
+    if let code = StoreCrashPoint.injectedFailure(path) {
+      throw StoreError.io(path: path, operation: "write", errno: code)
+    }
     if let failure = FileDescriptor.replaceAtomically(
       path, with: header + body, mode: 0o600,
       beforeRename: pause.map { pause in { pause("compact.written") } })

@@ -247,4 +247,72 @@ struct StoreDamageTests {
     }
     #expect(sizes.dropFirst().allSatisfy { $0 <= sizes[0] + sizes[0] / 10 }, "\(sizes)")
   }
+
+  /// Fails every write of the stores under `directory` with ENOSPC while `full` says so.
+  static func fillDisk(
+    under directory: StoreDirectory, when full: Lock<Bool>, only suffix: String = ""
+  ) {
+    StoreCrashPoint.faults.withLock { previous in
+      let other = previous
+      previous = { path in
+        if path.hasPrefix(directory.path), path.hasSuffix(suffix) || suffix.isEmpty,
+          full.withLock({ $0 })
+        {
+          return ENOSPC
+        }
+        return other?(path)
+      }
+    }
+  }
+
+  /// A full disk when a compaction writes its snapshot: the change that triggered it was
+  /// appended and synced, so the write returns (a retry would duplicate it), and so do the
+  /// writes after it; every change is there for the next process.
+  @Test func aFullDiskAtCompactionDoesNotFailAKeptChange() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let full = Lock(true)
+    Self.fillDisk(under: directory, when: full, only: ".snapshot")
+    var options = LocalStore<Note>.Options()
+    options.minimumCompactionSize = 2_048
+    options.compactionRatio = 1
+    let store = LocalStore<Note>(path: directory.base, options: options)
+    let texts = (0..<40).map { "change \($0) " + String(repeating: "x", count: 60) }
+    _ = try await LocalStoreTests.queue(store, texts)
+    #expect(!FileManager.default.fileExists(atPath: directory.base + ".snapshot"))
+    #expect(Self.texts(try await LocalStore<Note>(path: directory.base).outbox()) == texts)
+    full.withLock { $0 = false }
+    // Tried again once the journal has grown a quarter more.
+    let after = (0..<20).map { "after \($0) " + String(repeating: "x", count: 60) }
+    _ = try await LocalStoreTests.queue(store, after)
+    #expect(FileManager.default.fileExists(atPath: directory.base + ".snapshot"), "compacted")
+    #expect(Self.texts(try await LocalStore<Note>(path: directory.base).outbox()) == texts + after)
+  }
+
+  /// A full disk when a send's outcome is recorded: the sync stops at once and throws (no
+  /// other change is sent), and the next sync starts with the change in doubt, same key.
+  @Test func aFullDiskDuringASyncStopsItAndTheChangeInDoubtGoesFirst() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let full = Lock(false)
+    Self.fillDisk(under: directory, when: full)
+    let store = LocalStore<Note>(path: directory.base)
+    let entries = try await LocalStoreTests.queue(store, ["a", "b", "c"])
+    let keys = Lock<[String]>([])
+    let send: @Sendable (OutboxEntry) async throws -> LocalStore<Note>.Settled? = { entry in
+      let first = keys.withLock { keys in
+        keys.append(entry.idempotencyKey)
+        return keys.count == 2
+      }
+      if first { full.withLock { $0 = true } }  // the disk fills while "b" is on the wire
+      return nil
+    }
+    await #expect(throws: StoreError.self) { _ = try await store.sync(send: send) }
+    #expect(keys.withLock { $0 } == [entries[0], entries[1]].map(\.idempotencyKey), "c not sent")
+    full.withLock { $0 = false }
+    let outcomes = try await LocalStore<Note>(path: directory.base).sync(send: send)
+    #expect(outcomes.map(\.entry.id) == [entries[1].id, entries[2].id])
+    #expect(
+      keys.withLock { $0 }.suffix(2) == [entries[1].idempotencyKey, entries[2].idempotencyKey])
+  }
 }
