@@ -47,13 +47,27 @@ public final class Gate: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Waits until `count` callers have reached ``pass()``; throws `CancellationError` after
-  /// `limit`, so a regression fails the test instead of hanging it.
-  public func waitUntilEntered(_ count: Int = 1, limit: Duration = .seconds(30)) async throws {
+  /// Waits until `count` callers have reached ``pass()``. A hang guard, not a verdict on
+  /// speed: after `limit` (two minutes by default — a busy machine runs a parallel suite
+  /// several times slower) it throws ``TimedOut``, saying what it waited for, so a regression
+  /// fails the test instead of hanging it.
+  public func waitUntilEntered(_ count: Int = 1, limit: Duration = .seconds(120)) async throws {
     let deadline = ContinuousClock.now + limit
     while entered < count {
-      guard ContinuousClock.now < deadline else { throw CancellationError() }
+      guard ContinuousClock.now < deadline else {
+        throw TimedOut(expected: count, arrived: entered, limit: limit)
+      }
       try await Task.sleep(for: .milliseconds(1))
+    }
+  }
+
+  /// The callers a test waited for did not all reach the gate in time.
+  public struct TimedOut: Error, CustomStringConvertible {
+    public let expected: Int
+    public let arrived: Int
+    public let limit: Duration
+    public var description: String {
+      "hang guard: \(arrived) of \(expected) caller(s) reached the gate within \(limit)"
     }
   }
 }

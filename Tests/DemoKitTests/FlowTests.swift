@@ -98,7 +98,7 @@ struct FlowTests {
     #expect(
       await new.flow.next() && new.flow.dialog?.message.contains("\"Hello\" by user 2") == true)
     let confirming = Task { await new.flow.confirm() }
-    try await gate.waitUntilEntered(limit: .seconds(5))
+    try await gate.waitUntilEntered()
     #expect(new.flow.state.isLoading && posts.posts.first?.title == "Hello", "on the list already")
     gate.open()
     #expect(await confirming.value)

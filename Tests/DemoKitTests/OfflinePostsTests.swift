@@ -28,7 +28,7 @@ struct OfflinePostsTests {
     _ = try await posts.create(PostDraft(title: "Mine", body: "b", userId: 1), offline: true)
     let model = LocalPostsViewModel(posts: posts)
     let loading = Task { await model.load(limit: 3) }
-    try await gate.waitUntilEntered(limit: .seconds(5))
+    try await gate.waitUntilEntered()
     #expect(model.items.map(\.item.title) == ["Mine"] && model.isStale, "the device's, at once")
     #expect(model.items.first?.status == .pending)
     gate.open()

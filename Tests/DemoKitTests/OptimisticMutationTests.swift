@@ -27,7 +27,7 @@ struct OptimisticMutationTests {
     let model = PostsViewModel(repo: FakePostsRepository(script: script))
     await model.load(limit: 5)
     let creating = Task { await model.create(title: "New", body: "Text", userId: 2) }
-    try await gate.waitUntilEntered(limit: .seconds(5))
+    try await gate.waitUntilEntered()
     #expect(model.posts.first?.title == "New", "shown before the server answered")
     #expect(model.posts.count == 6)
     #expect(model.posts.first.map { model.pending.contains($0.id) } == true, "marked as saving")
@@ -49,7 +49,7 @@ struct OptimisticMutationTests {
     let model = PostsViewModel(repo: FakePostsRepository(script: script))
     await model.load(limit: 5)
     let renaming = Task { await model.rename(id: 2, title: "Renamed") }
-    try await gate.waitUntilEntered(limit: .seconds(5))
+    try await gate.waitUntilEntered()
     #expect(model.posts[1].title == "Renamed" && model.pending == [2])
     gate.open()
     #expect(await renaming.value == !fails)
@@ -65,7 +65,7 @@ struct OptimisticMutationTests {
     let model = PostsViewModel(repo: FakePostsRepository(script: script))
     await model.load(limit: 5)
     let deleting = Task { await model.delete(id: 3) }
-    try await gate.waitUntilEntered(limit: .seconds(5))
+    try await gate.waitUntilEntered()
     #expect(model.posts.map(\.id) == [1, 2, 4, 5], "gone before the server answered")
     gate.open()
     #expect(await deleting.value == !fails)
@@ -78,7 +78,7 @@ struct OptimisticMutationTests {
     let model = TodosViewModel(repo: FakeTodosRepository(script: script))
     await model.load(limit: 5)
     let toggling = Task { await model.toggle(id: 1) }
-    try await gate.waitUntilEntered(limit: .seconds(5))
+    try await gate.waitUntilEntered()
     #expect(model.todos.first?.completed == true, "shown done before the server answered")
     gate.open()
     #expect(await toggling.value == !fails)
@@ -95,7 +95,7 @@ struct OptimisticMutationTests {
     await model.load(id: 1)
     let loaded = try #require(model.user)
     let renaming = Task { await model.rename(firstName: "Em") }
-    try await gate.waitUntilEntered(limit: .seconds(5))
+    try await gate.waitUntilEntered()
     #expect(model.user?.firstName == "Em" && model.isSaving)
     gate.open()
     #expect(await renaming.value == !fails)

@@ -123,7 +123,7 @@ struct SyncWatchCLITests {
         "$0" "$@" > "$HOME/watch.out" 2> "$HOME/watch.err" &
         pid=$!
         tries=0
-        until grep -q '^sent 1' "$HOME/watch.out" || [ $tries -ge 600 ]; do
+        until grep -q '^sent 1' "$HOME/watch.out" || [ $tries -ge 1200 ]; do
           sleep 0.1; tries=$((tries + 1))
         done
         kill -TERM $pid

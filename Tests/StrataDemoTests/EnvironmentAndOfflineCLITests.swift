@@ -57,7 +57,7 @@ struct EnvironmentAndOfflineCLITests {
       [
         "--set", "ENVIRONMENT=production", "--set", "ROUTE_TABLE=\(table)", "--log-level",
         "debug", "users",
-      ], timeout: 30)
+      ], timeout: 120)
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     let lines = result.stderr.split(separator: "\n")

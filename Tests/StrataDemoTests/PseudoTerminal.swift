@@ -75,7 +75,7 @@ enum PseudoTerminal {
         process.waitUntilExit()
         killer.cancel()
         close(slave)
-        _ = reader.wait(timeout: .now() + 10)
+        _ = reader.wait(timeout: .now() + 60)  // hang guard: the reader drains what is left
         close(master)
         continuation.resume(
           returning: Run(

@@ -88,7 +88,10 @@ struct StoreConcurrencyCLITests {
       let release = DispatchSemaphore(value: 0)
       server.faults.add(
         .init(method: "POST", path: "/posts/add", count: 1, action: .hold({ release.wait() })))
-      let syncing = Task { try await cli.run(api + ["sync"]) }
+      // The held request must outlive a second process starting on a busy machine: the
+      // debug environment's 5-s idle timeout would end it and leave the change pending.
+      let patient = ["--set", "IDLE_TIMEOUT=120s", "--set", "DEADLINE=240s"]
+      let syncing = Task { try await cli.run(api + patient + ["sync"], timeout: 300) }
       try await Self.waitForPosts(server, 1)
       let second = try await cli.run(api + ["sync"])
       release.signal()

@@ -90,7 +90,7 @@ struct Sandbox {
     let closedByServer: Bool
   }
 
-  func rawExchange(_ bytes: [UInt8], timeout: Int = 3000, closeWrite: Bool = false) async throws
+  func rawExchange(_ bytes: [UInt8], timeout: Int = 60_000, closeWrite: Bool = false) async throws
     -> RawReply
   {
     let port = UInt16(server.port)

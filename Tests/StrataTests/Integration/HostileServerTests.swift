@@ -22,6 +22,31 @@ struct HostileServerTests {
     return (server, login, sandboxSession(server, plain, login))
   }
 
+  /// Cancelling a call while its body streams in (not only during a backoff wait): it ends
+  /// with `CancellationError`, is not retried, and gives its connection back — with one
+  /// connection per host allowed, the next call on the same transport still goes through.
+  @Test func aTransferCancelledMidBodyEndsIsNotRetriedAndFreesItsConnection() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    server.faults.add(.init(method: "GET", path: "/users/1", count: 5, action: .endlessBody))
+    let service = NetworkService(
+      options: NetworkOptions(
+        baseURL: server.baseURL, deadline: .seconds(300), maxResponseSize: 1 << 40),
+      transport: URLSessionTransport(maxConnectionsPerHost: 1))
+    let call = Task { try await service.send(GetUser()) }
+    let patience = ContinuousClock.now + .seconds(60)  // hang guard
+    while server.journal.count(path: "/users/1") == 0, ContinuousClock.now < patience {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    call.cancel()
+    let result = await call.result
+    #expect(throws: CancellationError.self) { try result.get() }
+    #expect(server.journal.count(path: "/users/1") == 1, "not retried")
+    let next = try await service.send(GetUser(id: 2))
+    #expect(next.id == 2, "the one connection allowed was given back")
+  }
+
   @Test(arguments: [1 << 20, NetworkOptions.defaultMaxResponseSize])
   func anEndlessBodyIsCutOffAtTheLimitWithinTheDeadline(_ limit: Int) async throws {
     let server = SandboxServer()

@@ -83,3 +83,43 @@ struct NetworkErrorContextTests {
     #expect(store.localizedDescription.hasPrefix("refusing to use /tmp/t"))
   }
 }
+
+/// Which answers fail a change for good (a refusal) and which keep it waiting, as a table of
+/// every 4xx and 5xx status with a JSON and an HTML body. Written out here, not derived from
+/// the implementation, so that dropping one status from its rule (409, say: a conflict would
+/// then fail a user's change for good) fails a case.
+@Suite("NetworkError.isRefusal: every status, JSON and HTML")
+struct RefusalTableTests {
+  /// The 4xx a client cannot fix by sending the same request again later.
+  static let waitStatuses: Set<Int> = [
+    401,  // a session matter: renewed, or the user signs in
+    403,  // likewise
+    407,  // a proxy wants credentials: not the API speaking
+    408,  // the server timed out waiting: try again
+    409,  // a conflict: may resolve once other changes land
+    425,  // too early: try again
+    429,  // too many requests: try again later
+  ]
+
+  static var cases: [(status: Int, html: Bool)] {
+    (400...599).flatMap { [($0, false), ($0, true)] }
+  }
+
+  @Test(arguments: cases)
+  func verdict(_ status: Int, _ html: Bool) {
+    let body = Data((html ? "  <html><body>No</body></html>" : #"{"message":"No"}"#).utf8)
+    let error = NetworkError(.server(status: status, body: body))
+    let refusal = (400...499).contains(status) && !Self.waitStatuses.contains(status) && !html
+    #expect(error.isRefusal == refusal, "HTTP \(status) with \(html ? "HTML" : "JSON")")
+  }
+
+  @Test func onlyServerAnswersCanBeRefusals() {
+    let others: [NetworkError.Kind] = [
+      .offline, .deadlineExceeded, .invalidResponse, .transport(URLError(.timedOut)),
+      .decoding(.init(status: 400, codingPath: "", reason: "x")), .refreshFailed,
+      .unauthorized(.notSignedIn), .responseTooLarge(limit: 1),
+      .answeredElsewhere(status: 400, origin: "https://elsewhere"),
+    ]
+    for kind in others { #expect(!NetworkError(kind).isRefusal, "\(kind)") }
+  }
+}

@@ -252,3 +252,47 @@ struct RetryTests {
       ])
   }
 }
+
+/// Jitter through the service, not only `RetryPolicy.delay`: the waits a real call makes are
+/// spread within their bounds (full: 0…cap; equal: cap/2…cap), so a fleet does not retry in
+/// lockstep — and a policy without jitter waits exactly the cap.
+@Suite("Retry jitter through NetworkService.send")
+struct RetryJitterTests {
+  static func waits(_ jitter: RetryPolicy.Jitter, calls: Int = 40) async throws -> [[Duration]] {
+    var all: [[Duration]] = []
+    for _ in 0..<calls {
+      let clock = ManualClock()
+      let policy = RetryPolicy(
+        maxRetries: 3, baseDelay: .seconds(1), maxDelay: .seconds(3), jitter: jitter)
+      let transport = MockTransport.statuses([503, 503, 503, 200], body: userJSON)
+      _ = try await makeService(transport, clock: clock, policy: policy).send(GetUser())
+      #expect(transport.requestCount == 4)
+      all.append(clock.sleeps)
+    }
+    return all
+  }
+
+  static let caps: [Duration] = [.seconds(1), .seconds(2), .seconds(3)]  // 1, 2, 4 capped at 3
+
+  @Test func fullJitterWaitsAnywhereUpToTheCap() async throws {
+    let all = try await Self.waits(.full)
+    for waits in all {
+      #expect(waits.count == 3)
+      for (wait, cap) in zip(waits, Self.caps) { #expect(wait >= .zero && wait <= cap) }
+    }
+    #expect(Set(all.map { $0[2] }).count > 10, "spread, not one value")
+    #expect(all.contains { $0[2] < .seconds(1) } && all.contains { $0[2] > .seconds(2) })
+  }
+
+  @Test func equalJitterWaitsBetweenHalfTheCapAndTheCap() async throws {
+    let all = try await Self.waits(.equal)
+    for waits in all {
+      for (wait, cap) in zip(waits, Self.caps) { #expect(wait >= cap / 2 && wait <= cap) }
+    }
+    #expect(Set(all.map { $0[1] }).count > 10, "spread, not one value")
+  }
+
+  @Test func noJitterWaitsExactlyTheCap() async throws {
+    for waits in try await Self.waits(.none, calls: 3) { #expect(waits == Self.caps) }
+  }
+}

@@ -283,7 +283,7 @@ struct LocalStoreLogTests {
         return try await server.send(entry)
       }
     }
-    try await gate.waitUntilEntered(limit: .seconds(30))
+    try await gate.waitUntilEntered()
     let other = LocalStore<Note>(path: directory.base)
     await #expect(throws: StoreError.syncInProgress(path: directory.base)) {
       try await other.sync(send: server.send)
@@ -319,7 +319,7 @@ struct LocalStoreLogTests {
         return try await server.send(entry)
       }
     }
-    try await gate.waitUntilEntered(limit: .seconds(60))
+    try await gate.waitUntilEntered()
 
     let written = try String(contentsOfFile: log, encoding: .utf8)
     #expect(written.hasPrefix(queued), "appended, never rewritten")
