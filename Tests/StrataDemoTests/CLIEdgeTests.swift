@@ -211,6 +211,15 @@ struct CLIEdgeTests {
 
       let help = try await cli.run(["login", "--help"])
       #expect(help.stdout.contains("--password-stdin") && help.stdout.contains("'ps'"))
+
+      // A file piped in, not a password: refused after 4 KiB, never read whole (it was
+      // 2.9 GB of memory for 3 GB piped in). `head` ends when the reader is gone.
+      let flood = try await Self.shell(
+        cli,
+        "head -c 50000000 /dev/zero | \"$0\" --api \"$1\" login --username emilys --password-stdin",
+        [api])
+      #expect(flood.status == 1 && flood.stderr.contains("longer than 4096 bytes: refused"))
+      #expect(server.journal.count(path: "/auth/login") == 1, "only the first login was sent")
     }
   }
 

@@ -92,6 +92,12 @@ struct DomainCLITests {
           "--offline",
         ])
       #expect(queue.status == 78 && queue.stderr.contains("(FEATURE_OFFLINE=NO)"))
+      for list in [["posts", "--local"], ["todos", "--local"]] {
+        let local = try await cli.run(api + ["--set", "FEATURE_OFFLINE=NO"] + list)
+        #expect(local.status == 78, "\(list): \(local.stderr)")
+        #expect(
+          local.stderr == "strata-demo: \(list[0]): offline is turned off (FEATURE_OFFLINE=NO)\n")
+      }
       let bad = try await cli.run(api + ["--set", "FEATURE_OFFLINE=maybe", "users"])
       #expect(bad.status == 78 && bad.stderr.contains("FEATURE_OFFLINE"), "\(bad.stderr)")
       let on = try await cli.run(api + ["post", "comments", "1"])

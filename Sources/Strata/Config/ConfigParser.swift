@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Reads xcconfig-style files into an ordered list of assignments, following `#include`s.
 ///
 /// Lines are split on LF, CRLF and CR at the byte level (those bytes never occur inside a
@@ -19,7 +27,16 @@ struct ConfigParser {
   /// Reads at most `limit` bytes of a file (nil: it cannot be read); injectable so tests can
   /// parse without touching disk.
   var readFile: @Sendable (_ path: String, _ limit: Int) -> [UInt8]? = { path, limit in
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    // O_NONBLOCK and a regular-file check on the open descriptor: a FIFO put in the file's
+    // place after it was checked must not block the read for ever.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      return nil
+    }
+    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     defer { try? handle.close() }
     do {
       return [UInt8](try handle.read(upToCount: limit) ?? Data())  // nil: an empty file
@@ -197,6 +214,21 @@ struct ConfigParser {
 
   /// A file's bytes, within the per-file and per-load limits (nil: it cannot be read).
   private mutating func read(_ path: String, at location: SourceLocation?) throws -> [UInt8]? {
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+      // A FIFO would block the read for ever; a directory or a device is no configuration.
+      let kind =
+        switch info.st_mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a directory"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
+      throw ConfigError(
+        .unreadableFile(path: path), at: location,
+        "configuration file '\(path)' is \(kind), not a regular file")
+    }
     guard let bytes = readFile(path, maxFileSize + 1) else { return nil }
     guard bytes.count <= maxFileSize else {
       throw ConfigError(

@@ -164,7 +164,8 @@ package struct Redactor: Sendable {
     }
     if let array = json as? [Any] { return array.map { redact(json: $0) } }
     if let text = json as? String {
-      return CredentialShapes.mask(text) { isSensitive(field: String($0)) }
+      let masked = CredentialShapes.mask(text) { isSensitive(field: String($0)) }
+      return revealsPersonalData ? masked : PersonalData.mask(masked)
     }
     return json
   }

@@ -1,7 +1,8 @@
 /// Text that came from a server (error messages, body excerpts, header values), made safe to
 /// print or log: one line, no control characters, ANSI escapes or bidirectional overrides,
 /// JWT-shaped strings, credentials found by their shape (a URL password, `password=…`,
-/// `Bearer …`) and known secrets masked, and capped in length.
+/// `Bearer …`), personal data found by its shape (card numbers, account numbers, birth dates,
+/// one-time codes after their labels) and known secrets masked, and capped in length.
 public enum UntrustedText {
   /// The default cap, in characters.
   package static let defaultLimit = 300
@@ -12,7 +13,7 @@ public enum UntrustedText {
     let shapes = CredentialShapes.mask(maskingJWTs(in: oneLine(text))) {
       Redactor.standard.isSensitive(field: String($0))
     }
-    let flat = KnownSecrets.mask(shapes)
+    let flat = KnownSecrets.mask(PersonalData.mask(shapes))
     guard flat.count > limit else { return flat }
     return String(flat.prefix(max(0, limit))) + "…"
   }

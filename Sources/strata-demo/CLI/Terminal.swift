@@ -13,6 +13,27 @@ enum Terminal {
   /// Where lines go instead of stdout/stderr, for in-process tests (`true` marks stderr).
   @TaskLocal static var sink: (@Sendable (String, Bool) -> Void)?
 
+  /// One line from standard input, read byte by byte so that nothing past its newline is
+  /// consumed and at most `limit` bytes are ever held (a password piped in, not a file: 3 GB
+  /// piped in used to be read whole). A trailing `\r` is dropped.
+  /// - Throws: `CommandFailure` when stdin is empty, or the line is longer than `limit`.
+  static func readSecretLine(limit: Int) throws -> String {
+    var line: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let count = read(0, &byte, 1)
+      if count < 0, errno == EINTR { continue }
+      guard count == 1, byte != UInt8(ascii: "\n") else { break }
+      guard line.count < limit else {
+        throw CommandFailure("the password on stdin is longer than \(limit) bytes: refused")
+      }
+      line.append(byte)
+    }
+    if line.last == UInt8(ascii: "\r") { line.removeLast() }
+    guard !line.isEmpty else { throw CommandFailure("no password on stdin") }
+    return String(decoding: line, as: UTF8.self)
+  }
+
   /// Writes every byte to `fd`, resuming after partial writes and `EINTR`. One `write(2)` per
   /// call when it can, so concurrent lines do not interleave.
   /// - Returns: False if the descriptor refused (closed pipe, full disk, …); `errno` says why.

@@ -39,10 +39,7 @@ enum AccountCommands {
       guard username != nil else {
         throw UsageError("--password-stdin needs --username", invocation.command)
       }
-      guard let line = readLine(strippingNewline: true) else {
-        throw CommandFailure("no password on stdin")
-      }
-      password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+      password = try Terminal.readSecretLine(limit: 4096)
     }
     if let password { KnownSecrets.register(password) }
     if username == nil || password == nil {

@@ -23,6 +23,7 @@ enum TodoCommands {
 
   static func todos(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     if invocation.option("local") != nil {
+      guard try app.resolve(FeatureFlags.self).isOn(.offline) else { throw FeatureOff(.offline) }
       let items = try await app.resolve(OfflineTodos.self).local()
       return Output(
         text: .table(
@@ -33,7 +34,7 @@ enum TodoCommands {
               $0.item.todo,
             ]
           }, footer: "\(items.count) on this device"),
-        json: items.map { ["id": String($0.item.id), "status": $0.status.rawValue] })
+        json: items.map(LocalRow.init))
     }
     let model = try app.resolve(TodosViewModel.self)
     let (limit, skip) = try invocation.paging()
@@ -74,5 +75,17 @@ enum TodoCommands {
     return Output(
       text: .line("todo \(id) is now \(todo.completed ? "done" : "not done"): \(todo.todo)"),
       json: todo)
+  }
+
+  /// A device todo in JSON: the todo, where it stands, and the server's note.
+  struct LocalRow: Encodable {
+    let todo: Todo
+    let status: String
+    let message: String?
+    init(_ item: OfflineTodos.Item) {
+      todo = item.item
+      status = item.status.rawValue
+      message = item.message
+    }
   }
 }

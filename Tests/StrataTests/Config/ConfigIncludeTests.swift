@@ -5,6 +5,20 @@ import Testing
 
 @Suite("Config includes")
 struct ConfigIncludeTests {
+  /// A FIFO as the file or as an include used to block the read for ever; it is refused,
+  /// with the include's location. (The time limit is the runner's hang guard.)
+  @Test(.timeLimit(.minutes(1))) func aFIFOIsRefusedNotRead() throws {
+    let directory = try TemporaryDirectory()
+    let fifo = directory.path + "/fifo.xcconfig"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let direct = #expect(throws: ConfigError.self) { try Config(file: fifo, environment: [:]) }
+    #expect(direct?.kind == .unreadableFile(path: fifo))
+    #expect(direct?.message == "configuration file '\(fifo)' is a FIFO, not a regular file")
+    let main = try directory.write("main.xcconfig", "A = 1\n#include \"fifo.xcconfig\"\n")
+    let included = #expect(throws: ConfigError.self) { try Config(file: main, environment: [:]) }
+    #expect(included?.location == SourceLocation(file: main, line: 2, column: 1))
+  }
+
   @Test func includeIsRelativeToTheIncludingFileAndLaterWins() throws {
     let directory = try TemporaryDirectory()
     try FileManager.default.createDirectory(
