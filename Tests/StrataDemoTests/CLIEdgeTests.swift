@@ -167,6 +167,18 @@ struct CLIEdgeTests {
       }
       #expect(server.journal.count() == sent, "nothing sent when the log cannot be written")
       #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO stays")
+
+      // A full disk (/dev/full answers every write with ENOSPC): the command still runs, but
+      // does not pass for one that kept its log — one line on stderr and exit 73.
+      if FileManager.default.fileExists(atPath: "/dev/full") {
+        let full = try await cli.run(api + ["--http-log", "/dev/full", "users", "--limit", "1"])
+        #expect(full.status == 73, "\(full.stderr)")
+        #expect(
+          full.stderr.hasSuffix(
+            "strata-demo: the HTTP log '/dev/full' could not be written: No space left on device (1 line lost)\n"
+          ))
+        #expect(full.stdout.contains("Emily"), "the command's own output is there")
+      }
     }
   }
 

@@ -20,17 +20,23 @@ final class AppContext: Sendable {
   let container: DependencyContainer
   let sandbox: SandboxServer?
   let sandboxClock: SandboxClock
+  /// The `--http-log` and `--analytics-log` files, asked at the end whether they were written.
+  private let logs: [JSONLinesFile]
 
   private init(
     config: Config, configFile: String?, container: DependencyContainer, sandbox: SandboxServer?,
-    sandboxClock: SandboxClock
+    sandboxClock: SandboxClock, logs: [JSONLinesFile]
   ) {
     self.config = config
     self.configFile = configFile
     self.container = container
     self.sandbox = sandbox
     self.sandboxClock = sandboxClock
+    self.logs = logs
   }
+
+  /// One sentence per log file that could not be written (a full disk).
+  var logProblems: [String] { logs.compactMap(\.problem) }
 
   /// Loads config (layers: --set/--api, STRATA_*, file, defaults) and checks all of it, opens
   /// the HTTP log, and only then starts the sandbox (if asked) and builds the container: a bad
@@ -84,7 +90,8 @@ final class AppContext: Sendable {
       throw error
     }
     return AppContext(
-      config: config, configFile: file, container: container, sandbox: sandbox, sandboxClock: clock)
+      config: config, configFile: file, container: container, sandbox: sandbox, sandboxClock: clock,
+      logs: [httpLog, analyticsLog].compactMap { $0 })
   }
 
   func shutdown() async { await sandbox?.stop() }

@@ -32,6 +32,7 @@ enum StrataDemo {
     -> ExitStatus
   {
     let output: Output
+    var logProblems: [String] = []
     switch command.run {
     case .standalone(let run):
       output = try await run(invocation)
@@ -53,8 +54,10 @@ enum StrataDemo {
         throw error
       }
       await app.shutdown()
+      logProblems = app.logProblems
     }
     if let text = try output.rendered(json: invocation.json) { Terminal.out(text) }
-    return output.status
+    for problem in logProblems { Terminal.error("strata-demo: \(problem)") }
+    return logProblems.isEmpty || output.status != .ok ? output.status : .cantCreate
   }
 }

@@ -15,7 +15,16 @@ import Strata
 /// anything else (a directory, a FIFO, a socket) is refused. A symbolic link is followed, as a
 /// shell's `>` follows it.
 final class JSONLinesFile: Sendable {
-  private let output: Locked<(fd: Int32, encoder: JSONEncoder)>
+  private struct Output {
+    let fd: Int32
+    let encoder: JSONEncoder
+    /// The first write that failed (a full disk), and how many lines were lost since.
+    var failure: Int32?
+    var lost = 0
+  }
+  private let output: Locked<Output>
+  private let path: String
+  private let name: String
 
   /// Opens the log (named `name` in errors) before anything is sent. Throws ``CantCreate``
   /// (exit 73).
@@ -38,7 +47,8 @@ final class JSONLinesFile: Sendable {
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    output = Locked((fd, encoder))
+    output = Locked(Output(fd: fd, encoder: encoder))
+    (self.path, self.name) = (path, name)
   }
 
   deinit { output.withLock { _ = close($0.fd) } }
@@ -50,7 +60,20 @@ final class JSONLinesFile: Sendable {
     output.withLock { output in
       guard var line = try? output.encoder.encode(value) else { return }
       line.append(UInt8(ascii: "\n"))
-      Terminal.writeAll(output.fd, Array(line))
+      guard !Terminal.writeAll(output.fd, Array(line)) else { return }
+      output.failure = output.failure ?? errno
+      output.lost += 1
+    }
+  }
+
+  /// What went wrong writing, when something did: a full disk must not look like a log of
+  /// nothing (the command ends with exit 73 and this line).
+  var problem: String? {
+    output.withLock { output in
+      output.failure.map { code in
+        "the \(name) \(Invocation.quoted(path)) could not be written: "
+          + "\(String(cString: strerror(code))) (\(output.lost) line\(output.lost == 1 ? "" : "s") lost)"
+      }
     }
   }
 }
