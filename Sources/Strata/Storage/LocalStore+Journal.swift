@@ -142,7 +142,7 @@ extension LocalStore {
     let onDisk = journalGenerations()
     guard !onDisk.isEmpty, !onDisk.contains(expected) else {
       journalGeneration = expected
-      journal = try StoreLog(path: journalPath(expected))
+      journal = try StoreLog(path: journalPath(expected), files: options.files)
       return
     }
     // The snapshot names a journal that is not there: read the ones that are, oldest first.
@@ -151,9 +151,11 @@ extension LocalStore {
       label: "generation-\(expected)")
     needsRepair = true
     damageWarned = false
-    for older in onDisk.dropLast() { try apply(StoreLog(path: journalPath(older))) }
+    for older in onDisk.dropLast() {
+      try apply(StoreLog(path: journalPath(older), files: options.files))
+    }
     journalGeneration = onDisk[onDisk.count - 1]
-    journal = try StoreLog(path: journalPath(journalGeneration))
+    journal = try StoreLog(path: journalPath(journalGeneration), files: options.files)
   }
 
   /// The generations of the journals on disk, in order.
@@ -174,12 +176,12 @@ extension LocalStore {
       keeping: options.keptSyncedChanges, records: options.keptSyncedRecords,
       since: now().addingTimeInterval(-options.keptSyncedAge.inSeconds))
     let next = max(generation ?? 0, journalGeneration) + 1
-    let fresh = try StoreLog(path: journalPath(next), truncate: true)
+    let fresh = try StoreLog(path: journalPath(next), truncate: true, files: options.files)
     try StoreSnapshot(generation: next, records: state.records, outbox: state.outbox)
-      .write(to: snapshotPath, maxSize: options.maxSnapshotSize, pause: hook)
+      .write(to: snapshotPath, maxSize: options.maxSnapshotSize, files: options.files, pause: hook)
     hook?("compact.renamed")
-    unlink(journalPath(journalGeneration))
-    unlink(base + ".json")  // format 1, now in the snapshot
+    options.files.unlink(journalPath(journalGeneration))
+    options.files.unlink(base + ".json")  // format 1, now in the snapshot
     generation = next
     journalGeneration = next
     journal = fresh
@@ -198,7 +200,7 @@ extension LocalStore {
     where file != keep
       && (file.hasPrefix(name + ".log-") || file.hasPrefix(name + ".snapshot.tmp-"))
     {
-      unlink(directory + "/" + file)
+      options.files.unlink(directory + "/" + file)
     }
   }
 

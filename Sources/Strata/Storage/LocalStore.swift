@@ -76,6 +76,9 @@ public actor LocalStore<Value: Codable & Sendable> {
     /// journal together pass this: what the store holds can always be compacted and read back.
     package var maxStoreSize = 1 << 29
     package var lockTimeout = Duration.seconds(30)
+    /// How the journal and the snapshot reach the disk (tests: a double that drops what was
+    /// not synced at a simulated power cut).
+    package var files: any DurableFiles = SystemFiles()
     package init() {}
   }
 

@@ -22,37 +22,53 @@ import Foundation
 final class StoreLog {
   let path: String
   private let fd: Int32
+  private let files: any DurableFiles
   private(set) var offset = 0
   /// Bytes in the file after `offset` that are not a whole record (a torn write).
   private(set) var hasTornTail = false
   /// The whole lines the last ``readNew()`` could not verify: where each starts, and its bytes.
   private(set) var damaged: [(offset: Int, bytes: [UInt8])] = []
 
-  /// Opens (creates, mode 0600) the log at `path`; `truncate` starts it empty.
-  init(path: String, truncate: Bool = false) throws {
-    let flags = O_RDWR | O_CREAT | O_APPEND | (truncate ? O_TRUNC : 0)
-    guard let fd = try Self.openRegularFile(path, flags) else {
+  /// Opens (creates, mode 0600) the log at `path`; `truncate` starts it empty. A log it
+  /// creates has its directory synced before anything is appended: a record `fdatasync`'d
+  /// into a file whose name never reached the disk is lost with it at a power cut.
+  init(path: String, truncate: Bool = false, files: any DurableFiles = SystemFiles()) throws {
+    let flags = O_RDWR | O_APPEND | (truncate ? O_TRUNC : 0)
+    var opened = try Self.openRegularFile(path, flags, files: files)
+    if opened == nil {
+      opened = try Self.openRegularFile(path, flags | O_CREAT | O_EXCL, files: files)
+      if let fd = opened, !files.syncDirectory(of: path) {
+        let code = errno
+        files.close(fd)
+        throw StoreError.io(path: path, operation: "sync directory", errno: code)
+      }
+    }
+    // Created by another process between the two opens: open what it made.
+    guard let fd = try opened ?? Self.openRegularFile(path, flags, files: files) else {
       throw StoreError.io(path: path, operation: "open", errno: ENOENT)
     }
     self.path = path
     self.fd = fd
+    self.files = files
   }
 
-  deinit { close(fd) }
+  deinit { files.close(fd) }
 
   /// Opens one of the store's files (mode 0600 when created), never through a symbolic link
   /// and only if it is a regular file — a directory, a device or a pipe at a store path is a
   /// ``StoreError/notRegularFile(path:found:)`` naming it. Nil: there is no such file.
-  static func openRegularFile(_ path: String, _ flags: Int32) throws -> Int32? {
-    let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
+  static func openRegularFile(
+    _ path: String, _ flags: Int32, files: any DurableFiles = SystemFiles()
+  ) throws -> Int32? {
+    let fd = files.open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
-      if errno == ENOENT { return nil }
+      if errno == ENOENT || errno == EEXIST { return nil }
       if errno == ELOOP { throw StoreError.notRegularFile(path: path, found: "a symbolic link") }
       throw StoreError.io(path: path, operation: "open", errno: errno)
     }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-      close(fd)
+      files.close(fd)
       throw StoreError.notRegularFile(path: path, found: StoreError.kind(of: info.st_mode))
     }
     return fd
@@ -105,7 +121,7 @@ final class StoreLog {
   /// Cuts off a torn tail, so the next record follows the last whole one.
   func dropTornTail() throws {
     guard hasTornTail else { return }
-    guard ftruncate(fd, off_t(offset)) == 0 else {
+    guard files.truncate(fd, to: offset) else {
       throw StoreError.io(path: path, operation: "truncate", errno: errno)
     }
     hasTornTail = false
@@ -122,16 +138,16 @@ final class StoreLog {
     line.append(UInt8(ascii: "\n"))
     var written = true
     if let pause {
-      written = FileDescriptor.writeAll(fd, line[..<(line.count / 2)])
+      written = files.write(fd, Array(line[..<(line.count / 2)]))
       pause("append.partial")
-      written = written && FileDescriptor.writeAll(fd, line[(line.count / 2)...])
+      written = written && files.write(fd, Array(line[(line.count / 2)...]))
     } else {
-      written = FileDescriptor.writeAll(fd, line)
+      written = files.write(fd, line)
     }
-    guard written, fdatasync(fd) == 0 else {
+    guard written, files.sync(fd) else {
       let code = errno
       // Whatever part was written is a torn record: take it back now.
-      _ = ftruncate(fd, off_t(offset))
+      _ = files.truncate(fd, to: offset)
       throw StoreError.io(path: path, operation: "write", errno: code)
     }
     offset += line.count

@@ -170,7 +170,9 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   /// fsync): a reader, or a crash, sees the old one or the new one whole.
   /// - Throws: ``StoreError/tooLarge(path:size:limit:)`` when it would be over `maxSize`,
   ///   which the reader refuses: nothing is written then.
-  func write(to path: String, maxSize: Int, pause: ((String) -> Void)?) throws {
+  func write(
+    to path: String, maxSize: Int, files: any DurableFiles, pause: ((String) -> Void)?
+  ) throws {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .millisecondsSince1970
     let body: Data
@@ -189,7 +191,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
       throw StoreError.io(path: path, operation: "write", errno: code)
     }
     if let failure = FileDescriptor.replaceAtomically(
-      path, with: header + body, mode: 0o600,
+      path, with: header + body, mode: 0o600, files: files,
       beforeRename: pause.map { pause in { pause("compact.written") } })
     {
       throw StoreError.io(path: path, operation: failure.operation, errno: failure.errno)

@@ -28,39 +28,35 @@ package enum FileDescriptor {
   }
 
   /// Replaces the file at `path` with `bytes` so a reader sees the old file or the new one,
-  /// never half of either — also when the process is killed mid-write: a new file (mode
-  /// `mode`) is written beside it, synced, renamed over it, and the directory synced.
-  /// `beforeRename` (the crash tests' hook) runs with the new file complete, not yet in place.
+  /// never half of either — also when the process is killed mid-write or the power goes: a
+  /// new file (mode `mode`) is written beside it, synced, renamed over it, and the directory
+  /// synced. `beforeRename` (the crash tests' hook) runs with the new file complete, not yet
+  /// in place.
   /// - Returns: nil, or the failed step and its `errno`.
   package static func replaceAtomically(
     _ path: String, with bytes: some Sequence<UInt8>, mode: mode_t,
-    beforeRename: (() -> Void)? = nil
+    files: any DurableFiles = SystemFiles(), beforeRename: (() -> Void)? = nil
   )
     -> (operation: String, errno: Int32)?
   {
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    let fd = files.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
     guard fd >= 0 else { return ("create", errno) }
-    let written = writeAll(fd, bytes) && fsync(fd) == 0
+    let written = files.write(fd, Array(bytes)) && files.sync(fd)
     let code = errno
-    close(fd)
+    files.close(fd)
     guard written else {
-      unlink(temporary)
+      files.unlink(temporary)
       return ("write", code)
     }
     beforeRename?()
-    guard rename(temporary, path) == 0 else {
+    guard files.rename(temporary, path) else {
       let failure = errno
-      unlink(temporary)
+      files.unlink(temporary)
       return ("rename", failure)
     }
-    let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-      .joined(separator: "/")
-    let directoryFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
-    if directoryFD >= 0 {
-      fsync(directoryFD)  // the rename itself survives a power cut
-      close(directoryFD)
-    }
+    // The rename itself survives a power cut only once its directory is synced.
+    guard files.syncDirectory(of: path) else { return ("sync directory", errno) }
     return nil
   }
 
