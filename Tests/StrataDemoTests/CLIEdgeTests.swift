@@ -184,6 +184,25 @@ struct CLIEdgeTests {
 
   // MARK: Errors name what was wrong
 
+  /// What the user typed is echoed as text, never obeyed by the terminal: an OSC title
+  /// change, a C1 CSI and a right-to-left override in an unknown command or a title.
+  @Test func userTextEchoedToTheTerminalCannotDriveIt() async throws {
+    let cli = try CLIRunner()
+    for hostile in ["\u{1B}]0;pwn\u{07}", "x\u{9B}31m", "evil\u{202E}txt"] {
+      let result = try await cli.run([hostile])
+      #expect(result.status == 2)
+      for scalar in result.all.unicodeScalars {
+        #expect(![0x1B, 0x07, 0x9B, 0x202E].contains(scalar.value), "\(result.all)")
+      }
+      #expect(result.stderr.contains("unknown command '"))
+    }
+    let kept = try await cli.run([
+      "--api", "http://127.0.0.1:9", "post", "create", "--offline", "--title", "T\u{1B}[2J",
+      "--body", "b",
+    ])
+    #expect(kept.status == 0 && kept.stdout.contains("T\\u{1B}[2J"), "\(kept.all)")
+  }
+
   @Test func usageErrorsNameTheWrongArgument() async throws {
     let cli = try CLIRunner()
     let misspelt = try await cli.run(["--sandbox", "users", "--limt", "3"])

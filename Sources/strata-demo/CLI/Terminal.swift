@@ -34,6 +34,33 @@ enum Terminal {
     return String(decoding: line, as: UTF8.self)
   }
 
+  /// `text` with what would drive the terminal shown instead of obeyed: escape sequences
+  /// (ESC, which starts a title change or a colour), BEL, other C0 and C1 controls and the
+  /// bidirectional overrides become `\u{…}`. What the user typed (an unknown command, a
+  /// title echoed back) passes through here as server text passes through UntrustedText.
+  /// Newlines and tabs stay: tables and multi-line help are made of them.
+  static func printable(_ text: String) -> String {
+    func drives(_ scalar: Unicode.Scalar) -> Bool {
+      switch scalar.value {
+      case 0x0A, 0x09: false
+      case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+        true
+      default: false
+      }
+    }
+    guard text.unicodeScalars.contains(where: drives) else { return text }
+    var shown = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if drives(scalar) {
+        shown.append(
+          contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+      } else {
+        shown.append(scalar)
+      }
+    }
+    return String(shown)
+  }
+
   /// Writes every byte to `fd`, resuming after partial writes and `EINTR`. One `write(2)` per
   /// call when it can, so concurrent lines do not interleave.
   /// - Returns: False if the descriptor refused (closed pipe, full disk, …); `errno` says why.
@@ -55,7 +82,7 @@ enum Terminal {
   /// A reader that went away (EPIPE) ends the process by SIGPIPE, as it ends `cat`: exit 141.
   /// Any other write error (a full disk, a closed stdout) is one line on stderr and exit 74.
   static func out(_ text: String = "") {
-    let text = KnownSecrets.mask(text)
+    let text = KnownSecrets.mask(printable(text))
     if let sink { return sink(text, false) }
     guard Terminal.writeAll(1, Array((text + "\n").utf8)) else {
       let failure = errno
@@ -71,7 +98,7 @@ enum Terminal {
   /// Writes an error or progress line, secrets masked. A failure to write it is ignored:
   /// there is nowhere left to report it.
   static func error(_ text: String) {
-    let text = KnownSecrets.mask(text)
+    let text = KnownSecrets.mask(printable(text))
     if let sink { return sink(text, true) }
     Terminal.writeAll(2, Array((text + "\n").utf8))
   }
