@@ -12,13 +12,13 @@ import StrataConcurrency
 /// Values kept on this device beside the API — each with its ``SyncStatus`` — and the outbox
 /// of changes made here that the server has not accepted yet. Offline, or when the server
 /// cannot be reached, a change is kept at once (``enqueue(kind:payload:showing:key:)``) and
-/// sent later by ``sync(progress:send:)``, in the order it was made, with the idempotency key
+/// sent later by ``sync(maxAttempts:progress:send:)``, in the order it was made, with the idempotency key
 /// fixed when it was made. What it guarantees:
 /// - **Durable**: when a write returns, its change is on disk (`fdatasync`); a process killed
 ///   at any instant loses no change that was accepted.
 /// - **One writer at a time, across processes**: every read-modify-write holds an exclusive
 ///   `flock` on `<path>.lock`, and first reads what other processes wrote.
-/// - **One sync at a time**: a second ``sync(progress:send:)`` — here or in another process —
+/// - **One sync at a time**: a second ``sync(maxAttempts:progress:send:)`` — here or in another process —
 ///   throws ``StoreError/syncInProgress(path:)`` at once, so no change is sent twice by two
 ///   syncs, even to a server that ignores `Idempotency-Key`.
 /// - **Sent once, if the server honours `Idempotency-Key`**: an outcome is recorded before
