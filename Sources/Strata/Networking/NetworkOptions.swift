@@ -12,8 +12,8 @@ public struct NetworkOptions: Sendable {
   /// The base URL endpoints' relative paths are resolved against.
   public var baseURL: URL
   /// A call's overall deadline, retries and backoff waits included (an endpoint may set its
-  /// own, ``Endpoint/deadline``). Passing it fails the call with
-  /// ``NetworkError/Kind/deadlineExceeded``.
+  /// own, ``Endpoint/deadline``). When it passes, the call fails with the error
+  /// ``NetworkError/Kind/deadlineExceeded`` and nothing more is sent.
   public var deadline: Duration
   /// How long one attempt may wait for data before it fails with `URLError(.timedOut)` (and
   /// may be retried); nil keeps the transport's own. On Linux it is rounded up to whole
@@ -25,8 +25,8 @@ public struct NetworkOptions: Sendable {
   /// `<APP_NAME> Strata/<version> (<system>)`).
   public var userAgent: String
   /// Largest response body accepted, in bytes (default 10 MiB). A larger one is cut off as it
-  /// streams in and the call fails with `responseTooLarge`; an endpoint can set its own
-  /// (``Endpoint/maxResponseSize``).
+  /// streams in and the call fails with `responseTooLarge`; ``Endpoint/maxResponseSize`` sets
+  /// an endpoint's own limit.
   public var maxResponseSize: Int
   /// Show personal data (`ssn`, `iban`, `email`, …) in logged request bodies — for local
   /// debugging only. Tokens, passwords and `Authorization` values stay hidden regardless.

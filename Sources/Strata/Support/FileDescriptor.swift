@@ -30,8 +30,8 @@ package enum FileDescriptor {
   /// Replaces the file at `path` with `bytes` so a reader sees the old file or the new one,
   /// never half of either — also when the process is killed mid-write or the power goes: a
   /// new file (mode `mode`) is written beside it, synced, renamed over it, and the directory
-  /// synced. `beforeRename` (the crash tests' hook) runs with the new file complete, not yet
-  /// in place.
+  /// synced. `beforeRename` (the crash tests' hook) runs with the new file complete and not
+  /// yet renamed into place.
   /// - Returns: nil, or the failed step and its `errno`.
   package static func replaceAtomically(
     _ path: String, with bytes: some Sequence<UInt8>, mode: mode_t,

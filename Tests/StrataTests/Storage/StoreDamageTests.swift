@@ -13,10 +13,12 @@ struct StoreDamageTests {
     entries.map { String(decoding: $0.payload, as: UTF8.self) }
   }
 
-  /// Flips one byte at `offset` of the file at `path` (a disk or copy error, not a crash).
-  static func flip(_ path: String, at offset: Int) throws {
+  /// Flips one bit of the byte `plus` bytes past the first `marker` in the file at `path`
+  /// (a disk or copy error, not a crash).
+  static func flip(_ path: String, at marker: String, plus: Int = 0) throws {
     var bytes = try #require(FileManager.default.contents(atPath: path))
-    bytes[offset] ^= 0x01
+    let found = try #require(bytes.range(of: Data(marker.utf8)), "'\(marker)' in \(path)")
+    bytes[found.lowerBound + plus] ^= 0x01
     try bytes.write(to: URL(fileURLWithPath: path))
   }
 
@@ -28,11 +30,8 @@ struct StoreDamageTests {
     defer { directory.cleanUp() }
     _ = try await LocalStoreTests.queue(
       LocalStore<Note>(path: directory.base), ["one", "two", "three", "four", "five"])
-    let log = try #require(directory.logs.first)
-    let text = String(
-      decoding: try #require(FileManager.default.contents(atPath: log)), as: UTF8.self)
-    let third = try #require(text.range(of: "dGhyZWU="))  // "three", base64 in the payload
-    try Self.flip(log, at: text.utf8.distance(from: text.startIndex, to: third.lowerBound))
+    // "three", base64 in the third record's payload.
+    try Self.flip(try #require(directory.logs.first), at: "dGhyZWU=")
 
     let reader = LocalStore<Note>(path: directory.base)
     #expect(Self.texts(try await reader.outbox()) == ["one", "two", "four", "five"])
@@ -59,10 +58,8 @@ struct StoreDamageTests {
     try await store.compact()
     _ = try await LocalStoreTests.queue(store, ["kept in the log"])
     let snapshot = directory.base + ".snapshot"
-    let text = String(
-      decoding: try #require(FileManager.default.contents(atPath: snapshot)), as: UTF8.self)
-    let digit = try #require(text.range(of: "\"createdAt\":")).upperBound
-    try Self.flip(snapshot, at: text.utf8.distance(from: text.startIndex, to: digit) + 3)
+    // A digit inside a date: the JSON still decodes, the checksum does not match.
+    try Self.flip(snapshot, at: #""createdAt":"#, plus: 15)
 
     let reader = LocalStore<Note>(path: directory.base)
     #expect(Self.texts(try await reader.outbox()) == ["kept in the snapshot", "kept in the log"])
@@ -86,10 +83,7 @@ struct StoreDamageTests {
     try await store.compact()
     _ = try await LocalStoreTests.queue(store, ["kept in the log"])
     let snapshot = directory.base + ".snapshot"
-    let text = String(
-      decoding: try #require(FileManager.default.contents(atPath: snapshot)), as: UTF8.self)
-    let body = try #require(text.firstIndex(of: "\n"))
-    try Self.flip(snapshot, at: text.utf8.distance(from: text.startIndex, to: body) + 1)  // `{`
+    try Self.flip(snapshot, at: "\n", plus: 1)  // the body's opening `{`: nothing decodes
 
     let reader = LocalStore<Note>(path: directory.base)
     #expect(Self.texts(try await reader.outbox()) == ["kept in the log"])
