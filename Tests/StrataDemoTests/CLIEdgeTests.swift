@@ -127,7 +127,7 @@ struct CLIEdgeTests {
     process.arguments = ["--help"]
     process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try CLIRunner.spawn(process)
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(process.terminationStatus == SIGPIPE, "a shell reports 128 + 13 = 141")

@@ -99,9 +99,7 @@ struct CLIRunner: Sendable {
     process.standardOutput = output
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
-    // One spawn at a time: Foundation's Process.run() on Linux crashed (a bad memcpy inside
-    // it) when several tests spawned at once.
-    try spawnLock.withLock { try process.run() }
+    try CLIRunner.spawn(process)
     let peak = PeakSampler(pid: process.processIdentifier)
     let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
@@ -153,6 +151,13 @@ struct CLIRunner: Sendable {
       else { return nil }
       return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
+  }
+
+  /// Starts `process`, one spawn at a time across the whole suite: Foundation's
+  /// `Process.run()` on Linux crashed (a bad memcpy inside it) when several tests spawned at
+  /// once. Every test that starts a process goes through here.
+  static func spawn(_ process: Process) throws {
+    try spawnLock.withLock { try process.run() }
   }
 
   private static let spawnLock = NSLock()

@@ -269,7 +269,7 @@ struct CLITests {
     process.arguments = ["sandbox", "serve", "--port", "0", "--fault", "GET /users/2 503"]
     let output = Pipe()
     process.standardOutput = output
-    try process.run()
+    try CLIRunner.spawn(process)
     defer { process.terminate() }
     let handle = output.fileHandleForReading
     let line = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in

@@ -65,7 +65,7 @@ enum PseudoTerminal {
         process.standardError = terminal
         process.standardInput = stdinOnTerminal ? terminal : FileHandle.nullDevice
         do {
-          try process.run()
+          try CLIRunner.spawn(process)
         } catch {
           continuation.resume(throwing: error)
           return

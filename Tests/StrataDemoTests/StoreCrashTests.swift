@@ -30,7 +30,7 @@ struct StoreCrashTests {
       process.standardOutput = pipe
       process.standardError = FileHandle.nullDevice
       let reader = pipe.fileHandleForReading
-      try process.run()
+      try CLIRunner.spawn(process)
       DispatchQueue.global().async { [lines] in
         var pending = Data()
         while case let chunk = reader.availableData, !chunk.isEmpty {

@@ -52,9 +52,17 @@ extension Config {
     }
     let range = range ?? .zero...Duration.seconds(Self.maxDuration)
     guard let step, step > .zero else {
+      // Only examples the range accepts: "such as 250ms" for a 1s minimum misleads.
+      let examples = ["250ms", "2s", "30s", "5m", "1h", "1d"].filter { example in
+        Self.parseDuration(example).map(range.contains) ?? false
+      }.prefix(3)
       return try typed(
-        key, default: defaultValue, in: range, expected: "a duration", shown: \.shortDescription,
-        examples: "250ms, 2s or 5m", parse: Self.parseDuration)
+        key, default: defaultValue, in: range, expected: "a duration", shown: Self.written,
+        examples: examples.isEmpty
+          ? nil
+          : examples.dropLast().joined(separator: ", ")
+            + (examples.count > 1 ? " or " : "") + (examples.last ?? ""),
+        parse: Self.parseDuration)
     }
     // "whole minutes from 1m to 43200m": bounds in the step's unit where it has one.
     let units: [(Duration, String, String)] = [
@@ -129,19 +137,43 @@ extension Config {
   /// The longest duration accepted: 10 years (longer is a typo, and would overflow timers).
   static let maxDuration: Double = 10 * 365 * 24 * 3600
 
-  /// Parses `250ms`, `2s`, `1.5s`, `5m`, `1h` up to ``maxDuration``; nil for anything else.
-  static func parseDuration(_ text: String) -> Duration? {
-    let units: [(suffix: String, seconds: Double)] = [
-      ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400),
-    ]
-    for unit in units where text.hasSuffix(unit.suffix) {
-      let number = text.dropLast(unit.suffix.count)
-      guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-        let amount = Double(number), amount.isFinite, amount * unit.seconds <= maxDuration
-      else { return nil }
-      return .milliseconds(Int64((amount * unit.seconds * 1000).rounded()))
+  /// `duration` as a config file would write it: in the largest unit it is a whole number of
+  /// (`1d`, `90s`, `1500ms`), so a range in a message can be copied into the file as it is.
+  static func written(_ duration: Duration) -> String {
+    let (seconds, overflow) = duration.components.seconds.multipliedReportingOverflow(by: 1_000)
+    guard !overflow else { return duration.shortDescription }
+    let milliseconds = seconds + duration.components.attoseconds / 1_000_000_000_000_000
+    for (unit, suffix) in [(86_400_000, "d"), (3_600_000, "h"), (60_000, "m"), (1_000, "s")]
+    where milliseconds != 0 && milliseconds % Int64(unit) == 0 {
+      return "\(milliseconds / Int64(unit))\(suffix)"
     }
-    return nil
+    return "\(milliseconds)ms"
+  }
+
+  /// Parses `250ms`, `2s`, `1.5s`, `5m`, `1h` up to ``maxDuration``, exactly: a duration is a
+  /// whole number of milliseconds, so `1.5ms` or `86400.0000001s` (which rounding would turn
+  /// into a value the range accepts) is nil, as is anything else.
+  static func parseDuration(_ text: String) -> Duration? {
+    let units: [(suffix: String, milliseconds: Int)] = [
+      ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
+    ]
+    guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else { return nil }
+    let number = text.dropLast(unit.suffix.count)
+    let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let fraction = parts.count == 2 ? parts[1] : ""
+    guard let whole = parts[0].isEmpty && !fraction.isEmpty ? 0 : parts[0].plainInteger,
+      parts.count == 1 || (fraction.plainInteger != nil && fraction.count <= 9)
+    else { return nil }
+    // whole × unit + fraction × unit / 10^digits, each step checked for overflow and the
+    // last for a remainder (a part of a millisecond).
+    let scale = (0..<fraction.count).reduce(1) { total, _ in total * 10 }
+    let (wholeMilliseconds, overflow) = whole.multipliedReportingOverflow(by: unit.milliseconds)
+    let (scaled, fractionOverflow) = (fraction.plainInteger ?? 0)
+      .multipliedReportingOverflow(by: unit.milliseconds)
+    guard !overflow, !fractionOverflow, scaled % scale == 0 else { return nil }
+    let (milliseconds, sumOverflow) = wholeMilliseconds.addingReportingOverflow(scaled / scale)
+    guard !sumOverflow, Double(milliseconds) <= maxDuration * 1_000 else { return nil }
+    return .milliseconds(milliseconds)
   }
 
   /// ``typed(_:default:expected:parse:)`` for a value that must also lie in `range`; the

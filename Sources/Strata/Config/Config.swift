@@ -144,6 +144,9 @@ public struct Config: Sendable, CustomStringConvertible {
     }
     let scalars = Array(value.unicodeScalars)
     var scanner = LineScanner(scalars, file: label, line: 1)
+    // The value reads as it would after `KEY =` in a file: spaces around it are dropped at
+    // both ends (` NO` and `NO ` are both NO); quotes keep them.
+    scanner.skipWhitespace()
     return try scanner.scanValue()
   }
 

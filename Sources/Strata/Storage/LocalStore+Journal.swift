@@ -105,19 +105,22 @@ extension LocalStore {
 
   /// Applies the records `journal` has beyond what was read, setting damaged lines aside.
   private func apply(_ journal: StoreLog) throws {
-    for json in try journal.readNew() {
-      do {
-        state.apply(try decoder.decode(StoreChange<Value>.self, from: json))
-      } catch {
+    let read = try journal.readNew()
+    let name = (journal.path as NSString).lastPathComponent
+    let decoded = JournalLines.decode(StoreChange<Value>.self, read.lines, in: read.bytes)
+    for (line, result) in zip(read.lines, decoded) {
+      switch result {
+      case .value(let change):
+        state.apply(change)
+      case .damaged:
+        StoreDamage.setAside(
+          Array(read.bytes[line]), base: base, label: "\(name)-at-\(read.start + line.lowerBound)")
+        damageWarned = false  // new damage: say it again
+      case .undecodable(let error):
         // A record whose checksum holds but which this build cannot decode is not damage
         // to skip: it may be a newer build's change.
         throw StoreError.unreadable(path: journal.path, reason: String(describing: error))
       }
-    }
-    let name = (journal.path as NSString).lastPathComponent
-    for line in journal.damaged {
-      StoreDamage.setAside(line.bytes, base: base, label: "\(name)-at-\(line.offset)")
-      damageWarned = false  // new damage: say it again
     }
   }
 

@@ -16,7 +16,7 @@ import Foundation
 /// - Only a final line without its newline is torn (a crash mid-append): it never happened, a
 ///   reader stops there and a writer cuts it off before appending.
 /// - A whole line whose checksum fails is damage (a flipped bit on disk or in a copy), not a
-///   crash: it is reported in `damaged` and skipped, and the records after it still count.
+///   crash: the reader sets it aside and skips it, and the records after it still count.
 ///   Cutting there would throw away changes that were written and synced intact.
 /// - ``append(_:)`` returns once the record is on disk (`fdatasync`).
 final class StoreLog {
@@ -26,8 +26,6 @@ final class StoreLog {
   private(set) var offset = 0
   /// Bytes in the file after `offset` that are not a whole record (a torn write).
   private(set) var hasTornTail = false
-  /// The whole lines the last ``readNew()`` could not verify: where each starts, and its bytes.
-  private(set) var damaged: [(offset: Int, bytes: [UInt8])] = []
 
   /// Opens (creates, mode 0600) the log at `path`; `truncate` starts it empty. A log it
   /// creates has its directory synced before anything is appended: a record `fdatasync`'d
@@ -79,43 +77,46 @@ final class StoreLog {
     return fstat(fd, &info) == 0 ? Int(info.st_size) : offset
   }
 
-  /// The records written since `offset` (by this process or another), advancing past them.
-  func readNew() throws -> [Data] {
+  /// The whole lines written since `offset` (by this process or another), unchecked — the
+  /// caller checks and decodes them (``JournalLines/decode(_:_:in:salvage:)``) — with the file
+  /// offset `bytes` starts at; advances past them.
+  func readNew() throws -> (bytes: [UInt8], lines: [Range<Int>], start: Int) {
+    let start = offset
     let end = size
-    guard end >= offset else {
+    guard end >= start else {
       throw StoreError.unreadable(path: path, reason: "the log is shorter than what was read")
     }
-    guard end > offset else {
+    guard end > start else {
       hasTornTail = false
-      damaged = []
-      return []
+      return ([], [], start)
     }
-    var bytes = [UInt8](repeating: 0, count: end - offset)
+    let bytes = try Self.read(fd, at: start, count: end - start, path: path)
+    let scan = JournalLines.scan(bytes, 0..<bytes.count)
+    offset += scan.consumed
+    hasTornTail = scan.consumed < bytes.count
+    return (bytes, scan.lines, start)
+  }
+
+  /// Up to `count` bytes of `fd` (the store file at `path`) from file offset `offset`, fewer
+  /// at the end of the file, resuming after short reads and `EINTR`.
+  /// - Throws: ``StoreError/io(path:operation:errno:)`` for a failed read.
+  static func read(_ fd: Int32, at offset: Int, count: Int, path: String) throws
+    -> [UInt8]
+  {
+    var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
-    while filled < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+    while filled < count {
+      let got = bytes.withUnsafeMutableBytes { buffer -> Int in
         guard let base = buffer.baseAddress else { return 0 }
         return pread(fd, base + filled, buffer.count - filled, off_t(offset + filled))
       }
-      if count < 0, errno == EINTR { continue }
-      guard count >= 0 else { throw StoreError.io(path: path, operation: "read", errno: errno) }
-      if count == 0 { break }
-      filled += count
+      if got < 0, errno == EINTR { continue }
+      guard got >= 0 else { throw StoreError.io(path: path, operation: "read", errno: errno) }
+      if got == 0 { break }
+      filled += got
     }
-    var records: [Data] = []
-    var start = 0
-    damaged = []
-    while let newline = bytes[start..<filled].firstIndex(of: UInt8(ascii: "\n")) {
-      if let json = Self.verified(bytes[start..<newline]) {
-        records.append(json)
-      } else {
-        damaged.append((offset + start, Array(bytes[start..<newline])))
-      }
-      start = newline + 1
-    }
-    offset += start
-    hasTornTail = start < filled
-    return records
+    bytes.removeLast(count - filled)
+    return bytes
   }
 
   /// Cuts off a torn tail, so the next record follows the last whole one.
@@ -133,9 +134,7 @@ final class StoreLog {
     if let code = StoreCrashPoint.injectedFailure(path) {
       throw StoreError.io(path: path, operation: "write", errno: code)
     }
-    var line = Array(String(format: "%08x ", CRC32.checksum(json)).utf8)
-    line += json
-    line.append(UInt8(ascii: "\n"))
+    let line = JournalLines.line(for: json)
     var written = true
     if let pause {
       written = files.write(fd, Array(line[..<(line.count / 2)]))
@@ -151,13 +150,5 @@ final class StoreLog {
       throw StoreError.io(path: path, operation: "write", errno: code)
     }
     offset += line.count
-  }
-
-  private static func verified(_ line: ArraySlice<UInt8>) -> Data? {
-    guard line.count > 9, line[line.startIndex + 8] == UInt8(ascii: " "),
-      let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16)
-    else { return nil }
-    let json = line.dropFirst(9)
-    return CRC32.checksum(json) == expected ? Data(json) : nil
   }
 }

@@ -61,13 +61,19 @@ struct ConfigAccessorTests {
 
   @Test(arguments: [
     ("250ms", Duration.milliseconds(250)), ("2s", .seconds(2)), ("1.5s", .milliseconds(1500)),
-    ("5m", .seconds(300)), ("1h", .seconds(3600)), ("0s", .zero),
+    ("5m", .seconds(300)), ("1h", .seconds(3600)), ("0s", .zero), (".5s", .milliseconds(500)),
+    ("1.25m", .seconds(75)), ("0.001s", .milliseconds(1)), ("1d", .seconds(86_400)),
   ])
   func validDuration(_ text: String, _ expected: Duration) throws {
     #expect(try Self.config(text).duration("V") == expected)
   }
 
-  @Test(arguments: ["2", "s", "-1s", "2 s", "1.5.1s", "2w", "fast", "1e3s"])
+  /// A duration is whole milliseconds: a value that only rounding would make one (and so
+  /// slip into a range it is outside) is refused, as are overflows and more than ten years.
+  @Test(arguments: [
+    "2", "s", "-1s", "2 s", "1.5.1s", "2w", "fast", "1e3s", "1.5ms", "86400.0000001s", "5.s",
+    ".s", "99999999999999999999d", "3651d", "0.0000000001s", "+1s",
+  ])
   func invalidDuration(_ text: String) throws {
     let error = try #require(throws: ConfigError.self) {
       try Self.config("'\(text)'").duration("V")
@@ -139,6 +145,30 @@ struct ConfigLayerTests {
     let config = try Config(
       parsing: "HOST = h", overrides: ["URL": "\"https://$(HOST) // x\""])
     #expect(try config.string("URL") == "https://h // x")
+  }
+
+  /// `--set` reads its value as a file would after `KEY =`: spaces at either end are
+  /// dropped, quotes keep them — never one end trimmed and not the other.
+  @Test(arguments: [(" NO", false), ("NO ", false), ("  NO  ", false), ("\" NO\"", nil)])
+  func overrideSpacesAreTrimmedAtBothEnds(_ value: String, _ expected: Bool?) throws {
+    let config = try Config(parsing: "", overrides: ["FLAG": value])
+    if let expected {
+      #expect(try config.bool("FLAG") == expected)
+    } else {
+      #expect(throws: ConfigError.self) { try config.bool("FLAG") }
+    }
+  }
+
+  /// A range's error suggests only values the range accepts.
+  @Test func aRangedDurationSuggestsOnlyValuesInItsRange() throws {
+    let error = try #require(throws: ConfigError.self) {
+      try ConfigAccessorTests.config("'250ms'").duration(
+        "V", in: .seconds(1)...Duration.seconds(86_400))
+    }
+    #expect(
+      error.description
+        == "a.xcconfig:1:1: V: expected a duration from 1s to 1d, such as 2s, 30s or 5m, got '250ms'"
+    )
   }
 
   @Test func badOverrideKeyIsRejected() throws {

@@ -184,6 +184,38 @@ struct LocalStoreUpgradeTests {
     #expect(!FileManager.default.fileExists(atPath: directory.base + ".json"))
     #expect(try await LocalStore<Note>(path: directory.base).outbox().map(\.status) == [.synced])
   }
+
+  /// Format 3 (one JSON document after a header with its CRC-32), what the previous build
+  /// wrote: read with the journal that continues it, and rewritten as format 4 (a line per
+  /// change and per value) at the next compaction.
+  @Test func aFormatThreeSnapshotIsReadAndRewrittenAsLines() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    try FileManager.default.createDirectory(
+      atPath: directory.path, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
+    let key = UUID()
+    let body = Data(
+      """
+      {"generation":1,"records":{"\(key.uuidString)":{"value":{"id":0,"text":"old"},\
+      "status":"pending","updatedAt":1700000000000}},"outbox":[{"id":"\(key.uuidString)",\
+      "kind":"note.create","payload":"b2xk","createdAt":1700000000000,"status":"pending",\
+      "attempts":0,"recordKey":"\(key.uuidString)"}]}
+      """.utf8)
+    let header = "strata-store 3 1 \(String(format: "%08x", CRC32.checksum(body)))\n"
+    try (Data(header.utf8) + body).write(to: URL(fileURLWithPath: directory.base + ".snapshot"))
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["new"])
+    #expect(StoreDamageTests.texts(try await store.outbox()) == ["old", "new"])
+    #expect(try await store.damage().isEmpty)
+
+    try await store.compact()
+    let rewritten = try #require(FileManager.default.contents(atPath: directory.base + ".snapshot"))
+    #expect(String(decoding: rewritten.prefix(20), as: UTF8.self).hasPrefix("strata-store 4 "))
+    let reopened = LocalStore<Note>(path: directory.base)
+    #expect(StoreDamageTests.texts(try await reopened.outbox()) == ["old", "new"])
+    #expect(try await reopened.record(key.uuidString)?.value == Note(id: 0, text: "old"))
+  }
 }
 
 @Suite("LocalStore: the log, compaction and other processes")

@@ -73,8 +73,8 @@ struct StoreDamageTests {
     #expect(try await LocalStore<Note>(path: directory.base).damage().count == 1)
   }
 
-  /// A snapshot that no longer decodes loses only what it alone held: the log's changes are
-  /// read, new changes are accepted, and the loss is said.
+  /// A snapshot line that no longer decodes loses only what it alone held: the log's changes
+  /// are read, new changes are accepted, and the loss is said.
   @Test func anUnreadableSnapshotStillLetsTheLogAndNewChangesThrough() async throws {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
@@ -83,7 +83,8 @@ struct StoreDamageTests {
     try await store.compact()
     _ = try await LocalStoreTests.queue(store, ["kept in the log"])
     let snapshot = directory.base + ".snapshot"
-    try Self.flip(snapshot, at: "\n", plus: 1)  // the body's opening `{`: nothing decodes
+    // The first line's JSON opens with `{`, after the checksum and a space: it no longer decodes.
+    try Self.flip(snapshot, at: "\n", plus: 10)
 
     let reader = LocalStore<Note>(path: directory.base)
     #expect(Self.texts(try await reader.outbox()) == ["kept in the log"])
@@ -105,7 +106,7 @@ struct StoreDamageTests {
     let snapshot = directory.base + ".snapshot"
     var text = String(
       decoding: try #require(FileManager.default.contents(atPath: snapshot)), as: UTF8.self)
-    text = text.replacingOccurrences(of: "strata-store 3 1 ", with: "strata-store 3 7 ")
+    text = text.replacingOccurrences(of: "strata-store 4 1 ", with: "strata-store 4 7 ")
     try Data(text.utf8).write(to: URL(fileURLWithPath: snapshot))
 
     let reader = LocalStore<Note>(path: directory.base)

@@ -1,0 +1,207 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The store's compacted state, in `<base>.snapshot`: a header line
+/// `strata-store <format version> <generation> <changes> <values>`, then one line per queued
+/// change (an ``OutboxEntry``, in queue order) and one per value (its key beside the record's
+/// fields) in the journal's line format, so each line checks itself, the lines decode on every
+/// core, and damage costs one line.
+/// The generation names the journal that continues it (`<base>.log-<generation>`), so a
+/// process that reads a new generation in the header knows another one compacted the store.
+/// Formats 2 and 3 (one JSON document; 3 with a CRC-32 of it in the header) are still read.
+struct StoreSnapshot<Value: Codable & Sendable>: Codable {
+  static var formatVersion: Int { 4 }
+
+  var generation: Int
+  var records: [String: StoredRecord<Value>]
+  var outbox: [OutboxEntry]
+
+  /// What reading a snapshot found.
+  enum Read {
+    case none
+    case intact(StoreSnapshot)
+    /// A checksum failed or the body does not decode: `readable` is what still decodes
+    /// (nil when nothing does), `generation` the header's when it can be read.
+    case damaged(readable: StoreSnapshot?, generation: Int?, bytes: [UInt8])
+  }
+
+  private struct Header {
+    var version: Int
+    var generation: Int
+    /// Format 3: the CRC-32 of the body.
+    var checksum: UInt32?
+    /// Format 4: how many lines of changes, then of values, the body has.
+    var counts: (changes: Int, values: Int)?
+    var bodyStart: Int
+  }
+
+  /// A value's line in a format-4 snapshot: the record's fields and its key, flat (one JSON
+  /// object less to decode per value than a wrapper would cost).
+  private struct KeyedRecord: Codable, Sendable {
+    var key: String
+    var value: Value
+    var status: SyncStatus
+    var updatedAt: Date
+    var message: String?
+
+    init(_ key: String, _ record: StoredRecord<Value>) {
+      (self.key, value, status) = (key, record.value, record.status)
+      (updatedAt, message) = (record.updatedAt, record.message)
+    }
+
+    var record: StoredRecord<Value> {
+      StoredRecord(value: value, status: status, updatedAt: updatedAt, message: message)
+    }
+  }
+
+  /// The generation in the header at `path`: 0 when there is no snapshot, nil when its header
+  /// cannot be read (damage, which ``read(at:maxSize:)`` reports).
+  static func generation(at path: String) throws -> Int? {
+    guard let fd = try StoreLog.openRegularFile(path, O_RDONLY) else { return 0 }
+    defer { close(fd) }
+    var header = [UInt8](repeating: 0, count: 80)
+    let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    guard count > 0 else { return nil }
+    return try parseHeader(header[..<count], path: path)?.generation
+  }
+
+  /// The snapshot at `path`.
+  /// - Throws: ``StoreError/tooLarge(path:size:limit:)`` over `maxSize`,
+  ///   ``StoreError/unsupportedVersion(path:found:expected:)`` for a format this build does
+  ///   not know (a newer one: nothing is damaged, so nothing is set aside), and
+  ///   ``StoreError/unreadable(path:reason:)`` for a line whose checksum holds but which does
+  ///   not decode (a newer build's change, not damage).
+  static func read(at path: String, maxSize: Int) throws -> Read {
+    guard let fd = try StoreLog.openRegularFile(path, O_RDONLY) else { return .none }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      throw StoreError.io(path: path, operation: "stat", errno: errno)
+    }
+    // The file's size, not the limit, sizes the buffer; one byte over says it is too large.
+    let data = try StoreLog.read(
+      fd, at: 0, count: min(maxSize, Int(info.st_size)) + 1, path: path)
+    guard data.count <= maxSize else {
+      throw StoreError.tooLarge(path: path, size: data.count, limit: maxSize)
+    }
+    guard let header = try parseHeader(data.prefix(80), path: path) else {
+      return .damaged(readable: nil, generation: nil, bytes: data)
+    }
+    if header.version == formatVersion {
+      return try readLines(data, header: header, path: path)
+    }
+    let body = data[(data.startIndex + header.bodyStart)...]
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .millisecondsSince1970
+    var snapshot = try? decoder.decode(StoreSnapshot.self, from: Data(body))
+    snapshot?.generation = header.generation
+    guard let snapshot, header.checksum.map({ $0 == CRC32.checksum(body) }) ?? true else {
+      return .damaged(readable: snapshot, generation: header.generation, bytes: data)
+    }
+    return .intact(snapshot)
+  }
+
+  /// A format-4 snapshot: every line checked and decoded, a damaged one still used when its
+  /// JSON decodes (it is reported all the same).
+  private static func readLines(_ bytes: [UInt8], header: Header, path: String) throws -> Read {
+    let scan = JournalLines.scan(bytes, header.bodyStart..<bytes.count)
+    let changes = min(header.counts?.changes ?? 0, scan.lines.count)
+    var intact =
+      scan.consumed == bytes.count - header.bodyStart
+      && header.counts.map { $0.changes + $0.values } == scan.lines.count
+    func value<T>(_ decoded: JournalLines.Decoded<T>) throws -> T? {
+      switch decoded {
+      case .value(let value): return value
+      case .damaged(let salvaged):
+        intact = false
+        return salvaged
+      case .undecodable(let error):
+        throw StoreError.unreadable(path: path, reason: String(describing: error))
+      }
+    }
+    let outbox = try JournalLines.decode(
+      OutboxEntry.self, Array(scan.lines[..<changes]), in: bytes, salvage: true
+    ).compactMap(value)
+    var records: [String: StoredRecord<Value>] = [:]
+    records.reserveCapacity(scan.lines.count - changes)
+    for decoded in JournalLines.decode(
+      KeyedRecord.self, Array(scan.lines[changes...]), in: bytes, salvage: true)
+    {
+      if let line = try value(decoded) { records[line.key] = line.record }
+    }
+    let snapshot = StoreSnapshot(generation: header.generation, records: records, outbox: outbox)
+    return intact
+      ? .intact(snapshot)
+      : .damaged(readable: snapshot, generation: header.generation, bytes: bytes)
+  }
+
+  /// Replaces the snapshot at `path` atomically (temporary file, fsync, rename, directory
+  /// fsync): a reader, or a crash, sees the old one or the new one whole.
+  /// - Throws: ``StoreError/tooLarge(path:size:limit:)`` when it would be over `maxSize`,
+  ///   which the reader refuses: nothing is written then.
+  func write(
+    to path: String, maxSize: Int, files: any DurableFiles, pause: ((String) -> Void)?
+  ) throws {
+    var bytes = Array(
+      "strata-store \(Self.formatVersion) \(generation) \(outbox.count) \(records.count)\n".utf8)
+    do {
+      let lines =
+        try JournalLines.encode(outbox)
+        + JournalLines.encode(records.map { KeyedRecord($0.key, $0.value) })
+      bytes.reserveCapacity(lines.reduce(bytes.count) { $0 + $1.count + 10 })
+      for json in lines { bytes += JournalLines.line(for: json) }
+    } catch {
+      throw StoreError.unreadable(path: path, reason: "not encodable: \(error)")
+    }
+    guard bytes.count <= maxSize else {
+      throw StoreError.tooLarge(path: path, size: bytes.count, limit: maxSize)
+    }
+    if let code = StoreCrashPoint.injectedFailure(path) {
+      throw StoreError.io(path: path, operation: "write", errno: code)
+    }
+    if let failure = FileDescriptor.replaceAtomically(
+      path, with: bytes, mode: 0o600, files: files,
+      beforeRename: pause.map { pause in { pause("compact.written") } })
+    {
+      throw StoreError.io(path: path, operation: failure.operation, errno: failure.errno)
+    }
+  }
+
+  /// The header's version, generation, checks (format 3's checksum, format 4's line counts)
+  /// and where the body starts; nil when it is not a store header at all.
+  private static func parseHeader(_ bytes: some Collection<UInt8>, path: String) throws
+    -> Header?
+  {
+    guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+    let words = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ")
+    guard words.count >= 3, words[0] == "strata-store", let version = Int(words[1]),
+      let generation = Int(words[2]), generation >= 0
+    else { return nil }
+    guard (2...formatVersion).contains(version) else {
+      throw StoreError.unsupportedVersion(path: path, found: version, expected: formatVersion)
+    }
+    var header = Header(
+      version: version, generation: generation, checksum: nil, counts: nil,
+      bodyStart: bytes.distance(from: bytes.startIndex, to: newline) + 1)
+    switch version {
+    case 3:
+      guard words.count == 4, let value = UInt32(words[3], radix: 16) else { return nil }
+      header.checksum = value
+    case 4:
+      guard words.count == 5, let changes = Int(words[3]), let values = Int(words[4]),
+        changes >= 0, values >= 0
+      else { return nil }
+      header.counts = (changes, values)
+    default:
+      break
+    }
+    return header
+  }
+}
