@@ -18,15 +18,31 @@ import StrataConcurrency
 ///   parent registration resolved through the child gets the child's dependencies.
 public final class DependencyContainer: Sendable {
   private struct State {
-    /// This container's own registrations (a parent's are looked up in the parent).
-    var registrations: [ServiceKey: Registration] = [:]
-    /// This container's cell per singleton or weak key, its own registrations' and
-    /// the parent's it resolved.
-    var cells: [ServiceKey: InstanceCell] = [:]
-    /// Built singletons, apart from the rest so the common resolve copies nothing but the
-    /// instance. Each came out of a factory typed `-> any Sendable`; held as `Any` as
-    /// `InstanceCell` hands it out.
-    var singletons: [ServiceKey: Any] = [:]
+    /// Everything about one key, found with one lookup per resolve: this container's own
+    /// registration (a parent's is looked up in the parent), its cell per singleton or weak
+    /// key (also for a parent's registration resolved here), and the built singleton.
+    var entries: [ServiceKey: Entry] = [:]
+  }
+
+  /// Three references and nothing else, so a lookup copies it with three retains (an `Any`
+  /// field would be copied through its value witnesses, a third of a resolve's cost).
+  private struct Entry {
+    var registration: Registration?
+    var cell: InstanceCell?
+    var singleton: Built?
+  }
+
+  private enum Lookup {
+    case built(Built)
+    case entry(Entry)
+    case missing
+  }
+
+  /// A built singleton, of a `Sendable` service (`register` requires one), held as `Any` as
+  /// its factory returned it.
+  private final class Built {
+    let instance: Any
+    init(_ instance: Any) { self.instance = instance }
   }
 
   /// The container whose registrations this one inherits, if any.
@@ -101,9 +117,9 @@ public final class DependencyContainer: Sendable {
   private func add<Service>(_ registration: Registration) -> RegistrationHandle<Service> {
     state.write { state in
       // The replaced registration's instance goes with it.
-      state.registrations[registration.key] = registration
-      state.cells[registration.key] = registration.scope == .transient ? nil : InstanceCell()
-      state.singletons[registration.key] = nil
+      state.entries[registration.key] = Entry(
+        registration: registration,
+        cell: registration.scope == .transient ? nil : InstanceCell(), singleton: nil)
     }
     return RegistrationHandle(registration: registration)
   }
@@ -163,40 +179,55 @@ public final class DependencyContainer: Sendable {
   func resolveInstance(
     _ key: ServiceKey, argument: (any Sendable)?, label: () -> String
   ) throws -> Any {
-    if let built = state.read({ $0.singletons[key] }) { return built }
-    let (own, ownCell) = state.read { ($0.registrations[key], $0.cells[key]) }
-    guard let registration = own ?? parent?.registration(for: key) else {
+    // A built singleton comes back alone (one retain): the common resolve of a singleton
+    // copies nothing else.
+    let found = state.read { state -> Lookup in
+      guard let entry = state.entries[key] else { return .missing }
+      return entry.singleton.map(Lookup.built) ?? .entry(entry)
+    }
+    let entry: Entry?
+    switch found {
+    case .built(let built): return built.instance
+    case .entry(let own): entry = own
+    case .missing: entry = nil
+    }
+    let ownCell = entry?.cell
+    guard let registration = entry?.registration ?? parent?.registration(for: key) else {
       throw DependencyError.notRegistered(service: label(), registered: registeredLabels())
     }
     return try ResolutionPath.enter(registration) { () throws -> Any in
-      let (instance, isNew): (Any, Bool)
-      switch registration.scope {
-      case .transient:
-        (instance, isNew) = (try build(registration, argument: argument), true)
-      case .singleton, .weak:
-        let cell = ownCell ?? cell(for: key)
-        (instance, isNew) = try cell.getOrBuild(weakly: registration.scope == .weak) {
-          try build(registration, argument: argument)
-        }
-        if isNew, registration.scope == .singleton { keep(instance, for: key, builtIn: cell) }
+      guard registration.scope != .transient else {
+        let instance = try build(registration, argument: argument)
+        try completeInit(registration, instance)
+        return instance
       }
-      if isNew, let hook = registration.initCompleted {
-        do { try hook(self, instance) } catch { throw Self.wrap(error, for: registration.label) }
+      let cell = ownCell ?? cell(for: key)
+      let (instance, isNew) = try cell.getOrBuild(weakly: registration.scope == .weak) {
+        try build(registration, argument: argument)
+      }
+      if isNew {
+        if registration.scope == .singleton { keep(instance, for: key, builtIn: cell) }
+        try completeInit(registration, instance)
       }
       return instance
     }
+  }
+
+  /// Runs the registration's `initCompleted` hook, if it has one, on a new instance.
+  private func completeInit(_ registration: Registration, _ instance: Any) throws {
+    guard registration.hasHook, let hook = registration.initCompleted else { return }
+    do { try hook(self, instance) } catch { throw Self.wrap(error, for: registration.label) }
   }
 
   /// Caches a built singleton beside its registration, unless the registration was replaced
   /// while the factory ran (the new one starts with a new cell).
   private func keep(_ instance: Any, for key: ServiceKey, builtIn cell: InstanceCell) {
     state.write { state in
-      if state.cells[key] === cell { state.singletons[key] = instance }
+      if state.entries[key]?.cell === cell { state.entries[key]?.singleton = Built(instance) }
     }
   }
 
-  private func build(_ registration: Registration, argument: (any Sendable)?) throws -> any Sendable
-  {
+  private func build(_ registration: Registration, argument: (any Sendable)?) throws -> Any {
     do {
       return try registration.factory(self, argument)
     } catch {
@@ -213,15 +244,15 @@ public final class DependencyContainer: Sendable {
   /// this container (it keeps its own instance).
   private func cell(for key: ServiceKey) -> InstanceCell {
     state.write { state in
-      if let existing = state.cells[key] { return existing }
+      if let existing = state.entries[key]?.cell { return existing }
       let created = InstanceCell()
-      state.cells[key] = created
+      state.entries[key, default: Entry()].cell = created
       return created
     }
   }
 
   private func registration(for key: ServiceKey) -> Registration? {
-    state.read { $0.registrations[key] } ?? parent?.registration(for: key)
+    state.read { $0.entries[key]?.registration } ?? parent?.registration(for: key)
   }
 
   // MARK: Inspection
@@ -235,7 +266,7 @@ public final class DependencyContainer: Sendable {
 
   private func allRegistrations() -> [ServiceKey: Registration] {
     var result = parent?.allRegistrations() ?? [:]
-    let own = state.read { $0.registrations }
+    let own = state.read { $0.entries.compactMapValues(\.registration) }
     result.merge(own) { _, child in child }
     return result
   }

@@ -16,7 +16,10 @@ extension DependencyContainer {
 
 /// A type-erased registration: scope, factory and optional post-init hook.
 final class Registration: Sendable {
-  typealias Factory = @Sendable (DependencyContainer, (any Sendable)?) throws -> any Sendable
+  /// Returns `Any`, not `any Sendable`: every `register` requires a `Sendable` service, and
+  /// `Any` is what a resolve casts from — converting one existential into the other on each
+  /// resolve cost more than the lookup.
+  typealias Factory = @Sendable (DependencyContainer, (any Sendable)?) throws -> Any
   typealias Hook = @Sendable (DependencyContainer, Any) throws -> Void
 
   let key: ServiceKey
@@ -25,6 +28,9 @@ final class Registration: Sendable {
   let scope: DependencyContainer.Scope
   let factory: Factory
   private let hook = Lock<Hook?>(nil)
+  /// Set once a hook is attached: the common resolve (no hook) reads one atomic word, not the
+  /// lock.
+  private let hooked = AtomicInt(0)
 
   init(key: ServiceKey, label: String, scope: DependencyContainer.Scope, factory: @escaping Factory)
   {
@@ -36,8 +42,13 @@ final class Registration: Sendable {
 
   var initCompleted: Hook? {
     get { hook.withLock { $0 } }
-    set { hook.withLock { $0 = newValue } }
+    set {
+      hook.withLock { $0 = newValue }
+      hooked.storeReleasing(newValue == nil ? 0 : 1)
+    }
   }
+
+  var hasHook: Bool { hooked.loadAcquiring() != 0 }
 }
 
 /// Returned by `register`, to attach a post-init hook for the rare real cycle.
@@ -67,8 +78,8 @@ public struct RegistrationHandle<Service: Sendable>: Sendable {
 /// factory again; a re-entrant resolve on the same thread is stopped by the cycle check
 /// before it gets here, so it never deadlocks.
 final class InstanceCell: Sendable {
-  /// Every instance came out of a factory typed `-> any Sendable`; it is held as `Any` only
-  /// because a weak reference reads back as `AnyObject`, which cannot be cast to `Sendable`.
+  /// Every instance came out of a factory of a `Sendable` service (`register` requires one);
+  /// it is held as `Any`, as the factory returns it.
   private enum Stored {
     case none
     case strong(Any)
@@ -92,7 +103,7 @@ final class InstanceCell: Sendable {
   /// Returns the cached instance or builds, caches and returns a new one (at most one build
   /// at a time). `isNew` tells whether this call built it.
   func getOrBuild(
-    weakly: Bool, _ make: () throws -> any Sendable
+    weakly: Bool, _ make: () throws -> Any
   ) throws -> (instance: Any, isNew: Bool) {
     try building.withLock { _ in
       if let existing = instance { return (existing, false) }

@@ -14,6 +14,15 @@ struct ServiceKey: Hashable, Sendable {
     self.argument = nil
   }
 
+  /// The type (and argument type) only: hashing the name's bytes on every resolve cost as
+  /// much as the rest of the lookup. Names of one type share a bucket chain, told apart by
+  /// `==`; a type rarely has more than a few.
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(type)
+    hasher.combine(argument)
+  }
+
   init<T, Argument>(_ type: T.Type, name: String?, argument: Argument.Type) {
     self.type = ObjectIdentifier(type)
     self.name = name

@@ -139,6 +139,43 @@ struct ContainerErrorTests {
     #expect(path == ["ServiceA", "ServiceB", "ServiceC", "ServiceA"])
   }
 
+  /// Transient cycles are found when the path grows past its limit, not by a walk on every
+  /// resolve; the error still names the first cycle from the outside in, entered midway, as
+  /// an eager check would, and a singleton reached again through a transient is found at once.
+  @Test func cyclesAreReportedFromTheirFirstRepeat() throws {
+    let container = DependencyContainer()
+    container.register(ServiceA.self) { c in
+      _ = try c.resolve(ServiceB.self)
+      return ServiceA()
+    }
+    container.register(ServiceB.self) { c in
+      _ = try c.resolve(ServiceC.self)
+      return ServiceB()
+    }
+    container.register(ServiceC.self) { c in
+      _ = try c.resolve(ServiceB.self)
+      return ServiceC()
+    }
+    container.register(Service.self, scope: .singleton) { c in
+      _ = try c.resolve(ServiceA.self, name: "back")
+      return Service()
+    }
+    container.register(ServiceA.self, name: "back") { c in
+      _ = try c.resolve(Service.self)
+      return ServiceA()
+    }
+    let transient = try #require(throws: DependencyError.self) {
+      try container.resolve(ServiceA.self)
+    }
+    #expect(transient == .circularDependency(path: ["ServiceB", "ServiceC", "ServiceB"]))
+    let singleton = try #require(throws: DependencyError.self) {
+      try container.resolve(Service.self)
+    }
+    #expect(
+      singleton
+        == .circularDependency(path: ["Service", "ServiceA (name: \"back\")", "Service"]))
+  }
+
   @Test func singletonSelfCycleThrowsInsteadOfDeadlocking() throws {
     let container = DependencyContainer()
     container.register(Service.self, scope: .singleton) { c in
