@@ -10,53 +10,68 @@ public enum LogPrivacy: Sendable, Hashable {
 /// Log.auth.info("signed in as \(username, privacy: .private)")
 /// ```
 public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
-  enum Segment: Sendable {
-    case text(String)
-    case privateText(String)
-  }
-
-  var segments: [Segment]
+  /// The text with private values as `<private>`: what is written unless revealing is on.
+  let hidden: String
+  /// The text with private values shown; nil when the message has none (then it is `hidden`).
+  /// Both are built as the message is, so writing it costs no second pass.
+  let revealed: String?
 
   /// Creates a message from a literal with no interpolations.
-  public init(stringLiteral value: String) { segments = [.text(value)] }
+  public init(stringLiteral value: String) { (hidden, revealed) = (value, nil) }
 
   /// Creates a message from an interpolation.
-  public init(stringInterpolation: Interpolation) { segments = stringInterpolation.segments }
+  public init(stringInterpolation: Interpolation) {
+    (hidden, revealed) = (stringInterpolation.hidden, stringInterpolation.revealed)
+  }
 
   /// The message with private values hidden.
-  public var description: String { rendered(revealingPrivate: false) }
+  public var description: String { hidden }
 
   /// The message text, with private values replaced by `<private>` unless `revealingPrivate`.
   /// - Parameter revealingPrivate: Show private values (local debugging only).
   package func rendered(revealingPrivate: Bool) -> String {
-    var output = ""
-    for segment in segments {
-      switch segment {
-      case .text(let text): output += text
-      case .privateText(let text): output += revealingPrivate ? text : "<private>"
-      }
-    }
-    return output
+    revealingPrivate ? revealed ?? hidden : hidden
   }
 
   /// Collects literal text and interpolated values with their privacy.
   public struct Interpolation: StringInterpolationProtocol, Sendable {
-    var segments: [Segment] = []
+    var hidden = ""
+    /// Started at the first private value, from a copy of `hidden` up to it.
+    var revealed: String?
 
     /// Reserves room for the pieces.
     public init(literalCapacity: Int, interpolationCount: Int) {
-      segments.reserveCapacity(interpolationCount * 2 + 1)
+      hidden.reserveCapacity(literalCapacity + interpolationCount * 8)
     }
 
-    public mutating func appendLiteral(_ literal: String) { segments.append(.text(literal)) }
+    public mutating func appendLiteral(_ literal: String) { append(literal, .public) }
 
     /// Appends a value's description with the given privacy. A `Secret` is always
     /// `<redacted>`, whatever the privacy.
     /// - Parameter value: The value.
     /// - Parameter privacy: `.public` (default) or `.private`.
     public mutating func appendInterpolation<T>(_ value: T, privacy: LogPrivacy = .public) {
-      let text = String(describing: value)
-      segments.append(privacy == .private ? .privateText(text) : .text(text))
+      append(String(describing: value), privacy)
+    }
+
+    /// Appends `value.description`: what `String(describing:)` finds only through runtime
+    /// conformance checks, which cost more than the rest of a log call.
+    /// - Parameter value: The value.
+    /// - Parameter privacy: `.public` (default) or `.private`.
+    public mutating func appendInterpolation<T: CustomStringConvertible>(
+      _ value: T, privacy: LogPrivacy = .public
+    ) {
+      append(value.description, privacy)
+    }
+
+    private mutating func append(_ text: String, _ privacy: LogPrivacy) {
+      guard privacy == .private else {
+        hidden += text
+        revealed? += text
+        return
+      }
+      revealed = (revealed ?? hidden) + text
+      hidden += "<private>"
     }
   }
 }

@@ -25,7 +25,12 @@ public struct LogThresholds: Sendable, Equatable {
   /// The minimum level for `category`.
   /// - Returns: Its own level, or the global one.
   public func level(for category: String) -> LogLevel {
-    categories[category] ?? categories[category.lowercased()] ?? global
+    // Keys are lowercase: a lowercase category needs one lookup, and no lowercasing on the
+    // way to a sink (the common case: no per-category levels at all).
+    guard !categories.isEmpty else { return global }
+    if let level = categories[category] { return level }
+    guard category.utf8.contains(where: { (65...90).contains($0) }) else { return global }
+    return categories[category.lowercased()] ?? global
   }
 
   /// Reads `LOG_LEVEL` and every `LOG_LEVEL_<CATEGORY>` key from configuration.

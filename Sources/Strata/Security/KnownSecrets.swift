@@ -16,15 +16,22 @@ public enum KnownSecrets {
   /// At most this many values (with their encoded forms) are kept; the oldest go first.
   package static let capacity = 1024
 
-  /// The registered byte patterns, chained by their first two bytes (longest first), so
-  /// `mask(_:)` is one pass over the text with a table look-up per byte.
+  /// The registered byte patterns, found in one pass over a text: a bit per first two bytes
+  /// filters positions (8 KiB, in cache); where one passes, a pattern of 8 bytes or more is
+  /// looked up by a hash of its first 8 bytes, a shorter one by its first 4, each chain
+  /// longest first. Keying on 8 bytes keeps chains short even when many secrets share a
+  /// prefix (`value 1`, `value 2`, …): a 2-byte key made every `va` in a text walk them all.
   struct Patterns: Sendable {
     var inOrder: [[UInt8]] = []
     var known: Set<[UInt8]> = []
-    /// For each first-two-bytes key, the first pattern of its chain (-1: none).
-    var heads: [Int32] = []
+    /// For each hash of a first 8 bytes (4 for a shorter pattern), the first pattern of its
+    /// chain (-1: none).
+    var longHeads: [Int32] = []
+    var shortHeads: [Int32] = []
     /// For each pattern, the next one in its chain (-1: end).
     var next: [Int32] = []
+    /// One bit per first-two-bytes key that starts a pattern.
+    var starts: [UInt64] = []
 
     mutating func insert(_ pattern: [UInt8]) {
       guard known.insert(pattern).inserted else { return }
@@ -35,20 +42,42 @@ public enum KnownSecrets {
     }
 
     mutating func index() {
-      heads = [Int32](repeating: -1, count: 1 << 16)
+      longHeads = [Int32](repeating: -1, count: 1 << 16)
+      shortHeads = [Int32](repeating: -1, count: 1 << 16)
       next = [Int32](repeating: -1, count: inOrder.count)
+      starts = [UInt64](repeating: 0, count: (1 << 16) / 64)
       // Shortest pushed first, so each chain starts with its longest pattern.
       for position in inOrder.indices.sorted(by: { inOrder[$0].count < inOrder[$1].count }) {
-        let key = Self.key(inOrder[position][0], inOrder[position][1])
-        next[position] = heads[key]
-        heads[key] = Int32(position)
+        let pattern = inOrder[position]
+        let start = Self.key(pattern[0], pattern[1])
+        starts[start >> 6] |= 1 << UInt64(start & 63)
+        pattern.withUnsafeBufferPointer { bytes in
+          if bytes.count >= 8 {
+            let key = Self.hash(bytes, at: 0, count: 8)
+            next[position] = longHeads[key]
+            longHeads[key] = Int32(position)
+          } else {
+            let key = Self.hash(bytes, at: 0, count: 4)
+            next[position] = shortHeads[key]
+            shortHeads[key] = Int32(position)
+          }
+        }
       }
     }
 
     static func key(_ first: UInt8, _ second: UInt8) -> Int { Int(first) << 8 | Int(second) }
+
+    /// 16 bits of a multiplicative hash of `count` (4 or 8) bytes from `offset`.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, count: Int) -> Int {
+      var word: UInt64 = 0
+      for index in offset..<(offset + count) { word = word << 8 | UInt64(bytes[index]) }
+      return Int((word &* 0x9E37_79B9_7F4A_7C15) >> 48)
+    }
   }
 
-  private static let patterns = Lock(Patterns())
+  /// Read-locked while a text is masked (readers share it; a mask retains nothing), written
+  /// by `register`.
+  private static let patterns = ReadWriteLock(Patterns())
   private static let count = AtomicInt(0)
 
   /// Remembers `value` as a secret: from now on `mask(_:)` replaces it, and its JSON-escaped
@@ -60,7 +89,7 @@ public enum KnownSecrets {
     let forms = values.compactMap { $0 }.filter { $0.unicodeScalars.count >= minimumLength }
       .flatMap(encodedForms)
     guard !forms.isEmpty else { return }
-    patterns.withLock { patterns in
+    patterns.write { patterns in
       for form in forms { patterns.insert(Array(form.utf8)) }
       patterns.index()
       count.storeReleasing(patterns.inOrder.count)
@@ -70,49 +99,79 @@ public enum KnownSecrets {
   /// `text` with every registered value replaced by `<redacted>`.
   public static func mask(_ text: String) -> String {
     guard count.load() > 0, !text.isEmpty else { return text }
-    guard let masked = mask(Array(text.utf8), with: patterns.withLock { $0 }) else { return text }
+    // A native string's UTF-8 is read in place; a bridged one is copied first.
+    let found = patterns.read { patterns in
+      text.utf8.withContiguousStorageIfAvailable { mask($0, with: patterns) }
+        ?? Array(text.utf8).withUnsafeBufferPointer { mask($0, with: patterns) }
+    }
+    guard let masked = found else { return text }
     return String(decoding: masked, as: UTF8.self)
   }
 
   /// The bytes with every match replaced, or nil when nothing matched.
-  private static func mask(_ bytes: [UInt8], with patterns: Patterns) -> [UInt8]? {
-    let placeholder = Array(Redactor.placeholder.utf8)
+  private static func mask(_ text: UnsafeBufferPointer<UInt8>, with patterns: borrowing Patterns)
+    -> [UInt8]?
+  {
     var output: [UInt8] = []
     var copied = 0
     var index = 0
     var matched = false
-    bytes.withUnsafeBufferPointer { text in
-      while index + 1 < text.count {
-        var length = 0
-        var candidate = patterns.heads[Patterns.key(text[index], text[index + 1])]
-        while candidate >= 0 {
-          let pattern = patterns.inOrder[Int(candidate)]
-          if pattern.count <= text.count - index,
-            pattern.withUnsafeBufferPointer({ p in
-              var offset = 2
-              while offset < p.count, p[offset] == text[index + offset] { offset += 1 }
-              return offset == p.count
-            })
-          {
-            length = pattern.count
-            break
-          }
-          candidate = patterns.next[Int(candidate)]
-        }
-        guard length > 0 else {
-          index += 1
-          continue
-        }
-        if !matched { output.reserveCapacity(text.count) }
-        matched = true
-        output.append(contentsOf: text[copied..<index])
-        output.append(contentsOf: placeholder)
-        index += length
-        copied = index
+    while index + 1 < text.count {
+      let key = Patterns.key(text[index], text[index + 1])
+      guard patterns.starts[key >> 6] & (1 << UInt64(key & 63)) != 0 else {
+        index += 1
+        continue
       }
-      if matched { output.append(contentsOf: text[copied...]) }
+      var length = 0
+      if index + 8 <= text.count {
+        length = longest(
+          from: patterns.longHeads[Patterns.hash(text, at: index, count: 8)], in: patterns,
+          matching: text, at: index)
+      }
+      if length == 0, index + 4 <= text.count {
+        length = longest(
+          from: patterns.shortHeads[Patterns.hash(text, at: index, count: 4)], in: patterns,
+          matching: text, at: index)
+      }
+      guard length > 0 else {
+        index += 1
+        continue
+      }
+      if !matched { output.reserveCapacity(text.count) }
+      matched = true
+      output.append(contentsOf: text[copied..<index])
+      output.append(contentsOf: placeholderBytes)
+      index += length
+      copied = index
     }
-    return matched ? output : nil
+    guard matched else { return nil }
+    output.append(contentsOf: text[copied...])
+    return output
+  }
+
+  private static let placeholderBytes = Array(Redactor.placeholder.utf8)
+
+  /// The length of the first pattern of the chain from `head` that `text` holds at `index`
+  /// (chains run longest first); 0 when none does.
+  private static func longest(
+    from head: Int32, in patterns: borrowing Patterns, matching text: UnsafeBufferPointer<UInt8>,
+    at index: Int
+  ) -> Int {
+    var candidate = head
+    while candidate >= 0 {
+      let pattern = patterns.inOrder[Int(candidate)]
+      if pattern.count <= text.count - index,
+        pattern.withUnsafeBufferPointer({ bytes in
+          var offset = 0
+          while offset < bytes.count, bytes[offset] == text[index + offset] { offset += 1 }
+          return offset == bytes.count
+        })
+      {
+        return pattern.count
+      }
+      candidate = patterns.next[Int(candidate)]
+    }
+    return 0
   }
 
   /// The value, its JSON-escaped form and its percent-encoded form.

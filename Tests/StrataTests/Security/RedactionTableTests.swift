@@ -200,6 +200,21 @@ struct KnownSecretsTests {
     #expect(KnownSecrets.mask("\(short) \(long)") == "<redacted> <redacted>")
   }
 
+  /// Hundreds of secrets sharing a prefix (`value 1`, `value 2`, … as a config of numbered
+  /// keys gives), beside 4-to-7-byte ones: each is masked whole, a short one inside a long
+  /// one's prefix does not cut the long one, and text that only starts like them is left.
+  @Test func manySecretsSharingAPrefixAreEachMaskedWhole() {
+    let run = UUID().uuidString.prefix(6)
+    let numbered = (0..<300).map { "val\(run)-\($0)" }
+    let short = "val\(run.prefix(1))"  // 4 bytes, the long ones' prefix
+    KnownSecrets.register(numbered + [short])
+    #expect(KnownSecrets.mask("a \(numbered[299]) b") == "a <redacted> b")
+    #expect(KnownSecrets.mask("\(numbered[7]),\(numbered[70])") == "<redacted>,<redacted>")
+    #expect(KnownSecrets.mask("[\(short)]") == "[<redacted>]")
+    #expect(KnownSecrets.mask("[\(short)] and \(numbered[1])") == "[<redacted>] and <redacted>")
+    #expect(KnownSecrets.mask("va\(run)-1") == "va\(run)-1")
+  }
+
   @Test func secretConfigValuesAndURLPasswordsAreMaskedByValue() throws {
     let key = "cfg-\(UUID().uuidString)"
     let password = "pw-\(UUID().uuidString)"
