@@ -76,19 +76,19 @@ public struct Config: Sendable, CustomStringConvertible {
     defaults: [Key: String], secretKeys: Set<String>
   ) throws {
     var definitions: [String: SubstitutionResolver.Definition] = [:]
+    definitions.reserveCapacity(defaults.count + assignments.count + overrides.count)
     for (key, value) in defaults {
       definitions[key.name] = .init(segments: [.literal(value)], origin: .defaults)
     }
-    var fileLocations: [String: SourceLocation] = [:]
     var duplicates: [ConfigDuplicate] = []
     for assignment in assignments {
-      if let previous = fileLocations[assignment.key] {
+      let replaced = definitions.updateValue(
+        .init(segments: assignment.segments, origin: .file(assignment.location)),
+        forKey: assignment.key)
+      if case .file(let previous)? = replaced?.origin {
         duplicates.append(
           ConfigDuplicate(key: assignment.key, previous: previous, winner: assignment.location))
       }
-      fileLocations[assignment.key] = assignment.location
-      definitions[assignment.key] = .init(
-        segments: assignment.segments, origin: .file(assignment.location))
     }
     for (variable, value) in environment where variable.hasPrefix(environmentPrefix) {
       let key = String(variable.dropFirst(environmentPrefix.count))
@@ -119,6 +119,7 @@ public struct Config: Sendable, CustomStringConvertible {
   ) throws -> [String: ConfigValue] {
     var resolver = SubstitutionResolver(definitions: definitions, environment: environment)
     var values: [String: ConfigValue] = [:]
+    values.reserveCapacity(definitions.count)
     for key in definitions.keys.sorted() {
       let value = try resolver.resolve(key)
       values[key] = ConfigValue(

@@ -52,12 +52,13 @@ struct LineScanner {
   /// Scans `[A-Za-z_][A-Za-z0-9_]*`; returns nil (and does not move) if no key starts here.
   mutating func scanIdentifier() -> String? {
     guard let first = current, Self.isIdentifierStart(first) else { return nil }
-    var text = String.UnicodeScalarView()
+    // Identifiers are ASCII: their scalars are their UTF-8 bytes.
+    var bytes: [UInt8] = []
     while let scalar = current, Self.isIdentifierBody(scalar) {
-      text.append(scalar)
+      bytes.append(UInt8(truncatingIfNeeded: scalar.value))
       index += 1
     }
-    return String(text)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   // MARK: Values
@@ -153,8 +154,13 @@ struct LineScanner {
   ) throws {
     let scalar = scalars[index]
     guard scalar == "$", index + 1 < limit else {
-      builder.append(scalar)
-      index += 1
+      // A run of plain scalars goes in at once (most values have no `$` at all).
+      var end = index + 1
+      while end < limit, scalars[end] != "$", scalars[end] != quote, scalars[end] != "\\" {
+        end += 1
+      }
+      builder.append(contentsOf: scalars[index..<end])
+      index = end
       return
     }
     switch scalars[index + 1] {
@@ -216,12 +222,24 @@ struct LineScanner {
   }
 }
 
-/// Accumulates literal scalars and references into a compact segment list.
+/// Accumulates literal scalars and references into a compact segment list. Literal text is
+/// kept as UTF-8 bytes: appending to a `String.UnicodeScalarView` cost a quarter of loading
+/// a large file.
 struct SegmentBuilder {
   private var segments: [ValueSegment] = []
-  private var literal = String.UnicodeScalarView()
+  private var literal: [UInt8] = []
 
-  mutating func append(_ scalar: Unicode.Scalar) { literal.append(scalar) }
+  mutating func append(_ scalar: Unicode.Scalar) {
+    if scalar.isASCII {
+      literal.append(UInt8(truncatingIfNeeded: scalar.value))
+    } else {
+      literal.append(contentsOf: UTF8.encode(scalar).map(Array.init) ?? [])
+    }
+  }
+
+  mutating func append(contentsOf run: ArraySlice<Unicode.Scalar>) {
+    for scalar in run { append(scalar) }
+  }
 
   mutating func append(reference: ValueSegment) {
     flush()
@@ -230,8 +248,8 @@ struct SegmentBuilder {
 
   private mutating func flush() {
     guard !literal.isEmpty else { return }
-    segments.append(.literal(String(literal)))
-    literal = String.UnicodeScalarView()
+    segments.append(.literal(String(decoding: literal, as: UTF8.self)))
+    literal.removeAll(keepingCapacity: true)
   }
 
   mutating func finish() -> [ValueSegment] {

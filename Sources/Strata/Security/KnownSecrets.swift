@@ -33,12 +33,21 @@ public enum KnownSecrets {
     /// One bit per first-two-bytes key that starts a pattern.
     var starts: [UInt64] = []
 
-    mutating func insert(_ pattern: [UInt8]) {
-      guard known.insert(pattern).inserted else { return }
+    /// False when `pattern` was already known (nothing to re-index).
+    @discardableResult
+    mutating func insert(_ pattern: [UInt8]) -> Bool {
+      guard known.insert(pattern).inserted else { return false }
       inOrder.append(pattern)
-      if inOrder.count > KnownSecrets.capacity {
-        known.remove(inOrder.removeFirst())
-      }
+      return true
+    }
+
+    /// Drops the oldest beyond ``KnownSecrets/capacity``, in one step after a batch (one at a
+    /// time, each insert past the limit shifted the whole list).
+    mutating func trim() {
+      let excess = inOrder.count - KnownSecrets.capacity
+      guard excess > 0 else { return }
+      for pattern in inOrder[..<excess] { known.remove(pattern) }
+      inOrder.removeFirst(excess)
     }
 
     mutating func index() {
@@ -90,7 +99,10 @@ public enum KnownSecrets {
       .flatMap(encodedForms)
     guard !forms.isEmpty else { return }
     patterns.write { patterns in
-      for form in forms { patterns.insert(Array(form.utf8)) }
+      var added = false
+      for form in forms where patterns.insert(Array(form.utf8)) { added = true }
+      guard added else { return }  // a config loaded again: every value already known
+      patterns.trim()
       patterns.index()
       count.storeReleasing(patterns.inOrder.count)
     }
@@ -177,17 +189,40 @@ public enum KnownSecrets {
   /// The value, its JSON-escaped form and its percent-encoded form.
   private static func encodedForms(_ value: String) -> [String] {
     var forms = [value]
-    let escaped = value.replacingOccurrences(of: "\\", with: "\\\\")
-      .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "/", with: "\\/")
-    if escaped != value { forms.append(escaped) }
-    if let encoded = value.addingPercentEncoding(withAllowedCharacters: unreserved),
-      encoded != value
-    {
-      forms.append(encoded)
+    // Most values (tokens, keys) need neither encoding: checked byte by byte first, as a
+    // config of a thousand secret values otherwise spent a fifth of its load in Foundation.
+    if value.utf8.contains(where: {
+      $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "/")
+    }) {
+      forms.append(
+        value.replacingOccurrences(of: "\\", with: "\\\\")
+          .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "/", with: "\\/"))
+    }
+    if !value.utf8.allSatisfy(isUnreserved) {
+      // As `addingPercentEncoding(withAllowedCharacters:)` writes it: `%XX`, upper case.
+      let hex = Array("0123456789ABCDEF".utf8)
+      var encoded: [UInt8] = []
+      encoded.reserveCapacity(value.utf8.count * 3)
+      for byte in value.utf8 {
+        if isUnreserved(byte) {
+          encoded.append(byte)
+        } else {
+          encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        }
+      }
+      forms.append(String(decoding: encoded, as: UTF8.self))
     }
     return forms
   }
 
-  private static let unreserved = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+  /// RFC 3986's unreserved characters: what percent-encoding leaves as it is.
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      true
+    default: false
+    }
+  }
 }
