@@ -2,13 +2,15 @@ import Foundation
 
 // strata-bench: prints a table of figures; `--json FILE` also writes them as JSON; `--core`
 // skips the network benchmarks (DI, logging, config only: seconds instead of minutes);
-// `--storage` runs only the local store's rows.
+// `--storage` runs only the local store's rows, `--network` only NetworkService against raw
+// URLSession on the sandbox.
 // Run with `make bench` (release build). Every row says what it compares.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 var jsonPath: String?
 var coreOnly = false
 var storageOnly = false
+var networkOnly = false
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -21,12 +23,15 @@ while index < arguments.count {
   case "--storage":
     storageOnly = true
     index += 1
+  case "--network":
+    networkOnly = true
+    index += 1
   case "--help", "-h":
-    print("usage: strata-bench [--core | --storage] [--json FILE]")
+    print("usage: strata-bench [--core | --storage | --network] [--json FILE]")
     exit(0)
   default:
     FileHandle.standardError.write(
-      Data("usage: strata-bench [--core | --storage] [--json FILE]\n".utf8))
+      Data("usage: strata-bench [--core | --storage | --network] [--json FILE]\n".utf8))
     exit(2)
   }
 }
@@ -35,6 +40,8 @@ do {
   var results: [BenchmarkResult] = []
   if storageOnly {
     results = try await OutboxBenchmarks.run()
+  } else if networkOnly {
+    results = try await NetworkBenchmarks.run()
   } else {
     results = try CoreBenchmarks.run() + (try ContentionBenchmarks.run())
     results += [try CLIBenchmarks.offlineExit()].compactMap { $0 }
