@@ -23,6 +23,9 @@ test:
 ## own (Tests/OutsideUser) that links Strata, StrataTesting and StrataSandbox by path — so any use
 ## of a declaration the library does not make public fails the build
 outside:
+	@# SwiftPM re-plans only when a root manifest changes: without this, a source file added
+	@# to the library (a path dependency here) is missing from the outside build.
+	touch Tests/OutsideUser/Package.swift
 	STRATA_LIBRARY_ONLY=1 $(SWIFT) build --package-path Tests/OutsideUser \
 	  --scratch-path .build-outside $(STRICT)
 

@@ -34,6 +34,20 @@ public protocol Endpoint: Sendable {
   /// change is made, not when it is sent. A keyed request without its own ``retryPolicy`` is
   /// retried by the service's policy with POST and PATCH included.
   var idempotencyKey: String? { get }
+  /// How a GET uses the service's ``HTTPCache`` (default ``CachePolicy/useCache``).
+  var cachePolicy: CachePolicy { get }
+}
+
+/// How a GET uses the HTTP cache.
+public enum CachePolicy: Sendable, Equatable {
+  /// A fresh stored answer without a request; a stale one revalidated, or standing in when the
+  /// server cannot be reached.
+  case useCache
+  /// Always ask the server (a refresh: the user wants what is there now); a stored answer is
+  /// revalidated (304: no body) and may still stand in when the server cannot be reached.
+  case revalidate
+  /// Neither read nor write the cache.
+  case bypass
 }
 
 extension Endpoint {
@@ -47,6 +61,7 @@ extension Endpoint {
   public var deadline: Duration? { nil }
   public var maxResponseSize: Int? { nil }
   public var idempotencyKey: String? { nil }
+  public var cachePolicy: CachePolicy { .useCache }
 }
 
 /// The response of an endpoint that returns nothing worth decoding (204, an empty body, or a

@@ -44,6 +44,9 @@ public struct NetworkOptions: Sendable {
   /// backoff wait when it will be retried (``RequestRecord/retry`` says when), so a UI can
   /// show "retrying in 2s (2/3)…", a file can keep JSON lines, metrics can count.
   public var onRequestRecord: (@Sendable (RequestRecord) -> Void)?
+  /// The HTTP cache for GET answers (see ``HTTPCache``); nil sends every request. On by
+  /// default, in memory; one cache per options value (copies share it).
+  public var cache: HTTPCache? = HTTPCache()
 
   /// Options built in code; every setting not given has the default described on it.
   public init(

@@ -51,6 +51,14 @@ public final class NetworkService: Networking {
   /// - Throws: ``NetworkError``; `CancellationError` when the task is cancelled (no
   ///   further attempt is made).
   public func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
+    try await fetch(endpoint).value
+  }
+
+  /// Sends `endpoint` and says where its answer came from: the network, the HTTP cache
+  /// (``NetworkOptions/cache``), a revalidation, or a stale answer standing in because the
+  /// server could not be reached.
+  /// - Throws: as ``send(_:)``.
+  public func fetch<E: Endpoint>(_ endpoint: E) async throws -> Fetched<E.Response> {
     let label = Self.label(endpoint.method, endpoint.path)
     do {
       return try await send(endpoint, label: label)
@@ -91,21 +99,131 @@ public final class NetworkService: Networking {
     case replay
   }
 
-  private func send<E: Endpoint>(_ endpoint: E, label: String) async throws -> E.Response {
+  private func send<E: Endpoint>(_ endpoint: E, label: String) async throws
+    -> Fetched<E.Response>
+  {
     var call = try await authorise(endpoint, label: label)
+    // A token makes the answer one user's: this cache does not keep those.
+    let cache = call.token == nil && endpoint.cachePolicy != .bypass ? options.cache : nil
+    let stored = cache?.lookUp(call.request)
+    if let cache, let stored, endpoint.cachePolicy == .useCache,
+      stored.isFresh(at: cache.currentDate)
+    {
+      recordHit(stored, of: call)
+      let age = Int(stored.age(at: cache.currentDate))
+      return Fetched(
+        value: try decode(E.Response.self, stored.body, status: stored.status),
+        source: .cache(age: age))
+    }
+    if let stored {
+      if let etag = stored.etag { call.request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+      if let modified = stored.lastModified {
+        call.request.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
+      }
+    }
+    let requestTime = cache?.currentDate ?? Date()
     while true {
       let started = ContinuousClock.now
       let why = call.retryReason
       let outcome = try await attempt(&call)
+      if let cache, var entry = stored, case .success(let (_, response)) = outcome,
+        response.statusCode == 304
+      {
+        entry.refresh(with: response, requestTime: requestTime, responseTime: cache.currentDate)
+        cache.store(entry, for: call.request)
+        record(
+          outcome, .done(entry.body, status: 304), of: call, retryReason: why,
+          duration: ContinuousClock.now - started, cache: ResponseSource.revalidated.label)
+        return Fetched(
+          value: try decode(E.Response.self, entry.body, status: entry.status),
+          source: .revalidated)
+      }
       let next = try await decide(outcome, &call)
-      record(outcome, next, of: call, retryReason: why, duration: ContinuousClock.now - started)
+      let standIn = cache.flatMap { cache in
+        stored.flatMap { standsIn($0, for: next, in: cache) }
+      }
+      record(
+        outcome, next, of: call, retryReason: why, duration: ContinuousClock.now - started,
+        cache: cache.map { _ in standIn == nil ? ResponseSource.network.label : "stale" })
+      if let standIn {
+        logger.info("\(label): answered from the cache (\(standIn.age)s old) after a failure")
+        return Fetched(
+          value: try decode(
+            E.Response.self, standIn.response.body, status: standIn.response.status),
+          source: .stale(age: standIn.age))
+      }
       switch next {
-      case .done(let data, let status): return try decode(E.Response.self, data, status: status)
+      case .done(let data, let status):
+        if case .success(let (_, response)) = outcome {
+          keep(data, response, for: call.request, requestTime: requestTime, in: cache)
+        }
+        return Fetched(value: try decode(E.Response.self, data, status: status), source: .network)
       case .fail(let error): throw error
       case .retry(_, let delay): try await clock.sleep(for: delay)
       case .replay: continue
       }
     }
+  }
+
+  // MARK: The HTTP cache
+
+  /// A stored answer that may stand in for a call that failed for good because the server
+  /// could not be reached or failed (5xx), with its age in seconds.
+  private func standsIn(_ stored: CachedResponse, for next: Next, in cache: HTTPCache) -> (
+    response: CachedResponse, age: Int
+  )? {
+    guard case .fail(let error) = next else { return nil }
+    switch error.kind {
+    case .transport, .offline, .deadlineExceeded, .invalidResponse: break
+    case .server(let status, _) where status >= 500: break
+    default: return nil
+    }
+    let now = cache.currentDate
+    guard stored.canStandIn(at: now, maxStale: options.cache?.maxStale.inSeconds ?? 0) else {
+      return nil
+    }
+    return (stored, Int(stored.age(at: now)))
+  }
+
+  /// After a success: a GET's answer is kept when it may be; a change (POST, PUT, PATCH,
+  /// DELETE) drops what was kept for its URL and for the `Location` / `Content-Location` it
+  /// names on the same origin (RFC 9111 §4.4) — with or without a cache for this call, since
+  /// the shared cache may hold a public answer for that URL.
+  private func keep(
+    _ data: Data, _ response: HTTPURLResponse, for request: URLRequest, requestTime: Date,
+    in cache: HTTPCache?
+  ) {
+    let method = request.httpMethod ?? "GET"
+    if method == "GET" {
+      cache?.store(
+        CachedResponse(
+          data, response, for: request, requestTime: requestTime,
+          responseTime: cache?.currentDate ?? Date()), for: request)
+      return
+    }
+    guard method != "HEAD", method != "OPTIONS", let shared = options.cache,
+      let url = request.url
+    else { return }
+    shared.invalidate(url)
+    for header in ["Location", "Content-Location"] {
+      guard let value = response.value(forHTTPHeaderField: header),
+        let target = URL(string: value, relativeTo: url)?.absoluteURL,
+        let origin = Origin(url), origin.contains(target)
+      else { continue }
+      shared.invalidate(target)
+    }
+  }
+
+  /// The record of an answer the cache gave without a request (attempt 0).
+  private func recordHit(_ stored: CachedResponse, of call: Call) {
+    guard logger.isEnabled(.debug) || options.onRequestRecord != nil else { return }
+    var record = RequestRecord(
+      request: call.label, method: "GET",
+      url: call.request.url.map(redactor.redact(url:)) ?? "?", status: stored.status,
+      durationMilliseconds: 0, bytesSent: 0, bytesReceived: 0, attempt: 0)
+    record.cache = ResponseSource.cache(age: 0).label
+    options.onRequestRecord?(record)
+    logger.log(.debug, "← \(stored.status) \(call.label) from the cache", fields: record.fields)
   }
 
   // MARK: Steps
@@ -334,7 +452,7 @@ public final class NetworkService: Networking {
   /// ``NetworkOptions/onRequestRecord``, and as the fields of the `networking` debug line.
   private func record(
     _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ next: Next, of call: Call,
-    retryReason: String?, duration: Duration
+    retryReason: String?, duration: Duration, cache: String? = nil
   ) {
     let logs = logger.isEnabled(.debug)
     guard logs || options.onRequestRecord != nil else { return }
@@ -353,6 +471,7 @@ public final class NetworkService: Networking {
       record.error = Self.reason(error)
     }
     if case .retry(let retry, _) = next { record.retry = retry }
+    record.cache = cache
     options.onRequestRecord?(record)
     if logs {
       let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"

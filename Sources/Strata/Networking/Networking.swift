@@ -4,4 +4,23 @@ public protocol Networking: Sendable {
   /// Sends `endpoint` and decodes its response.
   /// - Throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
   func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response
+
+  /// Sends `endpoint` and says where the answer came from (the network, the HTTP cache, a
+  /// revalidation, or a stale answer standing in for a failure). The default sends and says
+  /// ``ResponseSource/network``: substitutes without a cache need not implement it.
+  func fetch<E: Endpoint>(_ endpoint: E) async throws -> Fetched<E.Response>
+}
+
+extension Networking {
+  public func fetch<E: Endpoint>(_ endpoint: E) async throws -> Fetched<E.Response> {
+    Fetched(value: try await send(endpoint), source: .network)
+  }
+}
+
+/// An answer and where it came from.
+public struct Fetched<Value: Sendable>: Sendable {
+  public let value: Value
+  public let source: ResponseSource
+
+  public init(value: Value, source: ResponseSource) { (self.value, self.source) = (value, source) }
 }

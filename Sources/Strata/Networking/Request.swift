@@ -35,6 +35,8 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   public var maxResponseSize: Int?
   /// Sent as `Idempotency-Key` on every attempt (see ``Endpoint/idempotencyKey``).
   public var idempotencyKey: String?
+  /// How this GET uses the HTTP cache (see ``Endpoint/cachePolicy``).
+  public var cachePolicy: CachePolicy = .useCache
 
   /// `query` takes pairs in order; a nil value leaves the parameter out, so optional
   /// parameters need no `if`: `query: [("limit", limit.map(String.init))]`.

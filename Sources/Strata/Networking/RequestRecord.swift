@@ -35,6 +35,10 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public var error: String?
   /// The retry that will follow, when this attempt failed and one will be made.
   public var retry: Retry?
+  /// What the HTTP cache did: `hit` (no request was made: `attempt` is 0), `revalidated`
+  /// (a 304 confirmed the stored answer), `stale` (a stored answer stood in for this failed
+  /// attempt) or `miss`; nil when the request does not use the cache.
+  public var cache: String?
 
   init(
     request: String, method: String, url: String, status: Int?, durationMilliseconds: Double,
@@ -65,6 +69,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
     if let retryReason { fields["http.retry_reason"] = retryReason }
     if let error { fields["http.error"] = error }
     if let retry { fields["http.retry_in_ms"] = String(format: "%.0f", retry.delayMilliseconds) }
+    if let cache { fields["http.cache"] = cache }
     return fields
   }
 }

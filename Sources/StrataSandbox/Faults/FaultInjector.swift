@@ -28,6 +28,10 @@ public final class FaultInjector: Sendable {
     /// Calls `body` on the connection's thread before answering: a test blocks there to hold
     /// the request in flight, then lets it go on (not terminal: the request is answered).
     case hold(@Sendable () -> Void)
+    /// Serve the request normally, with this `Cache-Control` value on the answer (a 304
+    /// included): tests and the tour drive a client cache's freshness per route, as a real
+    /// deployment's CDN or framework would (not terminal).
+    case cacheControl(String)
   }
 
   public struct Fault: Sendable {
@@ -109,6 +113,7 @@ public final class FaultInjector: Sendable {
         faults[index].remaining -= 1
         if case .delay = faults[index].action { continue }
         if case .hold = faults[index].action { continue }
+        if case .cacheControl = faults[index].action { continue }
         break  // one terminal action per request
       }
       faults.removeAll { $0.remaining <= 0 }

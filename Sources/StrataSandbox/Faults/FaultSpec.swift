@@ -8,7 +8,8 @@ extension FaultInjector.Fault {
   /// Parses `METHOD PATH ACTION[xCOUNT]`, as given to `strata-demo sandbox serve --fault`:
   /// `GET /users 503x2`, `* /posts/* drop`, `POST /auth/refresh 403 x10`,
   /// `GET /todos delay=1500ms`, `GET /users truncate`, `* /* echo=500` (the request echoed in
-  /// the error body), `GET /users endless` (a body that never ends). METHOD `*` matches any
+  /// the error body), `GET /users endless` (a body that never ends), `GET /users/*
+  /// cache=max-age=60,stale-if-error=600` (that `Cache-Control` on the answers). METHOD `*` matches any
   /// method; a PATH
   /// ending in `*` matches a prefix; COUNT defaults to 1.
   /// - Throws: ``SpecError`` naming the bad part.
@@ -56,6 +57,15 @@ extension FaultInjector.Fault {
     case "endless": return .endlessBody
     default: break
     }
+    if text.hasPrefix("cache=") {
+      let value = String(text.dropFirst("cache=".count))
+      guard !value.isEmpty, value.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline })
+      else {
+        throw SpecError(
+          description: "fault '\(spec)': cache needs a Cache-Control value, e.g. cache=max-age=60")
+      }
+      return .cacheControl(value)
+    }
     if text.hasPrefix("echo=") {
       guard let status = Int(text.dropFirst("echo=".count)), (100...599).contains(status) else {
         throw SpecError(description: "fault '\(spec)': echo needs a status, e.g. echo=500")
@@ -76,7 +86,7 @@ extension FaultInjector.Fault {
     guard let status = Int(text), (100...599).contains(status) else {
       throw SpecError(
         description:
-          "fault '\(spec)': ACTION must be a status (100-599), drop, lose-answer, truncate, endless, echo=STATUS or delay=DURATION"
+          "fault '\(spec)': ACTION must be a status (100-599), drop, lose-answer, truncate, endless, echo=STATUS, delay=DURATION or cache=CACHE-CONTROL"
       )
     }
     return .respond(status: status)

@@ -63,6 +63,7 @@ struct Connection {
   private func respond(to request: SandboxRequest, keepAlive: Bool) -> Bool {
     let (actions, response) = server.handle(request)
     var truncate = false
+    var cacheControl: String?
     for action in actions {
       switch action {
       case .delay(let duration):
@@ -86,6 +87,8 @@ struct Connection {
         return send(fault, keepAlive: keepAlive, includeBody: request.method != "HEAD")
       case .truncateBody:
         truncate = true
+      case .cacheControl(let value):
+        cacheControl = value
       case .echo(let status):
         return send(.echo(request, status: status), keepAlive: keepAlive, includeBody: true)
       case .endlessBody:
@@ -99,7 +102,11 @@ struct Connection {
     {
       server.pause(min(.milliseconds(delay), server.configuration.maxDelay))
     }
-    let answer = response()
+    var answer = response()
+    if let cacheControl {
+      answer.headers.removeAll { $0.name.lowercased() == "cache-control" }
+      answer.headers.append(("Cache-Control", cacheControl))
+    }
     if truncate {
       var bytes = answer.serialized(keepAlive: false, includeBody: true)
       bytes.removeLast(max(1, answer.body.count / 2))

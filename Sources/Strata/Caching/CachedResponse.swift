@@ -1,0 +1,125 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One stored answer to a GET, with what RFC 9111 needs to judge it later: when it was asked
+/// for and received, its headers (names in lower case; `Set-Cookie` never kept), and the
+/// request's values of the headers its `Vary` names.
+struct CachedResponse: Sendable {
+  let status: Int
+  private(set) var headers: [String: String]
+  let body: Data
+  private(set) var requestTime: Date
+  private(set) var responseTime: Date
+  /// The request's value of each header `Vary` names (nil: the request did not send it).
+  let varied: [String: String?]
+
+  init?(
+    _ body: Data, _ response: HTTPURLResponse, for request: URLRequest, requestTime: Date,
+    responseTime: Date
+  ) {
+    var headers: [String: String] = [:]
+    for (name, value) in response.allHeaderFields {
+      let key = String(describing: name).lowercased()
+      if key != "set-cookie" { headers[key] = String(describing: value) }
+    }
+    let control = CacheControl(headers["cache-control"])
+    let vary = (headers["vary"] ?? "").split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+    guard [200, 203].contains(response.statusCode), !control.noStore, !vary.contains("*") else {
+      return nil
+    }
+    var varied: [String: String?] = [:]
+    for name in vary where !name.isEmpty { varied[name] = request.value(forHTTPHeaderField: name) }
+    (status, self.headers, self.body, self.varied) = (response.statusCode, headers, body, varied)
+    (self.requestTime, self.responseTime) = (requestTime, responseTime)
+    // Without a lifetime or a validator it could never be used: not stored (no heuristics).
+    guard Self.lifetime(headers) != nil || etag != nil || lastModified != nil else { return nil }
+  }
+
+  var control: CacheControl { CacheControl(headers["cache-control"]) }
+  var etag: String? { headers["etag"] }
+  var lastModified: String? { headers["last-modified"] }
+  var byteCount: Int {
+    body.count + headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+  }
+
+  /// Whether this answer was given for a request like `request` (its `Vary` headers match).
+  func matches(_ request: URLRequest) -> Bool {
+    varied.allSatisfy { name, value in request.value(forHTTPHeaderField: name) == value }
+  }
+
+  /// How long it is fresh after it was generated: `max-age`, else `Expires` − `Date`; nil
+  /// when neither says (never fresh: no heuristic freshness).
+  static func lifetime(_ headers: [String: String]) -> TimeInterval? {
+    if let maxAge = CacheControl(headers["cache-control"]).maxAge { return TimeInterval(maxAge) }
+    guard let expires = headers["expires"] else { return nil }
+    // An `Expires` that is not a date means "already expired" (RFC 9111 §5.3).
+    guard let end = HTTPDate.parse(expires) else { return 0 }
+    let start = headers["date"].flatMap(HTTPDate.parse) ?? end
+    return max(0, end.timeIntervalSince(start))
+  }
+
+  /// Its current age (RFC 9111 §4.2.3), in seconds.
+  func age(at now: Date) -> TimeInterval {
+    let date = headers["date"].flatMap(HTTPDate.parse) ?? responseTime
+    let apparent = max(0, responseTime.timeIntervalSince(date))
+    let ageValue = headers["age"].flatMap(CacheControl.seconds).map(TimeInterval.init) ?? 0
+    let corrected = ageValue + max(0, responseTime.timeIntervalSince(requestTime))
+    return max(apparent, corrected) + max(0, now.timeIntervalSince(responseTime))
+  }
+
+  /// Fresh: usable without asking the server.
+  func isFresh(at now: Date) -> Bool {
+    guard !control.noCache, let lifetime = Self.lifetime(headers) else { return false }
+    return age(at: now) < lifetime
+  }
+
+  /// Usable in place of a failed request, `maxStale` past its freshness at most (or what its
+  /// `stale-if-error` allows); never when it says `must-revalidate` or `no-cache`.
+  func canStandIn(at now: Date, maxStale: TimeInterval) -> Bool {
+    let control = control
+    guard !control.mustRevalidate, !control.noCache else { return false }
+    let staleness = age(at: now) - (Self.lifetime(headers) ?? 0)
+    return staleness <= control.staleIfError.map(TimeInterval.init) ?? maxStale
+  }
+
+  /// After a `304 Not Modified`: its headers (but `Content-Length` and friends) replace the
+  /// stored ones, and the answer counts as received now (RFC 9111 §4.3.4).
+  mutating func refresh(with response: HTTPURLResponse, requestTime: Date, responseTime: Date) {
+    let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
+    for (name, value) in response.allHeaderFields {
+      let key = String(describing: name).lowercased()
+      if key != "set-cookie", !kept.contains(key) { headers[key] = String(describing: value) }
+    }
+    (self.requestTime, self.responseTime) = (requestTime, responseTime)
+  }
+}
+
+/// HTTP dates (RFC 9110 §5.6.7), the IMF-fixdate form servers send: `Sun, 06 Nov 1994
+/// 08:49:37 GMT`. Parsed by hand: a shared `DateFormatter` is not safe across threads.
+enum HTTPDate {
+  private static let months = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
+
+  static func parse(_ text: String) -> Date? {
+    let parts = text.split(separator: " ")
+    guard parts.count == 6, parts[5] == "GMT", let day = parts[1].plainInteger,
+      let month = months.firstIndex(of: String(parts[2])), let year = parts[3].plainInteger
+    else { return nil }
+    let time = parts[4].split(separator: ":")
+    guard time.count == 3, let hour = time[0].plainInteger, let minute = time[1].plainInteger,
+      let second = time[2].plainInteger, (1...31).contains(day), (1...9999).contains(year),
+      hour < 24, minute < 60, second < 61
+    else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "GMT") ?? calendar.timeZone
+    return calendar.date(
+      from: DateComponents(
+        year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second))
+  }
+}

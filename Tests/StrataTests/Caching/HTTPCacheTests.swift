@@ -1,0 +1,290 @@
+import Foundation
+import Strata
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Wall-clock time the test moves by hand: freshness and staleness never depend on how fast
+/// the machine is.
+private final class WallClock: @unchecked Sendable {
+  private let lock = NSLock()
+  private var current = Date(timeIntervalSince1970: 1_800_000_000)
+
+  var now: Date { lock.withLock { current } }
+  func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+/// A server script: each request answered by `answer(request, index)`; requests kept.
+private func server(
+  _ answer: @escaping @Sendable (URLRequest, Int) throws -> (Int, String, [String: String])
+) -> MockTransport {
+  MockTransport { request, index in
+    let (status, body, headers) = try answer(request, index)
+    return try MockTransport.response(request, status: status, body: body, headers: headers)
+  }
+}
+
+private func service(
+  _ transport: MockTransport, _ clock: WallClock, maxStale: Duration = .seconds(86_400),
+  records: RecordBox? = nil
+) -> NetworkService {
+  var options = NetworkOptions(
+    baseURL: URL(string: "https://api.example") ?? URL(fileURLWithPath: "/"),
+    retryPolicy: .none)
+  options.cache = HTTPCache(maxStale: maxStale, now: { clock.now })
+  if let records { options.onRequestRecord = { records.add($0) } }
+  return NetworkService(options: options, transport: transport, clock: ManualClock())
+}
+
+private final class RecordBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var records: [RequestRecord] = []
+  func add(_ record: RequestRecord) { lock.withLock { records.append(record) } }
+  var all: [RequestRecord] { lock.withLock { records } }
+}
+
+@Suite("HTTP cache: freshness, revalidation, stale answers, invalidation")
+struct HTTPCacheTests {
+  /// Fresh (`max-age`): answered without a request. Stale: revalidated with its ETag; a 304
+  /// (no body) refreshes it with the new headers, and the stored body is decoded again.
+  @Test func aFreshAnswerIsUsedAndAStaleOneRevalidated() async throws {
+    let clock = WallClock()
+    let records = RecordBox()
+    let transport = server { request, index in
+      if index == 1 {
+        return (200, userJSON, ["Cache-Control": "max-age=60", "ETag": "W/\"a1\""])
+      }
+      #expect(request.value(forHTTPHeaderField: "If-None-Match") == "W/\"a1\"")
+      return (304, "", ["Cache-Control": "max-age=120", "ETag": "W/\"a1\""])
+    }
+    let network = service(transport, clock, records: records)
+
+    #expect(try await network.fetch(GetUser()).source == .network)
+    clock.advance(30)
+    let hit = try await network.fetch(GetUser())
+    #expect(hit.source == .cache(age: 30) && hit.value == TestUser(id: 1, firstName: "Emily"))
+    #expect(transport.requestCount == 1)
+
+    clock.advance(31)  // 61 s: past max-age=60
+    let revalidated = try await network.fetch(GetUser())
+    #expect(revalidated.source == .revalidated)
+    #expect(revalidated.value == TestUser(id: 1, firstName: "Emily"))
+    clock.advance(100)  // fresh again for the 304's max-age=120
+    #expect(try await network.fetch(GetUser()).source == .cache(age: 100))
+    #expect(transport.requestCount == 2)
+    #expect(records.all.map(\.cache) == ["miss", "hit", "revalidated", "hit"])
+    #expect(records.all.map(\.attempt) == [1, 0, 1, 0])
+  }
+
+  /// Only an ETag: kept, never fresh (no heuristic freshness), so every read asks; a new
+  /// body replaces the old one.
+  @Test func anAnswerWithOnlyAValidatorIsAlwaysRevalidated() async throws {
+    let clock = WallClock()
+    let transport = server { request, index in
+      switch index {
+      case 1: return (200, userJSON, ["ETag": "\"v1\""])
+      case 2:
+        #expect(request.value(forHTTPHeaderField: "If-None-Match") == "\"v1\"")
+        return (200, #"{"id":1,"firstName":"Emma"}"#, ["ETag": "\"v2\""])
+      default:
+        #expect(request.value(forHTTPHeaderField: "If-None-Match") == "\"v2\"")
+        return (304, "", ["ETag": "\"v2\""])
+      }
+    }
+    let network = service(transport, clock)
+    _ = try await network.send(GetUser())
+    #expect(try await network.send(GetUser()).firstName == "Emma")
+    let third = try await network.fetch(GetUser())
+    #expect(third.source == .revalidated && third.value.firstName == "Emma")
+    #expect(transport.requestCount == 3)
+  }
+
+  /// `no-store`, `Vary: *`, a status other than 200/203 and an answer with neither lifetime
+  /// nor validator are never kept; `Set-Cookie` is never kept nor replayed.
+  @Test(arguments: [
+    ["Cache-Control": "no-store, max-age=60"], ["Cache-Control": "max-age=60", "Vary": "*"],
+    [:],
+  ])
+  func answersThatMayNotBeKeptAreNot(_ headers: [String: String]) async throws {
+    let clock = WallClock()
+    let transport = server { _, _ in (200, userJSON, headers) }
+    let network = service(transport, clock)
+    _ = try await network.send(GetUser())
+    #expect(try await network.fetch(GetUser()).source == .network)
+    #expect(transport.requestCount == 2)
+  }
+
+  @Test func aCookieIsNeitherKeptNorReplayed() async throws {
+    let clock = WallClock()
+    let cache = HTTPCache(now: { clock.now })
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example") ?? URL(fileURLWithPath: "/"))
+    options.cache = cache
+    let transport = server { _, index in
+      (200, userJSON, ["Cache-Control": "max-age=60", "Set-Cookie": "session=s3cr3t-\(index)"])
+    }
+    let network = NetworkService(options: options, transport: transport, clock: ManualClock())
+    _ = try await network.send(GetUser())
+    #expect(try await network.fetch(GetUser()).source == .cache(age: 0))
+    #expect(cache.count == 1)
+    #expect(transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "Cookie") == nil })
+  }
+
+  /// When the server cannot be reached or fails (5xx), a stale answer stands in — up to
+  /// `maxStale`, or its own `stale-if-error`; never one marked `must-revalidate`; never for
+  /// a 4xx (the server answered).
+  @Test func aStaleAnswerStandsInForAFailureWithinItsLimits() async throws {
+    let clock = WallClock()
+    let transport = server { _, index in
+      index == 1
+        ? (200, userJSON, ["Cache-Control": "max-age=10"]) : (503, #"{"message":"down"}"#, [:])
+    }
+    let network = service(transport, clock, maxStale: .seconds(3_600))
+    _ = try await network.send(GetUser())
+    clock.advance(1_000)
+    #expect(try await network.fetch(GetUser()).source == .stale(age: 1_000))
+    clock.advance(3_000)  // 3,990 s past its freshness: over maxStale
+    let error = await networkError { _ = try await network.send(GetUser()) }
+    #expect(error?.status == 503)
+
+    for (headers, standsIn) in [
+      (["Cache-Control": "max-age=10, stale-if-error=60"], false),
+      (["Cache-Control": "max-age=10, stale-if-error=100000"], true),
+      (["Cache-Control": "max-age=10, must-revalidate"], false),
+    ] {
+      let clock = WallClock()
+      let transport = server { _, index in
+        index == 1 ? (200, userJSON, headers) : (500, "{}", [:])
+      }
+      let network = service(transport, clock)
+      _ = try await network.send(GetUser())
+      clock.advance(1_000)
+      let source = try? await network.fetch(GetUser()).source
+      #expect((source == .stale(age: 1_000)) == standsIn, "\(headers)")
+    }
+
+    let refused = server { _, index in
+      index == 1 ? (200, userJSON, ["Cache-Control": "max-age=10"]) : (404, "{}", [:])
+    }
+    let answered = service(refused, clock)
+    _ = try await answered.send(GetUser())
+    clock.advance(60)
+    #expect(await networkError { _ = try await answered.send(GetUser()) }?.status == 404)
+  }
+
+  @Test func aTransportFailureIsAnsweredFromTheCacheAndRecordedAsStale() async throws {
+    let clock = WallClock()
+    let records = RecordBox()
+    let transport = MockTransport { request, index in
+      guard index == 1 else { throw URLError(.notConnectedToInternet) }
+      return try MockTransport.response(
+        request, status: 200, body: userJSON, headers: ["ETag": "\"e\""])
+    }
+    let network = service(transport, clock, records: records)
+    _ = try await network.send(GetUser())
+    clock.advance(720)
+    let answer = try await network.fetch(GetUser())
+    #expect(answer.source == .stale(age: 720) && answer.value.firstName == "Emily")
+    #expect(records.all.map(\.cache) == ["miss", "stale"])
+  }
+
+  /// A successful change drops what was kept for its URL and for the `Location` it names on
+  /// the same origin; another origin's `Location` is left alone.
+  @Test func aChangeDropsWhatWasKeptForItsURLs() async throws {
+    let clock = WallClock()
+    let transport = server { request, _ in
+      if request.httpMethod == "POST" {
+        return (
+          201, "{}",
+          ["Location": "/users/1", "Content-Location": "https://elsewhere.example/users/2"]
+        )
+      }
+      return (200, userJSON, ["Cache-Control": "max-age=600"])
+    }
+    let network = service(transport, clock)
+    _ = try await network.send(GetUser(id: 1))
+    _ = try await network.send(GetUser(id: 2))
+    _ = try await network.send(Request<EmptyResponse>(path: "users/add", method: .post))
+    #expect(try await network.fetch(GetUser(id: 1)).source == .network)
+    #expect(try await network.fetch(GetUser(id: 2)).source == .cache(age: 0))
+
+    _ = try await network.send(Request<EmptyResponse>(path: "users/2", method: .delete))
+    #expect(try await network.fetch(GetUser(id: 2)).source == .network)
+  }
+
+  /// A refresh asks the server even when the stored answer is fresh; `bypass` neither reads
+  /// nor writes; a request with a bearer token is one user's and is not kept.
+  @Test func policiesAndSignedInRequests() async throws {
+    let clock = WallClock()
+    let transport = server { _, _ in (200, userJSON, ["Cache-Control": "max-age=600"]) }
+    let network = service(transport, clock)
+    var refresh = Request<TestUser>(path: "users/1")
+    _ = try await network.send(refresh)
+    refresh.cachePolicy = .revalidate
+    #expect(try await network.fetch(refresh).source == .network)
+    refresh.cachePolicy = .bypass
+    #expect(try await network.fetch(refresh).source == .network)
+    #expect(transport.requestCount == 3)
+
+    let session = InMemoryTokenStore(
+      Credentials(accessToken: "tok-abcdef", refreshToken: "ref-abcdef", origin: exampleOrigin))
+    let signedIn = NetworkService(
+      options: {
+        var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
+        options.cache = HTTPCache(now: { clock.now })
+        return options
+      }(), transport: transport,
+      authenticator: AuthSession(
+        origin: exampleOrigin, store: session,
+        refresh: { _ in Credentials(accessToken: "t", refreshToken: "r", origin: exampleOrigin) }),
+      clock: ManualClock())
+    _ = try await signedIn.send(GetMe())
+    #expect(try await signedIn.fetch(GetMe()).source == .network)
+  }
+
+  /// `Vary`: an answer is only for requests that send the same values of the headers it
+  /// names.
+  @Test func varyKeepsAnswersApart() async throws {
+    let clock = WallClock()
+    let transport = server { _, _ in
+      (200, userJSON, ["Cache-Control": "max-age=600", "Vary": "Accept-Language"])
+    }
+    let network = service(transport, clock)
+    _ = try await network.send(
+      Request<TestUser>(path: "users/1", headers: ["Accept-Language": "en"]))
+    #expect(
+      try await network.fetch(
+        Request<TestUser>(path: "users/1", headers: ["Accept-Language": "en"])
+      )
+      .source == .cache(age: 0))
+    #expect(
+      try await network.fetch(
+        Request<TestUser>(path: "users/1", headers: ["Accept-Language": "fr"])
+      )
+      .source == .network)
+  }
+
+  /// The byte budget holds: the least recently used answers go first; hostile numbers in
+  /// `Cache-Control` are capped or ignored, never a trap.
+  @Test func theBudgetHoldsAndHostileDirectivesAreHarmless() async throws {
+    let clock = WallClock()
+    let cache = HTTPCache(maxBytes: 1_000, now: { clock.now })
+    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
+    options.cache = cache
+    let body = #"{"id":1,"firstName":"\#(String(repeating: "x", count: 200))"}"#
+    let transport = server { _, index in
+      let control = index % 2 == 0 ? "max-age=99999999999999999999999" : "max-age=-5, max-age=x"
+      return (200, body, ["Cache-Control": control, "ETag": "\"\(index)\""])
+    }
+    let network = NetworkService(options: options, transport: transport, clock: ManualClock())
+    for id in 1...10 { _ = try await network.send(GetUser(id: id)) }
+    #expect(cache.byteCount <= 1_000 && cache.count >= 2)
+    // The newest is still kept, its absurd max-age capped, not a trap.
+    #expect(try await network.fetch(GetUser(id: 10)).source == .cache(age: 0))
+    _ = try await network.send(GetUser(id: 1))  // the oldest went first: asked without a tag
+    #expect(transport.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
+  }
+}
