@@ -57,6 +57,7 @@ struct CLIRunner: Sendable {
     environment["HOME"] = home
     environment["XDG_CONFIG_HOME"] = home + "/config"
     environment["XDG_DATA_HOME"] = home + "/.local/share"
+    environment["XDG_CACHE_HOME"] = home + "/.cache"
     environment.removeValue(forKey: "LOG_LEVEL")
     environment.merge(extraEnvironment) { _, extra in extra }
     return environment

@@ -40,6 +40,15 @@ struct CachedResponse: Sendable {
     guard Self.lifetime(headers) != nil || etag != nil || lastModified != nil else { return nil }
   }
 
+  /// An answer read back from the disk tier.
+  init(
+    status: Int, headers: [String: String], body: Data, requestTime: Date, responseTime: Date,
+    varied: [String: String?]
+  ) {
+    (self.status, self.headers, self.body, self.varied) = (status, headers, body, varied)
+    (self.requestTime, self.responseTime) = (requestTime, responseTime)
+  }
+
   var control: CacheControl { CacheControl(headers["cache-control"]) }
   var etag: String? { headers["etag"] }
   var lastModified: String? { headers["last-modified"] }

@@ -17,32 +17,31 @@ import StrataConcurrency
 /// Answers to requests that carry a bearer token are not kept: they belong to one signed-in
 /// user, and this cache does not separate users.
 ///
-/// Bounded by bytes, least recently used first out; a lookup and a store cost the same
-/// whatever the number of entries. In memory: an app restarted offline starts empty.
+/// In memory, or on disk as well (``init(app:origin:maxBytes:maxStale:environment:now:)``: an app
+/// restarted offline still has its last answers), with hot answers in memory. Each tier is
+/// bounded by bytes, least recently used out first; a lookup and a store cost the same
+/// whatever the number of entries. A damaged or half-written file is a miss, never a crash.
 public final class HTTPCache: Sendable {
-  /// The most bytes (bodies and headers) kept.
+  /// The most bytes kept: on disk when the cache has a directory, else in memory.
   public let maxBytes: Int
   /// How long past its freshness a stored answer may stand in for a failed request, when
   /// the answer itself does not say (`stale-if-error`).
   public let maxStale: Duration
+  /// Where answers are kept on disk; nil for a memory-only cache.
+  public var directory: String? { files?.directory }
+  private let memoryBytes: Int
+  private let files: HTTPCacheFiles?
   private let now: @Sendable () -> Date
 
   private struct State {
-    var entries: [String: Node] = [:]
-    var bytes = 0
-    /// Most recently used at the head; `nil` ends the list.
-    var head: String?
-    var tail: String?
-  }
-
-  private struct Node {
-    var response: CachedResponse
-    var newer: String?
-    var older: String?
+    var memory = RecencyList<CachedResponse>()
+    /// The disk tier's files by name, with their sizes; read from the directory once.
+    var disk: RecencyList<Void>?
   }
 
   private let state = Lock(State())
 
+  /// A memory-only cache.
   /// - Parameter maxBytes: The byte budget (default 50 MiB).
   /// - Parameter maxStale: How long past its freshness an answer may stand in for a failure
   ///   (default one day).
@@ -52,15 +51,51 @@ public final class HTTPCache: Sendable {
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     (self.maxBytes, self.maxStale, self.now) = (max(0, maxBytes), maxStale, now)
+    (memoryBytes, files) = (self.maxBytes, nil)
   }
 
-  /// How many answers are kept.
-  public var count: Int { state.withLock { $0.entries.count } }
-  /// The bytes they take.
-  public var byteCount: Int { state.withLock { $0.bytes } }
+  /// A cache on disk under `$XDG_CACHE_HOME/<app>/http/<origin>` (else
+  /// `~/.cache/<app>/http/<origin>`), owner-only, the same path rule as the token and local
+  /// stores; the newest answers (up to 8 MiB) also in memory. Memory-only when the directory
+  /// cannot be made or is not the user's own.
+  /// - Parameter app: The application's name (one directory per app).
+  /// - Parameter origin: The API's origin (one directory per origin).
+  /// - Parameter maxBytes: The disk budget (default 50 MiB, `HTTP_CACHE_SIZE` in a config).
+  /// - Parameter maxStale: As in ``init(maxBytes:maxStale:now:)``.
+  /// - Parameter environment: Where `XDG_CACHE_HOME` and `HOME` are read.
+  /// - Parameter now: Wall-clock time (tests inject their own).
+  public convenience init(
+    app: String, origin: Origin, maxBytes: Int = 50 << 20, maxStale: Duration = .seconds(86_400),
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    let directory =
+      AppDirectories(app: app, environment: environment).cache + "/http/"
+      + AppDirectories.component(for: origin)
+    self.init(
+      files: HTTPCacheFiles(directory: directory), maxBytes: maxBytes, maxStale: maxStale,
+      now: now)
+  }
 
-  /// Forgets everything (sign-out, or the user asked).
-  public func removeAll() { state.withLock { $0 = State() } }
+  private init(
+    files: HTTPCacheFiles?, maxBytes: Int, maxStale: Duration, now: @escaping @Sendable () -> Date
+  ) {
+    (self.maxBytes, self.maxStale, self.now) = (max(0, maxBytes), maxStale, now)
+    (self.files, memoryBytes) = (files, min(self.maxBytes, 8 << 20))
+  }
+
+  /// How many answers are kept (on disk, for a cache with a directory).
+  public var count: Int { state.withLock { state in loadIndex(&state).count } }
+  /// The bytes they take.
+  public var byteCount: Int { state.withLock { state in loadIndex(&state).bytes } }
+
+  /// Forgets everything (sign-out, or the user asked), on disk too.
+  public func removeAll() {
+    state.withLock { state in
+      files?.removeAll()
+      state = State()
+    }
+  }
 
   // MARK: Used by NetworkService
 
@@ -75,9 +110,16 @@ public final class HTTPCache: Sendable {
   func lookUp(_ request: URLRequest) -> CachedResponse? {
     guard let key = Self.key(request) else { return nil }
     return state.withLock { state in
-      guard let node = state.entries[key], node.response.matches(request) else { return nil }
-      Self.touch(key, &state)
-      return node.response
+      var found = state.memory.use(key)
+      if found == nil, let files {
+        _ = loadIndex(&state)
+        if state.disk?.use(HTTPCacheFiles.name(for: key)) != nil, let read = files.read(key) {
+          found = read
+          _ = state.memory.put(key, read, size: read.byteCount, budget: memoryBytes)
+        }
+      }
+      guard let found, found.matches(request) else { return nil }
+      return found
     }
   }
 
@@ -85,55 +127,47 @@ public final class HTTPCache: Sendable {
   func store(_ response: CachedResponse?, for request: URLRequest) {
     guard let key = Self.key(request) else { return }
     state.withLock { state in
-      Self.remove(key, &state)
-      guard let response, response.byteCount <= maxBytes else { return }
-      state.entries[key] = Node(response: response, newer: nil, older: nil)
-      state.bytes += response.byteCount
-      Self.link(key, &state)
-      while state.bytes > maxBytes, let oldest = state.tail { Self.remove(oldest, &state) }
+      guard let response, response.byteCount <= maxBytes else {
+        remove(key, &state)
+        return
+      }
+      _ = state.memory.put(key, response, size: response.byteCount, budget: memoryBytes)
+      guard let files else { return }
+      _ = loadIndex(&state)
+      guard let size = files.write(response, key: key) else { return }
+      let evicted =
+        state.disk?.put(HTTPCacheFiles.name(for: key), (), size: size, budget: maxBytes) ?? []
+      for name in evicted { unlink(files.directory + "/" + name) }
     }
   }
 
   /// Drops what is kept for `url` (after a change to it).
   func invalidate(_ url: URL) {
-    state.withLock { Self.remove(url.absoluteString, &$0) }
+    state.withLock { remove(url.absoluteString, &$0) }
   }
 
-  // MARK: The recency list
-
-  private static func touch(_ key: String, _ state: inout State) {
-    guard state.head != key else { return }
-    unlink(key, &state)
-    link(key, &state)
+  private func remove(_ key: String, _ state: inout State) {
+    state.memory.remove(key)
+    guard let files else { return }
+    _ = loadIndex(&state)
+    state.disk?.remove(HTTPCacheFiles.name(for: key))
+    files.remove(key)
   }
 
-  private static func link(_ key: String, _ state: inout State) {
-    state.entries[key]?.older = state.head
-    state.entries[key]?.newer = nil
-    if let head = state.head { state.entries[head]?.newer = key }
-    state.head = key
-    if state.tail == nil { state.tail = key }
-  }
-
-  private static func unlink(_ key: String, _ state: inout State) {
-    guard let node = state.entries[key] else { return }
-    if let newer = node.newer {
-      state.entries[newer]?.older = node.older
-    } else {
-      state.head = node.older
+  /// The tier that bounds the cache: the disk index (read from the directory the first time,
+  /// oldest file first), or memory.
+  private func loadIndex(_ state: inout State) -> (count: Int, bytes: Int) {
+    guard let files else { return (state.memory.count, state.memory.bytes) }
+    if state.disk == nil {
+      var disk = RecencyList<Void>()
+      for file in files.list().sorted(by: { $0.modified < $1.modified }) {
+        for name in disk.put(file.name, (), size: file.size, budget: maxBytes) {
+          unlink(files.directory + "/" + name)
+        }
+      }
+      state.disk = disk
     }
-    if let older = node.older {
-      state.entries[older]?.newer = node.newer
-    } else {
-      state.tail = node.newer
-    }
-  }
-
-  private static func remove(_ key: String, _ state: inout State) {
-    guard let node = state.entries[key] else { return }
-    unlink(key, &state)
-    state.entries[key] = nil
-    state.bytes -= node.response.byteCount
+    return (state.disk?.count ?? 0, state.disk?.bytes ?? 0)
   }
 }
 

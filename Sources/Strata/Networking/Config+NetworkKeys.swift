@@ -13,4 +13,12 @@ extension Config.Key {
   public static let maxResponseSize: Config.Key = "MAX_RESPONSE_SIZE"
   /// Application name, sent in the User-Agent (and naming the app's own files).
   public static let appName: Config.Key = "APP_NAME"
+  /// Where GET answers are kept (``HTTPCache``): `disk` (default, under the app's cache
+  /// directory), `memory`, or `off`.
+  public static let httpCache: Config.Key = "HTTP_CACHE"
+  /// The HTTP cache's byte budget (default `50MiB`).
+  public static let httpCacheSize: Config.Key = "HTTP_CACHE_SIZE"
+  /// How long past its freshness a kept answer may stand in when the server cannot be
+  /// reached (default `1d`).
+  public static let httpCacheMaxStale: Config.Key = "HTTP_CACHE_MAX_STALE"
 }

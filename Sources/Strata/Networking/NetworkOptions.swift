@@ -69,7 +69,8 @@ public struct NetworkOptions: Sendable {
 
   /// Reads `DEADLINE` (a call's deadline), `IDLE_TIMEOUT` (one attempt's wait for data),
   /// `RETRY_MAX_RETRIES`, `RETRY_BASE_DELAY`, `RETRY_MAX_DELAY`, `MAX_RESPONSE_SIZE`,
-  /// `APP_NAME` and `LOG_REVEAL_PRIVATE` (all optional, defaults as in ``RetryPolicy`` and
+  /// `APP_NAME`, `LOG_REVEAL_PRIVATE` and `HTTP_CACHE`, `HTTP_CACHE_SIZE`,
+  /// `HTTP_CACHE_MAX_STALE` (all optional, defaults as in ``RetryPolicy``, ``HTTPCache`` and
   /// above), then lets code change what it needs.
   /// - Parameter config: The configuration.
   /// - Parameter baseURL: The API's base URL (the caller resolves `API`, which may name a sandbox).
@@ -105,6 +106,32 @@ public struct NetworkOptions: Sendable {
       idleTimeout = try config.duration(.idleTimeout, in: .milliseconds(1)...Self.longestTimeout)
     }
     revealsPersonalData = try config.bool(.logRevealPrivate, default: false)
+    cache = try Self.cache(config: config, baseURL: baseURL)
+  }
+
+  /// `HTTP_CACHE`, `HTTP_CACHE_SIZE`, `HTTP_CACHE_MAX_STALE`: on disk under the app's cache
+  /// directory (memory when there is no `APP_NAME` to name it), in memory, or none.
+  private static func cache(config: Config, baseURL: URL) throws -> HTTPCache? {
+    let size = try config.byteCount(.httpCacheSize, default: 50 << 20, in: 0...(1 << 40))
+    let maxStale = try config.duration(
+      .httpCacheMaxStale, default: .seconds(86_400), in: .zero...Duration.seconds(365 * 86_400))
+    let mode = try config.string(.httpCache, default: "disk")
+    switch mode.lowercased() {
+    case "off": return nil
+    case "memory": return HTTPCache(maxBytes: size, maxStale: maxStale)
+    case "disk":
+      guard let app = config.value(.appName)?.value, let origin = Origin(baseURL) else {
+        return HTTPCache(maxBytes: size, maxStale: maxStale)
+      }
+      return HTTPCache(app: app, origin: origin, maxBytes: size, maxStale: maxStale)
+    default:
+      var location: SourceLocation?
+      if case .file(let found) = config.value(.httpCache)?.origin { location = found }
+      throw ConfigError(
+        .invalidValue(key: Config.Key.httpCache.name, expected: "disk, memory or off"),
+        at: location,
+        "\(Config.Key.httpCache.name): expected disk, memory or off, got \(Config.quoted(mode))")
+    }
   }
 
   /// `<app> Strata/<version> (<system>)`, or without an app name `Strata/<version> (<system>)`.

@@ -109,8 +109,8 @@ public final class NetworkService: Networking {
     if let cache, let stored, endpoint.cachePolicy == .useCache,
       stored.isFresh(at: cache.currentDate)
     {
-      recordHit(stored, of: call)
       let age = Int(stored.age(at: cache.currentDate))
+      recordHit(stored, age: age, of: call)
       return Fetched(
         value: try decode(E.Response.self, stored.body, status: stored.status),
         source: .cache(age: age))
@@ -144,7 +144,8 @@ public final class NetworkService: Networking {
       }
       record(
         outcome, next, of: call, retryReason: why, duration: ContinuousClock.now - started,
-        cache: cache.map { _ in standIn == nil ? ResponseSource.network.label : "stale" })
+        cache: cache.map { _ in standIn == nil ? ResponseSource.network.label : "stale" },
+        cacheAge: standIn?.age)
       if let standIn {
         logger.info("\(label): answered from the cache (\(standIn.age)s old) after a failure")
         return Fetched(
@@ -215,13 +216,14 @@ public final class NetworkService: Networking {
   }
 
   /// The record of an answer the cache gave without a request (attempt 0).
-  private func recordHit(_ stored: CachedResponse, of call: Call) {
+  private func recordHit(_ stored: CachedResponse, age: Int, of call: Call) {
     guard logger.isEnabled(.debug) || options.onRequestRecord != nil else { return }
     var record = RequestRecord(
       request: call.label, method: "GET",
       url: call.request.url.map(redactor.redact(url:)) ?? "?", status: stored.status,
       durationMilliseconds: 0, bytesSent: 0, bytesReceived: 0, attempt: 0)
-    record.cache = ResponseSource.cache(age: 0).label
+    record.cache = ResponseSource.cache(age: age).label
+    record.cacheAge = age
     options.onRequestRecord?(record)
     logger.log(.debug, "← \(stored.status) \(call.label) from the cache", fields: record.fields)
   }
@@ -452,7 +454,7 @@ public final class NetworkService: Networking {
   /// ``NetworkOptions/onRequestRecord``, and as the fields of the `networking` debug line.
   private func record(
     _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ next: Next, of call: Call,
-    retryReason: String?, duration: Duration, cache: String? = nil
+    retryReason: String?, duration: Duration, cache: String? = nil, cacheAge: Int? = nil
   ) {
     let logs = logger.isEnabled(.debug)
     guard logs || options.onRequestRecord != nil else { return }
@@ -471,7 +473,7 @@ public final class NetworkService: Networking {
       record.error = Self.reason(error)
     }
     if case .retry(let retry, _) = next { record.retry = retry }
-    record.cache = cache
+    (record.cache, record.cacheAge) = (cache, cacheAge)
     options.onRequestRecord?(record)
     if logs {
       let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"

@@ -39,6 +39,8 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   /// (a 304 confirmed the stored answer), `stale` (a stored answer stood in for this failed
   /// attempt) or `miss`; nil when the request does not use the cache.
   public var cache: String?
+  /// For `hit` and `stale`: how old the stored answer is, in whole seconds.
+  public var cacheAge: Int?
 
   init(
     request: String, method: String, url: String, status: Int?, durationMilliseconds: Double,
@@ -70,6 +72,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
     if let error { fields["http.error"] = error }
     if let retry { fields["http.retry_in_ms"] = String(format: "%.0f", retry.delayMilliseconds) }
     if let cache { fields["http.cache"] = cache }
+    if let cacheAge { fields["http.cache_age_s"] = String(cacheAge) }
     return fields
   }
 }

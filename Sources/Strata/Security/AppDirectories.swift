@@ -7,9 +7,11 @@ import Foundation
 /// `%2F` tricks in a host cannot climb out.
 /// - `config`: `$XDG_CONFIG_HOME/<app>`, else `~/.config/<app>` (sessions).
 /// - `data`: `$XDG_DATA_HOME/<app>`, else `~/.local/share/<app>` (what is kept offline).
+/// - `cache`: `$XDG_CACHE_HOME/<app>`, else `~/.cache/<app>` (HTTP answers: may be deleted).
 package struct AppDirectories: Sendable, Equatable {
   package let config: String
   package let data: String
+  package let cache: String
 
   package init(app: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
     let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
@@ -19,6 +21,7 @@ package struct AppDirectories: Sendable, Equatable {
     let app = Self.component(app)
     config = base("XDG_CONFIG_HOME", "/.config") + "/" + app
     data = base("XDG_DATA_HOME", "/.local/share") + "/" + app
+    cache = base("XDG_CACHE_HOME", "/.cache") + "/" + app
   }
 
   /// `https_dummyjson.com_443`: the origin as one file name (sessions and stores are kept per

@@ -50,8 +50,12 @@ final class AppContext: Sendable {
     if usesSandbox {
       // Every value is checked by building (not using) the container once; the sandbox's
       // address is not known yet, so a stand-in takes its place.
+      var standIn: [Config.Key: String] = [.api: "http://127.0.0.1", .tokenStore: "memory"]
+      if try config.string(.httpCache, default: "disk").lowercased() == "disk" {
+        standIn[.httpCache] = "memory"
+      }
       try DemoContainer.make(
-        config: config.overriding([.api: "http://127.0.0.1", .tokenStore: "memory"]),
+        config: config.overriding(standIn),
         connectivityMonitor: SilentConnectivityMonitor()
       ).validate()
     }
@@ -68,13 +72,27 @@ final class AppContext: Sendable {
       try server.start()
       Log.general.info("embedded sandbox on \(server.baseURL.absoluteString)")
       sandbox = server
-      // The embedded sandbox's tokens die with it, so its session is kept in memory only.
-      config = config.overriding([.api: server.baseURL.absoluteString, .tokenStore: "memory"])
+      // The embedded sandbox's tokens and answers die with it: its session and HTTP cache
+      // are kept in memory only (a new port every run would leave a directory each time).
+      var sandboxed: [Config.Key: String] = [
+        .api: server.baseURL.absoluteString, .tokenStore: "memory",
+      ]
+      if try config.string(.httpCache, default: "disk").lowercased() == "disk" {
+        sandboxed[.httpCache] = "memory"
+      }
+      config = config.overriding(sandboxed)
     }
     let container = DemoContainer.make(
       config: config,
       onRequestRecord: { record in
         httpLog?.sink(record)
+        if record.cache == "stale" {
+          // The command succeeds with what was kept: say how old it is, once per answer.
+          let age = Output.duration(.seconds(record.cacheAge ?? 0))
+          Terminal.error(
+            "\(record.request): \(record.error ?? "server unavailable (\(record.status ?? 0))"); shown from the cache, \(age) old"
+          )
+        }
         // The info log line already says it when shown.
         guard let retry = record.retry, !Log.networking.isEnabled(.info) else { return }
         let delay = Duration.milliseconds(Int64(retry.delayMilliseconds.rounded()))
@@ -118,6 +136,7 @@ final class AppContext: Sendable {
     var overrides: [String: String] = [:]
     for (key, value) in invocation.sets { overrides[key] = value }
     if let api = invocation.api { overrides[Config.Key.api.name] = api }
+    if invocation.noCache { overrides[Config.Key.httpCache.name] = "off" }
     if invocation.sandbox { overrides[Config.Key.api.name] = "sandbox" }
     for (key, value) in extra { overrides[key.name] = value }
     let loaded = try Config(file: file, overrides: overrides, defaults: [.appName: "strata-demo"])

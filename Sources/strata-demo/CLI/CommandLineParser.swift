@@ -16,6 +16,8 @@ struct Invocation: Sendable {
   var analyticsLog: String?
   var json = false
   var verbose = false
+  /// `--no-cache`: reads skip the HTTP cache.
+  var noCache = false
   var help = false
   var version = false
 
@@ -164,12 +166,13 @@ enum CommandLineParser {
       }
       invocation.sets.append(
         (String(value[..<equals]), String(value[value.index(after: equals)...])))
-    case "sandbox", "json", "help", "version", "verbose":
+    case "sandbox", "json", "help", "version", "verbose", "no-cache":
       guard value == nil else { throw UsageError.global("--\(name) takes no value") }
       switch name {
       case "sandbox": invocation.sandbox = true
       case "json": invocation.json = true
       case "verbose": invocation.verbose = true
+      case "no-cache": invocation.noCache = true
       case "help": invocation.help = true
       default: invocation.version = true
       }

@@ -6,7 +6,8 @@ enum CommandTable {
   static let commands: [Command] =
     TourCommand.commands + AccountCommands.commands + UserCommands.commands
     + UserPostsCommands.commands + PostCommands.commands + TodoCommands.commands
-    + SyncCommand.commands + ConfigCommand.commands + SandboxCommand.commands
+    + SyncCommand.commands + ConfigCommand.commands + CacheCommands.commands
+    + SandboxCommand.commands
 
   /// The command named by the first words of `words`, the longest name winning (`user posts 1`
   /// is `user posts`, not `user` with two arguments).
@@ -34,6 +35,9 @@ enum CommandTable {
       name: "log-level", valueName: "LEVEL",
       help: "trace, debug, info, notice, warning, error or critical"),
     OptionSpec(name: "json", valueName: nil, help: "print JSON instead of tables"),
+    OptionSpec(
+      name: "no-cache", valueName: nil,
+      help: "ask the server for every read (same as --set HTTP_CACHE=off)"),
     OptionSpec(
       name: "verbose", valueName: nil,
       help: "-v: also print info log lines on stderr (default: warnings and errors only)"),

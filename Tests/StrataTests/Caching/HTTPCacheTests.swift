@@ -288,3 +288,100 @@ struct HTTPCacheTests {
     #expect(transport.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
   }
 }
+
+@Suite("HTTP cache on disk: restarts, damage, budget")
+struct HTTPCacheDiskTests {
+  private static func cache(_ root: String, _ clock: WallClock, maxBytes: Int = 50 << 20)
+    -> HTTPCache
+  {
+    HTTPCache(
+      app: "strata-tests", origin: exampleOrigin, maxBytes: maxBytes,
+      environment: ["XDG_CACHE_HOME": root, "HOME": root], now: { clock.now })
+  }
+
+  private static func network(_ cache: HTTPCache, _ transport: MockTransport) -> NetworkService {
+    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+    options.cache = cache
+    return NetworkService(options: options, transport: transport, clock: ManualClock())
+  }
+
+  /// What one process kept, the next one has — also offline: its answer stands in.
+  @Test func answersSurviveARestartAndStandInOffline() async throws {
+    let root = NSTemporaryDirectory() + "strata-http-cache-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let clock = WallClock()
+    let online = server { _, _ in (200, userJSON, ["ETag": "\"1\"", "Cache-Control": "max-age=60"])
+    }
+    let first = Self.cache(root, clock)
+    _ = try await Self.network(first, online).send(GetUser())
+    let directory = try #require(first.directory)
+    #expect(directory.hasPrefix(root + "/strata-tests/http/https_api.example_443"))
+    let mode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions]
+    #expect(mode as? Int == 0o700)
+
+    clock.advance(30)
+    let restarted = Self.cache(root, clock)
+    #expect(restarted.count == 1)
+    let offline = MockTransport { _, _ in throw URLError(.notConnectedToInternet) }
+    #expect(try await Self.network(restarted, offline).fetch(GetUser()).source == .cache(age: 30))
+    clock.advance(600)
+    let answer = try await Self.network(Self.cache(root, clock), offline).fetch(GetUser())
+    #expect(answer.source == .stale(age: 630) && answer.value.firstName == "Emily")
+  }
+
+  /// A flipped byte, a file cut short, another key's file under this name, a temporary file a
+  /// killed process left: each is a miss (and is removed), never a crash or a wrong answer.
+  @Test func damagedFilesAreMisses() async throws {
+    let root = NSTemporaryDirectory() + "strata-http-cache-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let clock = WallClock()
+    let online = server { _, _ in (200, userJSON, ["Cache-Control": "max-age=600"]) }
+    let offline = MockTransport { _, _ in throw URLError(.notConnectedToInternet) }
+    for damage in ["flip", "cut", "empty"] {
+      let cache = Self.cache(root, clock)
+      cache.removeAll()
+      _ = try await Self.network(cache, online).send(GetUser())
+      let directory = try #require(cache.directory)
+      let name = try #require(
+        try FileManager.default.contentsOfDirectory(atPath: directory).first)
+      let path = directory + "/" + name
+      var bytes = try #require(FileManager.default.contents(atPath: path))
+      switch damage {
+      case "flip": bytes[bytes.count - 3] ^= 0x20
+      case "cut": bytes = bytes.prefix(bytes.count / 2)
+      default: bytes = Data()
+      }
+      try bytes.write(to: URL(fileURLWithPath: path))
+      try Data("half".utf8).write(to: URL(fileURLWithPath: path + ".tmp-1-2"))
+      let reopened = Self.cache(root, clock)
+      let error = await networkError {
+        _ = try await Self.network(reopened, offline).send(GetUser())
+      }
+      #expect(error?.kind == .transport(URLError(.notConnectedToInternet)), "\(damage)")
+      #expect(!FileManager.default.fileExists(atPath: path), "\(damage)")
+      #expect(!FileManager.default.fileExists(atPath: path + ".tmp-1-2"), "\(damage)")
+    }
+  }
+
+  /// The disk budget holds, oldest out first, across a restart too.
+  @Test func theDiskBudgetHolds() async throws {
+    let root = NSTemporaryDirectory() + "strata-http-cache-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let clock = WallClock()
+    let body = #"{"id":1,"firstName":"\#(String(repeating: "y", count: 400))"}"#
+    let online = server { _, _ in (200, body, ["Cache-Control": "max-age=600"]) }
+    let cache = Self.cache(root, clock, maxBytes: 3_000)
+    let network = Self.network(cache, online)
+    for id in 1...12 { _ = try await network.send(GetUser(id: id)) }
+    #expect(cache.byteCount <= 3_000 && cache.count >= 3)
+    let files = try FileManager.default.contentsOfDirectory(atPath: try #require(cache.directory))
+    #expect(files.count == cache.count)
+    let reopened = Self.cache(root, clock, maxBytes: 3_000)
+    let offline = MockTransport { _, _ in throw URLError(.notConnectedToInternet) }
+    #expect(
+      try await Self.network(reopened, offline).fetch(GetUser(id: 12)).source == .cache(age: 0))
+    #expect(
+      await networkError { _ = try await Self.network(reopened, offline).send(GetUser(id: 1)) }
+        != nil)
+  }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The disk tier of ``HTTPCache``: one file per answer, `<hash of the key>.entry`, in an
+/// owner-only directory. A file is a header line `strata-http-cache 1 <CRC-32 of the rest>`,
+/// a JSON line of what the answer was for (its key, status, headers, Vary values and times),
+/// then the body. It is written beside and renamed into place, so a reader — or a process
+/// killed mid-write — sees the old file, the new one, or none; a file that fails its checksum
+/// or names another key is a miss (and removed), never a crash. Files are not synced: a cache
+/// may lose answers at a power cut, and then misses.
+struct HTTPCacheFiles: Sendable {
+  let directory: String
+
+  private struct Metadata: Codable {
+    var key: String
+    var status: Int
+    var headers: [String: String]
+    var varied: [String: String?]
+    var requestTime: Double
+    var responseTime: Double
+  }
+
+  private static let magic = "strata-http-cache 1 "
+
+  /// Creates the directory (0700) or checks it is the user's own.
+  init?(directory: String) {
+    guard FileDescriptor.checkPrivateDirectory(directory, create: true, ownerOnly: true) == nil
+    else { return nil }
+    self.directory = directory
+  }
+
+  /// `key`'s file name: its 64-bit FNV-1a hash (the file itself says which key it holds).
+  static func name(for key: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return String(hash, radix: 16) + ".entry"
+  }
+
+  /// The answer stored for `key`, or nil (none, damaged, or another key's).
+  func read(_ key: String) -> CachedResponse? {
+    let path = directory + "/" + Self.name(for: key)
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    guard let response = Self.decode(data, key: key) else {
+      unlink(path)
+      return nil
+    }
+    return response
+  }
+
+  /// Writes `response` for `key`; returns the file's size, nil when it could not be written
+  /// (a full disk: the answer stays in memory only).
+  @discardableResult
+  func write(_ response: CachedResponse, key: String) -> Int? {
+    let metadata = Metadata(
+      key: key, status: response.status, headers: response.headers, varied: response.varied,
+      requestTime: response.requestTime.timeIntervalSince1970,
+      responseTime: response.responseTime.timeIntervalSince1970)
+    guard var rest = try? JSONEncoder().encode(metadata) else { return nil }
+    rest.append(UInt8(ascii: "\n"))
+    rest.append(response.body)
+    let header = Self.magic + String(format: "%08x", CRC32.checksum(rest)) + "\n"
+    let bytes = Data(header.utf8) + rest
+    let path = directory + "/" + Self.name(for: key)
+    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    guard
+      FileManager.default.createFile(
+        atPath: temporary, contents: bytes, attributes: [.posixPermissions: 0o600])
+    else { return nil }
+    guard rename(temporary, path) == 0 else {
+      unlink(temporary)
+      return nil
+    }
+    return bytes.count
+  }
+
+  func remove(_ key: String) { unlink(directory + "/" + Self.name(for: key)) }
+
+  /// Every entry file with its size and last change, for the index (and `cache show`).
+  func list() -> [(name: String, size: Int, modified: Date)] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.compactMap { name in
+      let path = directory + "/" + name
+      if name.contains(".tmp-") {
+        unlink(path)  // a write a killed process left half done
+        return nil
+      }
+      guard name.hasSuffix(".entry"),
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+        let size = attributes[.size] as? Int
+      else { return nil }
+      return (name, size, attributes[.modificationDate] as? Date ?? .distantPast)
+    }
+  }
+
+  func removeAll() {
+    for entry in list() { unlink(directory + "/" + entry.name) }
+  }
+
+  private static func decode(_ data: Data, key: String) -> CachedResponse? {
+    guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+    let header = String(decoding: data[..<newline], as: UTF8.self)
+    guard header.hasPrefix(magic),
+      let checksum = UInt32(header.dropFirst(magic.count), radix: 16)
+    else { return nil }
+    let rest = data[(newline + 1)...]
+    guard CRC32.checksum(rest) == checksum,
+      let split = rest.firstIndex(of: UInt8(ascii: "\n")),
+      let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(rest[..<split])),
+      metadata.key == key
+    else { return nil }
+    return CachedResponse(
+      status: metadata.status, headers: metadata.headers, body: Data(rest[(split + 1)...]),
+      requestTime: Date(timeIntervalSince1970: metadata.requestTime),
+      responseTime: Date(timeIntervalSince1970: metadata.responseTime), varied: metadata.varied)
+  }
+}

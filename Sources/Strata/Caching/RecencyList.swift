@@ -1,0 +1,64 @@
+/// Values by key with their sizes, most recently used first: what both tiers of ``HTTPCache``
+/// evict from. Every operation is O(1) (a doubly linked list through the dictionary), so a
+/// lookup or a store costs the same with 10 entries or 10,000.
+struct RecencyList<Value> {
+  private struct Node {
+    var value: Value
+    var size: Int
+    var newer: String?
+    var older: String?
+  }
+
+  private var nodes: [String: Node] = [:]
+  private var head: String?
+  private var tail: String?
+  private(set) var bytes = 0
+
+  var count: Int { nodes.count }
+
+  /// The value for `key`, marked as just used.
+  mutating func use(_ key: String) -> Value? {
+    guard let node = nodes[key] else { return nil }
+    if head != key {
+      unlink(key)
+      link(key)
+    }
+    return node.value
+  }
+
+  /// Puts `value` first, replacing any value under `key`; returns the keys evicted to stay
+  /// within `budget` bytes (oldest first; never the one just put, unless it alone is over).
+  mutating func put(_ key: String, _ value: Value, size: Int, budget: Int) -> [String] {
+    remove(key)
+    nodes[key] = Node(value: value, size: size)
+    bytes += size
+    link(key)
+    var evicted: [String] = []
+    while bytes > budget, let oldest = tail {
+      remove(oldest)
+      evicted.append(oldest)
+    }
+    return evicted
+  }
+
+  mutating func remove(_ key: String) {
+    guard let node = nodes[key] else { return }
+    unlink(key)
+    nodes[key] = nil
+    bytes -= node.size
+  }
+
+  private mutating func link(_ key: String) {
+    nodes[key]?.older = head
+    nodes[key]?.newer = nil
+    if let head { nodes[head]?.newer = key }
+    head = key
+    if tail == nil { tail = key }
+  }
+
+  private mutating func unlink(_ key: String) {
+    guard let node = nodes[key] else { return }
+    if let newer = node.newer { nodes[newer]?.older = node.older } else { head = node.older }
+    if let older = node.older { nodes[older]?.newer = node.newer } else { tail = node.newer }
+  }
+}

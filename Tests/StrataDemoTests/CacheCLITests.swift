@@ -1,0 +1,53 @@
+import Foundation
+import Strata
+import StrataSandbox
+import Testing
+
+/// The HTTP cache from the command line, through the built binary: a second read is
+/// revalidated (304, no body), the server gone the last answer is shown with a note and exit
+/// 0, `--no-cache` asks anyway, `cache show` / `cache clear` say and forget what is kept.
+@Suite("CLI: the HTTP cache")
+struct CacheCLITests {
+  @Test func readsAreRevalidatedAndShownOfflineFromTheCache() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    defer { try? FileManager.default.removeItem(atPath: cli.home) }
+    let api = ["--api", server.baseURL.absoluteString, "--set", "RETRY_MAX_RETRIES=0"]
+    let log = cli.home + "/http.jsonl"
+
+    let first = try await cli.run(api + ["users", "--limit", "2"])
+    #expect(first.status == 0, "\(first.stderr)")
+    let second = try await cli.run(api + ["--http-log", log, "users", "--limit", "2"])
+    #expect(second.status == 0 && second.stdout == first.stdout)
+    let record = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(record.contains(#""cache":"revalidated""#) && record.contains(#""status":304"#))
+
+    let shown = try await cli.run(api + ["cache", "show"])
+    #expect(shown.status == 0 && shown.stdout.contains("Entries:   1"), "\(shown.all)")
+    #expect(shown.stdout.contains(cli.home + "/.cache/strata-demo/http/"))
+
+    server.stopAndWait()
+    let offline = try await cli.run(api + ["users", "--limit", "2"])
+    #expect(offline.status == 0, "\(offline.stderr)")
+    #expect(offline.stdout == first.stdout)
+    #expect(offline.stderr.contains("shown from the cache"), "\(offline.stderr)")
+    #expect(offline.stderr.split(separator: "\n").count == 1)
+
+    let refused = try await cli.run(api + ["--no-cache", "users", "--limit", "2"])
+    #expect(refused.status != 0)
+    let cleared = try await cli.run(api + ["cache", "clear"])
+    #expect(cleared.status == 0 && cleared.stdout.contains("cleared 1 answers"))
+    let gone = try await cli.run(api + ["users", "--limit", "2"])
+    #expect(gone.status != 0 && !gone.stderr.contains("shown from the cache"))
+  }
+
+  @Test func aBadCacheSettingIsAConfigurationError() async throws {
+    let cli = try CLIRunner()
+    defer { try? FileManager.default.removeItem(atPath: cli.home) }
+    let result = try await cli.run(["--set", "HTTP_CACHE=sometimes", "--sandbox", "cache", "show"])
+    #expect(result.status == 78)
+    #expect(result.stderr.contains("HTTP_CACHE: expected disk, memory or off, got 'sometimes'"))
+  }
+}
