@@ -45,6 +45,22 @@ struct ContractTests {
     }
   }
 
+  /// The API tags its answers (Express: a weak `ETag` on every JSON body) and answers a
+  /// matching `If-None-Match` with `304 Not Modified`: a second read costs no body.
+  @Test func aSecondReadIsRevalidatedNotDownloadedAgain() async throws {
+    struct Someone: Decodable, Sendable { let id: Int }
+    try await Target.with { target in
+      let network = try target.container.resolve((any Networking).self)
+      let first = try await network.fetch(Request<Someone>(path: "users/1"))
+      #expect(first.source == .network && first.value.id == 1)
+      let second = try await network.fetch(Request<Someone>(path: "users/1"))
+      switch second.source {
+      case .revalidated, .cache: #expect(second.value.id == 1)
+      default: Issue.record("the second read was downloaded again: \(second.source)")
+      }
+    }
+  }
+
   @Test func aPostsCommentsBelongToIt() async throws {
     try await Target.with { target in
       let comments = try target.container.resolve((any CommentsRepository).self)

@@ -8,7 +8,7 @@ import StrataSandbox
 /// claimed. Uses an in-memory session so it never touches a real one.
 @MainActor
 enum TourCommand {
-  nonisolated static let steps = 13
+  nonisolated static let steps = 14
 
   nonisolated static let commands = [
     Command(
@@ -51,9 +51,10 @@ enum TourCommand {
     try await read(app, sandbox, tour)
     try await write(app, sandbox, tour, userId: userId)
     try await toggleTodo(app, sandbox, tour)
+    try await httpCache(app, sandbox, tour)
 
-    // 13. Logout
-    tour.step(13, "Sign out")
+    // 14. Logout
+    tour.step(14, "Sign out")
     await profile.signOut()
     await profile.load()
     tour.say(
@@ -258,6 +259,31 @@ enum TourCommand {
       "the server answered 500 → \(kept ? "kept" : "reverted to \(done(todos.todos.first?.completed ?? false))"): \(todos.state.message ?? "")"
     )
     tour.evidence()
+  }
+
+  /// Step 13: a read revalidated with a 304, then answered from the cache with the server away.
+  private static func httpCache(_ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator)
+    async throws
+  {
+    tour.step(13, "NetworkService's HTTP cache: a 304, then the server away")
+    let network = try app.resolve((any Networking).self)
+    let request = Request<User>(path: "users/2")
+    _ = try await network.fetch(request)
+    let again = try await network.fetch(request)
+    tour.say(
+      "read twice: the second sent the first answer's ETag and got 304 Not Modified (\(again.source.label), no body)"
+    )
+    tour.evidence()
+    sandbox.faults.add(.init(method: "GET", path: "/users/2", count: 10, action: .dropConnection))
+    let away = try await network.fetch(request)
+    guard case .stale(let age) = away.source else {
+      throw tour.failure("the server away, the read was \(away.source.label)")
+    }
+    tour.say(
+      "the server away (every attempt's connection dropped): \(away.value.fullName) shown from the cache, \(age)s old"
+    )
+    tour.evidence()
+    sandbox.faults.reset()
   }
 
   static func done(_ completed: Bool) -> String { completed ? "done" : "not done" }
