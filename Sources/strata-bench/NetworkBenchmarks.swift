@@ -31,6 +31,13 @@ enum NetworkBenchmarks {
     var path: String { "auth/me" }
     var requiresAuth: Bool { true }
   }
+  /// The service's options without an HTTP cache.
+  static func uncached(_ server: SandboxServer) -> NetworkOptions {
+    var options = NetworkOptions(baseURL: server.baseURL)
+    options.cache = nil
+    return options
+  }
+
   static func run() async throws -> [BenchmarkResult] {
     let server = SandboxServer(
       configuration: .init(limits: SandboxLimits(maxConnections: 1024), journalCapacity: 1_000))
@@ -46,8 +53,9 @@ enum NetworkBenchmarks {
     configuration.urlCache = nil
     let session = URLSession(configuration: configuration)
     let transport = URLSessionTransport(options: options)
-    let service = NetworkService(
-      options: NetworkOptions(baseURL: server.baseURL), transport: transport)
+    // No HTTP cache: the sandbox tags every answer, and revalidated 304s against raw 200s
+    // would not compare the same work.
+    let service = NetworkService(options: uncached(server), transport: transport)
     guard let url = URL(string: server.baseURL.absoluteString + "/users?limit=30") else {
       return []
     }
@@ -142,7 +150,7 @@ enum NetworkBenchmarks {
   static func refreshStorm(_ server: SandboxServer) async throws -> [BenchmarkResult] {
     let transport = URLSessionTransport()
     let plain = NetworkService(
-      options: NetworkOptions(baseURL: server.baseURL), transport: transport)
+      options: uncached(server), transport: transport)
     let login = try await plain.send(DummyJSONAuth.login())
     guard let origin = Origin(server.baseURL) else { throw URLError(.badURL) }
     let good = AuthSession(
@@ -151,7 +159,7 @@ enum NetworkBenchmarks {
         Credentials(
           accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)))
     let authed = NetworkService(
-      options: NetworkOptions(baseURL: server.baseURL), transport: transport,
+      options: uncached(server), transport: transport,
       authenticator: good)
     var roundTrips: [Double] = []
     for _ in 0..<50 {
@@ -174,7 +182,7 @@ enum NetworkBenchmarks {
           return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
         })
       let service = NetworkService(
-        options: NetworkOptions(baseURL: server.baseURL), transport: transport,
+        options: uncached(server), transport: transport,
         authenticator: stale)
       let before = server.journal.count(method: "POST", path: "/auth/refresh")
       let start = ContinuousClock.now

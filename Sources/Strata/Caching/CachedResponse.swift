@@ -9,7 +9,10 @@ import Foundation
 /// request's values of the headers its `Vary` names.
 struct CachedResponse: Sendable {
   let status: Int
-  private(set) var headers: [String: String]
+  private(set) var headers: [String: String] {
+    didSet { parsedControl = CacheControl(headers["cache-control"]) }
+  }
+  private var parsedControl = CacheControl(nil)
   let body: Data
   private(set) var requestTime: Date
   private(set) var responseTime: Date
@@ -35,9 +38,12 @@ struct CachedResponse: Sendable {
     var varied: [String: String?] = [:]
     for name in vary where !name.isEmpty { varied[name] = request.value(forHTTPHeaderField: name) }
     (status, self.headers, self.body, self.varied) = (response.statusCode, headers, body, varied)
+    parsedControl = control
     (self.requestTime, self.responseTime) = (requestTime, responseTime)
     // Without a lifetime or a validator it could never be used: not stored (no heuristics).
-    guard Self.lifetime(headers) != nil || etag != nil || lastModified != nil else { return nil }
+    guard Self.lifetime(headers, control) != nil || etag != nil || lastModified != nil else {
+      return nil
+    }
   }
 
   /// An answer read back from the disk tier.
@@ -46,10 +52,12 @@ struct CachedResponse: Sendable {
     varied: [String: String?]
   ) {
     (self.status, self.headers, self.body, self.varied) = (status, headers, body, varied)
+    parsedControl = CacheControl(headers["cache-control"])
     (self.requestTime, self.responseTime) = (requestTime, responseTime)
   }
 
-  var control: CacheControl { CacheControl(headers["cache-control"]) }
+  /// Parsed once, when the answer is stored or refreshed: every read of it asks.
+  var control: CacheControl { parsedControl }
   var etag: String? { headers["etag"] }
   var lastModified: String? { headers["last-modified"] }
   var byteCount: Int {
@@ -63,8 +71,8 @@ struct CachedResponse: Sendable {
 
   /// How long it is fresh after it was generated: `max-age`, else `Expires` − `Date`; nil
   /// when neither says (never fresh: no heuristic freshness).
-  static func lifetime(_ headers: [String: String]) -> TimeInterval? {
-    if let maxAge = CacheControl(headers["cache-control"]).maxAge { return TimeInterval(maxAge) }
+  static func lifetime(_ headers: [String: String], _ control: CacheControl) -> TimeInterval? {
+    if let maxAge = control.maxAge { return TimeInterval(maxAge) }
     guard let expires = headers["expires"] else { return nil }
     // An `Expires` that is not a date means "already expired" (RFC 9111 §5.3).
     guard let end = HTTPDate.parse(expires) else { return 0 }
@@ -83,7 +91,7 @@ struct CachedResponse: Sendable {
 
   /// Fresh: usable without asking the server.
   func isFresh(at now: Date) -> Bool {
-    guard !control.noCache, let lifetime = Self.lifetime(headers) else { return false }
+    guard !control.noCache, let lifetime = Self.lifetime(headers, control) else { return false }
     return age(at: now) < lifetime
   }
 
@@ -92,7 +100,7 @@ struct CachedResponse: Sendable {
   func canStandIn(at now: Date, maxStale: TimeInterval) -> Bool {
     let control = control
     guard !control.mustRevalidate, !control.noCache else { return false }
-    let staleness = age(at: now) - (Self.lifetime(headers) ?? 0)
+    let staleness = age(at: now) - (Self.lifetime(headers, control) ?? 0)
     return staleness <= control.staleIfError.map(TimeInterval.init) ?? maxStale
   }
 
@@ -100,10 +108,12 @@ struct CachedResponse: Sendable {
   /// stored ones, and the answer counts as received now (RFC 9111 §4.3.4).
   mutating func refresh(with response: HTTPURLResponse, requestTime: Date, responseTime: Date) {
     let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
+    var merged = headers
     for (name, value) in response.allHeaderFields {
       let key = String(describing: name).lowercased()
-      if key != "set-cookie", !kept.contains(key) { headers[key] = String(describing: value) }
+      if key != "set-cookie", !kept.contains(key) { merged[key] = String(describing: value) }
     }
+    headers = merged
     (self.requestTime, self.responseTime) = (requestTime, responseTime)
   }
 }

@@ -15,6 +15,11 @@ struct StoreDirectory {
   let path = NSTemporaryDirectory() + "strata-store-\(UUID().uuidString)"
   var base: String { path + "/notes" }
   func cleanUp() { try? FileManager.default.removeItem(atPath: path) }
+  /// Makes the directory as a store would (0700), for a test that writes files into it first.
+  func create() throws {
+    try FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+  }
   /// The current log file's path.
   var logs: [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
@@ -164,9 +169,7 @@ struct LocalStoreUpgradeTests {
   @Test func changesKeptInFormatOneAreStillSent() async throws {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
-    try FileManager.default.createDirectory(
-      atPath: directory.path, withIntermediateDirectories: true,
-      attributes: [.posixPermissions: 0o700])
+    try directory.create()
     let key = UUID()
     let formatOne = """
       {"version":1,"document":{"records":{"\(key.uuidString)":{"value":{"id":0,"text":"old"},\
@@ -191,9 +194,7 @@ struct LocalStoreUpgradeTests {
   @Test func aFormatThreeSnapshotIsReadAndRewrittenAsLines() async throws {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
-    try FileManager.default.createDirectory(
-      atPath: directory.path, withIntermediateDirectories: true,
-      attributes: [.posixPermissions: 0o700])
+    try directory.create()
     let key = UUID()
     let body = Data(
       """
@@ -404,9 +405,7 @@ struct LocalStoreLogTests {
   @Test func foreignFilesAtTheStoresPathsAreRefused() async throws {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
-    try FileManager.default.createDirectory(
-      atPath: directory.path, withIntermediateDirectories: true,
-      attributes: [.posixPermissions: 0o700])
+    try directory.create()
     try FileManager.default.createDirectory(
       atPath: directory.base + ".snapshot", withIntermediateDirectories: true)
     let error = await #expect(throws: StoreError.self) {
