@@ -223,8 +223,8 @@ struct LineScanner {
 }
 
 /// Accumulates literal scalars and references into a compact segment list. Literal text is
-/// kept as UTF-8 bytes: appending to a `String.UnicodeScalarView` cost a quarter of loading
-/// a large file.
+/// kept as UTF-8 bytes: appending to a `String.UnicodeScalarView` scalar by scalar cost a
+/// quarter of the time a 10,000-line file took to load.
 struct SegmentBuilder {
   private var segments: [ValueSegment] = []
   private var literal: [UInt8] = []

@@ -28,8 +28,8 @@ final class Registration: Sendable {
   let scope: DependencyContainer.Scope
   let factory: Factory
   private let hook = Lock<Hook?>(nil)
-  /// Set once a hook is attached: the common resolve (no hook) reads one atomic word, not the
-  /// lock.
+  /// Set once a hook is attached: the common resolve (no hook) reads this one atomic word
+  /// instead of taking `hook`'s lock.
   private let hooked = AtomicInt(0)
 
   init(key: ServiceKey, label: String, scope: DependencyContainer.Scope, factory: @escaping Factory)

@@ -111,16 +111,8 @@ public struct RetryPolicy: Sendable, Equatable {
   package static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)
     if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
-    for format in [
-      "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
-    ] {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "GMT")
-      formatter.dateFormat = format
-      if let date = formatter.date(from: trimmed) {
-        return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
-      }
+    if let date = HTTPDate.parse(trimmed) {
+      return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
     }
     return nil
   }

@@ -118,18 +118,9 @@ struct ContainerErrorTests {
 
   @Test func threeNodeCycleIsDetectedWithTheWholePath() throws {
     let container = DependencyContainer()
-    container.register(ServiceA.self) { c in
-      _ = try c.resolve(ServiceB.self)
-      return ServiceA()
-    }
-    container.register(ServiceB.self) { c in
-      _ = try c.resolve(ServiceC.self)
-      return ServiceB()
-    }
-    container.register(ServiceC.self) { c in
-      _ = try c.resolve(ServiceA.self)
-      return ServiceC()
-    }
+    container.register(ServiceA.self, resolvingFirst: ServiceB.self) { ServiceA() }
+    container.register(ServiceB.self, resolvingFirst: ServiceC.self) { ServiceB() }
+    container.register(ServiceC.self, resolvingFirst: ServiceA.self) { ServiceC() }
     let error = try #require(throws: DependencyError.self) { try container.resolve(ServiceA.self) }
     #expect(error.description == "circular dependency: ServiceA → ServiceB → ServiceC → ServiceA")
     guard case .circularDependency(let path) = error else {
@@ -144,18 +135,9 @@ struct ContainerErrorTests {
   /// an eager check would, and a singleton reached again through a transient is found at once.
   @Test func cyclesAreReportedFromTheirFirstRepeat() throws {
     let container = DependencyContainer()
-    container.register(ServiceA.self) { c in
-      _ = try c.resolve(ServiceB.self)
-      return ServiceA()
-    }
-    container.register(ServiceB.self) { c in
-      _ = try c.resolve(ServiceC.self)
-      return ServiceB()
-    }
-    container.register(ServiceC.self) { c in
-      _ = try c.resolve(ServiceB.self)
-      return ServiceC()
-    }
+    container.register(ServiceA.self, resolvingFirst: ServiceB.self) { ServiceA() }
+    container.register(ServiceB.self, resolvingFirst: ServiceC.self) { ServiceB() }
+    container.register(ServiceC.self, resolvingFirst: ServiceB.self) { ServiceC() }
     container.register(Service.self, scope: .singleton) { c in
       _ = try c.resolve(ServiceA.self, name: "back")
       return Service()
@@ -424,5 +406,19 @@ struct OptionalResolutionTests {
     }
     #expect(throws: DependencyError.self) { let _: ServiceA? = try container.resolve() }
     #expect(throws: DependencyError.self) { let _: ServiceB? = try container.resolve() }
+  }
+}
+
+extension DependencyContainer {
+  /// Registers `service` (transient) with a factory that resolves `dependency` first: links of
+  /// a dependency chain, a cycle when one leads back.
+  fileprivate func register<Service: Sendable, Dependency: Sendable>(
+    _ service: Service.Type, resolvingFirst dependency: Dependency.Type,
+    _ make: @escaping @Sendable () -> Service
+  ) {
+    register(service) { container in
+      _ = try container.resolve(dependency)
+      return make()
+    }
   }
 }

@@ -149,6 +149,11 @@ struct RetryTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
     #expect(RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:13:27 GMT", now: now) == .seconds(7))
     #expect(RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now) == .zero)
+    // The two obsolete forms a recipient must still accept (RFC 9110 §5.6.7).
+    #expect(
+      RetryPolicy.parseRetryAfter("Tuesday, 14-Nov-23 22:13:30 GMT", now: now) == .seconds(10))
+    #expect(RetryPolicy.parseRetryAfter("Tue Nov 14 22:13:25 2023", now: now) == .seconds(5))
+    #expect(RetryPolicy.parseRetryAfter("Tue, 32 Nov 2023 22:13:27 GMT", now: now) == nil)
     #expect(RetryPolicy.parseRetryAfter(" 42 ") == .seconds(42))
     #expect(RetryPolicy.parseRetryAfter("soon") == nil)
     #expect(RetryPolicy.parseRetryAfter("-1") == nil)
