@@ -125,7 +125,7 @@ enum OutboxBenchmarks {
       BenchmarkResult(
         name: "Store: compaction after the sync",
         compares:
-          "files \(before.snapshot + before.log) B queued → \(afterSync.snapshot + afterSync.log) B synced (history pruned as the sync ends: the newest 100 changes kept) → \(compacted.snapshot + compacted.log) B compacted with 1,000 more queued",
+          "files \(before.snapshot + before.journal) B queued → \(afterSync.snapshot + afterSync.journal) B synced (history pruned as the sync ends: the newest 100 changes kept) → \(compacted.snapshot + compacted.journal) B compacted with 1,000 more queued",
         value: Measure.nanoseconds(compactTime) / 1e6, unit: "ms", target: "size follows live data"),
     ] + reopens
   }
@@ -162,7 +162,7 @@ enum OutboxBenchmarks {
         "--log-level", "critical", "posts", "--local",
       ]
       guard let median = CLIBenchmarks.median(arguments, status: 0) else { return [] }
-      costs.append((changes, median, files.snapshot + files.log))
+      costs.append((changes, median, files.snapshot + files.journal))
     }
     let base = costs[0].milliseconds
     return costs.map { entry in

@@ -35,10 +35,10 @@ extension LocalStore {
   func warnAboutDamage() {
     guard !damageWarned else { return }
     damageWarned = true
-    for sentence in StoreDamage.report(base: base) { Self.log.warning("\(sentence)") }
+    for sentence in StoreDamage.report(base: base) { Self.logger.warning("\(sentence)") }
   }
 
-  static var log: Log { Log(category: "storage") }
+  static var logger: Log { Log(category: "storage") }
 
   /// Under the exclusive lock, on the current state: `body` decides the change (nil: none),
   /// which is appended to the journal, on disk, before it is applied. A new change that would
@@ -71,7 +71,7 @@ extension LocalStore {
         try compact()
       } catch {
         compactionRetryAt = journal.offset + journal.offset / 4
-        Self.log.warning("store \(base): compaction failed, the change is kept: \(error)")
+        Self.logger.warning("store \(base): compaction failed, the change is kept: \(error)")
       }
     }
     return result
@@ -104,7 +104,7 @@ extension LocalStore {
   }
 
   /// Applies the records `journal` has beyond what was read, setting damaged lines aside.
-  private func apply(_ journal: StoreLog) throws {
+  private func apply(_ journal: JournalFile) throws {
     let read = try journal.readNew()
     let name = (journal.path as NSString).lastPathComponent
     let decoded = JournalLines.decode(StoreChange<Value>.self, read.lines, in: read.bytes)
@@ -145,7 +145,7 @@ extension LocalStore {
     let onDisk = journalGenerations()
     guard !onDisk.isEmpty, !onDisk.contains(expected) else {
       journalGeneration = expected
-      journal = try StoreLog(path: journalPath(expected), files: options.files)
+      journal = try JournalFile(path: journalPath(expected), files: options.files)
       return
     }
     // The snapshot names a journal that is not there: read the ones that are, oldest first.
@@ -155,89 +155,9 @@ extension LocalStore {
     needsRepair = true
     damageWarned = false
     for older in onDisk.dropLast() {
-      try apply(StoreLog(path: journalPath(older), files: options.files))
+      try apply(JournalFile(path: journalPath(older), files: options.files))
     }
     journalGeneration = onDisk[onDisk.count - 1]
-    journal = try StoreLog(path: journalPath(journalGeneration), files: options.files)
-  }
-
-  /// The generations of the journals on disk, in order.
-  private func journalGenerations() -> [Int] {
-    let directory = (base as NSString).deletingLastPathComponent
-    let prefix = (base as NSString).lastPathComponent + ".log-"
-    return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-      .filter { $0.hasPrefix(prefix) }.compactMap { Int($0.dropFirst(prefix.count)) }.sorted()
-  }
-
-  /// Folds the journal into a new snapshot. Each step leaves a loadable store if the process
-  /// dies there: the new (empty) journal is created first, unused until the snapshot naming
-  /// its generation is renamed into place; the old journal is removed only after that.
-  package func compact() throws {
-    guard journal != nil else { return }
-    let hook = StoreCrashPoint.current
-    state.dropSettled(
-      keeping: options.keptSyncedChanges, records: options.keptSyncedRecords,
-      since: now().addingTimeInterval(-options.keptSyncedAge.inSeconds))
-    let next = max(generation ?? 0, journalGeneration) + 1
-    let fresh = try StoreLog(path: journalPath(next), truncate: true, files: options.files)
-    try StoreSnapshot(generation: next, records: state.records, outbox: state.outbox)
-      .write(to: snapshotPath, maxSize: options.maxSnapshotSize, files: options.files, pause: hook)
-    hook?("compact.renamed")
-    options.files.unlink(journalPath(journalGeneration))
-    options.files.unlink(base + ".json")  // format 1, now in the snapshot
-    generation = next
-    journalGeneration = next
-    journal = fresh
-    snapshotSize = FileDescriptor.size(of: snapshotPath)
-    needsRepair = false
-    compactionRetryAt = 0
-    removeLeftovers()
-  }
-
-  /// Journals of older generations and temporary snapshots a killed compaction left behind.
-  private func removeLeftovers() {
-    let directory = (base as NSString).deletingLastPathComponent
-    let name = (base as NSString).lastPathComponent
-    let keep = (journalPath(journalGeneration) as NSString).lastPathComponent
-    for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    where file != keep
-      && (file.hasPrefix(name + ".log-") || file.hasPrefix(name + ".snapshot.tmp-"))
-    {
-      options.files.unlink(directory + "/" + file)
-    }
-  }
-
-  /// The store's directory must be the user's own, mode 0700, and not a symbolic link: the
-  /// changes in it are the user's, and a link could point them anywhere.
-  func checkDirectory() throws {
-    guard !directoryChecked else { return }
-    let directory = (base as NSString).deletingLastPathComponent
-    switch FileDescriptor.checkPrivateDirectory(directory, create: true, ownerOnly: true) {
-    case nil: directoryChecked = true
-    case .foreignOwner(let owner):
-      throw StoreError.insecureDirectory(path: directory, reason: "it belongs to user \(owner)")
-    case .writableByOthers(let mode):
-      throw StoreError.insecureDirectory(
-        path: directory,
-        reason: "mode \(String(mode, radix: 8)) lets other users in; run chmod 700 \(directory)")
-    case .symbolicLink:
-      throw StoreError.insecureDirectory(
-        path: directory, reason: "it is a symbolic link; give the store a real directory")
-    case .failed(let operation, let code):
-      throw StoreError.io(path: directory, operation: operation, errno: code)
-    }
-  }
-
-  func lock(_ path: String, exclusive: Bool, wait: Bool) async throws -> FileLock {
-    do {
-      return try await FileLock.acquire(
-        path, exclusive: exclusive, timeout: wait ? options.lockTimeout : nil)
-    } catch FileLock.Failure.busy {
-      throw StoreError.syncInProgress(path: base)
-    } catch FileLock.Failure.timedOut {
-      throw StoreError.lockTimedOut(path: path)
-    } catch FileLock.Failure.io(let operation, let code) {
-      throw StoreError.io(path: path, operation: operation, errno: code)
-    }
+    journal = try JournalFile(path: journalPath(journalGeneration), files: options.files)
   }
 }

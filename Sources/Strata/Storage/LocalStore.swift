@@ -1,13 +1,4 @@
 import Foundation
-import StrataConcurrency
-
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 /// Values kept on this device beside the API — each with its ``SyncStatus`` — and the outbox
 /// of changes made here that the server has not accepted yet. Offline, or when the server
@@ -24,64 +15,17 @@ import StrataConcurrency
 /// - **Sent once, if the server honours `Idempotency-Key`**: an outcome is recorded before
 ///   the next send and a synced change is never sent again; only a process killed between a
 ///   send and its record sends that change again, with the same key.
-/// - **Cost per change independent of history**: a change is one appended record
-///   (`<path>.log-<generation>`); the snapshot (`<path>.snapshot`) is rewritten only by a
-///   compaction, when the log grows past twice the snapshot (and 256 KiB), which also forgets all
-///   but the newest 100 synced changes and prunes synced values by count and age. A value or
-///   answer over 1 MiB is never kept.
+/// - **Cost per change independent of history**: a change is one record appended to the
+///   journal (`<path>.log-<generation>`); the snapshot (`<path>.snapshot`) is rewritten only by
+///   a compaction, when the journal grows past twice the snapshot (and 256 KiB), which also
+///   forgets all but the newest 100 synced changes and prunes synced values by count and age.
+///   A value or answer over 1 MiB is never kept.
+///
+/// The parts: this file is the API; `LocalStore+Sync` sends the outbox; `LocalStore+Journal`
+/// reads and writes under the lock and replays the journal; `LocalStore+Compaction` folds it
+/// into a snapshot; `LocalStore+FormatOne` reads the first build's files;
+/// `LocalStore+FileChecks` checks the directory and maps lock failures.
 public actor LocalStore<Value: Codable & Sendable> {
-  /// What one change's send came to.
-  public struct Outcome: Sendable {
-    /// The change as it now stands.
-    public let entry: OutboxEntry
-    /// The server's answer, as kept (nil when `send` returned none, or it was too large).
-    public let settled: Settled?
-  }
-
-  /// What the server answered a change with: the value and the key it is kept under.
-  public struct Settled: Codable, Sendable {
-    public let key: String
-    public let value: Value
-
-    public init(key: String, value: Value) {
-      (self.key, self.value) = (key, value)
-    }
-  }
-
-  /// How far a sync is: `done` of `total` changes sent, `entry` the one being sent.
-  public struct Progress: Sendable {
-    public let done: Int
-    public let total: Int
-    public let entry: OutboxEntry
-  }
-
-  package struct Options: Sendable {
-    /// The largest change or answer one record keeps, in bytes of JSON.
-    package var maxRecordSize = 1 << 20
-    /// Synced changes a compaction keeps, for showing recent outcomes.
-    package var keptSyncedChanges = 100
-    /// Synced values a compaction keeps (the newest), and for how long: older and further
-    /// ones are history the server holds, and would make every open slower.
-    package var keptSyncedRecords = 250
-    package var keptSyncedAge = Duration.seconds(30 * 86_400)
-    /// A compaction runs when the log is this many times the snapshot's size… (each byte of
-    /// a change is rewritten about 1/ratio times: the cost per change stays flat, and a
-    /// reopen replays at most this many snapshots' worth of log)
-    package var compactionRatio = 2
-    /// …and at least this large, in bytes.
-    package var minimumCompactionSize = 256 << 10
-    /// The largest snapshot the reader accepts; a compaction never writes a larger one.
-    package var maxSnapshotSize = 1 << 30
-    /// New changes are refused (``StoreError/full(path:limit:)``) before the snapshot and the
-    /// journal together pass this: what the store holds can always be compacted and read back.
-    package var maxStoreSize = 1 << 29
-    package var lockTimeout = Duration.seconds(30)
-    /// How the journal and the snapshot reach the disk (tests: a double that drops what was
-    /// not synced at a simulated power cut).
-    package var files: any DurableFiles = SystemFiles()
-    package init() {}
-  }
-
   let base: String
   let options: Options
   let now: @Sendable () -> Date
@@ -90,7 +34,7 @@ public actor LocalStore<Value: Codable & Sendable> {
   var generation: Int? = 0
   /// The generation of the journal in use (the snapshot's, unless that one was damaged).
   var journalGeneration = 0
-  var journal: StoreLog?
+  var journal: JournalFile?
   var snapshotSize = 0
   var directoryChecked = false
   var isSyncing = false
@@ -229,80 +173,6 @@ public actor LocalStore<Value: Codable & Sendable> {
     }
   }
 
-  /// Sends the pending changes, oldest first, one at a time, recording each outcome
-  /// before the next send:
-  /// - `send` returns → `synced`; its answer is kept under its key (not when over 1 MiB: then
-  ///   the change is synced with a note saying so).
-  /// - `send` throws ``ChangeRefused`` → `failed` with the reason (a dead letter: kept, not
-  ///   sent again until ``retryFailed()``, or dropped by ``discard(_:)``); the next change goes on.
-  /// - any other error (offline, timeout, 5xx, a page that is not the API's, a session that
-  ///   could not be renewed) → the change stays `pending` and the sync stops, keeping order —
-  ///   unless it has now been sent `maxAttempts` times (over all syncs): then it is `failed`
-  ///   too, with the last error, and the queue moves on.
-  ///
-  /// `send` gets the entry (send its ``OutboxEntry/idempotencyKey`` with it). Changes queued
-  /// while the sync runs wait for the next one. When an outcome cannot be written (a full
-  /// disk) the sync throws at once and sends nothing more; the next sync starts with that
-  /// change, under the same key.
-  /// - Throws: ``StoreError/syncInProgress(path:)`` when a sync of this store is running;
-  ///   ``StoreError`` when an outcome cannot be recorded; `CancellationError` when cancelled
-  ///   (the change in flight stays pending).
-  public func sync(
-    maxAttempts: Int = 5,
-    progress: (@Sendable (Progress) -> Void)? = nil,
-    send: @Sendable (OutboxEntry) async throws -> Settled?
-  ) async throws -> [Outcome] {
-    guard !isSyncing else { throw StoreError.syncInProgress(path: base) }
-    isSyncing = true
-    defer { isSyncing = false }
-    try checkDirectory()
-    let syncLock = try await lock(base + ".sync-lock", exclusive: true, wait: false)
-    defer { syncLock.release() }
-    let pending = try await reading { $0.outbox.filter { $0.status == .pending } }
-    var outcomes: [Outcome] = []
-    for (done, original) in pending.enumerated() {
-      try Task.checkCancellation()
-      progress?(Progress(done: done, total: pending.count, entry: original))
-      var entry = original
-      entry.attempts += 1
-      var answer: Settled?
-      var cancelled = false
-      do {
-        answer = try await send(entry)
-        entry.status = .synced
-        entry.message = nil
-      } catch let refusal as ChangeRefused {
-        entry.status = .failed
-        entry.message = refusal.reason
-      } catch {
-        cancelled = error is CancellationError
-        let reason = UntrustedText.sanitize(String(describing: error), limit: 200)
-        if !cancelled, entry.attempts >= max(1, maxAttempts) {
-          entry.status = .failed
-          entry.message = "given up after \(entry.attempts) attempts: \(reason)"
-        } else {
-          entry.message = reason
-        }
-      }
-      var kept = answer
-      do {
-        try await record(entry, kept)
-      } catch StoreError.tooLarge where kept != nil {
-        // Too large to keep is not a reason to send it again: synced, without the answer.
-        entry.message =
-          "the server's answer is over the \(options.maxRecordSize)-byte limit: not kept"
-        kept = nil
-        try await record(entry, nil)
-      }
-      outcomes.append(Outcome(entry: entry, settled: kept))
-      if cancelled { throw CancellationError() }
-      if entry.status == .pending { break }
-    }
-    // Not this sync's failure if it cannot: the outcomes are recorded; the next write tries.
-    if !outcomes.isEmpty { try? await pruneHistory() }
-    return outcomes
-  }
-
   /// Drops a refused change for good (and the value shown for it, unless the server has it):
   /// the user gave up on it. Pending and synced changes are not touched.
   /// - Returns: Whether a refused change with that identity was there.
@@ -321,53 +191,8 @@ public actor LocalStore<Value: Codable & Sendable> {
     try await reading { _ in StoreDamage.report(base: base) }
   }
 
-  // MARK: Internals
-
-  /// Writes a send's outcome: the entry, and the value under its record key — the answer, or
-  /// the value shown for it with the entry's status.
-  private func record(_ entry: OutboxEntry, _ answer: Settled?) async throws {
-    let stamp = now()
-    try await writing { state in (Self.settle(entry, answer, in: state, at: stamp), ()) }
-  }
-
-  private static func settle(
-    _ entry: OutboxEntry, _ answer: Settled?, in state: StoreState<Value>, at stamp: Date
-  ) -> StoreChange<Value> {
-    var entry = entry
-    if let answer {
-      let former = entry.recordKey
-      entry.recordKey = answer.key
-      return .settle(
-        entry: entry, record: StoredRecord(value: answer.value, status: .synced, updatedAt: stamp),
-        formerKey: former)
-    }
-    guard entry.status != .pending, let key = entry.recordKey, var record = state.records[key]
-    else { return .settle(entry: entry, record: nil, formerKey: nil) }
-    record.status = entry.status
-    record.message = entry.message
-    record.updatedAt = stamp
-    return .settle(entry: entry, record: record, formerKey: nil)
-  }
-
-  /// The file sizes, for benchmarks: the snapshot and the current log.
-  package func fileSizes() async throws -> (snapshot: Int, log: Int) {
+  /// The file sizes, for benchmarks: the snapshot and the current journal.
+  package func fileSizes() async throws -> (snapshot: Int, journal: Int) {
     try await reading { _ in (FileDescriptor.size(of: snapshotPath), journal?.size ?? 0) }
   }
-
-}
-
-/// Where the crash tests park a writer to kill it: `append.partial` (a record half written),
-/// `compact.written` (a new snapshot complete, not yet in place), `compact.renamed` (in
-/// place, the old log not yet removed). Nil — nothing called — outside those tests.
-package enum StoreCrashPoint {
-  package typealias Pause = @Sendable (String) -> Void
-  package static let hook = Lock<Pause?>(Pause?.none)
-  static var current: Pause? { hook.withLock { $0 } }
-
-  /// Faults the tests inject: given the file a store is about to write (`<base>.log-N` for
-  /// an append, `<base>.snapshot` for a compaction), an `errno` to fail with (ENOSPC: a full
-  /// disk) or nil. Keyed by path, so tests running side by side only fail their own stores.
-  package typealias Fault = @Sendable (_ path: String) -> Int32?
-  package static let faults = Lock<Fault?>(Fault?.none)
-  static func injectedFailure(_ path: String) -> Int32? { faults.withLock { $0 }?(path) }
 }

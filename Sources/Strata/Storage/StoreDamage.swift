@@ -36,7 +36,7 @@ enum StoreDamage {
       if label.hasPrefix("snapshot") {
         lost = "the snapshot did not match its checksum; what could be read was kept"
       } else if label.hasPrefix("generation") {
-        lost = "the snapshot named another log than the one on disk; both were read"
+        lost = "the snapshot named another journal than the one on disk; both were read"
       } else {
         lost = "a record could not be read; the records after it were kept"
       }

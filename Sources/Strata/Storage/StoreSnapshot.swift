@@ -64,7 +64,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   /// The generation in the header at `path`: 0 when there is no snapshot, nil when its header
   /// cannot be read (damage, which ``read(at:maxSize:)`` reports).
   static func generation(at path: String) throws -> Int? {
-    guard let fd = try StoreLog.openRegularFile(path, O_RDONLY) else { return 0 }
+    guard let fd = try JournalFile.openRegularFile(path, O_RDONLY) else { return 0 }
     defer { close(fd) }
     var header = [UInt8](repeating: 0, count: 80)
     let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
@@ -79,14 +79,14 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   ///   ``StoreError/unreadable(path:reason:)`` for a line whose checksum holds but which does
   ///   not decode (a newer build's change, not damage).
   static func read(at path: String, maxSize: Int) throws -> Read {
-    guard let fd = try StoreLog.openRegularFile(path, O_RDONLY) else { return .none }
+    guard let fd = try JournalFile.openRegularFile(path, O_RDONLY) else { return .none }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
       throw StoreError.io(path: path, operation: "stat", errno: errno)
     }
     // The file's size, not the limit, sizes the buffer; one byte over says it is too large.
-    let data = try StoreLog.read(
+    let data = try JournalFile.read(
       fd, at: 0, count: min(maxSize, Int(info.st_size)) + 1, path: path)
     guard data.count <= maxSize else {
       throw StoreError.tooLarge(path: path, size: data.count, limit: maxSize)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One change to a store, as its log records it. The same changes applied in the same order
-/// always give the same state: that is why a replayed log equals the process that wrote it.
+/// One change to a store, as its journal records it. The same changes applied in the same order
+/// always give the same state: that is why a replayed journal equals the process that wrote it.
 enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   case put(key: String, record: StoredRecord<Value>)
   /// A fresh page from the server: every `synced` value is replaced by `values`.

@@ -220,7 +220,7 @@ struct LocalStoreUpgradeTests {
 }
 
 @Suite("LocalStore: the log, compaction and other processes")
-struct LocalStoreLogTests {
+struct LocalStoreJournalTests {
   static var smallCompactions: LocalStore<Note>.Options {
     var options = LocalStore<Note>.Options()
     options.minimumCompactionSize = 4096
@@ -295,8 +295,8 @@ struct LocalStoreLogTests {
     let outbox = try await store.outbox()
     #expect(outbox.count == 5 && outbox.allSatisfy { $0.status == .synced })
     #expect(outbox.map { String(decoding: $0.payload, as: UTF8.self) }.first == "note 55")
-    #expect(after.snapshot + after.log < before.snapshot + before.log)
-    #expect(after.log == 0)
+    #expect(after.snapshot + after.journal < before.snapshot + before.journal)
+    #expect(after.journal == 0)
     #expect(try await store.records().count == 60, "the values are live data: kept")
     #expect(try await LocalStore<Note>(path: directory.base).outbox().map(\.id) == outbox.map(\.id))
   }

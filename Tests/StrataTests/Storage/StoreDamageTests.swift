@@ -111,7 +111,7 @@ struct StoreDamageTests {
 
     let reader = LocalStore<Note>(path: directory.base)
     #expect(Self.texts(try await reader.outbox()) == ["in the snapshot", "in log 1"])
-    #expect(try await reader.damage().first?.contains("named another log") == true)
+    #expect(try await reader.damage().first?.contains("named another journal") == true)
     _ = try await LocalStoreTests.queue(reader, ["next"])
     #expect(
       Self.texts(try await LocalStore<Note>(path: directory.base).outbox())
@@ -238,7 +238,7 @@ struct StoreDamageTests {
       #expect(try await store.outbox().count == 10)
       #expect(try await store.records().count == 20)
       let files = try await store.fileSizes()
-      sizes.append(files.snapshot + files.log)
+      sizes.append(files.snapshot + files.journal)
     }
     #expect(sizes.dropFirst().allSatisfy { $0 <= sizes[0] + sizes[0] / 10 }, "\(sizes)")
   }

@@ -8,8 +8,8 @@ import Foundation
   import Musl
 #endif
 
-/// The store's write-ahead log: an append-only file of records, one per change, each a line
-/// `<CRC-32 of the JSON, 8 hex digits> <JSON>\n` (JSON never holds a raw newline). Invariants
+/// The store's journal, its write-ahead log: an append-only file of records, one per change,
+/// each a line `<CRC-32 of the JSON, 8 hex digits> <JSON>\n` (JSON never holds a raw newline). Invariants
 /// (every call is made under the store's lock):
 /// - `offset` is the end of the last whole line read or written; every valid record before it
 ///   has been applied to the caller's state.
@@ -19,7 +19,7 @@ import Foundation
 ///   crash: the reader sets it aside and skips it, and the records after it still count.
 ///   Cutting there would throw away changes that were written and synced intact.
 /// - ``append(_:)`` returns once the record is on disk (`fdatasync`).
-final class StoreLog {
+final class JournalFile {
   let path: String
   private let fd: Int32
   private let files: any DurableFiles
@@ -27,7 +27,7 @@ final class StoreLog {
   /// Bytes in the file after `offset` that are not a whole record (a torn write).
   private(set) var hasTornTail = false
 
-  /// Opens (creates, mode 0600) the log at `path`; `truncate` starts it empty. A log it
+  /// Opens (creates, mode 0600) the journal at `path`; `truncate` starts it empty. A journal it
   /// creates has its directory synced before anything is appended: a record `fdatasync`'d
   /// into a file whose name never reached the disk is lost with it at a power cut.
   init(path: String, truncate: Bool = false, files: any DurableFiles = SystemFiles()) throws {
@@ -84,7 +84,7 @@ final class StoreLog {
     let start = offset
     let end = size
     guard end >= start else {
-      throw StoreError.unreadable(path: path, reason: "the log is shorter than what was read")
+      throw StoreError.unreadable(path: path, reason: "the journal is shorter than what was read")
     }
     guard end > start else {
       hasTornTail = false

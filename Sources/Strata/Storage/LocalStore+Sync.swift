@@ -1,0 +1,129 @@
+import Foundation
+
+/// Sending the outbox: one change at a time, each outcome on disk before the next send.
+extension LocalStore {
+  /// What one change's send came to.
+  public struct Outcome: Sendable {
+    /// The change as it now stands.
+    public let entry: OutboxEntry
+    /// The server's answer, as kept (nil when `send` returned none, or it was too large).
+    public let settled: Settled?
+  }
+
+  /// What the server answered a change with: the value and the key it is kept under.
+  public struct Settled: Codable, Sendable {
+    public let key: String
+    public let value: Value
+
+    public init(key: String, value: Value) {
+      (self.key, self.value) = (key, value)
+    }
+  }
+
+  /// How far a sync is: `done` of `total` changes sent, `entry` the one being sent.
+  public struct Progress: Sendable {
+    public let done: Int
+    public let total: Int
+    public let entry: OutboxEntry
+  }
+
+  /// Sends the pending changes, oldest first, one at a time, recording each outcome
+  /// before the next send:
+  /// - `send` returns → `synced`; its answer is kept under its key (not when over 1 MiB: then
+  ///   the change is synced with a note saying so).
+  /// - `send` throws ``ChangeRefused`` → `failed` with the reason (a dead letter: kept, not
+  ///   sent again until ``retryFailed()``, or dropped by ``discard(_:)``); the next change goes on.
+  /// - any other error (offline, timeout, 5xx, a page that is not the API's, a session that
+  ///   could not be renewed) → the change stays `pending` and the sync stops, keeping order —
+  ///   unless it has now been sent `maxAttempts` times (over all syncs): then it is `failed`
+  ///   too, with the last error, and the queue moves on.
+  ///
+  /// `send` gets the entry (send its ``OutboxEntry/idempotencyKey`` with it). Changes queued
+  /// while the sync runs wait for the next one. When an outcome cannot be written (a full
+  /// disk) the sync throws at once and sends nothing more; the next sync starts with that
+  /// change, under the same key.
+  /// - Throws: ``StoreError/syncInProgress(path:)`` when a sync of this store is running;
+  ///   ``StoreError`` when an outcome cannot be recorded; `CancellationError` when cancelled
+  ///   (the change in flight stays pending).
+  public func sync(
+    maxAttempts: Int = 5,
+    progress: (@Sendable (Progress) -> Void)? = nil,
+    send: @Sendable (OutboxEntry) async throws -> Settled?
+  ) async throws -> [Outcome] {
+    guard !isSyncing else { throw StoreError.syncInProgress(path: base) }
+    isSyncing = true
+    defer { isSyncing = false }
+    try checkDirectory()
+    let syncLock = try await lock(base + ".sync-lock", exclusive: true, wait: false)
+    defer { syncLock.release() }
+    let pending = try await reading { $0.outbox.filter { $0.status == .pending } }
+    var outcomes: [Outcome] = []
+    for (done, original) in pending.enumerated() {
+      try Task.checkCancellation()
+      progress?(Progress(done: done, total: pending.count, entry: original))
+      var entry = original
+      entry.attempts += 1
+      var answer: Settled?
+      var cancelled = false
+      do {
+        answer = try await send(entry)
+        entry.status = .synced
+        entry.message = nil
+      } catch let refusal as ChangeRefused {
+        entry.status = .failed
+        entry.message = refusal.reason
+      } catch {
+        cancelled = error is CancellationError
+        let reason = UntrustedText.sanitize(String(describing: error), limit: 200)
+        if !cancelled, entry.attempts >= max(1, maxAttempts) {
+          entry.status = .failed
+          entry.message = "given up after \(entry.attempts) attempts: \(reason)"
+        } else {
+          entry.message = reason
+        }
+      }
+      var kept = answer
+      do {
+        try await writeOutcome(entry, kept)
+      } catch StoreError.tooLarge where kept != nil {
+        // Too large to keep is not a reason to send it again: synced, without the answer.
+        entry.message =
+          "the server's answer is over the \(options.maxRecordSize)-byte limit: not kept"
+        kept = nil
+        try await writeOutcome(entry, nil)
+      }
+      outcomes.append(Outcome(entry: entry, settled: kept))
+      if cancelled { throw CancellationError() }
+      if entry.status == .pending { break }
+    }
+    // Not this sync's failure if it cannot: the outcomes are recorded; the next write tries.
+    if !outcomes.isEmpty { try? await pruneHistory() }
+    return outcomes
+  }
+
+  /// Writes a send's outcome: the entry, and the value under its record key — the answer, or
+  /// the value shown for it with the entry's status.
+  private func writeOutcome(_ entry: OutboxEntry, _ answer: Settled?) async throws {
+    let stamp = now()
+    try await writing { state in (Self.settle(entry, answer, in: state, at: stamp), ()) }
+  }
+
+  private static func settle(
+    _ entry: OutboxEntry, _ answer: Settled?, in state: StoreState<Value>, at stamp: Date
+  ) -> StoreChange<Value> {
+    var entry = entry
+    if let answer {
+      let former = entry.recordKey
+      entry.recordKey = answer.key
+      return .settle(
+        entry: entry, record: StoredRecord(value: answer.value, status: .synced, updatedAt: stamp),
+        formerKey: former)
+    }
+    guard entry.status != .pending, let key = entry.recordKey, var record = state.records[key]
+    else { return .settle(entry: entry, record: nil, formerKey: nil) }
+    record.status = entry.status
+    record.message = entry.message
+    record.updatedAt = stamp
+    return .settle(entry: entry, record: record, formerKey: nil)
+  }
+}
