@@ -2,6 +2,7 @@ import DemoKit
 import DemoKitTesting
 import Observation
 import Strata
+import StrataTesting
 
 // snippet.model
 /// A DummyJSON quote (`GET /quotes`): the API's JSON as it is, no mapping.
@@ -28,29 +29,23 @@ final class APIQuotesRepository: QuotesRepository {
   init(network: any Networking) { self.network = network }
 
   func list(limit: Int, skip: Int) async throws -> Page<Quote> {
-    try await network.send(
-      Request(path: "quotes", query: ["limit": String(limit), "skip": String(skip)]))
+    try await network.send(Page.request(limit, skip))
   }
 }
 // snippet.end
 
 // snippet.viewmodel
 @MainActor @Observable
-final class QuotesViewModel {
+final class QuotesViewModel: LoadStateOwner {
   private(set) var quotes: [Quote] = []
-  private(set) var state = LoadState.idle
+  var state = LoadState.idle
   @ObservationIgnored private let repo: any QuotesRepository
 
   nonisolated init(repo: any QuotesRepository) { self.repo = repo }
 
   func load() async {
-    state = .loading
-    do {
-      quotes = try await repo.list(limit: 10, skip: 0).items
-      state = .idle
-    } catch {
-      state = .failed(LoadState.Failure(error))
-    }
+    let page = await loading { try await repo.list(limit: 10, skip: 0) }
+    if let page { quotes = page.items }
   }
 }
 // snippet.end
@@ -76,3 +71,22 @@ extension Quote: FakeItem {
   }
 }
 // snippet.end
+
+// snippet.hide
+// The guide followed end to end (DocumentationTests runs this program): the live repository
+// through the container, over a network that answers as DummyJSON does, then the fake.
+let network = RecordingNetworking.answering([
+  "GET quotes":
+    #"{"quotes":[{"id":1,"quote":"Stay hungry.","author":"Steve Jobs"}],"total":1,"skip":0,"limit":10}"#
+])
+container.register((any Networking).self) { _ in network }
+try container.validate()
+let live = try container.resolve(QuotesViewModel.self)
+await live.load()
+let query = network.requests.first.map {
+  "\($0.line)?\($0.query.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&"))"
+}
+print("live: \(live.quotes.map(\.author)) via \(query ?? "no request"), state \(live.state)")
+let faked = QuotesViewModel(repo: FakeQuotesRepository())
+await faked.load()
+print("fake: \(faked.quotes.count) quotes, state \(faked.state)")

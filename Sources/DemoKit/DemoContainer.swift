@@ -196,7 +196,10 @@ public enum DemoContainer {
     container.register(UserViewModel.self) { c in UserViewModel(repo: try c.resolve()) }
     container.register(UserPostsViewModel.self) { c in UserPostsViewModel(repo: try c.resolve()) }
     container.register(PostsViewModel.self) { c in
-      PostsViewModel(repo: try c.resolve(), analytics: try c.resolve())
+      PostsViewModel(
+        repo: try c.resolve(),
+        offline: OfflineRoute(try c.resolve(OfflinePosts?.self), connectivity: try c.resolve()),
+        analytics: try c.resolve())
     }
     if features.isOn(.offline) {
       container.register(SyncScheduler.self, scope: .singleton) { c in
@@ -217,7 +220,10 @@ public enum DemoContainer {
       }
     }
     container.register(TodosViewModel.self) { c in
-      TodosViewModel(repo: try c.resolve(), analytics: try c.resolve())
+      TodosViewModel(
+        repo: try c.resolve(),
+        offline: OfflineRoute(try c.resolve(OfflineTodos?.self), connectivity: try c.resolve()),
+        analytics: try c.resolve())
     }
     container.register(LoginViewModel.self) { c in LoginViewModel(repo: try c.resolve()) }
     container.register(ProfileViewModel.self) { c in ProfileViewModel(repo: try c.resolve()) }

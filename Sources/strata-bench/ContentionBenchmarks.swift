@@ -91,32 +91,20 @@ enum ContentionBenchmarks {
       blackHole(registry.make(Top.self))
     }
     return [
-      BenchmarkResult(
-        name: "DI singleton, 1 thread",
-        compares: "DependencyContainer.resolve of a built singleton",
-        value: single, unit: "ns/op", target: "-"),
-      BenchmarkResult(
-        name: "DI transient, 1 thread",
-        compares: "DependencyContainer.resolve building a new instance",
-        value: transient, unit: "ns/op", target: "-"),
-      BenchmarkResult(
-        name: "DI singleton, \(threads) threads", compares: "the same, \(threads) threads at once",
-        value: contended, unit: "ns/op", target: "-"),
-      BenchmarkResult(
-        name: "DI singleton, \(threads) threads / 1", compares: "cost per resolve under contention",
-        value: contended / single, unit: "×", target: "-"),
-      BenchmarkResult(
-        name: "  NSLock dictionary, 1 thread", compares: "yardstick: the same lookup behind NSLock",
-        value: lockedSingle, unit: "ns/op", target: "-"),
-      BenchmarkResult(
-        name: "  NSLock dictionary, \(threads) threads", compares: "yardstick, \(threads) threads",
-        value: lockedContended, unit: "ns/op", target: "-"),
-      BenchmarkResult(
-        name: "DI 3-level transient graph", compares: "Top → Middle → Leaf, 4 resolves, 1 thread",
-        value: graph, unit: "ns/op", target: "-"),
-      BenchmarkResult(
-        name: "  NSLock dictionary, 3-level graph", compares: "yardstick: 4 factory lookups",
-        value: lockedGraph, unit: "ns/op", target: "-"),
+      .figure("DI singleton, 1 thread", "DependencyContainer.resolve of a built singleton", single),
+      .figure(
+        "DI transient, 1 thread", "DependencyContainer.resolve building a new instance", transient),
+      .figure(
+        "DI singleton, \(threads) threads", "the same, \(threads) threads at once", contended),
+      .figure(
+        "DI singleton, \(threads) threads / 1", "cost per resolve under contention",
+        contended / single, unit: "×"),
+      .figure(
+        "  NSLock dictionary, 1 thread", "yardstick: the same lookup behind NSLock", lockedSingle),
+      .figure(
+        "  NSLock dictionary, \(threads) threads", "yardstick, \(threads) threads", lockedContended),
+      .figure("DI 3-level transient graph", "Top → Middle → Leaf, 4 resolves, 1 thread", graph),
+      .figure("  NSLock dictionary, 3-level graph", "yardstick: 4 factory lookups", lockedGraph),
     ]
   }
 

@@ -101,10 +101,9 @@ extension CoreBenchmarks {
       total &+= KnownSecrets.mask(line).utf8.count
     }
     blackHole(total)
-    return BenchmarkResult(
-      name: "Mask known secrets in a log line",
-      compares: "KnownSecrets.mask, 100-byte line, 3 secrets held, no match",
-      value: nanoseconds, unit: "ns/op", target: "-")
+    return .figure(
+      "Mask known secrets in a log line",
+      "KnownSecrets.mask, 100-byte line, 3 secrets held, no match", nanoseconds)
   }
 
   struct Item: Decodable, Sendable { let id: Int }
@@ -125,10 +124,9 @@ extension CoreBenchmarks {
       for _ in 0..<20_000 { blackHole(try await service.send(GetItem())) }
       samples.append(Measure.nanoseconds(ContinuousClock.now - start) / 1000 / 20_000)
     }
-    return BenchmarkResult(
-      name: "NetworkService cost per call",
-      compares: "build, send, check, decode; transport answers at once",
-      value: Measure.median(samples), unit: "µs/call", target: "-")
+    return .figure(
+      "NetworkService cost per call", "build, send, check, decode; transport answers at once",
+      Measure.median(samples), unit: "µs/call")
   }
 }
 

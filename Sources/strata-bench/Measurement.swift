@@ -7,6 +7,13 @@ struct BenchmarkResult: Codable {
   let value: Double
   let unit: String
   let target: String
+
+  /// A row with no target of its own: a figure another row's ratio is read against.
+  static func figure(_ name: String, _ compares: String, _ value: Double, unit: String = "ns/op")
+    -> BenchmarkResult
+  {
+    BenchmarkResult(name: name, compares: compares, value: value, unit: unit, target: "-")
+  }
 }
 
 /// Timing helpers. Every figure is the median of several rounds, so one noisy round (these

@@ -97,27 +97,24 @@ enum NetworkBenchmarks {
         ratios.append(strataTime / rawTime)
       }
       results += [
-        BenchmarkResult(
-          name: "GET+decode raw URLSession, \(label)",
-          compares: "baseline: URLSession.data + JSONDecoder, users page",
-          value: Measure.median(rawSamples), unit: "µs/req", target: "-"),
-        BenchmarkResult(
-          name: "GET+decode NetworkService, \(label)",
-          compares: "NetworkService.send, same request and decode",
-          value: Measure.median(strataSamples), unit: "µs/req", target: "-"),
+        .figure(
+          "GET+decode raw URLSession, \(label)",
+          "baseline: URLSession.data + JSONDecoder, users page", Measure.median(rawSamples),
+          unit: "µs/req"),
+        .figure(
+          "GET+decode NetworkService, \(label)", "NetworkService.send, same request and decode",
+          Measure.median(strataSamples), unit: "µs/req"),
         BenchmarkResult(
           name: "NetworkService / URLSession, \(label)",
           compares: "median of 24 paired ratios, ABBA-interleaved in one run",
           value: Measure.median(ratios), unit: "×",
           target: "≤ 1.05"),
-        BenchmarkResult(
-          name: "  paired ratios, \(label): min",
-          compares: "the spread of the same 24 ratios (max below)",
-          value: ratios.min() ?? .nan, unit: "×", target: "-"),
-        BenchmarkResult(
-          name: "  paired ratios, \(label): max",
-          compares: "a noisy round shows here, not in the median",
-          value: ratios.max() ?? .nan, unit: "×", target: "-"),
+        .figure(
+          "  paired ratios, \(label): min", "the spread of the same 24 ratios (max below)",
+          ratios.min() ?? .nan, unit: "×"),
+        .figure(
+          "  paired ratios, \(label): max", "a noisy round shows here, not in the median",
+          ratios.max() ?? .nan, unit: "×"),
       ]
     }
     results += try await refreshStorm(server)
@@ -198,13 +195,12 @@ enum NetworkBenchmarks {
         name: "100 concurrent 401s: refresh calls",
         compares: "POST /auth/refresh seen by the server per storm (max of 5)",
         value: Double(refreshes.max() ?? -1), unit: "calls", target: "1"),
-      BenchmarkResult(
-        name: "100 concurrent 401s: total time", compares: "all 100 answered, median of 5 storms",
-        value: Measure.median(storms), unit: "ms", target: "-"),
-      BenchmarkResult(
-        name: "one authenticated round trip",
-        compares: "GET /auth/me, median of 50 (the storm's yardstick)",
-        value: roundTrip, unit: "ms", target: "-"),
+      .figure(
+        "100 concurrent 401s: total time", "all 100 answered, median of 5 storms",
+        Measure.median(storms), unit: "ms"),
+      .figure(
+        "one authenticated round trip", "GET /auth/me, median of 50 (the storm's yardstick)",
+        roundTrip, unit: "ms"),
     ]
   }
 

@@ -46,8 +46,9 @@ struct DomainTests {
     let script = FakeScript()
     let analytics = RecordingAnalytics()
     let model = PostsViewModel(repo: FakePostsRepository(script: script), analytics: analytics)
-    #expect(!(await model.create(title: "  ", body: "b", userId: 1)))
-    #expect((model.state.failure?.error as? ValidationError)?.field == "title")
+    await #expect(throws: ValidationError(field: "title", "Give the post a title.")) {
+      try await model.create(PostDraft(title: "  ", body: "b", userId: 1))
+    }
     #expect(model.posts.isEmpty, "nothing shown")
     #expect(script.calls.isEmpty && analytics.events.isEmpty)
   }
@@ -56,14 +57,17 @@ struct DomainTests {
     let analytics = RecordingAnalytics()
     let typed = "Secret plans of Emily"
     let posts = PostsViewModel(repo: FakePostsRepository(), analytics: analytics)
-    #expect(await posts.create(title: typed, body: typed, userId: 2))
+    #expect(
+      try await posts.create(PostDraft(title: typed, body: typed, userId: 2)).status == .synced)
     let failing = FakeScript()
     failing.fail("create", with: NetworkError.server(status: 503))
     let refused = PostsViewModel(repo: FakePostsRepository(script: failing), analytics: analytics)
-    #expect(!(await refused.create(title: typed, body: "b", userId: 2)))
+    await #expect(throws: NetworkError.self) {
+      try await refused.create(PostDraft(title: typed, body: "b", userId: 2))
+    }
     let todos = TodosViewModel(repo: FakeTodosRepository(), analytics: analytics)
     await todos.load()
-    #expect(await todos.toggle(id: 1))
+    #expect(try await todos.toggle(id: 1).status == .synced)
     #expect(analytics.names == ["post_created", "post_create_failed", "todo_toggled"])
     #expect(analytics.events[1].properties == ["status": .count(503)])
     #expect(analytics.events[2].properties["todo_id"] == .count(1))

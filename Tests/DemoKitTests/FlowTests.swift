@@ -82,27 +82,26 @@ struct FlowTests {
     let posts = PostsViewModel(repo: FakePostsRepository(script: script))
     await posts.load(limit: 5)
     let new = NewPostFlow(posts: posts, userId: 2)
-    #expect(await new.flow.next() == false)
-    #expect(new.flow.validationMessage == "Give the post a title.")
-    new.title = String(repeating: "x", count: 121)
-    #expect(await new.flow.next() == false)
-    #expect(new.flow.validationMessage == "A title has at most 120 characters.")
-    new.title = "  Hello  "
-    #expect(await new.flow.next())
+    let wizard = new.wizard
+    #expect(await wizard.next() == false)
+    #expect(wizard.validationMessage == "Give the post a title.")
+    new.fields.title = String(repeating: "x", count: 121)
+    #expect(await wizard.next() == false)
+    #expect(wizard.validationMessage == "A title has at most 120 characters.")
+    new.fields.title = "  Hello  "
+    #expect(await wizard.next())
     #expect(
-      await new.flow.next() == false && new.flow.validationMessage == "Write something in the post."
-    )
-    new.body = "World"
-    #expect(await new.flow.next() && new.flow.current == .review)
-    #expect(new.summary.map(\.1) == ["Hello", "World", "2"])
-    #expect(
-      await new.flow.next() && new.flow.dialog?.message.contains("\"Hello\" by user 2") == true)
-    let confirming = Task { await new.flow.confirm() }
+      await wizard.next() == false && wizard.validationMessage == "Write something in the post.")
+    new.fields.body = "World"
+    #expect(await wizard.next() && wizard.current == .review)
+    #expect(new.fields.summary.map(\.1) == ["Hello", "World", "2"])
+    #expect(await wizard.next() && wizard.dialog?.message.contains("\"Hello\" by user 2") == true)
+    let confirming = Task { await wizard.confirm() }
     try await gate.waitUntilEntered()
-    #expect(new.flow.state.isLoading && posts.posts.first?.title == "Hello", "on the list already")
+    #expect(wizard.state.isLoading && posts.posts.first?.title == "Hello", "on the list already")
     gate.open()
     #expect(await confirming.value)
-    #expect(new.created?.id == 6 && new.flow.isFinished && !new.flow.state.isLoading)
+    #expect(new.created?.item.id == 6 && wizard.isFinished && !wizard.state.isLoading)
     #expect(script.calls.last == "create(Hello, World, 2)")
   }
 }

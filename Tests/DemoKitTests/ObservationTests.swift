@@ -83,6 +83,6 @@ struct ObservationTests {
     let flow = FlowViewModel(steps: ["one", "two"]) {}
     #expect(await notifies({ flow.current }, when: { await flow.next() }))
     let newPost = NewPostFlow(posts: PostsViewModel(repo: FakePostsRepository()), userId: 1)
-    #expect(await notifies({ newPost.title }, when: { newPost.title = "Hello" }))
+    #expect(await notifies({ newPost.fields.title }, when: { newPost.fields.title = "Hello" }))
   }
 }

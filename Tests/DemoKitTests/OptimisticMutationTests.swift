@@ -26,20 +26,22 @@ struct OptimisticMutationTests {
     let (script, gate) = script(holding: "create", fails: fails)
     let model = PostsViewModel(repo: FakePostsRepository(script: script))
     await model.load(limit: 5)
-    let creating = Task { await model.create(title: "New", body: "Text", userId: 2) }
+    let creating = Task { try await model.create(PostDraft(title: "New", body: "Text", userId: 2)) }
     try await gate.waitUntilEntered()
     #expect(model.posts.first?.title == "New", "shown before the server answered")
     #expect(model.posts.count == 6)
     #expect(model.posts.first.map { model.pending.contains($0.id) } == true, "marked as saving")
     gate.open()
-    #expect(await creating.value == !fails)
+    let outcome = await creating.result
     #expect(model.pending.isEmpty)
     if fails {
       #expect(model.posts.map(\.id) == [1, 2, 3, 4, 5], "the guess went away")
-      #expect(model.state.message == "Could not create the post: HTTP 500: the database is down")
+      #expect(throws: NetworkError.self, "the error is thrown, not parked") {
+        try outcome.get()
+      }
     } else {
       #expect(model.posts.first?.id == 6, "the server's post replaced the guess")
-      #expect(model.created?.id == 6 && model.state.message == nil)
+      #expect(try outcome.get().item.id == 6 && model.state.message == nil)
     }
   }
 
@@ -77,15 +79,17 @@ struct OptimisticMutationTests {
     let (script, gate) = script(holding: "setCompleted", fails: fails)
     let model = TodosViewModel(repo: FakeTodosRepository(script: script))
     await model.load(limit: 5)
-    let toggling = Task { await model.toggle(id: 1) }
+    let toggling = Task { try await model.toggle(id: 1) }
     try await gate.waitUntilEntered()
     #expect(model.todos.first?.completed == true, "shown done before the server answered")
     gate.open()
-    #expect(await toggling.value == !fails)
+    let outcome = await toggling.result
     #expect(model.todos.first?.completed == !fails)
-    #expect(
-      model.state.message
-        == (fails ? "Could not update todo 1: HTTP 500: the database is down" : nil))
+    if fails {
+      #expect(throws: NetworkError.self, "the error is thrown") { try outcome.get() }
+    } else {
+      #expect(try outcome.get().item.completed && model.state.message == nil)
+    }
   }
 
   @Test(arguments: [false, true])

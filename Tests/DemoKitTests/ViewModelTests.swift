@@ -166,17 +166,16 @@ struct ViewModelTests {
     #expect(await effects.next() == .showUser(id: 5))
   }
 
-  @Test func toggleKeepsOnSuccessAndRevertsOnFailure() async {
+  @Test func toggleKeepsOnSuccessAndRevertsOnFailure() async throws {
     let good = TodosViewModel(repo: MockTodosRepo(fails: false))
     await good.load()
-    #expect(await good.toggle(id: 1))
+    #expect(try await good.toggle(id: 1).status == .synced)
     #expect(good.todos.first?.completed == true && good.state.message == nil)
 
     let bad = TodosViewModel(repo: MockTodosRepo(fails: true))
     await bad.load()
-    #expect(await bad.toggle(id: 2) == false)
+    await #expect(throws: NetworkError.self) { try await bad.toggle(id: 2) }
     #expect(bad.todos.last?.completed == true, "reverted")
-    #expect(bad.state.message == "Could not update todo 2: HTTP 500: boom")
   }
 
   @Test func loginValidationMessages() async {

@@ -15,6 +15,7 @@ let samples = [
 ]
 let sampleDependencies: [Target.Dependency] = [
   "DemoKit", "DemoKitTesting", .product(name: "Strata", package: strata),
+  .product(name: "StrataTesting", package: strata),
 ]
 
 let package = Package(

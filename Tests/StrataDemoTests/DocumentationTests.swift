@@ -102,6 +102,22 @@ struct DocumentationTests {
     }
   }
 
+  /// "Adding a feature", followed: its snippet wires the guide's quotes feature through a
+  /// container, a network answering as DummyJSON does, the public `LoadStateOwner.loading`
+  /// and `Page.request`, then the fake — and prints what each view model ended with.
+  @Test func theAddingAFeatureGuideRunsAsWritten() async throws {
+    var cli = try CLIRunner()
+    cli.executable = CLIRunner.built("AddingAFeature")
+    let result = try await cli.run([])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout == """
+        live: ["Steve Jobs"] via GET quotes?limit=10&skip=0, state idle
+        fake: 3 quotes, state idle
+
+        """)
+  }
+
   /// One `$ strata-demo …` line of a console block and the output shown under it: stdout,
   /// then stderr (none with `2>/dev/null`), then `(exit N)` unless it exits 0.
   struct Example {

@@ -43,7 +43,7 @@ struct NewPostDialogTests {
     #expect(talk.told.contains("Give the post a title."), "the empty title was refused")
     #expect(talk.told.contains("  Title: Hello") && talk.told.contains("[3/3] review"))
     #expect(talk.asked.last?.hasPrefix("Create this post?") == true)
-    #expect(flow.created?.title == "Hello")
+    #expect(flow.created?.item.title == "Hello")
     #expect(script.calls == ["create(Hello, World, 1)"])
   }
 
@@ -57,10 +57,10 @@ struct NewPostDialogTests {
 
   @Test func aTitleFromAFlagIsNotAskedAgain() async throws {
     let (flow, _) = newFlow()
-    flow.title = "Given"
+    flow.fields.title = "Given"
     let talk = Conversation(["Body", "yes"])
     #expect(try await talk.dialog.run(flow))
-    #expect(!talk.asked.contains("title: ") && flow.created?.title == "Given")
+    #expect(!talk.asked.contains("title: ") && flow.created?.item.title == "Given")
   }
 
   @Test func theBinaryRunsTheSameFlowWithFlags() async throws {

@@ -53,8 +53,9 @@ public struct Page<Item: PageItem>: Codable, Sendable {
 }
 
 extension Page {
-  /// `GET /<items>?limit&skip`: one page of any DummyJSON collection.
-  static func request(_ limit: Int, _ skip: Int) -> Request<Page> {
+  /// `GET /<items>?limit&skip`: one page of any DummyJSON collection, at the path its
+  /// ``PageItem/collectionKey`` names.
+  public static func request(_ limit: Int, _ skip: Int) -> Request<Page> {
     Request(path: Item.collectionKey, query: ["limit": String(limit), "skip": String(skip)])
   }
 }

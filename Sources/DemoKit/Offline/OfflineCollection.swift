@@ -24,16 +24,21 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   private let connectivity: Connectivity?
   private let maxAttempts: Int
   private let send: Send
+  private let analytics: any Analytics
+  /// The plural in the `sync_completed` event's properties (`posts_synced`).
+  private let name: String
 
   /// A collection kept in `store`; `send` carries a change to the server; `connectivity`
   /// says when to keep a change without trying; a change sent `maxAttempts` times without
-  /// going through is given up (`failed`), so the ones behind it go on.
+  /// going through is given up (`failed`), so the ones behind it go on. Each sync is reported
+  /// to `analytics` as `sync_completed`, counted under `name` (`posts_synced`, …).
   public init(
-    store: LocalStore<Item>, connectivity: Connectivity? = nil, maxAttempts: Int = 5,
-    send: @escaping Send
+    store: LocalStore<Item>, name: String, connectivity: Connectivity? = nil,
+    maxAttempts: Int = 5, analytics: any Analytics = NoAnalytics(), send: @escaping Send
   ) {
-    (self.store, self.connectivity, self.maxAttempts, self.send) =
-      (store, connectivity, maxAttempts, send)
+    (self.store, self.name, self.connectivity, self.maxAttempts) =
+      (store, name, connectivity, maxAttempts)
+    (self.analytics, self.send) = (analytics, send)
   }
 
   /// What the device has, newest change first: shown at once, before any request.
@@ -97,6 +102,14 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// - Throws: `StoreError.syncInProgress` when another sync of this store is running.
   public func sync(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)? = nil) async throws
     -> [LocalStore<Item>.Outcome]
+  {
+    let outcomes = try await sendPending(progress: progress)
+    analytics.track("sync_completed", SyncCounts(outcomes).properties(kind: name))
+    return outcomes
+  }
+
+  private func sendPending(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)?)
+    async throws -> [LocalStore<Item>.Outcome]
   {
     try await store.sync(maxAttempts: maxAttempts, progress: progress) { [send] entry in
       do {

@@ -54,16 +54,20 @@ extension LoadState {
   }
 }
 
-/// A screen whose requests run through ``LoadState``.
+/// A screen whose requests run through ``LoadState``: conform, keep a `state`, and wrap each
+/// request in ``loading(_:_:)``, as every view model in DemoKit does.
 @MainActor
-protocol LoadStateOwner: AnyObject {
+public protocol LoadStateOwner: AnyObject {
+  /// Set by ``loading(_:_:)``; a screen may set it to `.idle` to dismiss a failure.
   var state: LoadState { get set }
 }
 
 extension LoadStateOwner {
   /// `fetch`'s value, with the state `.loading` meanwhile and `.idle` after; nil, with the state
   /// `.failed` (`context` before the sentence), when it throws.
-  func loading<Value>(_ context: String? = nil, _ fetch: () async throws -> Value) async -> Value? {
+  public func loading<Value>(_ context: String? = nil, _ fetch: () async throws -> Value) async
+    -> Value?
+  {
     state = .loading
     do {
       let value = try await fetch()

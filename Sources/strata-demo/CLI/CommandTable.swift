@@ -52,6 +52,20 @@ enum CommandTable {
     OptionSpec(name: "version", valueName: nil, help: "print the version"),
   ]
 
+  /// `--limit`, `--skip` and `--local`, for a list the device also keeps (`things`: posts).
+  static func deviceList(of things: String) -> [OptionSpec] {
+    paging + [
+      OptionSpec(name: "local", valueName: nil, help: "list the device's \(things), no request")
+    ]
+  }
+
+  /// `--offline`: a change kept on this device (`verb`: "keep it", "flip it").
+  static func offline(_ verb: String) -> OptionSpec {
+    OptionSpec(
+      name: "offline", valueName: nil,
+      help: "\(verb) on this device as pending; 'sync' sends it (also when there is no route)")
+  }
+
   /// `--limit` and `--skip`, for every list.
   static let paging = [
     OptionSpec(name: "limit", valueName: "N", help: "how many (default 10)"),

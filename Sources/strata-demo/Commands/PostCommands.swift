@@ -8,9 +8,7 @@ enum PostCommands {
   nonisolated static let commands = [
     Command(
       "posts", summary: "List posts (--local: those kept on this device, with their status).",
-      options: CommandTable.paging + [
-        OptionSpec(name: "local", valueName: nil, help: "list the device's posts, no request")
-      ],
+      options: CommandTable.deviceList(of: "posts"),
       example: "strata-demo posts --limit 3", run: .inApp(posts)),
     Command(
       "post create",
@@ -20,9 +18,7 @@ enum PostCommands {
         OptionSpec(name: "title", valueName: "TEXT", help: "title (asked in a terminal)"),
         OptionSpec(name: "body", valueName: "TEXT", help: "text (asked in a terminal)"),
         OptionSpec(name: "user-id", valueName: "N", help: "author (default 1)"),
-        OptionSpec(
-          name: "offline", valueName: nil,
-          help: "keep it on this device as pending; 'sync' sends it (also when there is no route)"),
+        CommandTable.offline("keep it"),
       ], example: "strata-demo post create --title Hello --body World --user-id 1",
       run: .inApp(create)),
     Command(
@@ -43,36 +39,43 @@ enum PostCommands {
     ) { [String($0.id), String($0.userId), String($0.reactions?.likes ?? 0), $0.title] }
   }
 
-  /// The "new post" flow: with `--title` and `--body` it runs without a question; without
-  /// them, in a terminal, it asks step by step (title, body, review, confirm).
+  /// `post create`: with `--title` and `--body`, one call to
+  /// ``PostsViewModel/create(_:keepOffline:)``, which decides whether the post is sent or kept
+  /// on this device; without them, in a terminal, the new-post flow asks step by step and
+  /// ends in the same call.
   static func create(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    let flow = NewPostFlow(
-      posts: try app.resolve(PostsViewModel.self),
-      userId: try invocation.integer("user-id", default: 1, in: 1...1_000_000))
-    if let title = invocation.option("title") { flow.title = title }
-    if let body = invocation.option("body") { flow.body = body }
-    let features = try app.resolve(FeatureFlags.self)
-    if invocation.option("offline") != nil, !features.isOn(.offline) { throw FeatureOff(.offline) }
-    let online = try app.resolve(Connectivity.self).isOnline
-    if features.isOn(.offline), invocation.option("offline") != nil || !online {
-      return try await queue(flow, app, invocation)
-    }
-    if invocation.option("title") != nil, invocation.option("body") != nil {
-      try await NewPostDialog.runWithoutQuestions(flow, command: invocation.command)
+    let posts = try app.resolve(PostsViewModel.self)
+    let userId = try invocation.integer("user-id", default: 1, in: 1...1_000_000)
+    let keepOffline = invocation.option("offline") != nil
+    let post: OfflinePosts.Item
+    if let title = invocation.option("title"), let body = invocation.option("body") {
+      post = try await posts.create(
+        PostDraft(title: title, body: body, userId: userId), keepOffline: keepOffline)
     } else {
       guard Terminal.inputIsTerminal else {
         throw UsageError(
           "post create needs --title and --body when input is not a terminal", invocation.command)
       }
+      let flow = NewPostFlow(posts: posts, userId: userId, keepOffline: keepOffline)
+      if let title = invocation.option("title") { flow.fields.title = title }
+      if let body = invocation.option("body") { flow.fields.body = body }
       let dialog = NewPostDialog(ask: Terminal.prompt, tell: Terminal.error)
-      guard try await dialog.run(flow) else { return Output(text: .line("not created"), json: nil) }
+      guard try await dialog.run(flow), let created = flow.created else {
+        return Output(text: .line("not created"), json: nil)
+      }
+      post = created
     }
-    guard let post = flow.created else { throw CommandFailure("the post was not created") }
+    guard post.status == .synced else {
+      return Output(
+        text: .line(
+          "kept on this device, pending: \"\(post.item.title)\" — 'strata-demo sync' sends it"
+        ), json: DeviceList.Row(name: .post, entry: post))
+    }
     return Output(
       text: .detail([
-        ("Created post", "#\(post.id)"), ("Title", post.title), ("Body", post.body),
-        ("User", String(post.userId)),
-      ]), json: post)
+        ("Created post", "#\(post.item.id)"), ("Title", post.item.title), ("Body", post.item.body),
+        ("User", String(post.item.userId)),
+      ]), json: post.item)
   }
 
   static func comments(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
@@ -97,44 +100,15 @@ enum PostCommands {
     let comments: [PostComment]
   }
 
-  /// Keeps the post on this device as pending (checked by the same flow).
-  static func queue(_ flow: NewPostFlow, _ app: AppContext, _ invocation: Invocation)
-    async throws -> Output
-  {
-    guard invocation.option("title") != nil, invocation.option("body") != nil else {
-      throw UsageError("an offline post needs --title and --body", invocation.command)
-    }
-    if let invalid = flow.validationError() { throw invalid }
-    let item = try await app.resolve(OfflinePosts.self).create(flow.draft, offline: true)
-    return Output(
-      text: .line(
-        "kept on this device, pending: \"\(item.item.title)\" — 'strata-demo sync' sends it"),
-      json: LocalRow(item))
-  }
-
   static func local(_ app: AppContext) async throws -> Output {
-    let items = try await app.resolve(OfflinePosts.self).local()
-    return Output(
-      text: .table(
-        headers: ["ID", "STATUS", "TITLE", "NOTE"],
-        rows: items.map {
-          [
-            $0.item.id == 0 ? "-" : String($0.item.id), $0.status.rawValue, $0.item.title,
-            $0.message ?? "",
-          ]
-        }, footer: "\(items.count) on this device"),
-      json: items.map(LocalRow.init))
-  }
-
-  /// A device post in JSON.
-  struct LocalRow: Encodable {
-    let post: Post
-    let status: String
-    let message: String?
-    init(_ item: OfflinePosts.Item) {
-      post = item.item
-      status = item.status.rawValue
-      message = item.message
+    DeviceList.output(
+      try await app.resolve(OfflinePosts.self).local(), name: .post,
+      headers: ["ID", "STATUS", "TITLE", "NOTE"]
+    ) {
+      [
+        $0.item.id == 0 ? "-" : String($0.item.id), $0.status.rawValue, $0.item.title,
+        $0.message ?? "",
+      ]
     }
   }
 }

@@ -199,21 +199,27 @@ enum TourCommand {
     tour.step(9, "PostsViewModel → PostRules: a blank title refused before anything is sent")
     let model = PostsViewModel(
       repo: try app.resolve(), analytics: TourAnalytics { Terminal.out("    analytics: \($0)") })
-    await model.create(title: "   ", body: "Strata", userId: userId)
-    tour.say("refused — \(model.state.message ?? "accepted?") (no request, no event)")
+    let hello = PostDraft(title: "Hello from the tour", body: "Strata", userId: userId)
+    do {
+      try await model.create(PostDraft(title: "   ", body: "Strata", userId: userId))
+      throw tour.failure("a blank title was accepted")
+    } catch let refused as ValidationError {
+      tour.say("refused — \(refused) (no request, no event)")
+    }
     tour.evidence()
 
     // 10. POST not retried
     tour.step(10, "A POST meets a 503 → not retried; each outcome an analytics event")
     sandbox.faults.fail(503, method: "POST", path: "/posts/add")
-    guard !(await model.create(title: "Hello from the tour", body: "Strata", userId: userId))
-    else { throw tour.failure("the injected 503 did not reach the client") }
-    tour.say("failed once, as it should: \(model.state.message ?? "?")")
-    tour.evidence()
-    await model.create(title: "Hello from the tour", body: "Strata", userId: userId)
-    guard let created = model.created else {
-      throw tour.failure(model.state.message ?? "not created")
+    do {
+      try await model.create(hello)
+      throw tour.failure("the injected 503 did not reach the client")
+    } catch let failure as NetworkError {
+      let shown = LoadState.Failure(failure, context: "Could not create the post")
+      tour.say("failed once, as it should: \(shown.message)")
     }
+    tour.evidence()
+    let created = try await model.create(hello).item
     let createdBefore = sandbox.changesDone(path: "/posts/add")
     tour.say("sent again by the user: created post #\(created.id)")
     tour.evidence()
@@ -249,15 +255,17 @@ enum TourCommand {
       .init(method: "PUT", path: "/todos/\(todo.id)", action: .delay(.milliseconds(300))))
     sandbox.faults.add(
       .init(method: "PUT", path: "/todos/\(todo.id)", action: .respond(status: 500)))
-    let toggle = Task { await todos.toggle(id: todo.id) }
+    let toggle = Task { try await todos.toggle(id: todo.id) }
     try await Task.sleep(for: .milliseconds(100))
     let shown = todos.todos.first?.completed ?? todo.completed
-    let kept = await toggle.value
+    var outcome = "kept"
+    do { _ = try await toggle.value } catch {
+      let failure = LoadState.Failure(error, context: "Could not update todo \(todo.id)")
+      outcome = "reverted to \(done(todos.todos.first?.completed ?? false)): \(failure.message)"
+    }
     tour.say(
       "todo \(todo.id) \"\(todo.todo)\": was \(done(todo.completed)), shown \(done(shown)) at once")
-    tour.say(
-      "the server answered 500 → \(kept ? "kept" : "reverted to \(done(todos.todos.first?.completed ?? false))"): \(todos.state.message ?? "")"
-    )
+    tour.say("the server answered 500 → \(outcome)")
     tour.evidence()
   }
 

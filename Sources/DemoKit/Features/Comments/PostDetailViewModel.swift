@@ -9,7 +9,7 @@ public final class PostDetailViewModel: LoadStateOwner {
   /// Its comments, once loaded.
   public private(set) var comments: [PostComment] = []
   /// Loading, or the last request's failure.
-  public internal(set) var state = LoadState.idle
+  public var state = LoadState.idle
   @ObservationIgnored private let posts: any PostsRepository
   @ObservationIgnored private let commentsRepository: any CommentsRepository
 

@@ -11,7 +11,7 @@ public final class LocalPostsViewModel: LoadStateOwner {
   /// Whether ``items`` are the device's only (the refresh has not answered, or failed).
   public private(set) var isStale = true
   /// A refresh or sync under way, or the last one's failure.
-  public internal(set) var state = LoadState.idle
+  public var state = LoadState.idle
   @ObservationIgnored private let posts: OfflinePosts
 
   /// A screen over `posts`.

@@ -1,10 +1,10 @@
 import Observation
 import Strata
 
-/// Writing a post in steps — title, body, review — then creating it through the posts list
-/// (so it appears there at once, optimistically). The same flow serves a screen and the CLI's
-/// `post create`, interactive or with flags.
-@MainActor @Observable
+/// Writing a post in steps — title, body, review — then creating it with
+/// ``PostsViewModel/create(_:keepOffline:)`` (so it appears on the list at once). A screen, or
+/// the CLI's interactive `post create`, edits ``fields`` and walks ``wizard``.
+@MainActor
 public final class NewPostFlow {
   /// The steps, in order.
   public enum Step: String, Sendable, CaseIterable {
@@ -14,71 +14,65 @@ public final class NewPostFlow {
     case review
   }
 
+  /// What the person types, and what came of it.
+  @MainActor @Observable
+  public final class Fields {
+    public var title = ""
+    public var body = ""
+    public var userId: Int
+    /// The post as created (`synced`) or kept on this device (`pending`), once it is.
+    public internal(set) var created: OfflinePosts.Item?
+
+    init(userId: Int) { self.userId = userId }
+
+    /// The post as written; ``PostRules`` trims it when it is created.
+    public var draft: PostDraft { PostDraft(title: title, body: body, userId: userId) }
+
+    /// What the review step shows (trimmed, as it will be sent).
+    public var summary: [(String, String)] {
+      [("Title", trimmed(title)), ("Body", trimmed(body)), ("User", String(userId))]
+    }
+
+    func problem(with step: Step) -> String? {
+      switch step {
+      case .title: PostRules.titleProblem(trimmed(title))
+      case .body: PostRules.bodyProblem(trimmed(body))
+      case .review: nil  // the create checks the whole post, once
+      }
+    }
+
+    private func trimmed(_ text: String) -> String {
+      text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+  }
+
   /// The longest title accepted.
   public static let longestTitle = PostRules.longestTitle
 
-  public var title = ""
-  public var body = ""
-  public var userId: Int
-  /// The steps and their state.
-  @ObservationIgnored public private(set) var flow: FlowViewModel<Step>!
-  /// The list the post is created through.
-  public let posts: PostsViewModel
+  public let fields: Fields
+  /// The steps and their state; its last step creates the post.
+  public let wizard: FlowViewModel<Step>
 
-  /// A flow creating its post through `posts`, written by user `userId`.
-  public init(posts: PostsViewModel, userId: Int) {
-    self.posts = posts
-    self.userId = userId
-    flow = FlowViewModel(
+  /// A flow creating its post through `posts`, written by user `userId`; kept on this device
+  /// for a sync to send when `keepOffline`.
+  public init(posts: PostsViewModel, userId: Int, keepOffline: Bool = false) {
+    // The closures hold the fields and the list, never the flow: nothing refers back to it.
+    let fields = Fields(userId: userId)
+    self.fields = fields
+    wizard = FlowViewModel(
       steps: Step.allCases,
-      validate: { [unowned self] step in self.problem(with: step) },
-      confirmation: { [unowned self] in
-        .init(
+      validate: { step in fields.problem(with: step) },
+      confirmation: {
+        let title = fields.summary[0].1
+        return .init(
           title: "Create this post?",
-          message: "\"\(self.trimmedTitle)\" by user \(self.userId) — sent once, never retried.",
+          message: "\"\(title)\" by user \(fields.userId) — "
+            + (keepOffline ? "kept on this device; 'sync' sends it." : "sent once, never retried."),
           confirm: "Create")
       },
-      submit: { [unowned self] in
-        guard
-          await self.posts.create(
-            title: self.trimmedTitle, body: self.trimmedBody, userId: self.userId)
-        else { throw self.posts.state.failure?.error ?? NewPostFailure.notCreated }
-      })
+      submit: { fields.created = try await posts.create(fields.draft, keepOffline: keepOffline) })
   }
 
-  /// The post as written (trimmed).
-  public var draft: PostDraft { PostDraft(title: trimmedTitle, body: trimmedBody, userId: userId) }
-
-  /// What is wrong with the fields, checking every step (nil: all good).
-  public func problem() -> String? { validationError()?.message }
-
-  /// The first rule the post breaks, with its field (nil: all good).
-  public func validationError() -> ValidationError? {
-    do {
-      _ = try PostRules.validated(PostDraft(title: title, body: body, userId: userId))
-      return nil
-    } catch { return error }
-  }
-
-  /// What the review step shows.
-  public var summary: [(String, String)] {
-    [("Title", trimmedTitle), ("Body", trimmedBody), ("User", String(userId))]
-  }
-
-  /// The post the server created, once it did.
-  public var created: Post? { flow.isFinished ? posts.created : nil }
-
-  private var trimmedTitle: String { title.trimmingCharacters(in: .whitespacesAndNewlines) }
-  private var trimmedBody: String { body.trimmingCharacters(in: .whitespacesAndNewlines) }
-
-  private func problem(with step: Step) -> String? {
-    switch step {
-    case .title: PostRules.titleProblem(trimmedTitle)
-    case .body: PostRules.bodyProblem(trimmedBody)
-    case .review: validationError()?.message
-    }
-  }
+  /// The post, once created or kept.
+  public var created: OfflinePosts.Item? { fields.created }
 }
-
-/// The post was not created and the list gave no reason.
-enum NewPostFailure: Error { case notCreated }

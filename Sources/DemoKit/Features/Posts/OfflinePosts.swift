@@ -3,7 +3,7 @@ import Strata
 
 /// Posts kept on this device beside the API (an ``OfflineCollection`` of posts): written
 /// offline as pending, created by ``sync()`` with their idempotency key.
-public struct OfflinePosts: Sendable {
+public struct OfflinePosts: OfflineFeature {
   /// A post as the device has it (id 0 until the server numbers it), with its status.
   public typealias Item = OfflineCollection<Post>.Entry
 
@@ -19,10 +19,10 @@ public struct OfflinePosts: Sendable {
     store: LocalStore<Post>, repository: any PostsRepository, connectivity: Connectivity? = nil,
     maxAttempts: Int = 5, analytics: any Analytics = NoAnalytics()
   ) {
-    self.repository = repository
-    self.analytics = analytics
+    (self.repository, self.analytics) = (repository, analytics)
     collection = OfflineCollection(
-      store: store, connectivity: connectivity, maxAttempts: maxAttempts
+      store: store, name: "posts", connectivity: connectivity, maxAttempts: maxAttempts,
+      analytics: analytics
     ) { entry in
       let draft = try JSONDecoder().decode(PostDraft.self, from: entry.payload)
       return .init(
@@ -30,9 +30,6 @@ public struct OfflinePosts: Sendable {
         value: try await repository.create(draft, idempotencyKey: entry.idempotencyKey))
     }
   }
-
-  /// What the device has, newest change first.
-  public func local() async throws -> [Item] { try await collection.local() }
 
   /// Fetches a page and keeps it (local changes stay), then returns the local list.
   public func refresh(limit: Int = 10, skip: Int = 0) async throws -> [Item] {
@@ -55,16 +52,4 @@ public struct OfflinePosts: Sendable {
       ])
     return item
   }
-
-  /// Sends every pending change in order (see ``OfflineCollection/sync(progress:)``).
-  public func sync(progress: (@Sendable (LocalStore<Post>.Progress) -> Void)? = nil) async throws
-    -> [LocalStore<Post>.Outcome]
-  {
-    let outcomes = try await collection.sync(progress: progress)
-    analytics.track("sync_completed", SyncCounts(outcomes).properties(kind: "posts"))
-    return outcomes
-  }
-
-  /// Every change, oldest first.
-  public func outbox() async throws -> [OutboxEntry] { try await collection.outbox() }
 }

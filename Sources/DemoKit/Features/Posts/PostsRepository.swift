@@ -35,7 +35,7 @@ public final class APIPostsRepository: PostsRepository {
 
   /// A page of posts.
   public func list(limit: Int, skip: Int) async throws -> Page<Post> {
-    try await network.send(PostRequests.list(limit: limit, skip: skip))
+    try await network.send(Page.request(limit, skip))
   }
 
   public func post(id: Int) async throws -> Post {
@@ -71,8 +71,6 @@ private enum PostRequests {
     let userId: Int
   }
   private struct TitleChange: Encodable, Sendable { let title: String }
-
-  static func list(limit: Int, skip: Int) -> Request<Page<Post>> { Page.request(limit, skip) }
 
   static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
 

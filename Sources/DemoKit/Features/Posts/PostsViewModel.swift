@@ -3,7 +3,8 @@ import Strata
 
 /// A list of posts and every change to it — create, rename, delete — made optimistically:
 /// the list shows the change at once, the server confirms it (its answer replaces the guess)
-/// or refuses it (the list goes back, and ``error`` says what the server said).
+/// or refuses it (the list goes back; ``create(_:keepOffline:)`` throws the error, a rename or
+/// a delete shows it in ``state``).
 @MainActor @Observable
 public final class PostsViewModel: LoadStateOwner {
   /// What the list shows, the changes not yet confirmed included.
@@ -12,18 +13,22 @@ public final class PostsViewModel: LoadStateOwner {
   public private(set) var page: Page<Post>?
   /// Posts whose change the server has not confirmed yet (show them as "saving…").
   public private(set) var pending: Set<Int> = []
-  /// The post created last, once the server confirmed it.
-  public private(set) var created: Post?
   /// A fetch under way, or the last request's failure.
-  public internal(set) var state = LoadState.idle
+  public var state = LoadState.idle
   @ObservationIgnored private let repo: any PostsRepository
   @ObservationIgnored private let analytics: any Analytics
+  /// Where posts are kept while offline, and when.
+  @ObservationIgnored private let offline: OfflineRoute<OfflinePosts>
   /// Ids for posts the server has not numbered yet: negative, so they never clash.
   @ObservationIgnored private var lastProvisionalID = 0
 
-  /// A list read and changed through `repo`; creations are reported to `analytics`.
-  public nonisolated init(repo: any PostsRepository, analytics: any Analytics = NoAnalytics()) {
-    (self.repo, self.analytics) = (repo, analytics)
+  /// A list read and changed through `repo`; creations are reported to `analytics`. With
+  /// `offline`, a post written without a route or on request is kept on the device.
+  public nonisolated init(
+    repo: any PostsRepository, offline: OfflineRoute<OfflinePosts> = .off,
+    analytics: any Analytics = NoAnalytics()
+  ) {
+    (self.repo, self.offline, self.analytics) = (repo, offline, analytics)
   }
 
   /// Loads `limit` posts after the first `skip`.
@@ -34,39 +39,42 @@ public final class PostsViewModel: LoadStateOwner {
     posts = page.items
   }
 
-  /// Shows the new post at the top at once, then creates it (a POST: sent once, never
-  /// retried); the server's post replaces the guess, or the guess goes away on failure.
-  /// - Returns: Whether the server created it.
+  /// Creates a post: the one call for "new post", from a screen's flow or a command line.
+  /// - `draft` is checked once against ``PostRules`` (a ``ValidationError`` before anything
+  ///   is shown, kept or sent);
+  /// - it is kept on this device as pending, for a sync to send, when `keepOffline` or the
+  ///   device has no route — if the offline feature is on (`keepOffline` without it throws
+  ///   ``FeatureOff``; without a route and without it, the send fails as offline);
+  /// - otherwise it is shown at the top at once and sent (a POST: sent once, never retried):
+  ///   the server's post replaces the guess, or the guess goes away and the error is thrown.
+  /// - Returns: The post as it now stands: `synced` (the server's) or `pending` (kept here).
   @discardableResult
-  public func create(title: String, body: String, userId: Int) async -> Bool {
-    state = .idle
-    created = nil
-    let draft: PostDraft
-    do {
-      draft = try PostRules.validated(PostDraft(title: title, body: body, userId: userId))
-    } catch {
-      state = .failed(error)  // refused before anything is shown or sent
-      return false
+  public func create(_ draft: PostDraft, keepOffline: Bool = false) async throws
+    -> OfflinePosts.Item
+  {
+    if let device = try offline.device(keepOffline: keepOffline) {
+      let kept = try await device.create(draft, offline: true)
+      posts.insert(kept.item, at: 0)
+      return kept
     }
-    let (title, body) = (draft.title, draft.body)
+    let draft = try PostRules.validated(draft)
     lastProvisionalID -= 1
-    let provisional = Post(id: lastProvisionalID, title: title, body: body, userId: userId)
+    let provisional = Post(
+      id: lastProvisionalID, title: draft.title, body: draft.body, userId: draft.userId)
     posts.insert(provisional, at: 0)
     pending.insert(provisional.id)
     defer { pending.remove(provisional.id) }
     do {
-      let saved = try await repo.create(title: title, body: body, userId: userId)
+      let saved = try await repo.create(title: draft.title, body: draft.body, userId: draft.userId)
       replace(provisional.id, with: saved)
-      created = saved
       analytics.track(
         "post_created",
-        ["post_id": .count(saved.id), "user_id": .count(userId), "offline": .flag(false)])
-      return true
+        ["post_id": .count(saved.id), "user_id": .count(draft.userId), "offline": .flag(false)])
+      return OfflinePosts.Item(item: saved, status: .synced)
     } catch {
       analytics.track("post_create_failed", AnalyticsValue.failure(error))
       posts.removeAll { $0.id == provisional.id }
-      state = .failed(error, "Could not create the post")
-      return false
+      throw error
     }
   }
 

@@ -3,7 +3,7 @@ import Strata
 
 /// Todos kept on this device beside the API (an ``OfflineCollection`` of todos): a toggle
 /// made offline shows at once as pending and is sent by ``sync()``.
-public struct OfflineTodos: Sendable {
+public struct OfflineTodos: OfflineFeature {
   /// A todo as the device has it, with its status.
   public typealias Item = OfflineCollection<Todo>.Entry
 
@@ -17,7 +17,6 @@ public struct OfflineTodos: Sendable {
 
   public let collection: OfflineCollection<Todo>
   private let repository: any TodosRepository
-  private let analytics: any Analytics
 
   /// Todos kept in `store`, changed through `repository`.
   public init(
@@ -25,9 +24,9 @@ public struct OfflineTodos: Sendable {
     maxAttempts: Int = 5, analytics: any Analytics = NoAnalytics()
   ) {
     self.repository = repository
-    self.analytics = analytics
     collection = OfflineCollection(
-      store: store, connectivity: connectivity, maxAttempts: maxAttempts
+      store: store, name: "todos", connectivity: connectivity, maxAttempts: maxAttempts,
+      analytics: analytics
     ) { entry in
       let change = try JSONDecoder().decode(Change.self, from: entry.payload)
       let todo = try await repository.setCompleted(id: change.id, change.completed)
@@ -36,9 +35,6 @@ public struct OfflineTodos: Sendable {
   }
 
   static func key(_ id: Int) -> String { "todo-\(id)" }
-
-  /// What the device has, newest change first.
-  public func local() async throws -> [Item] { try await collection.local() }
 
   /// Fetches a page and keeps it (local changes stay), then returns the local list.
   public func refresh(limit: Int = 10, skip: Int = 0) async throws -> [Item] {
@@ -62,14 +58,5 @@ public struct OfflineTodos: Sendable {
       todo.completed.toggle()
       return (try JSONEncoder().encode(Change(id: id, completed: todo.completed)), todo)
     }
-  }
-
-  /// Sends every pending change in order (see ``OfflineCollection/sync(progress:)``).
-  public func sync(progress: (@Sendable (LocalStore<Todo>.Progress) -> Void)? = nil) async throws
-    -> [LocalStore<Todo>.Outcome]
-  {
-    let outcomes = try await collection.sync(progress: progress)
-    analytics.track("sync_completed", SyncCounts(outcomes).properties(kind: "todos"))
-    return outcomes
   }
 }

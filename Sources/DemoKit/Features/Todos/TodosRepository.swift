@@ -19,7 +19,7 @@ public final class APITodosRepository: TodosRepository {
 
   /// A page of todos.
   public func list(limit: Int, skip: Int) async throws -> Page<Todo> {
-    try await network.send(TodoRequests.list(limit: limit, skip: skip))
+    try await network.send(Page.request(limit, skip))
   }
 
   public func todo(id: Int) async throws -> Todo {
@@ -36,8 +36,6 @@ public final class APITodosRepository: TodosRepository {
 
 private enum TodoRequests {
   private struct Completion: Encodable, Sendable { let completed: Bool }
-
-  static func list(limit: Int, skip: Int) -> Request<Page<Todo>> { Page.request(limit, skip) }
 
   static func get(id: Int) -> Request<Todo> { Request(path: "todos/\(id)") }
 

@@ -7,7 +7,7 @@ public final class UserPostsViewModel: LoadStateOwner {
   /// The page last loaded; nil after a failed load, so no other user's posts stay shown.
   public private(set) var page: Page<Post>?
   /// A fetch under way, or the last one's failure.
-  public internal(set) var state = LoadState.idle
+  public var state = LoadState.idle
   @ObservationIgnored private let repo: any UserPostsRepository
 
   public nonisolated init(repo: any UserPostsRepository) { self.repo = repo }

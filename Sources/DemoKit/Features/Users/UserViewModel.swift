@@ -9,7 +9,7 @@ public final class UserViewModel: LoadStateOwner {
   /// A change is being saved (the shown user is not confirmed yet).
   public private(set) var isSaving = false
   /// Loading, or the last request's failure.
-  public internal(set) var state = LoadState.idle
+  public var state = LoadState.idle
   @ObservationIgnored private let repo: any UsersRepository
 
   /// Creates the view model.

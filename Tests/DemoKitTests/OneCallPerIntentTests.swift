@@ -1,0 +1,99 @@
+import DemoKit
+import DemoKitTesting
+import Foundation
+import Strata
+import Testing
+
+/// "New post" and "toggle a todo" are one call each: the view model weighs the caller's wish,
+/// the offline feature and the route in one place, checks once, and throws what went wrong.
+@MainActor
+@Suite("One call per intent: create a post, toggle a todo")
+struct OneCallPerIntentTests {
+  struct Device {
+    let directory = NSTemporaryDirectory() + "strata-intent-\(UUID().uuidString)"
+    let script = FakeScript()
+    let connectivity: Connectivity
+    init(online: Bool) { connectivity = Connectivity(isOnline: online) }
+    func posts(offlineFeature: Bool = true) -> PostsViewModel {
+      let offline = OfflinePosts(
+        store: LocalStore(path: directory + "/posts"),
+        repository: FakePostsRepository(script: script), connectivity: connectivity)
+      return PostsViewModel(
+        repo: FakePostsRepository(script: script),
+        offline: OfflineRoute(offlineFeature ? offline : nil, connectivity: connectivity))
+    }
+    func todos() -> (TodosViewModel, OfflineTodos) {
+      let offline = OfflineTodos(
+        store: LocalStore(path: directory + "/todos"),
+        repository: FakeTodosRepository(script: script), connectivity: connectivity)
+      return (
+        TodosViewModel(
+          repo: FakeTodosRepository(script: script),
+          offline: OfflineRoute(offline, connectivity: connectivity)),
+        offline
+      )
+    }
+    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+  }
+
+  static let draft = PostDraft(title: "  Hello  ", body: "World", userId: 2)
+
+  @Test func onlineAPostIsSentAtOnce() async throws {
+    let device = Device(online: true)
+    defer { device.remove() }
+    let created = try await device.posts().create(Self.draft)
+    #expect(created.status == .synced && created.item.id == 6 && created.item.title == "Hello")
+    #expect(device.script.calls == ["create(Hello, World, 2)"])
+  }
+
+  @Test(arguments: [(online: true, keepOffline: true), (online: false, keepOffline: false)])
+  func askedOrWithoutARouteAPostIsKeptAndNothingSent(online: Bool, keepOffline: Bool)
+    async throws
+  {
+    let device = Device(online: online)
+    defer { device.remove() }
+    let posts = device.posts()
+    let kept = try await posts.create(Self.draft, keepOffline: keepOffline)
+    #expect(kept.status == .pending && kept.item.title == "Hello", "trimmed once, kept")
+    #expect(posts.posts.first?.title == "Hello", "on the list at once")
+    #expect(device.script.calls.isEmpty, "no request")
+  }
+
+  @Test func keepingOfflineWithTheFeatureOffIsRefusedAndNothingIsSent() async throws {
+    let device = Device(online: true)
+    defer { device.remove() }
+    await #expect(throws: FeatureOff(.offline)) {
+      try await device.posts(offlineFeature: false).create(Self.draft, keepOffline: true)
+    }
+    #expect(device.script.calls.isEmpty)
+  }
+
+  @Test(arguments: [true, false])
+  func anInvalidPostIsRefusedBeforeAnyRoute(keepOffline: Bool) async throws {
+    let device = Device(online: true)
+    defer { device.remove() }
+    let posts = device.posts()
+    await #expect(throws: ValidationError.self) {
+      try await posts.create(PostDraft(title: " ", body: "b", userId: 1), keepOffline: keepOffline)
+    }
+    #expect(posts.posts.isEmpty && device.script.calls.isEmpty)
+  }
+
+  @Test func aTodoTogglesOnlineOrOnTheDeviceThroughTheSameCall() async throws {
+    let device = Device(online: true)
+    defer { device.remove() }
+    let (todos, offline) = device.todos()
+    await todos.load(limit: 2)
+    try await offline.keep(todos.todos)
+    let sent = try await todos.toggle(id: 1)
+    #expect(sent.status == .synced && sent.item.completed)
+    #expect(device.script.calls.filter { $0.hasPrefix("setCompleted") }.count == 1)
+
+    device.connectivity.set(online: false)
+    let kept = try await todos.toggle(id: 2)
+    #expect(kept.status == .pending && kept.item.completed, "no route: kept")
+    #expect(todos.todos.last?.completed == true, "the list shows it")
+    #expect(device.script.calls.filter { $0.hasPrefix("setCompleted") }.count == 1, "not sent")
+    await #expect(throws: TodoNotOnDevice(id: 9)) { try await todos.toggle(id: 9) }
+  }
+}
