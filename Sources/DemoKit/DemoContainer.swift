@@ -108,7 +108,7 @@ public enum DemoContainer {
       let renewal = try c.resolve(TokenRenewal.self)
       return AuthSession(
         origin: try c.resolve(), store: try c.resolve(), clock: try c.resolve(), now: now,
-        refresh: renewal.renew)
+        cache: try c.resolve(NetworkOptions.self).cache, refresh: renewal.renew)
     }
     container.register((any Networking).self, scope: .singleton) { c in
       NetworkService(

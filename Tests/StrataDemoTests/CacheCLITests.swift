@@ -43,6 +43,37 @@ struct CacheCLITests {
     #expect(gone.status != 0 && !gone.stderr.contains("shown from the cache"))
   }
 
+  /// `me` is one user's answer: kept under the account (the file names no token), shown
+  /// offline to that user, and gone when they log out.
+  @Test func theSignedInUsersAnswerIsTheirsAndGoesAtLogout() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    defer { try? FileManager.default.removeItem(atPath: cli.home) }
+    let api = ["--api", server.baseURL.absoluteString, "--set", "RETRY_MAX_RETRIES=0"]
+    let login = api + ["login", "--username", "emilys", "--password", "emilyspass"]
+    let entries = { () async throws -> String in
+      let shown = try await cli.run(api + ["cache", "show"])
+      return shown.stdout.split(separator: "\n").first { $0.hasPrefix("Entries:") }.map(String.init)
+        ?? shown.all
+    }
+
+    #expect(try await cli.run(login).status == 0)
+    let me = try await cli.run(api + ["me"])
+    #expect(me.status == 0 && me.stdout.contains("emilys"), "\(me.all)")
+    #expect(try await entries() == "Entries:   1", "the private answer is kept")
+    #expect(try await cli.run(api + ["logout"]).status == 0)
+    #expect(try await entries() == "Entries:   0", "and removed at logout")
+
+    #expect(try await cli.run(login).status == 0)
+    #expect(try await cli.run(api + ["me"]).status == 0)
+    server.stopAndWait()
+    let offline = try await cli.run(api + ["me"])
+    #expect(offline.status == 0 && offline.stdout == me.stdout, "\(offline.all)")
+    #expect(offline.stderr.contains("shown from the cache"), "\(offline.stderr)")
+  }
+
   @Test func aBadCacheSettingIsAConfigurationError() async throws {
     let cli = try CLIRunner()
     defer { try? FileManager.default.removeItem(atPath: cli.home) }

@@ -41,6 +41,8 @@ public actor AuthSession: Authenticator {
   private let options: Options
   private let clock: any NetworkClock
   private let now: @Sendable () -> Date
+  /// Where the service keeps answers: the signed-in account's are removed when it signs out.
+  private let cache: HTTPCache?
   private let broadcaster = EventBroadcaster<AuthEvent>()
   private var credentials: Credentials?
   /// The refresh under way, and the session (generation) it belongs to.
@@ -61,24 +63,29 @@ public actor AuthSession: Authenticator {
   ///   server rejects every new token, and the session ends).
   /// - Parameter now: Wall-clock time for token expiry (a token expiring within 30 s
   ///   is renewed before use).
+  /// - Parameter cache: The HTTP cache of the service this session signs (its
+  ///   ``NetworkOptions/cache``): the account's answers are removed from it when the session
+  ///   ends — signed out, or rejected by the server.
   /// - Parameter refresh: The refresh call (nil: a rejected token ends the session).
   public init(
     origin: Origin, store: any TokenStore, clock: any NetworkClock = SystemNetworkClock(),
-    now: @escaping @Sendable () -> Date = { Date() },
+    now: @escaping @Sendable () -> Date = { Date() }, cache: HTTPCache? = nil,
     refresh: (@Sendable (_ refreshToken: String) async throws -> Credentials)? = nil
   ) {
     self.init(
-      origin: origin, store: store, options: Options(), clock: clock, now: now, refresh: refresh)
+      origin: origin, store: store, options: Options(), clock: clock, now: now, cache: cache,
+      refresh: refresh)
   }
 
-  /// As ``init(origin:store:clock:now:refresh:)``, with the expiry skew and
+  /// As ``init(origin:store:clock:now:cache:refresh:)``, with the expiry skew and
   /// refresh-loop guard in `options`.
   package init(
     origin: Origin, store: any TokenStore, options: Options,
     clock: any NetworkClock = SystemNetworkClock(),
-    now: @escaping @Sendable () -> Date = { Date() },
+    now: @escaping @Sendable () -> Date = { Date() }, cache: HTTPCache? = nil,
     refresh: (@Sendable (_ refreshToken: String) async throws -> Credentials)? = nil
   ) {
+    self.cache = cache
     self.origin = origin
     self.store = store
     self.options = options
@@ -114,6 +121,10 @@ public actor AuthSession: Authenticator {
   /// Whether credentials are held.
   public var isSignedIn: Bool { credentials != nil }
 
+  /// The signed-in account (``Credentials/account``), which the HTTP cache keeps its answers
+  /// under; nil when signed out or when the credentials name none.
+  public func account() -> String? { credentials?.account }
+
   /// When the access token expires, if known.
   package var expiresAt: Date? { credentials?.expiresAt }
 
@@ -143,7 +154,9 @@ public actor AuthSession: Authenticator {
   }
 
   private func end(_ reason: SignOutReason) {
-    guard credentials != nil else { return }
+    guard let ending = credentials else { return }
+    // The user's cached answers go with the session, whatever ended it.
+    if let account = ending.account { cache?.removeAll(account: account) }
     credentials = nil
     generation += 1
     Log.auth.notice("signed out (\(String(describing: reason)))")
@@ -270,7 +283,8 @@ public actor AuthSession: Authenticator {
 
     let renewed: Credentials
     do {
-      renewed = try await refresher(rejected.refreshToken).bound(to: origin)
+      renewed = try await refresher(rejected.refreshToken).bound(
+        to: origin, account: rejected.account)
     } catch {
       guard generation == startedIn else { return }
       if error is CancellationError { throw error }

@@ -16,31 +16,42 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
   /// are not bound yet (an ``AuthSession`` binds them to its origin when it stores them, and
   /// never uses stored credentials that are unbound or bound elsewhere).
   package let origin: Origin?
+  /// Who signed in (a user id or name, never a token): what the HTTP cache keeps that
+  /// user's answers under, so another user on the device never sees them. Nil: answers to
+  /// requests carrying these tokens are not cached.
+  public let account: String?
 
   public init(
-    accessToken: String, refreshToken: String, expiresAt: Date? = nil, origin: Origin? = nil
+    accessToken: String, refreshToken: String, expiresAt: Date? = nil, origin: Origin? = nil,
+    account: String? = nil
   ) {
     self.accessToken = accessToken
     self.refreshToken = refreshToken
     self.expiresAt = expiresAt
     self.origin = origin
+    self.account = account
   }
 
   /// Credentials that expire when the access token says (a JWT's `exp` claim) or, for a token
   /// that is not a JWT or names no expiry, `lifetime` after `now`.
-  public init(accessToken: String, refreshToken: String, lifetime: Duration, now: Date = Date()) {
+  public init(
+    accessToken: String, refreshToken: String, lifetime: Duration, now: Date = Date(),
+    account: String? = nil
+  ) {
     let fallback = now.addingTimeInterval(
       TimeInterval(lifetime.components.seconds)
         + TimeInterval(lifetime.components.attoseconds) / 1e18)
     self.init(
       accessToken: accessToken, refreshToken: refreshToken,
-      expiresAt: JSONWebTokenClaims(token: accessToken)?.expiresAt ?? fallback)
+      expiresAt: JSONWebTokenClaims(token: accessToken)?.expiresAt ?? fallback, account: account)
   }
 
-  /// The same credentials bound to `origin`.
-  package func bound(to origin: Origin) -> Credentials {
+  /// The same credentials bound to `origin`, for `account` when they name none (a renewal
+  /// answers with tokens only: the user is the one whose session it renews).
+  package func bound(to origin: Origin, account fallback: String? = nil) -> Credentials {
     Credentials(
-      accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt, origin: origin)
+      accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt, origin: origin,
+      account: account ?? fallback)
   }
 
   /// Never shows a token.

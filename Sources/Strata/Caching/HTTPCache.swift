@@ -14,8 +14,11 @@ import StrataConcurrency
 /// heuristic freshness). A successful POST, PUT, PATCH or DELETE drops what was kept for its
 /// URL, so a list never looks older than the user's own change.
 ///
-/// Answers to requests that carry a bearer token are not kept: they belong to one signed-in
-/// user, and this cache does not separate users.
+/// Answers to requests that carry a bearer token belong to one signed-in user: they are kept
+/// under that user's account (``Authenticator/account()``, never the token), served only to a
+/// request made for the same account, and removed with ``removeAll(account:)`` when the
+/// session ends (an ``AuthSession`` given this cache does it). Without an account they are
+/// not kept.
 ///
 /// In memory, or on disk as well (``init(app:origin:maxBytes:maxStale:environment:now:)``: an app
 /// restarted offline still has its last answers), with hot answers in memory. Each tier is
@@ -89,7 +92,7 @@ public final class HTTPCache: Sendable {
   /// The bytes they take.
   public var byteCount: Int { state.withLock { state in loadIndex(&state).bytes } }
 
-  /// Forgets everything (sign-out, or the user asked), on disk too.
+  /// Forgets everything (the user asked), on disk too.
   public func removeAll() {
     state.withLock { state in
       files?.removeAll()
@@ -97,23 +100,49 @@ public final class HTTPCache: Sendable {
     }
   }
 
+  /// Forgets every answer kept for `account` (its session ended), on disk too; other
+  /// accounts' and shared answers stay.
+  public func removeAll(account: String) {
+    let prefix = Self.partition(account)
+    let filePrefix = HTTPCacheFiles.prefix(for: account)
+    state.withLock { state in
+      state.memory.removeAll { $0.hasPrefix(prefix) }
+      guard let files else { return }
+      _ = loadIndex(&state)
+      state.disk?.removeAll { $0.hasPrefix(filePrefix) }
+      files.removeAll { $0.hasPrefix(filePrefix) }
+    }
+  }
+
   // MARK: Used by NetworkService
 
   var currentDate: Date { now() }
 
-  static func key(_ request: URLRequest) -> String? {
-    guard request.httpMethod ?? "GET" == "GET", let url = request.url else { return nil }
-    return url.absoluteString
+  /// An answer's key: its URL, after the account it was made for (nil: a shared answer).
+  static func key(_ url: URL, account: String?) -> String {
+    (account.map(partition) ?? "") + url.absoluteString
   }
 
-  /// The stored answer for a request like `request`, marked as just used.
-  func lookUp(_ request: URLRequest) -> CachedResponse? {
-    guard let key = Self.key(request) else { return nil }
+  private static func key(_ request: URLRequest, account: String?) -> String? {
+    guard request.httpMethod ?? "GET" == "GET", let url = request.url else { return nil }
+    return key(url, account: account)
+  }
+
+  /// What starts the keys of one account's answers. A URL never starts with a space, so no
+  /// shared key and no other account's key starts the same way.
+  private static func partition(_ account: String) -> String {
+    "account \(account.utf8.count) \(account) "
+  }
+
+  /// The stored answer for a request like `request` made for `account`, marked as just used.
+  func lookUp(_ request: URLRequest, account: String?) -> CachedResponse? {
+    guard let key = Self.key(request, account: account) else { return nil }
+    let name = HTTPCacheFiles.name(for: key, account: account)
     return state.withLock { state in
       var found = state.memory.use(key)
       if found == nil, let files {
         _ = loadIndex(&state)
-        if state.disk?.use(HTTPCacheFiles.name(for: key)) != nil, let read = files.read(key) {
+        if state.disk?.use(name) != nil, let read = files.read(key, name: name) {
           found = read
           _ = state.memory.put(key, read, size: read.byteCount, budget: memoryBytes)
         }
@@ -123,35 +152,41 @@ public final class HTTPCache: Sendable {
     }
   }
 
-  /// Keeps `response` for `request` when it may be kept; drops an older one either way.
-  func store(_ response: CachedResponse?, for request: URLRequest) {
-    guard let key = Self.key(request) else { return }
+  /// Keeps `response` for `request` made for `account` when it may be kept; drops an older
+  /// one either way.
+  func store(_ response: CachedResponse?, for request: URLRequest, account: String?) {
+    guard let key = Self.key(request, account: account) else { return }
+    let name = HTTPCacheFiles.name(for: key, account: account)
     state.withLock { state in
       guard let response, response.byteCount <= maxBytes else {
-        remove(key, &state)
+        remove(key, name, &state)
         return
       }
       _ = state.memory.put(key, response, size: response.byteCount, budget: memoryBytes)
       guard let files else { return }
       _ = loadIndex(&state)
-      guard let size = files.write(response, key: key) else { return }
-      let evicted =
-        state.disk?.put(HTTPCacheFiles.name(for: key), (), size: size, budget: maxBytes) ?? []
+      guard let size = files.write(response, key: key, name: name) else { return }
+      let evicted = state.disk?.put(name, (), size: size, budget: maxBytes) ?? []
       for name in evicted { unlink(files.directory + "/" + name) }
     }
   }
 
-  /// Drops what is kept for `url` (after a change to it).
-  func invalidate(_ url: URL) {
-    state.withLock { remove(url.absoluteString, &$0) }
+  /// Drops what is kept for `url` (after a change to it): the shared answer and `account`'s.
+  func invalidate(_ url: URL, account: String?) {
+    state.withLock { state in
+      for owner in Set([nil, account]) {
+        let key = Self.key(url, account: owner)
+        remove(key, HTTPCacheFiles.name(for: key, account: owner), &state)
+      }
+    }
   }
 
-  private func remove(_ key: String, _ state: inout State) {
+  private func remove(_ key: String, _ name: String, _ state: inout State) {
     state.memory.remove(key)
     guard let files else { return }
     _ = loadIndex(&state)
-    state.disk?.remove(HTTPCacheFiles.name(for: key))
-    files.remove(key)
+    state.disk?.remove(name)
+    unlink(files.directory + "/" + name)
   }
 
   /// The tier that bounds the cache: the disk index (read from the directory the first time,

@@ -36,16 +36,27 @@ struct HTTPCacheFiles: Sendable {
     self.directory = directory
   }
 
-  /// `key`'s file name: its 64-bit FNV-1a hash (the file itself says which key it holds).
-  static func name(for key: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return String(hash, radix: 16) + ".entry"
+  /// `key`'s file name: its 64-bit FNV-1a hash (the file itself says which key it holds),
+  /// after ``prefix(for:)`` for an answer kept for an account.
+  static func name(for key: String, account: String?) -> String {
+    (account.map(prefix) ?? "") + String(fnv1a(key), radix: 16) + ".entry"
   }
 
-  /// The answer stored for `key`, or nil (none, damaged, or another key's).
-  func read(_ key: String) -> CachedResponse? {
-    let path = directory + "/" + Self.name(for: key)
+  /// What starts the names of one account's files: `u<hash of the account>-`, so they can be
+  /// removed together without reading them (a shared answer's name is hex digits only).
+  static func prefix(for account: String) -> String {
+    "u" + String(fnv1a(account), radix: 16) + "-"
+  }
+
+  private static func fnv1a(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return hash
+  }
+
+  /// The answer stored for `key` in file `name`, or nil (none, damaged, or another key's).
+  func read(_ key: String, name: String) -> CachedResponse? {
+    let path = directory + "/" + name
     guard let data = FileManager.default.contents(atPath: path) else { return nil }
     guard let response = Self.decode(data, key: key) else {
       unlink(path)
@@ -57,7 +68,7 @@ struct HTTPCacheFiles: Sendable {
   /// Writes `response` for `key`; returns the file's size, nil when it could not be written
   /// (a full disk: the answer stays in memory only).
   @discardableResult
-  func write(_ response: CachedResponse, key: String) -> Int? {
+  func write(_ response: CachedResponse, key: String, name: String) -> Int? {
     let metadata = Metadata(
       key: key, status: response.status, headers: response.headers, varied: response.varied,
       requestTime: response.requestTime.timeIntervalSince1970,
@@ -67,7 +78,7 @@ struct HTTPCacheFiles: Sendable {
     rest.append(response.body)
     let header = Self.magic + String(format: "%08x", CRC32.checksum(rest)) + "\n"
     let bytes = Data(header.utf8) + rest
-    let path = directory + "/" + Self.name(for: key)
+    let path = directory + "/" + name
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     guard
       FileManager.default.createFile(
@@ -79,8 +90,6 @@ struct HTTPCacheFiles: Sendable {
     }
     return bytes.count
   }
-
-  func remove(_ key: String) { unlink(directory + "/" + Self.name(for: key)) }
 
   /// Every entry file with its size and last change, for the index (and `cache show`).
   func list() -> [(name: String, size: Int, modified: Date)] {
@@ -99,8 +108,9 @@ struct HTTPCacheFiles: Sendable {
     }
   }
 
-  func removeAll() {
-    for entry in list() { unlink(directory + "/" + entry.name) }
+  /// Removes the entry files whose names `matching` accepts (default: every one).
+  func removeAll(matching: (String) -> Bool = { _ in true }) {
+    for entry in list() where matching(entry.name) { unlink(directory + "/" + entry.name) }
   }
 
   private static func decode(_ data: Data, key: String) -> CachedResponse? {

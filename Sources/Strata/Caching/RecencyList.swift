@@ -48,6 +48,12 @@ struct RecencyList<Value> {
     bytes -= node.size
   }
 
+  /// Removes every key `matching` accepts: one pass over all of them (a sign-out, not a
+  /// lookup).
+  mutating func removeAll(where matching: (String) -> Bool) {
+    for key in nodes.keys where matching(key) { remove(key) }
+  }
+
   private mutating func link(_ key: String) {
     nodes[key]?.older = head
     nodes[key]?.newer = nil

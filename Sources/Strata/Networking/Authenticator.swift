@@ -23,9 +23,17 @@ public protocol Authenticator: Sendable {
   /// Called when the server rejects a token just after renewing it: the session cannot be
   /// used, so the implementation ends it (unless it has changed since).
   func rejected(renewedToken: String) async
+
+  /// Who is signed in, as the HTTP cache keys their answers (never the token): the answers
+  /// to requests carrying this session's tokens are kept for this account alone. Nil — the
+  /// default — keeps no answer to a request that carried a token.
+  func account() async -> String?
 }
 
 extension Authenticator {
+  /// No account: answers to requests that carry a token are not cached.
+  public func account() async -> String? { nil }
+
   /// Does nothing: an authenticator without a session to end.
   public func rejected(renewedToken: String) async {}
 }

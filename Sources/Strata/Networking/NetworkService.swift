@@ -78,6 +78,9 @@ public final class NetworkService: Networking {
     var request: URLRequest
     /// The bearer token the request carries, if any.
     var token: String?
+    /// Whose answer this is when it carries a token (``Authenticator/account()``): the HTTP
+    /// cache keeps it for that account alone.
+    var account: String?
     var attempt = 0
     var retries = 0
     var renewed = false
@@ -103,9 +106,10 @@ public final class NetworkService: Networking {
     -> Fetched<E.Response>
   {
     var call = try await authorise(endpoint, label: label)
-    // A token makes the answer one user's: this cache does not keep those.
-    let cache = call.token == nil && endpoint.cachePolicy != .bypass ? options.cache : nil
-    let stored = cache?.lookUp(call.request)
+    // A token makes the answer one user's: kept for their account, or not at all.
+    let cacheable = (call.token == nil || call.account != nil) && endpoint.cachePolicy != .bypass
+    let cache = cacheable ? options.cache : nil
+    let stored = cache?.lookUp(call.request, account: call.account)
     if let cache, let stored, endpoint.cachePolicy == .useCache,
       stored.isFresh(at: cache.currentDate)
     {
@@ -130,7 +134,7 @@ public final class NetworkService: Networking {
         response.statusCode == 304
       {
         entry.refresh(with: response, requestTime: requestTime, responseTime: cache.currentDate)
-        cache.store(entry, for: call.request)
+        cache.store(entry, for: call.request, account: call.account)
         record(
           outcome, .done(entry.body, status: 304), of: call, retryReason: why,
           duration: ContinuousClock.now - started, cache: ResponseSource.revalidated.label)
@@ -156,7 +160,7 @@ public final class NetworkService: Networking {
       switch next {
       case .done(let data, let status):
         if case .success(let (_, response)) = outcome {
-          keep(data, response, for: call.request, requestTime: requestTime, in: cache)
+          keep(data, response, for: call, requestTime: requestTime, in: cache)
         }
         return Fetched(value: try decode(E.Response.self, data, status: status), source: .network)
       case .fail(let error): throw error
@@ -191,27 +195,28 @@ public final class NetworkService: Networking {
   /// names on the same origin (RFC 9111 §4.4) — with or without a cache for this call, since
   /// the shared cache may hold a public answer for that URL.
   private func keep(
-    _ data: Data, _ response: HTTPURLResponse, for request: URLRequest, requestTime: Date,
+    _ data: Data, _ response: HTTPURLResponse, for call: Call, requestTime: Date,
     in cache: HTTPCache?
   ) {
+    let request = call.request
     let method = request.httpMethod ?? "GET"
     if method == "GET" {
       cache?.store(
         CachedResponse(
           data, response, for: request, requestTime: requestTime,
-          responseTime: cache?.currentDate ?? Date()), for: request)
+          responseTime: cache?.currentDate ?? Date()), for: request, account: call.account)
       return
     }
     guard method != "HEAD", method != "OPTIONS", let shared = options.cache,
       let url = request.url
     else { return }
-    shared.invalidate(url)
+    shared.invalidate(url, account: call.account)
     for header in ["Location", "Content-Location"] {
       guard let value = response.value(forHTTPHeaderField: header),
         let target = URL(string: value, relativeTo: url)?.absoluteURL,
         let origin = Origin(url), origin.contains(target)
       else { continue }
-      shared.invalidate(target)
+      shared.invalidate(target, account: call.account)
     }
   }
 
@@ -255,6 +260,7 @@ public final class NetworkService: Networking {
       throw NetworkError.unauthorized(.notSignedIn)
     }
     call.carry(token)
+    call.account = await authenticator.account()
     return call
   }
 

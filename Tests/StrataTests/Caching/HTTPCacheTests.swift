@@ -305,6 +305,61 @@ struct HTTPCacheDiskTests {
     return NetworkService(options: options, transport: transport, clock: ManualClock())
   }
 
+  /// Answers to signed-in requests are kept per account, never by token: a renewed token of
+  /// the same user still finds them; another user of the same cache never sees them; the
+  /// session's end — a sign-out, or the server rejecting it — removes them, on disk too.
+  @Test func signedInAnswersArePrivateToTheirAccount() async throws {
+    let root = NSTemporaryDirectory() + "strata-http-cache-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let clock = WallClock()
+    let cache = Self.cache(root, clock)
+    let transport = server { request, _ in
+      let bearer = request.value(forHTTPHeaderField: "Authorization") ?? ""
+      let name = bearer.contains("alice") ? "Alice" : "Bob"
+      return (200, #"{"id":1,"firstName":"\#(name)"}"#, ["Cache-Control": "private, max-age=600"])
+    }
+    func signedIn(_ account: String?, token: String) -> (AuthSession, NetworkService) {
+      let session = AuthSession(
+        origin: exampleOrigin,
+        store: InMemoryTokenStore(
+          Credentials(
+            accessToken: token, refreshToken: "r-" + token, origin: exampleOrigin,
+            account: account)), cache: cache)
+      var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+      options.cache = cache
+      return (
+        session,
+        NetworkService(
+          options: options, transport: transport, authenticator: session, clock: ManualClock())
+      )
+    }
+    let (alice, aliceNetwork) = signedIn("alice", token: "tok-alice-1")
+    #expect(try await aliceNetwork.fetch(GetMe()).source == .network)
+    #expect(try await aliceNetwork.fetch(GetMe()).source == .cache(age: 0))
+    try await alice.signIn(
+      Credentials(accessToken: "tok-alice-2", refreshToken: "r-2", account: "alice"))
+    #expect(try await aliceNetwork.fetch(GetMe()).source == .cache(age: 0), "keyed by account")
+
+    let (bob, bobNetwork) = signedIn("bob", token: "tok-bob")
+    let bobsAnswer = try await bobNetwork.fetch(GetMe())
+    #expect(bobsAnswer.source == .network && bobsAnswer.value.firstName == "Bob", "not Alice's")
+    #expect(try await bobNetwork.fetch(GetMe()).value.firstName == "Bob")
+    let (_, nobody) = signedIn(nil, token: "tok-alice-3")
+    #expect(try await nobody.fetch(GetMe()).source == .network, "no account: nothing kept")
+    #expect(cache.count == 2 && transport.requestCount == 3)
+
+    await alice.signOut()
+    #expect(cache.count == 1, "Alice's answers went with her session")
+    let directory = try #require(cache.directory)
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+    #expect(files.count == 1 && !files.joined().contains("alice"), "\(files)")
+    #expect(Self.cache(root, clock).count == 1, "on disk too")
+    #expect(try await bobNetwork.fetch(GetMe()).source == .cache(age: 0), "Bob's stay")
+
+    await bob.rejected(renewedToken: "tok-bob")
+    #expect(cache.count == 0 && Self.cache(root, clock).count == 0, "a rejected session's too")
+  }
+
   /// What one process kept, the next one has — also offline: its answer stands in.
   @Test func answersSurviveARestartAndStandInOffline() async throws {
     let root = NSTemporaryDirectory() + "strata-http-cache-\(UUID().uuidString)"

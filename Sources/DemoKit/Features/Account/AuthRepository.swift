@@ -45,7 +45,8 @@ public final class APIAuthRepository: AuthRepository {
     let response = try await network.send(
       AuthRequests.login(
         username: username, password: password, lifetimeMinutes: renewal.lifetimeMinutes))
-    try await session.signIn(renewal.credentials(from: response.tokens))
+    try await session.signIn(
+      renewal.credentials(from: response.tokens, account: "user-\(response.user.id)"))
     Log.account.info("logged in as \(response.user.username, privacy: .private)")
     analytics.track("signed_in", ["user_id": .count(response.user.id)])
     return response.user

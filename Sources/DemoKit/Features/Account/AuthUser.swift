@@ -23,9 +23,11 @@ struct TokenResponse: Decodable, Sendable {
   let refreshToken: String
 
   /// Credentials expiring when the access token says (its JWT `exp` claim), or, for a token
-  /// that is not a JWT, `requested` from `now`.
-  func credentials(requested: Duration, now: Date) -> Credentials {
+  /// that is not a JWT, `requested` from `now`; for `account` (the user id, which the HTTP
+  /// cache keeps the user's answers under).
+  func credentials(requested: Duration, now: Date, account: String? = nil) -> Credentials {
     Credentials(
-      accessToken: accessToken, refreshToken: refreshToken, lifetime: requested, now: now)
+      accessToken: accessToken, refreshToken: refreshToken, lifetime: requested, now: now,
+      account: account)
   }
 }

@@ -35,8 +35,8 @@ public struct TokenRenewal: Sendable {
   }
 
   /// Credentials from a token answer, expiring when the token says (else after
-  /// the lifetime asked for).
-  func credentials(from tokens: TokenResponse) -> Credentials {
-    tokens.credentials(requested: .seconds(lifetimeMinutes * 60), now: now())
+  /// the lifetime asked for), for `account` (a renewal keeps the session's own).
+  func credentials(from tokens: TokenResponse, account: String? = nil) -> Credentials {
+    tokens.credentials(requested: .seconds(lifetimeMinutes * 60), now: now(), account: account)
   }
 }

@@ -5,6 +5,11 @@ import Strata
 public protocol UsersRepository: Sendable {
   /// A page of users.
   func page(limit: Int, skip: Int) async throws -> Page<User>
+  /// A page of users and where it came from (``ResponseSource``: the network, the HTTP
+  /// cache, a 304, or a stale answer standing in while the server is away). `refresh` asks
+  /// the server — past the repository's copy and the HTTP cache's fresh one — as a
+  /// pull-to-refresh must.
+  func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> Fetched<Page<User>>
   /// Users matching a query.
   /// - Parameter query: Text to find in names, username or e-mail.
   /// - Parameter limit: Page size.
@@ -15,13 +20,20 @@ public protocol UsersRepository: Sendable {
   func rename(id: Int, firstName: String) async throws -> User
 }
 
+extension UsersRepository {
+  /// A repository that keeps nothing (a fake, a test double): every page is the network's.
+  public func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> Fetched<Page<User>> {
+    Fetched(value: try await page(limit: limit, skip: skip), source: .network)
+  }
+}
+
 // MARK: - Live implementation
 
 /// ``UsersRepository`` over DummyJSON with a TTL cache: a repeated read within the TTL sends nothing;
 /// an edit clears the cache.
 public final class APIUsersRepository: UsersRepository {
   private let network: any Networking
-  private let pages: TTLCache<String, Page<User>>
+  private let pages: TTLCache<String, Fetched<Page<User>>>
   private let users: TTLCache<Int, User>
   private let signedIn: Bool
 
@@ -42,8 +54,25 @@ public final class APIUsersRepository: UsersRepository {
 
   /// A page of users (cached).
   public func page(limit: Int, skip: Int) async throws -> Page<User> {
-    try await cachedPage(
-      "list:\(limit):\(skip)", scoped(UserRequests.list(limit: limit, skip: skip)))
+    try await fetchPage(limit: limit, skip: skip, refresh: false).value
+  }
+
+  /// A page and its source; `refresh` forgets the pages kept here and revalidates with the
+  /// server. A stale answer (the server away) is shown but not kept: the next read asks again.
+  public func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> Fetched<Page<User>> {
+    var request = scoped(Page<User>.request(limit, skip))
+    if refresh {
+      request.cachePolicy = .revalidate
+      await pages.removeAll()
+    }
+    let network = self.network
+    let key = "list:\(limit):\(skip)"
+    let (fetched, cached) = try await pages.value(for: key) { [request] in
+      try await network.fetch(request)
+    }
+    if cached { Log.networking.debug("users: \(key) from cache") }
+    if case .stale = fetched.source { await pages.removeAll() }
+    return fetched
   }
 
   /// Users matching a query (cached).
@@ -82,9 +111,11 @@ public final class APIUsersRepository: UsersRepository {
   private func cachedPage<E: Endpoint>(_ key: String, _ endpoint: E) async throws -> Page<User>
   where E.Response == Page<User> {
     let network = self.network
-    let (page, cached) = try await pages.value(for: key) { try await network.send(endpoint) }
+    let (page, cached) = try await pages.value(for: key) {
+      Fetched(value: try await network.send(endpoint), source: .network)
+    }
     if cached { Log.networking.debug("users: \(key) from cache") }
-    return page
+    return page.value
   }
 }
 
@@ -92,8 +123,6 @@ public final class APIUsersRepository: UsersRepository {
 
 private enum UserRequests {
   private struct NameChange: Encodable, Sendable { let firstName: String }
-
-  static func list(limit: Int, skip: Int) -> Request<Page<User>> { Page.request(limit, skip) }
 
   static func search(_ query: String, limit: Int, skip: Int) -> Request<Page<User>> {
     Request(

@@ -19,6 +19,9 @@ public final class UsersViewModel {
     case search(String, skip: Int = 0)
     /// Repeat the last fetch after an error.
     case retry
+    /// Pull-to-refresh: the first page again, from the server (revalidated), never a kept
+    /// copy; ``Output/isRefreshing`` meanwhile.
+    case refresh
     /// The user tapped a row.
     case select(id: Int)
   }
@@ -34,6 +37,25 @@ public final class UsersViewModel {
     public var query = ""
     /// A fetch under way, or the last one's failure.
     public var state = LoadState.idle
+    /// A refresh is under way (the list stays on screen).
+    public var isRefreshing = false
+    /// Where the shown page came from; `.stale` while the server is away.
+    public var source: ResponseSource?
+    /// What to say about the shown page's age: "offline — from 12 min ago" when a stale
+    /// answer stands in for a server that cannot be reached; nil when it is current.
+    public var notice: String? {
+      guard case .stale(let age) = source else { return nil }
+      return "offline — from " + Self.age(age) + " ago"
+    }
+
+    static func age(_ seconds: Int) -> String {
+      switch seconds {
+      case ..<60: "\(max(0, seconds)) s"
+      case ..<7200: "\(seconds / 60) min"
+      case ..<172_800: "\(seconds / 3600) h"
+      default: "\(seconds / 86_400) days"
+      }
+    }
     /// Whether ``Input/loadMore`` would fetch anything.
     public var canLoadMore: Bool { skip + users.count < total }
   }
@@ -80,32 +102,44 @@ public final class UsersViewModel {
       await fetch(reset: true)
     case .retry:
       await fetch(reset: lastFetchWasReset)
+    case .refresh:
+      guard output.query.isEmpty else {
+        await fetch(reset: true)  // a search has no kept copy to skip
+        return
+      }
+      output.skip = 0
+      output.isRefreshing = true
+      await fetch(reset: true, refresh: true)
+      output.isRefreshing = false
     case .select(let id):
       effectSink.yield(.showUser(id: id))
     }
   }
 
-  private func fetch(reset: Bool) async {
+  private func fetch(reset: Bool, refresh: Bool = false) async {
     fetchNumber += 1
     let number = fetchNumber
     lastFetchWasReset = reset
     output.state = .loading
     let skip = output.skip + (reset ? 0 : output.users.count)
     let query = output.query
-    let result: Result<Page<User>, any Error>
+    let result: Result<Fetched<Page<User>>, any Error>
     do {
       result = .success(
         query.isEmpty
-          ? try await repo.page(limit: pageSize, skip: skip)
-          : try await repo.search(query, limit: pageSize, skip: skip))
+          ? try await repo.fetchPage(limit: pageSize, skip: skip, refresh: refresh)
+          : Fetched(
+            value: try await repo.search(query, limit: pageSize, skip: skip), source: .network))
     } catch {
       result = .failure(error)
     }
     guard number == fetchNumber else { return }  // a newer fetch owns the state now
     switch result {
-    case .success(let page):
+    case .success(let fetched):
+      let page = fetched.value
       output.users = reset ? page.items : output.users + page.items
       output.total = page.total
+      output.source = fetched.source
       output.state = .idle
     case .failure(let error):
       output.state = .failed(error)
