@@ -20,7 +20,8 @@ struct CLITests {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("../../Sources/strata-demo/Commands").standardized
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    let declaration = try Regex(#"Command\(\s*"([^"]+)""#)
+    // `Command("name", …)`, or `CommandTable.deviceList("name", …)`.
+    let declaration = try Regex(#"(?:Command|deviceList)\(\s*"([^"]+)""#)
     var declared: [String] = []
     for file in files where file.hasSuffix(".swift") {
       let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)

@@ -52,11 +52,13 @@ enum CommandTable {
     OptionSpec(name: "version", valueName: nil, help: "print the version"),
   ]
 
-  /// `--limit`, `--skip` and `--local`, for a list the device also keeps (`things`: posts).
-  static func deviceList(of things: String) -> [OptionSpec] {
-    paging + [
-      OptionSpec(name: "local", valueName: nil, help: "list the device's \(things), no request")
-    ]
+  /// `posts`, `todos`: a list from the server, or with `--local` the one the device keeps.
+  static func deviceList(_ things: String, limit: Int, run: Command.Run) -> Command {
+    Command(
+      things, summary: "List \(things) (--local: those kept on this device, with their status).",
+      options: paging + [
+        OptionSpec(name: "local", valueName: nil, help: "list the device's \(things), no request")
+      ], example: "strata-demo \(things) --limit \(limit)", run: run)
   }
 
   /// `--offline`: a change kept on this device (`verb`: "keep it", "flip it").

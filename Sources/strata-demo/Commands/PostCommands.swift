@@ -6,10 +6,7 @@ import Strata
 @MainActor
 enum PostCommands {
   nonisolated static let commands = [
-    Command(
-      "posts", summary: "List posts (--local: those kept on this device, with their status).",
-      options: CommandTable.deviceList(of: "posts"),
-      example: "strata-demo posts --limit 3", run: .inApp(posts)),
+    CommandTable.deviceList("posts", limit: 3, run: .inApp(posts)),
     Command(
       "post create",
       summary:

@@ -5,10 +5,7 @@ import Strata
 @MainActor
 enum TodoCommands {
   nonisolated static let commands = [
-    Command(
-      "todos", summary: "List todos (--local: those kept on this device, with their status).",
-      options: CommandTable.deviceList(of: "todos"),
-      example: "strata-demo todos --limit 5", run: .inApp(todos)),
+    CommandTable.deviceList("todos", limit: 5, run: .inApp(todos)),
     Command(
       "todo toggle", summary: "Flip a todo between done and not done.", positionals: ["ID"],
       options: [CommandTable.offline("flip it")],
