@@ -93,6 +93,7 @@ enum OutboxBenchmarks {
     let reopenStart = ContinuousClock.now
     let reopened = try await LocalStore<Created>(path: directory + "/big/posts").outbox().count
     let reopenTime = ContinuousClock.now - reopenStart
+    let probe = reopenInNewProcess(directory + "/big/posts")
 
     let reopens = try await reopenCosts(directory)
 
@@ -127,7 +128,64 @@ enum OutboxBenchmarks {
         compares:
           "files \(before.snapshot + before.journal) B queued → \(afterSync.snapshot + afterSync.journal) B synced (history pruned as the sync ends: the newest 100 changes kept) → \(compacted.snapshot + compacted.journal) B compacted with 1,000 more queued",
         value: Measure.nanoseconds(compactTime) / 1e6, unit: "ms", target: "size follows live data"),
-    ] + reopens
+    ] + reopenRows(probe) + reopens
+  }
+
+  private static func reopenRows(_ probe: (changes: Int, seconds: Double, peakKilobytes: Int)?)
+    -> [BenchmarkResult]
+  {
+    guard let probe else { return [] }
+    return [
+      BenchmarkResult(
+        name: "Store: reopen \(probe.changes) pending, new process",
+        compares: String(
+          format: "open + read the outbox took %.2f s (≤ 1 s); peak memory of that process",
+          probe.seconds),
+        value: Double(probe.peakKilobytes) / 1024, unit: "MB", target: "≤ 100 MB")
+    ]
+  }
+
+  /// Opens the store at `path` and reads its outbox, in this process: "changes seconds peak-KB".
+  static func reopenProbe(_ path: String) async throws -> String {
+    let start = ContinuousClock.now
+    let changes = try await LocalStore<Created>(path: path).outbox().count
+    let seconds = Measure.nanoseconds(ContinuousClock.now - start) / 1e9
+    return "\(changes) \(seconds) \(peakResidentKilobytes())"
+  }
+
+  /// The peak resident size of this process image, in kilobytes. On Linux `VmHWM`: unlike
+  /// `getrusage`'s `ru_maxrss`, which keeps the largest size from before an `exec` — the
+  /// size of the parent a spawned process was forked from.
+  private static func peakResidentKilobytes() -> Int {
+    #if os(Linux)
+      let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+      let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+      return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    #else
+      var usage = rusage()
+      _ = getrusage(RUSAGE_SELF, &usage)
+      return usage.ru_maxrss / 1024  // bytes on Darwin
+    #endif
+  }
+
+  /// ``reopenProbe(_:)`` in a new strata-bench process, so the peak memory is the reopen's
+  /// alone (nil when it cannot be run).
+  private static func reopenInNewProcess(_ path: String) -> (
+    changes: Int, seconds: Double, peakKilobytes: Int
+  )? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    process.arguments = ["--reopen-probe", path]
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let words = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+    guard process.terminationStatus == 0, words.count == 3, let changes = Int(words[0]),
+      let seconds = Double(words[1]), let peak = Int(words[2])
+    else { return nil }
+    return (changes, seconds, peak)
   }
 
   /// What every CLI command pays first: a new process opening the store and reading its

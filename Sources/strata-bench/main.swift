@@ -26,6 +26,15 @@ while index < arguments.count {
   case "--network":
     networkOnly = true
     index += 1
+  case "--reopen-probe" where index + 1 < arguments.count:
+    // A process of its own, so its peak memory is the reopen's alone (see OutboxBenchmarks).
+    do {
+      print(try await OutboxBenchmarks.reopenProbe(arguments[index + 1]))
+      exit(0)
+    } catch {
+      FileHandle.standardError.write(Data("reopen probe: \(error)\n".utf8))
+      exit(1)
+    }
   case "--help", "-h":
     print("usage: strata-bench [--core | --storage | --network] [--json FILE]")
     exit(0)

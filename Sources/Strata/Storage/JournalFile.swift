@@ -77,24 +77,51 @@ final class JournalFile {
     return fstat(fd, &info) == 0 ? Int(info.st_size) : offset
   }
 
-  /// The whole lines written since `offset` (by this process or another), unchecked — the
-  /// caller checks and decodes them (``JournalLines/decode(_:_:in:salvage:)``) — with the file
-  /// offset `bytes` starts at; advances past them.
-  func readNew() throws -> (bytes: [UInt8], lines: [Range<Int>], start: Int) {
+  /// The next whole lines written since `offset` (by this process or another) — about
+  /// `limit` bytes of them, more only for one line longer than that — unchecked: the caller
+  /// checks and decodes them (``JournalLines/decode(_:_:in:salvage:)``). With the file offset
+  /// `bytes` starts at; advances past them. No lines: nothing more to read. Reading a long
+  /// journal a piece at a time keeps a reopen's memory to what the store holds, not twice it.
+  func readNew(limit: Int = 4 << 20) throws -> (bytes: [UInt8], lines: [Range<Int>], start: Int) {
     let start = offset
     let end = size
     guard end >= start else {
       throw StoreError.unreadable(path: path, reason: "the journal is shorter than what was read")
     }
-    guard end > start else {
-      hasTornTail = false
-      return ([], [], start)
+    var count = min(end - start, max(1, limit))
+    while true {
+      guard count > 0 else {
+        hasTornTail = false
+        return ([], [], start)
+      }
+      let bytes = try Self.read(fd, at: start, count: count, path: path)
+      let scan = JournalLines.scan(bytes, 0..<bytes.count)
+      if scan.lines.isEmpty, bytes.count == count, start + count < end {
+        count = min(end - start, count * 2)  // one line longer than the piece: read more
+        continue
+      }
+      offset += scan.consumed
+      // Only what follows the last whole line at the end of the file is torn.
+      hasTornTail = start + bytes.count >= end && scan.consumed < bytes.count
+      return (bytes, scan.lines, start)
     }
-    let bytes = try Self.read(fd, at: start, count: end - start, path: path)
-    let scan = JournalLines.scan(bytes, 0..<bytes.count)
-    offset += scan.consumed
-    hasTornTail = scan.consumed < bytes.count
-    return (bytes, scan.lines, start)
+  }
+
+  /// How many lines the file at `path` holds (0 when it cannot be read): an upper bound on
+  /// the changes it records, read a megabyte at a time.
+  static func lineCount(at path: String) -> Int {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { return 0 }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var (lines, offset) = (0, 0)
+    while true {
+      let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+      if got < 0, errno == EINTR { continue }
+      guard got > 0 else { return lines }
+      offset += got
+      lines += buffer[..<got].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
   }
 
   /// Up to `count` bytes of `fd` (the store file at `path`) from file offset `offset`, fewer

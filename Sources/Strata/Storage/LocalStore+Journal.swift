@@ -103,9 +103,20 @@ extension LocalStore {
     warnAboutDamage()
   }
 
-  /// Applies the records `journal` has beyond what was read, setting damaged lines aside.
+  /// Applies the records `journal` has beyond what was read, a piece at a time, setting
+  /// damaged lines aside.
   private func apply(_ journal: JournalFile) throws {
-    let read = try journal.readNew()
+    while true {
+      let read = try journal.readNew(limit: options.readPiece)
+      guard !read.lines.isEmpty else { return }
+      state.reserve(read.lines.count)
+      try apply(read, from: journal)
+    }
+  }
+
+  private func apply(
+    _ read: (bytes: [UInt8], lines: [Range<Int>], start: Int), from journal: JournalFile
+  ) throws {
     let name = (journal.path as NSString).lastPathComponent
     let decoded = JournalLines.decode(StoreChange<Value>.self, read.lines, in: read.bytes)
     for (line, result) in zip(read.lines, decoded) {
@@ -125,7 +136,15 @@ extension LocalStore {
   }
 
   func reload() throws {
-    let read = try StoreSnapshot<Value>.read(at: snapshotPath, maxSize: options.maxSnapshotSize)
+    state = StoreState()  // the old state goes before the new one is read, not after
+    // Every journal line adds at most one change and one value: the tables are sized for
+    // all of them while the snapshot is read, never grown (old and new storage at once).
+    let journalLines = journalGenerations().reduce(0) {
+      $0 + JournalFile.lineCount(at: journalPath($1))
+    }
+    let read = try StoreSnapshot<Value>.read(
+      at: snapshotPath, maxSize: options.maxSnapshotSize, reserving: journalLines,
+      piece: options.readPiece)
     var snapshot: StoreSnapshot<Value>?
     needsRepair = false
     switch read {

@@ -78,25 +78,30 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   ///   not know (a newer one: nothing is damaged, so nothing is set aside), and
   ///   ``StoreError/unreadable(path:reason:)`` for a line whose checksum holds but which does
   ///   not decode (a newer build's change, not damage).
-  static func read(at path: String, maxSize: Int) throws -> Read {
+  /// - Parameter reserving: Room to leave in the tables for that many changes to come.
+  /// - Parameter piece: How many bytes of lines to read and decode at a time.
+  static func read(at path: String, maxSize: Int, reserving: Int = 0, piece: Int = 4 << 20)
+    throws -> Read
+  {
     guard let fd = try JournalFile.openRegularFile(path, O_RDONLY) else { return .none }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
       throw StoreError.io(path: path, operation: "stat", errno: errno)
     }
-    // The file's size, not the limit, sizes the buffer; one byte over says it is too large.
-    let data = try JournalFile.read(
-      fd, at: 0, count: min(maxSize, Int(info.st_size)) + 1, path: path)
-    guard data.count <= maxSize else {
-      throw StoreError.tooLarge(path: path, size: data.count, limit: maxSize)
-    }
-    guard let header = try parseHeader(data.prefix(80), path: path) else {
-      return .damaged(readable: nil, generation: nil, bytes: data)
+    let size = Int(info.st_size)
+    guard size <= maxSize else { throw StoreError.tooLarge(path: path, size: size, limit: maxSize) }
+    let head = try JournalFile.read(fd, at: 0, count: min(size, 80), path: path)
+    guard let header = try parseHeader(head, path: path) else {
+      return .damaged(
+        readable: nil, generation: nil,
+        bytes: try JournalFile.read(fd, at: 0, count: size, path: path))
     }
     if header.version == formatVersion {
-      return try readLines(data, header: header, path: path)
+      return try readLines(
+        fd, size: size, header: header, path: path, reserving: reserving, piece: piece)
     }
+    let data = try JournalFile.read(fd, at: 0, count: size, path: path)
     let body = data[(data.startIndex + header.bodyStart)...]
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .millisecondsSince1970
@@ -108,14 +113,14 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     return .intact(snapshot)
   }
 
-  /// A format-4 snapshot: every line checked and decoded, a damaged one still used when its
-  /// JSON decodes (it is reported all the same).
-  private static func readLines(_ bytes: [UInt8], header: Header, path: String) throws -> Read {
-    let scan = JournalLines.scan(bytes, header.bodyStart..<bytes.count)
-    let changes = min(header.counts?.changes ?? 0, scan.lines.count)
-    var intact =
-      scan.consumed == bytes.count - header.bodyStart
-      && header.counts.map { $0.changes + $0.values } == scan.lines.count
+  /// A format-4 snapshot, read a few megabytes at a time (a reopen never holds the whole file
+  /// beside what it decodes): every line checked and decoded, a damaged one still used when
+  /// its JSON decodes (it is reported all the same, with the whole file set aside).
+  private static func readLines(
+    _ fd: Int32, size: Int, header: Header, path: String, reserving: Int, piece: Int
+  ) throws -> Read {
+    let changes = header.counts?.changes ?? 0
+    var intact = true
     func value<T>(_ decoded: JournalLines.Decoded<T>) throws -> T? {
       switch decoded {
       case .value(let value): return value
@@ -126,20 +131,50 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
         throw StoreError.unreadable(path: path, reason: String(describing: error))
       }
     }
-    let outbox = try JournalLines.decode(
-      OutboxEntry.self, Array(scan.lines[..<changes]), in: bytes, salvage: true
-    ).compactMap(value)
+    var outbox: [OutboxEntry] = []
+    outbox.reserveCapacity(changes + reserving)
     var records: [String: StoredRecord<Value>] = [:]
-    records.reserveCapacity(scan.lines.count - changes)
-    for decoded in JournalLines.decode(
-      KeyedRecord.self, Array(scan.lines[changes...]), in: bytes, salvage: true)
-    {
-      if let line = try value(decoded) { records[line.key] = line.record }
+    records.reserveCapacity((header.counts?.values ?? 0) + reserving)
+    var (offset, linesRead) = (header.bodyStart, 0)
+    var piece = max(1, piece)
+    while offset < size {
+      let bytes = try JournalFile.read(fd, at: offset, count: min(piece, size - offset), path: path)
+      let scan = JournalLines.scan(bytes, 0..<bytes.count)
+      if scan.lines.isEmpty {
+        guard offset + bytes.count < size else { break }  // the last line has no newline
+        piece *= 2  // one line longer than the piece
+        continue
+      }
+      let split = max(0, min(scan.lines.count, changes - linesRead))
+      for decoded in JournalLines.decode(
+        OutboxEntry.self, Array(scan.lines[..<split]), in: bytes, salvage: true)
+      {
+        if let entry = try value(decoded) { outbox.append(entry) }
+      }
+      for decoded in JournalLines.decode(
+        KeyedRecord.self, Array(scan.lines[split...]), in: bytes, salvage: true)
+      {
+        if let line = try value(decoded) { records[line.key] = line.record }
+      }
+      (offset, linesRead) = (offset + scan.consumed, linesRead + scan.lines.count)
+    }
+    if offset != size || header.counts.map({ $0.changes + $0.values }) != linesRead {
+      intact = false
+    }
+    // A change and the value shown for it name one key, decoded twice: keep one copy.
+    for index in outbox.indices {
+      guard let key = outbox[index].recordKey, let kept = records.index(forKey: key) else {
+        continue
+      }
+      outbox[index].recordKey = records[kept].key
     }
     let snapshot = StoreSnapshot(generation: header.generation, records: records, outbox: outbox)
-    return intact
-      ? .intact(snapshot)
-      : .damaged(readable: snapshot, generation: header.generation, bytes: bytes)
+    guard intact else {
+      return .damaged(
+        readable: snapshot, generation: header.generation,
+        bytes: try JournalFile.read(fd, at: 0, count: size, path: path))
+    }
+    return .intact(snapshot)
   }
 
   /// Replaces the snapshot at `path` atomically (temporary file, fsync, rename, directory

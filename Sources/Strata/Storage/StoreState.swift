@@ -22,15 +22,41 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
 struct StoreState<Value: Codable & Sendable> {
   var records: [String: StoredRecord<Value>] = [:]
   private(set) var outbox: [OutboxEntry] = []
-  private var positions: [UUID: Int] = [:]
+  /// Where each change is in ``outbox``, built the first time a change is looked up by its
+  /// identity (a sync, a discard): a command that only reads never pays for it.
+  private var positions: [UUID: Int]?
 
   init(records: [String: StoredRecord<Value>] = [:], outbox: [OutboxEntry] = []) {
     self.records = records
     self.outbox = outbox
-    positions = Dictionary(outbox.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { $1 })
   }
 
-  func entry(_ id: UUID) -> OutboxEntry? { positions[id].map { outbox[$0] } }
+  /// The change with identity `id` (a search when no index is built yet).
+  func entry(_ id: UUID) -> OutboxEntry? {
+    guard let positions else { return outbox.first { $0.id == id } }
+    return positions[id].map { outbox[$0] }
+  }
+
+  private mutating func position(of id: UUID) -> Int? {
+    if positions == nil {
+      var index = [UUID: Int](minimumCapacity: outbox.capacity)
+      for (position, entry) in outbox.enumerated() { index[entry.id] = position }
+      positions = index
+    }
+    return positions?[id]
+  }
+
+  /// Room for `changes` more changes, each at most one entry and one value: grown once
+  /// ahead of a batch, a reopen does not hold a table's old and new storage at once for each
+  /// doubling.
+  mutating func reserve(_ changes: Int) {
+    // A dictionary grows to a power of two; an array's reserveCapacity would grow to exactly
+    // the count asked, and copy the outbox again for every record appended one at a time.
+    records.reserveCapacity(records.count + changes)
+    if let count = positions?.count { positions?.reserveCapacity(count + changes) }
+    let needed = outbox.count + changes
+    if needed > outbox.capacity { outbox.reserveCapacity(max(needed, 2 * outbox.capacity)) }
+  }
 
   mutating func apply(_ change: StoreChange<Value>) {
     switch change {
@@ -42,22 +68,24 @@ struct StoreState<Value: Codable & Sendable> {
         records[key] = StoredRecord(value: value, status: .synced, updatedAt: stamp)
       }
     case .enqueue(let entry, let record):
-      positions[entry.id] = outbox.count
+      positions?[entry.id] = outbox.count
       outbox.append(entry)
       if let key = entry.recordKey, let record { records[key] = record }
     case .settle(let entry, let record, let formerKey):
-      guard let position = positions[entry.id] else { return }
+      guard let position = position(of: entry.id) else { return }
       outbox[position] = entry
       if let formerKey, formerKey != entry.recordKey { records[formerKey] = nil }
       if let key = entry.recordKey, let record { records[key] = record }
     case .discard(let id):
-      guard let position = positions[id] else { return }
+      guard let position = position(of: id) else { return }
       let entry = outbox.remove(at: position)
       if let key = entry.recordKey, records[key]?.status != .synced { records[key] = nil }
-      positions = Dictionary(outbox.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { $1 })
+      positions = nil  // the entries after it moved
     case .requeue(let ids, let stamp):
       for id in ids {
-        guard let position = positions[id], outbox[position].status == .failed else { continue }
+        guard let position = position(of: id), outbox[position].status == .failed else {
+          continue
+        }
         outbox[position].status = .pending
         outbox[position].message = nil
         if let key = outbox[position].recordKey, var record = records[key] {
@@ -81,7 +109,7 @@ struct StoreState<Value: Codable & Sendable> {
         synced -= 1
         return true
       }
-      positions = Dictionary(outbox.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { $1 })
+      positions = nil
     }
     let waiting = Set(outbox.lazy.filter { $0.status != .synced }.compactMap(\.recordKey))
     let history = records.filter { $0.value.status == .synced && !waiting.contains($0.key) }

@@ -282,6 +282,36 @@ struct LocalStoreJournalTests {
     }
   }
 
+  /// A reopen reads the snapshot and the journal a piece at a time: with pieces smaller than
+  /// one line (each read grows to fit it) and lines that straddle pieces, every change and
+  /// value comes back in order, and nothing is taken for damage.
+  @Test(arguments: [16, 700, 5_000])
+  func aReopenReadingPieceByPieceReadsEverything(piece: Int) async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    var options = Self.smallCompactions
+    options.readPiece = piece
+    let writer = LocalStore<Note>(path: directory.base, options: options)
+    let texts = (0..<60).map { "change \($0) " + String(repeating: "=", count: $0 * 7) }
+    _ = try await LocalStoreTests.queue(writer, Array(texts[..<40]))
+    try await writer.compact()
+    _ = try await LocalStoreTests.queue(writer, Array(texts[40...]))
+    let before = LocalStore<Note>(path: directory.base, options: options)
+    #expect(try await before.outbox().map { String(decoding: $0.payload, as: UTF8.self) } == texts)
+    #expect(try await before.records().count == 60)
+    _ = try await writer.sync(send: ScriptedServer().send)  // settles: found by identity
+    let reader = LocalStore<Note>(path: directory.base, options: options)
+    let outbox = try await reader.outbox()
+    #expect(outbox.map { String(decoding: $0.payload, as: UTF8.self) } == Array(texts.suffix(5)))
+    #expect(outbox.allSatisfy { $0.status == .synced })
+    #expect(try await reader.damage().isEmpty)
+    _ = try await LocalStoreTests.queue(reader, ["after"])
+    #expect(
+      try await LocalStore<Note>(path: directory.base).outbox().last.map {
+        String(decoding: $0.payload, as: UTF8.self)
+      } == "after")
+  }
+
   /// The outbox follows what waits, not the history: a sync that leaves more than twice the
   /// kept synced changes compacts as it ends, keeping only the newest, and the files shrink.
   @Test func historyIsCompactedAway() async throws {
