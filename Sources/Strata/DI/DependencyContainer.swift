@@ -32,12 +32,6 @@ public final class DependencyContainer: Sendable {
     var singleton: Built?
   }
 
-  private enum Lookup {
-    case built(Built)
-    case entry(Entry)
-    case missing
-  }
-
   /// A built singleton, of a `Sendable` service (`register` requires one), held as `Any` as
   /// its factory returned it.
   private final class Built {
@@ -180,19 +174,17 @@ public final class DependencyContainer: Sendable {
     _ key: ServiceKey, argument: (any Sendable)?, label: () -> String
   ) throws -> Any {
     // A built singleton comes back alone (one retain): the common resolve of a singleton
-    // copies nothing else.
-    let found = state.read { state -> Lookup in
-      guard let entry = state.entries[key] else { return .missing }
-      return entry.singleton.map(Lookup.built) ?? .entry(entry)
+    // copies nothing else; otherwise only the registration and the cell are taken out.
+    var own: (registration: Registration?, cell: InstanceCell?) = (nil, nil)
+    let built = state.read { state -> Built? in
+      guard let entry = state.entries[key] else { return nil }
+      if let singleton = entry.singleton { return singleton }
+      own = (entry.registration, entry.cell)
+      return nil
     }
-    let entry: Entry?
-    switch found {
-    case .built(let built): return built.instance
-    case .entry(let own): entry = own
-    case .missing: entry = nil
-    }
-    let ownCell = entry?.cell
-    guard let registration = entry?.registration ?? parent?.registration(for: key) else {
+    if let built { return built.instance }
+    let ownCell = own.cell
+    guard let registration = own.registration ?? parent?.registration(for: key) else {
       throw DependencyError.notRegistered(service: label(), registered: registeredLabels())
     }
     return try ResolutionPath.enter(registration) { () throws -> Any in
@@ -236,7 +228,8 @@ public final class DependencyContainer: Sendable {
   }
 
   private static func wrap(_ error: any Error, for label: String) -> any Error {
-    if error is DependencyError { return error }
+    // A cycle's report passes through each resolve on its way out, unwrapped.
+    if error is DependencyError || error is ResolutionPath.Unwinding { return error }
     return DependencyError.factoryFailed(service: label, underlying: error)
   }
 

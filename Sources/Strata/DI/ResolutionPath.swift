@@ -1,60 +1,98 @@
-/// The chain of services being built in the current task (or thread, outside a task), used to
-/// find cycles before they recurse forever. Resolution is synchronous — a factory cannot
-/// suspend — so a task-local chain is exact, and it follows nested `resolve` calls whether a
-/// factory uses the container it was handed or one it captured.
+import StrataConcurrency
+
+/// Finds the cycles of a resolution before they recurse forever. Resolution is synchronous —
+/// a factory cannot suspend — so a task-local stack is exact, and it follows nested `resolve`
+/// calls whether a factory uses the container it was handed or one it captured.
+///
+/// What each resolve pays is kept small, since a graph resolves many services: the outermost
+/// resolve pushes one task-local ``Stack``; a nested transient one only moves its depth (an
+/// atomic add each way). The path a cycle report names is not kept on the way down: the error
+/// thrown where the cycle closes (``Unwinding``) collects each service as it passes back up
+/// through their resolves, and the resolve where the cycle began reports it.
 enum ResolutionPath {
   /// A resolution deeper than this is treated as a cycle (guards hook-driven transient loops).
   static let maxDepth = 200
 
-  /// One registration on the path, linked to the one that asked for it. Immutable, so a task
-  /// a factory starts may inherit the chain and read it safely.
-  final class Link: Sendable {
-    let registration: Registration
-    let caller: Link?
-    let depth: Int
-
-    init(_ registration: Registration, caller: Link?) {
-      self.registration = registration
-      self.caller = caller
-      self.depth = (caller?.depth ?? 0) + 1
-    }
-
-    /// The registrations from the outermost service to this one.
-    var chain: [Registration] {
-      var chain: [Registration] = []
-      var link: Link? = self
-      while let current = link {
-        chain.append(current.registration)
-        link = current.caller
-      }
-      return chain.reversed()
-    }
+  /// One outermost resolve's state, shared by its nested resolves (and by a task a factory
+  /// starts, which inherits it — hence an atomic): how many resolves are under way.
+  final class Stack: Sendable {
+    let depth = AtomicInt(0)
   }
 
-  @TaskLocal static var innermost: Link?
+  /// The singleton and weak registrations being built, per resolution: building one again on
+  /// the same thread would wait on its own cell, so each is looked for before it is built.
+  /// One lock for all resolutions, as each singleton is built once; kept out of ``Stack`` so
+  /// the outermost resolve of a transient allocates no lock.
+  private static let building = Lock<[ObjectIdentifier: [Registration]]>([:])
 
-  /// Runs `body` with `registration` on the path; throws if that closes a cycle.
+  /// Thrown where a cycle closes; each resolve it passes adds its registration, so `path`
+  /// runs from the innermost service out.
+  struct Unwinding: Error {
+    var path: [Registration]
+    /// The registration met twice (nil: the depth limit was passed).
+    let repeated: Registration?
+  }
+
+  @TaskLocal static var current: Stack?
+
+  /// Runs `body` with `registration` on the path; throws
+  /// ``DependencyError/circularDependency(path:)`` if that closes a cycle.
   ///
-  /// A singleton or weak registration is looked for on the path before it is built (it is
-  /// built once, so this is rare), since building it again on the same thread would wait on
-  /// its own cell. A transient one is not looked for on every resolve — walking the path
-  /// would cost more than the resolve — as a transient cycle only recurses: it is found when
-  /// the path passes ``maxDepth``, and reported as the first repeat an eager check would have
-  /// stopped at.
+  /// A singleton or weak registration is looked for among those being built before it is
+  /// built. A transient one is not looked for on every resolve — that would cost more than
+  /// the resolve — as a transient cycle only recurses: it is found when the path passes
+  /// ``maxDepth``, and reported as the first repeat an eager check would have stopped at.
   static func enter<R>(_ registration: Registration, _ body: () throws -> R) throws -> R {
-    let caller = innermost
-    if let caller, registration.scope != .transient || caller.depth >= maxDepth {
-      let chain = caller.chain + [registration]
-      if registration.scope != .transient,
-        let first = chain.dropLast().firstIndex(where: { $0 === registration })
-      {
-        throw DependencyError.circularDependency(path: chain[first...].map(\.label))
-      }
-      if caller.depth >= maxDepth {
-        throw DependencyError.circularDependency(path: firstCycle(chain))
+    guard let stack = current else {
+      let stack = Stack()
+      do {
+        return try $current.withValue(stack) { try run(registration, in: stack, body) }
+      } catch let unwinding as Unwinding {
+        // The outermost resolve: a depth cycle ends here, named by its first repeat.
+        throw DependencyError.circularDependency(path: firstCycle(unwinding.path.reversed()))
       }
     }
-    return try $innermost.withValue(Link(registration, caller: caller)) { try body() }
+    return try run(registration, in: stack, body)
+  }
+
+  private static func run<R>(
+    _ registration: Registration, in stack: Stack, _ body: () throws -> R
+  ) throws -> R {
+    let tracked = registration.scope != .transient
+    if tracked {
+      let repeated = building.withLock { building in
+        if building[ObjectIdentifier(stack), default: []].contains(where: { $0 === registration }) {
+          return true
+        }
+        building[ObjectIdentifier(stack), default: []].append(registration)
+        return false
+      }
+      if repeated { throw Unwinding(path: [registration], repeated: registration) }
+    }
+    defer {
+      stack.depth.add(-1)
+      if tracked {
+        building.withLock { building in
+          let key = ObjectIdentifier(stack)
+          guard let index = building[key]?.lastIndex(where: { $0 === registration }) else {
+            return
+          }
+          building[key]?.remove(at: index)
+          if building[key]?.isEmpty == true { building[key] = nil }
+        }
+      }
+    }
+    if stack.depth.add(1) > maxDepth { throw Unwinding(path: [registration], repeated: nil) }
+    do {
+      return try body()
+    } catch var unwinding as Unwinding {
+      unwinding.path.append(registration)
+      if let repeated = unwinding.repeated, repeated === registration {
+        // Where the cycle began: from here to the repeat.
+        throw DependencyError.circularDependency(path: unwinding.path.reversed().map(\.label))
+      }
+      throw unwinding
+    }
   }
 
   /// The labels of the first cycle on the path from the outermost service: from a
