@@ -95,6 +95,17 @@ struct CachedResponse: Sendable {
     return age(at: now) < lifetime
   }
 
+  /// Stale, but within its `stale-while-revalidate` window (RFC 5861): usable at once while
+  /// a revalidation runs behind it; never with `must-revalidate` or `no-cache`.
+  func canServeWhileRevalidating(at now: Date) -> Bool {
+    let control = control
+    guard let window = control.staleWhileRevalidate, !control.mustRevalidate, !control.noCache,
+      let lifetime = Self.lifetime(headers, control)
+    else { return false }
+    let staleness = age(at: now) - lifetime
+    return staleness >= 0 && staleness <= TimeInterval(window)
+  }
+
   /// Usable in place of a failed request, `maxStale` past its freshness at most (or what its
   /// `stale-if-error` allows); never when it says `must-revalidate` or `no-cache`.
   func canStandIn(at now: Date, maxStale: TimeInterval) -> Bool {

@@ -9,7 +9,9 @@ import StrataConcurrency
 /// cache): a fresh answer is used without a request; a stale one is revalidated with its
 /// `ETag` (`If-None-Match`) or `Last-Modified` (`If-Modified-Since`), and a `304 Not Modified`
 /// refreshes it without a body; when the server cannot be reached or answers 5xx, a stale
-/// answer stands in up to its `stale-if-error` (else ``maxStale``). `no-store` answers and
+/// answer stands in up to its `stale-if-error` (else ``maxStale``). Within its
+/// `stale-while-revalidate` window a stale answer is used at once and revalidated in the
+/// background, once however many reads come meanwhile. `no-store` answers and
 /// `Set-Cookie` headers are never kept; no answer is fresh unless it says how long it is (no
 /// heuristic freshness). A successful POST, PUT, PATCH or DELETE drops what was kept for its
 /// URL, so a list never looks older than the user's own change.
@@ -40,6 +42,8 @@ public final class HTTPCache: Sendable {
     var memory = RecencyList<CachedResponse>()
     /// The disk tier's files by name, with their sizes; read from the directory once.
     var disk: RecencyList<Void>?
+    /// Answers being revalidated in the background (`stale-while-revalidate`), by key.
+    var revalidating: Set<String> = []
   }
 
   private let state = Lock(State())
@@ -170,6 +174,14 @@ public final class HTTPCache: Sendable {
       for name in evicted { unlink(files.directory + "/" + name) }
     }
   }
+
+  /// Marks the answer under `key` as being revalidated in the background; false when it
+  /// already is (a second read in the window does not send a second request).
+  func beginRevalidation(_ key: String) -> Bool {
+    state.withLock { $0.revalidating.insert(key).inserted }
+  }
+
+  func endRevalidation(_ key: String) { state.withLock { _ = $0.revalidating.remove(key) } }
 
   /// Drops what is kept for `url` (after a change to it): the shared answer and `account`'s.
   func invalidate(_ url: URL, account: String?) {

@@ -102,22 +102,34 @@ public final class NetworkService: Networking {
     case replay
   }
 
-  private func send<E: Endpoint>(_ endpoint: E, label: String) async throws
-    -> Fetched<E.Response>
+  /// - Parameter policy: The endpoint's cache policy, unless given (a background
+  ///   revalidation).
+  private func send<E: Endpoint>(_ endpoint: E, label: String, policy: CachePolicy? = nil)
+    async throws -> Fetched<E.Response>
   {
+    let policy = policy ?? endpoint.cachePolicy
     var call = try await authorise(endpoint, label: label)
     // A token makes the answer one user's: kept for their account, or not at all.
-    let cacheable = (call.token == nil || call.account != nil) && endpoint.cachePolicy != .bypass
+    let cacheable = (call.token == nil || call.account != nil) && policy != .bypass
     let cache = cacheable ? options.cache : nil
     let stored = cache?.lookUp(call.request, account: call.account)
-    if let cache, let stored, endpoint.cachePolicy == .useCache,
-      stored.isFresh(at: cache.currentDate)
-    {
-      let age = Int(stored.age(at: cache.currentDate))
-      recordHit(stored, age: age, of: call)
-      return Fetched(
-        value: try decode(E.Response.self, stored.body, status: stored.status),
-        source: .cache(age: age))
+    if let cache, let stored, policy == .useCache {
+      let now = cache.currentDate
+      let age = Int(stored.age(at: now))
+      if stored.isFresh(at: now) {
+        recordHit(stored, source: .cache(age: age), of: call)
+        return Fetched(
+          value: try decode(E.Response.self, stored.body, status: stored.status),
+          source: .cache(age: age))
+      }
+      if stored.canServeWhileRevalidating(at: now), let url = call.request.url {
+        // RFC 5861: the stored answer now, a revalidation behind it for the next read.
+        let value = try decode(E.Response.self, stored.body, status: stored.status)
+        recordHit(stored, source: .stale(age: age), of: call)
+        revalidateInBackground(
+          endpoint, label: label, key: HTTPCache.key(url, account: call.account), in: cache)
+        return Fetched(value: value, source: .stale(age: age))
+      }
     }
     if let stored {
       if let etag = stored.etag { call.request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -172,6 +184,22 @@ public final class NetworkService: Networking {
 
   // MARK: The HTTP cache
 
+  /// Revalidates the answer stored under `key` in the background, one revalidation at a time
+  /// per answer; the caller has the stale answer already, so a failure is only logged.
+  private func revalidateInBackground<E: Endpoint>(
+    _ endpoint: E, label: String, key: String, in cache: HTTPCache
+  ) {
+    guard cache.beginRevalidation(key) else { return }
+    Task.detached { [self] in
+      defer { cache.endRevalidation(key) }
+      do {
+        _ = try await send(endpoint, label: label, policy: .revalidate)
+      } catch {
+        logger.debug("\(label): the background revalidation failed: \(error)")
+      }
+    }
+  }
+
   /// A stored answer that may stand in for a call that failed for good because the server
   /// could not be reached or failed (5xx), with its age in seconds.
   private func standsIn(_ stored: CachedResponse, for next: Next, in cache: HTTPCache) -> (
@@ -221,14 +249,15 @@ public final class NetworkService: Networking {
   }
 
   /// The record of an answer the cache gave without a request (attempt 0).
-  private func recordHit(_ stored: CachedResponse, age: Int, of call: Call) {
+  private func recordHit(_ stored: CachedResponse, source: ResponseSource, of call: Call) {
     guard logger.isEnabled(.debug) || options.onRequestRecord != nil else { return }
     var record = RequestRecord(
       request: call.label, method: "GET",
       url: call.request.url.map(redactor.redact(url:)) ?? "?", status: stored.status,
       durationMilliseconds: 0, bytesSent: 0, bytesReceived: 0, attempt: 0)
-    record.cache = ResponseSource.cache(age: age).label
-    record.cacheAge = age
+    record.cache = source.label
+    if case .cache(let age) = source { record.cacheAge = age }
+    if case .stale(let age) = source { record.cacheAge = age }
     options.onRequestRecord?(record)
     logger.log(.debug, "← \(stored.status) \(call.label) from the cache", fields: record.fields)
   }

@@ -37,7 +37,8 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public var retry: Retry?
   /// What the HTTP cache did: `hit` (no request was made: `attempt` is 0), `revalidated`
   /// (a 304 confirmed the stored answer), `stale` (a stored answer stood in for this failed
-  /// attempt) or `miss`; nil when the request does not use the cache.
+  /// attempt, or — `attempt` 0 — was used within its `stale-while-revalidate` window while a
+  /// revalidation runs behind it) or `miss`; nil when the request does not use the cache.
   public var cache: String?
   /// For `hit` and `stale`: how old the stored answer is, in whole seconds.
   public var cacheAge: Int?

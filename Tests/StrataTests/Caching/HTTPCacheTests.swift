@@ -245,6 +245,54 @@ struct HTTPCacheTests {
     #expect(try await signedIn.fetch(GetMe()).source == .network)
   }
 
+  /// `stale-while-revalidate`: past its freshness but within the window, the stored answer
+  /// comes back at once (stale, with its age) and one revalidation runs behind it, however
+  /// many reads come meanwhile; the next read is fresh again. Past the window, a read waits
+  /// for the server.
+  @Test(.timeLimit(.minutes(1)))
+  func staleWhileRevalidateAnswersAtOnceAndRevalidatesBehind() async throws {
+    let clock = WallClock()
+    let gate = Gate()
+    let control = ["ETag": "\"1\"", "Cache-Control": "max-age=10, stale-while-revalidate=60"]
+    let transport = MockTransport { request, index in
+      if index == 1 {
+        return try MockTransport.response(request, status: 200, body: userJSON, headers: control)
+      }
+      if index == 2 { await gate.pass() }  // the background revalidation waits here
+      #expect(request.value(forHTTPHeaderField: "If-None-Match") == "\"1\"")
+      return try MockTransport.response(request, status: 304, body: "", headers: control)
+    }
+    let records = RecordBox()
+    let network = service(transport, clock, records: records)
+    #expect(try await network.fetch(GetUser()).source == .network)
+    clock.advance(30)
+    let quick = try await network.fetch(GetUser())
+    #expect(quick.source == .stale(age: 30) && quick.value.firstName == "Emily")
+    try await gate.waitUntilEntered()
+    #expect(try await network.fetch(GetUser()).source == .stale(age: 30), "still the stale one")
+    gate.open()
+    try await waitUntil { records.all.contains { $0.cache == "revalidated" } }
+    #expect(transport.requestCount == 2, "one revalidation for both reads")
+    #expect(try await network.fetch(GetUser()).source == .cache(age: 0), "fresh again")
+    #expect(records.all.filter { $0.cache == "stale" }.allSatisfy { $0.attempt == 0 })
+
+    clock.advance(10 + 61)
+    #expect(try await network.fetch(GetUser()).source == .revalidated, "past the window: waits")
+    #expect(transport.requestCount == 3)
+  }
+
+  /// Polls `condition` for up to 60 s: a hang guard only, never a verdict on speed.
+  private func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while !condition() {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("timed out waiting for the background revalidation")
+        return
+      }
+      try await Task.sleep(for: .milliseconds(1))
+    }
+  }
+
   /// `Vary`: an answer is only for requests that send the same values of the headers it
   /// names.
   @Test func varyKeepsAnswersApart() async throws {
