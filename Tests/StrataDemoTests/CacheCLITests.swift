@@ -8,70 +8,77 @@ import Testing
 /// 0, `--no-cache` asks anyway, `cache show` / `cache clear` say and forget what is kept.
 @Suite("CLI: the HTTP cache")
 struct CacheCLITests {
-  @Test func readsAreRevalidatedAndShownOfflineFromTheCache() async throws {
+  /// A sandbox, a CLI with a home of its own, and the arguments that point it there (no
+  /// retries: the server's absence shows at once).
+  private func withServer(
+    _ body: (SandboxServer, CLIRunner, _ api: [String]) async throws -> Void
+  ) async throws {
     let server = SandboxServer()
     try server.start()
     defer { server.stopAndWait() }
     let cli = try CLIRunner()
     defer { try? FileManager.default.removeItem(atPath: cli.home) }
-    let api = ["--api", server.baseURL.absoluteString, "--set", "RETRY_MAX_RETRIES=0"]
-    let log = cli.home + "/http.jsonl"
+    try await body(
+      server, cli, ["--api", server.baseURL.absoluteString, "--set", "RETRY_MAX_RETRIES=0"])
+  }
 
-    let first = try await cli.run(api + ["users", "--limit", "2"])
-    #expect(first.status == 0, "\(first.stderr)")
-    let second = try await cli.run(api + ["--http-log", log, "users", "--limit", "2"])
-    #expect(second.status == 0 && second.stdout == first.stdout)
-    let record = try String(contentsOfFile: log, encoding: .utf8)
-    #expect(record.contains(#""cache":"revalidated""#) && record.contains(#""status":304"#))
+  @Test func readsAreRevalidatedAndShownOfflineFromTheCache() async throws {
+    try await withServer { server, cli, api in
+      let log = cli.home + "/http.jsonl"
 
-    let shown = try await cli.run(api + ["cache", "show"])
-    #expect(shown.status == 0 && shown.stdout.contains("Entries:   1"), "\(shown.all)")
-    #expect(shown.stdout.contains(cli.home + "/.cache/strata-demo/http/"))
+      let first = try await cli.run(api + ["users", "--limit", "2"])
+      #expect(first.status == 0, "\(first.stderr)")
+      let second = try await cli.run(api + ["--http-log", log, "users", "--limit", "2"])
+      #expect(second.status == 0 && second.stdout == first.stdout)
+      let record = try String(contentsOfFile: log, encoding: .utf8)
+      #expect(record.contains(#""cache":"revalidated""#) && record.contains(#""status":304"#))
 
-    server.stopAndWait()
-    let offline = try await cli.run(api + ["users", "--limit", "2"])
-    #expect(offline.status == 0, "\(offline.stderr)")
-    #expect(offline.stdout == first.stdout)
-    #expect(offline.stderr.contains("shown from the cache"), "\(offline.stderr)")
-    #expect(offline.stderr.split(separator: "\n").count == 1)
+      let shown = try await cli.run(api + ["cache", "show"])
+      #expect(shown.status == 0 && shown.stdout.contains("Entries:   1"), "\(shown.all)")
+      #expect(shown.stdout.contains(cli.home + "/.cache/strata-demo/http/"))
 
-    let refused = try await cli.run(api + ["--no-cache", "users", "--limit", "2"])
-    #expect(refused.status != 0)
-    let cleared = try await cli.run(api + ["cache", "clear"])
-    #expect(cleared.status == 0 && cleared.stdout.contains("cleared 1 answers"))
-    let gone = try await cli.run(api + ["users", "--limit", "2"])
-    #expect(gone.status != 0 && !gone.stderr.contains("shown from the cache"))
+      server.stopAndWait()
+      let offline = try await cli.run(api + ["users", "--limit", "2"])
+      #expect(offline.status == 0, "\(offline.stderr)")
+      #expect(offline.stdout == first.stdout)
+      #expect(offline.stderr.contains("shown from the cache"), "\(offline.stderr)")
+      #expect(offline.stderr.split(separator: "\n").count == 1)
+
+      let refused = try await cli.run(api + ["--no-cache", "users", "--limit", "2"])
+      #expect(refused.status != 0)
+      let cleared = try await cli.run(api + ["cache", "clear"])
+      #expect(cleared.status == 0 && cleared.stdout.contains("cleared 1 answers"))
+      let gone = try await cli.run(api + ["users", "--limit", "2"])
+      #expect(gone.status != 0 && !gone.stderr.contains("shown from the cache"))
+    }
   }
 
   /// `me` is one user's answer: kept under the account (the file names no token), shown
   /// offline to that user, and gone when they log out.
   @Test func theSignedInUsersAnswerIsTheirsAndGoesAtLogout() async throws {
-    let server = SandboxServer()
-    try server.start()
-    defer { server.stopAndWait() }
-    let cli = try CLIRunner()
-    defer { try? FileManager.default.removeItem(atPath: cli.home) }
-    let api = ["--api", server.baseURL.absoluteString, "--set", "RETRY_MAX_RETRIES=0"]
-    let login = api + ["login", "--username", "emilys", "--password", "emilyspass"]
-    let entries = { () async throws -> String in
-      let shown = try await cli.run(api + ["cache", "show"])
-      return shown.stdout.split(separator: "\n").first { $0.hasPrefix("Entries:") }.map(String.init)
-        ?? shown.all
+    try await withServer { server, cli, api in
+      let login = api + ["login", "--username", "emilys", "--password", "emilyspass"]
+      let entries = { () async throws -> String in
+        let shown = try await cli.run(api + ["cache", "show"])
+        return shown.stdout.split(separator: "\n").first { $0.hasPrefix("Entries:") }.map(
+          String.init)
+          ?? shown.all
+      }
+
+      #expect(try await cli.run(login).status == 0)
+      let me = try await cli.run(api + ["me"])
+      #expect(me.status == 0 && me.stdout.contains("emilys"), "\(me.all)")
+      #expect(try await entries() == "Entries:   1", "the private answer is kept")
+      #expect(try await cli.run(api + ["logout"]).status == 0)
+      #expect(try await entries() == "Entries:   0", "and removed at logout")
+
+      #expect(try await cli.run(login).status == 0)
+      #expect(try await cli.run(api + ["me"]).status == 0)
+      server.stopAndWait()
+      let offline = try await cli.run(api + ["me"])
+      #expect(offline.status == 0 && offline.stdout == me.stdout, "\(offline.all)")
+      #expect(offline.stderr.contains("shown from the cache"), "\(offline.stderr)")
     }
-
-    #expect(try await cli.run(login).status == 0)
-    let me = try await cli.run(api + ["me"])
-    #expect(me.status == 0 && me.stdout.contains("emilys"), "\(me.all)")
-    #expect(try await entries() == "Entries:   1", "the private answer is kept")
-    #expect(try await cli.run(api + ["logout"]).status == 0)
-    #expect(try await entries() == "Entries:   0", "and removed at logout")
-
-    #expect(try await cli.run(login).status == 0)
-    #expect(try await cli.run(api + ["me"]).status == 0)
-    server.stopAndWait()
-    let offline = try await cli.run(api + ["me"])
-    #expect(offline.status == 0 && offline.stdout == me.stdout, "\(offline.all)")
-    #expect(offline.stderr.contains("shown from the cache"), "\(offline.stderr)")
   }
 
   @Test func aBadCacheSettingIsAConfigurationError() async throws {

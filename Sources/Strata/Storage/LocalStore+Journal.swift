@@ -136,7 +136,10 @@ extension LocalStore {
   }
 
   func reload() throws {
-    state = StoreState()  // the old state goes before the new one is read, not after
+    // The old state goes before the new one is read, not after; without a journal, a reload
+    // that fails here is made again in full by the next call, never built on half a state.
+    state = StoreState()
+    journal = nil
     // Every journal line adds at most one change and one value: the tables are sized for
     // all of them while the snapshot is read, never grown (old and new storage at once).
     let journalLines = journalGenerations().reduce(0) {
@@ -159,7 +162,6 @@ extension LocalStore {
     state = StoreState(records: snapshot?.records ?? [:], outbox: snapshot?.outbox ?? [])
     generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
     snapshotSize = FileDescriptor.size(of: snapshotPath)
-    journal = nil
     let expected = snapshot?.generation ?? generation ?? 0
     let onDisk = journalGenerations()
     guard !onDisk.isEmpty, !onDisk.contains(expected) else {

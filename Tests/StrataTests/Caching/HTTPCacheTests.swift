@@ -271,7 +271,9 @@ struct HTTPCacheTests {
     try await gate.waitUntilEntered()
     #expect(try await network.fetch(GetUser()).source == .stale(age: 30), "still the stale one")
     gate.open()
-    try await waitUntil { records.all.contains { $0.cache == "revalidated" } }
+    try await waitUntil("the background revalidation") {
+      records.all.contains { $0.cache == "revalidated" }
+    }
     #expect(transport.requestCount == 2, "one revalidation for both reads")
     #expect(try await network.fetch(GetUser()).source == .cache(age: 0), "fresh again")
     #expect(records.all.filter { $0.cache == "stale" }.allSatisfy { $0.attempt == 0 })
@@ -279,18 +281,6 @@ struct HTTPCacheTests {
     clock.advance(10 + 61)
     #expect(try await network.fetch(GetUser()).source == .revalidated, "past the window: waits")
     #expect(transport.requestCount == 3)
-  }
-
-  /// Polls `condition` for up to 60 s: a hang guard only, never a verdict on speed.
-  private func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("timed out waiting for the background revalidation")
-        return
-      }
-      try await Task.sleep(for: .milliseconds(1))
-    }
   }
 
   /// `Vary`: an answer is only for requests that send the same values of the headers it

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataTesting
+import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -61,5 +62,18 @@ func networkError(_ body: () async throws -> Void) async -> NetworkError? {
     return nil
   } catch {
     return error as? NetworkError
+  }
+}
+
+/// Polls `condition` for up to 60 s: a hang guard only (a regression fails, saying what it
+/// waited for, instead of hanging), never a verdict on speed.
+func waitUntil(_ what: String, _ condition: @Sendable () -> Bool) async throws {
+  let deadline = ContinuousClock.now + .seconds(60)
+  while !condition() {
+    guard ContinuousClock.now < deadline else {
+      Issue.record("timed out after 60 s waiting for \(what)")
+      return
+    }
+    try await Task.sleep(for: .milliseconds(1))
   }
 }

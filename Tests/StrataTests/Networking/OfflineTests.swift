@@ -69,22 +69,9 @@ struct OfflineTests {
     let connectivity = Connectivity(monitor: monitor)
     #expect(!connectivity.isOnline, "the monitor's current state, before any update")
     monitor.continuation.yield(true)
-    try await waitUntil { connectivity.isOnline }
+    try await waitUntil("the monitor's change reaches Connectivity") { connectivity.isOnline }
     monitor.continuation.yield(false)
-    try await waitUntil { !connectivity.isOnline }
+    try await waitUntil("the monitor's change reaches Connectivity") { !connectivity.isOnline }
     #expect(Connectivity(monitor: ScriptedMonitor(initial: nil)).isOnline, "unknown: online")
-  }
-
-  /// Polls `condition` for up to 60 s: a hang guard only (a regression fails instead of
-  /// hanging), never a verdict on speed.
-  func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("timed out")
-        return
-      }
-      try await Task.sleep(for: .milliseconds(1))
-    }
   }
 }
