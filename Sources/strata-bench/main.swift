@@ -3,7 +3,7 @@ import Foundation
 // strata-bench: prints a table of figures; `--json FILE` also writes them as JSON; `--core`
 // skips the network benchmarks (DI, logging, config only: seconds instead of minutes);
 // `--storage` runs only the local store's rows, `--network` only NetworkService against raw
-// URLSession on the sandbox.
+// URLSession on the sandbox, and the HTTP cache.
 // Run with `make bench` (release build). Every row says what it compares.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -50,7 +50,7 @@ do {
   if storageOnly {
     results = try await OutboxBenchmarks.run()
   } else if networkOnly {
-    results = try await NetworkBenchmarks.run()
+    results = try await NetworkBenchmarks.run() + (try await CacheBenchmarks.run())
   } else {
     results = try CoreBenchmarks.run() + (try ContentionBenchmarks.run())
     results += [try CLIBenchmarks.offlineExit()].compactMap { $0 }
@@ -58,6 +58,7 @@ do {
       results.append(try await CoreBenchmarks.serviceOverhead())
       results += try await OutboxBenchmarks.run()
       results += try await NetworkBenchmarks.run()
+      results += try await CacheBenchmarks.run()
     }
   }
   let nameWidth = max(4, results.map(\.name.count).max() ?? 0)

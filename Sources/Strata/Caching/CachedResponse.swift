@@ -10,9 +10,9 @@ import Foundation
 struct CachedResponse: Sendable {
   let status: Int
   private(set) var headers: [String: String] {
-    didSet { parsedControl = CacheControl(headers["cache-control"]) }
+    didSet { parsed = Parsed(headers) }
   }
-  private var parsedControl = CacheControl(nil)
+  private var parsed = Parsed([:])
   let body: Data
   private(set) var requestTime: Date
   private(set) var responseTime: Date
@@ -28,7 +28,8 @@ struct CachedResponse: Sendable {
       let key = String(describing: name).lowercased()
       if key != "set-cookie" { headers[key] = String(describing: value) }
     }
-    let control = CacheControl(headers["cache-control"])
+    let parsed = Parsed(headers)
+    let control = parsed.control
     let vary = (headers["vary"] ?? "").split(separator: ",").map {
       $0.trimmingCharacters(in: .whitespaces).lowercased()
     }
@@ -38,10 +39,10 @@ struct CachedResponse: Sendable {
     var varied: [String: String?] = [:]
     for name in vary where !name.isEmpty { varied[name] = request.value(forHTTPHeaderField: name) }
     (status, self.headers, self.body, self.varied) = (response.statusCode, headers, body, varied)
-    parsedControl = control
+    self.parsed = parsed
     (self.requestTime, self.responseTime) = (requestTime, responseTime)
     // Without a lifetime or a validator it could never be used: not stored (no heuristics).
-    guard Self.lifetime(headers, control) != nil || etag != nil || lastModified != nil else {
+    guard parsed.lifetime != nil || etag != nil || lastModified != nil else {
       return nil
     }
   }
@@ -52,12 +53,40 @@ struct CachedResponse: Sendable {
     varied: [String: String?]
   ) {
     (self.status, self.headers, self.body, self.varied) = (status, headers, body, varied)
-    parsedControl = CacheControl(headers["cache-control"])
+    parsed = Parsed(headers)
     (self.requestTime, self.responseTime) = (requestTime, responseTime)
   }
 
-  /// Parsed once, when the answer is stored or refreshed: every read of it asks.
-  var control: CacheControl { parsedControl }
+  /// What every read asks of the headers, parsed once when the answer is stored or refreshed
+  /// (dates especially: parsing `Date` on each hit cost more than the rest of a lookup).
+  private struct Parsed: Sendable {
+    let control: CacheControl
+    /// `Date`, when it is one.
+    let date: Date?
+    /// `Age`, in seconds (0 without one).
+    let age: TimeInterval
+    /// How long it is fresh after it was generated: `max-age`, else `Expires` − `Date`; nil
+    /// when neither says (never fresh: no heuristic freshness).
+    let lifetime: TimeInterval?
+
+    init(_ headers: [String: String]) {
+      control = CacheControl(headers["cache-control"])
+      let date = headers["date"].flatMap(HTTPDate.parse)
+      self.date = date
+      age = headers["age"].flatMap(CacheControl.seconds).map(TimeInterval.init) ?? 0
+      if let maxAge = control.maxAge {
+        lifetime = TimeInterval(maxAge)
+      } else if let expires = headers["expires"] {
+        // An `Expires` that is not a date means "already expired" (RFC 9111 §5.3).
+        let end = HTTPDate.parse(expires)
+        lifetime = end.map { max(0, $0.timeIntervalSince(date ?? $0)) } ?? 0
+      } else {
+        lifetime = nil
+      }
+    }
+  }
+
+  var control: CacheControl { parsed.control }
   var etag: String? { headers["etag"] }
   var lastModified: String? { headers["last-modified"] }
   var byteCount: Int {
@@ -69,29 +98,16 @@ struct CachedResponse: Sendable {
     varied.allSatisfy { name, value in request.value(forHTTPHeaderField: name) == value }
   }
 
-  /// How long it is fresh after it was generated: `max-age`, else `Expires` − `Date`; nil
-  /// when neither says (never fresh: no heuristic freshness).
-  static func lifetime(_ headers: [String: String], _ control: CacheControl) -> TimeInterval? {
-    if let maxAge = control.maxAge { return TimeInterval(maxAge) }
-    guard let expires = headers["expires"] else { return nil }
-    // An `Expires` that is not a date means "already expired" (RFC 9111 §5.3).
-    guard let end = HTTPDate.parse(expires) else { return 0 }
-    let start = headers["date"].flatMap(HTTPDate.parse) ?? end
-    return max(0, end.timeIntervalSince(start))
-  }
-
   /// Its current age (RFC 9111 §4.2.3), in seconds.
   func age(at now: Date) -> TimeInterval {
-    let date = headers["date"].flatMap(HTTPDate.parse) ?? responseTime
-    let apparent = max(0, responseTime.timeIntervalSince(date))
-    let ageValue = headers["age"].flatMap(CacheControl.seconds).map(TimeInterval.init) ?? 0
-    let corrected = ageValue + max(0, responseTime.timeIntervalSince(requestTime))
+    let apparent = max(0, responseTime.timeIntervalSince(parsed.date ?? responseTime))
+    let corrected = parsed.age + max(0, responseTime.timeIntervalSince(requestTime))
     return max(apparent, corrected) + max(0, now.timeIntervalSince(responseTime))
   }
 
   /// Fresh: usable without asking the server.
   func isFresh(at now: Date) -> Bool {
-    guard !control.noCache, let lifetime = Self.lifetime(headers, control) else { return false }
+    guard !control.noCache, let lifetime = parsed.lifetime else { return false }
     return age(at: now) < lifetime
   }
 
@@ -100,7 +116,7 @@ struct CachedResponse: Sendable {
   func canServeWhileRevalidating(at now: Date) -> Bool {
     let control = control
     guard let window = control.staleWhileRevalidate, !control.mustRevalidate, !control.noCache,
-      let lifetime = Self.lifetime(headers, control)
+      let lifetime = parsed.lifetime
     else { return false }
     let staleness = age(at: now) - lifetime
     return staleness >= 0 && staleness <= TimeInterval(window)
@@ -111,7 +127,7 @@ struct CachedResponse: Sendable {
   func canStandIn(at now: Date, maxStale: TimeInterval) -> Bool {
     let control = control
     guard !control.mustRevalidate, !control.noCache else { return false }
-    let staleness = age(at: now) - (Self.lifetime(headers, control) ?? 0)
+    let staleness = age(at: now) - (parsed.lifetime ?? 0)
     return staleness <= control.staleIfError.map(TimeInterval.init) ?? maxStale
   }
 

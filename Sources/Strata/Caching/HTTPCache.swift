@@ -132,8 +132,9 @@ public final class HTTPCache: Sendable {
     return key(url, account: account)
   }
 
-  /// What starts the keys of one account's answers. A URL never starts with a space, so no
-  /// shared key and no other account's key starts the same way.
+  /// What starts the keys of one account's answers: a URL has no space before its scheme's
+  /// colon, so no shared key starts this way, and the name's length keeps one account's
+  /// prefix from being another's.
   private static func partition(_ account: String) -> String {
     "account \(account.utf8.count) \(account) "
   }
@@ -146,8 +147,15 @@ public final class HTTPCache: Sendable {
       var found = state.memory.use(key)
       if found == nil, let files {
         _ = loadIndex(&state)
-        if state.disk?.use(name) != nil, let read = files.read(key, name: name) {
+        // The file decides, not the index: another process may have written it since the
+        // index was read (one failed open per miss).
+        if let (read, size) = files.read(key, name: name) {
           found = read
+          if state.disk?.use(name) == nil {
+            for evicted in state.disk?.put(name, (), size: size, budget: maxBytes) ?? [] {
+              unlink(files.directory + "/" + evicted)
+            }
+          }
           _ = state.memory.put(key, read, size: read.byteCount, budget: memoryBytes)
         }
       }

@@ -54,15 +54,16 @@ struct HTTPCacheFiles: Sendable {
     return hash
   }
 
-  /// The answer stored for `key` in file `name`, or nil (none, damaged, or another key's).
-  func read(_ key: String, name: String) -> CachedResponse? {
+  /// The answer stored for `key` in file `name` and the file's size, or nil (none, damaged,
+  /// or another key's).
+  func read(_ key: String, name: String) -> (CachedResponse, size: Int)? {
     let path = directory + "/" + name
     guard let data = FileManager.default.contents(atPath: path) else { return nil }
     guard let response = Self.decode(data, key: key) else {
       unlink(path)
       return nil
     }
-    return response
+    return (response, data.count)
   }
 
   /// Writes `response` for `key`; returns the file's size, nil when it could not be written

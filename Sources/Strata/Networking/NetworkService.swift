@@ -542,7 +542,7 @@ public final class NetworkService: Networking {
   static func label(_ method: HTTPMethod, _ path: String) -> String {
     let withoutQuery =
       path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-    if withoutQuery.contains("://") {
+    if RequestBuilder.isAbsolute(withoutQuery) {
       return
         "\(method) \(URLComponents(string: String(withoutQuery))?.path ?? String(withoutQuery))"
     }

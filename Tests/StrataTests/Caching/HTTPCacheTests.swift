@@ -422,6 +422,23 @@ struct HTTPCacheDiskTests {
     #expect(answer.source == .stale(age: 630) && answer.value.firstName == "Emily")
   }
 
+  /// Two processes share the directory: an answer one of them keeps after the other read the
+  /// directory is found by the other (the file decides, not its index), and counted there.
+  @Test func anAnswerAnotherProcessKeptIsFound() async throws {
+    let root = NSTemporaryDirectory() + "strata-http-cache-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let clock = WallClock()
+    let reader = Self.cache(root, clock)
+    #expect(reader.count == 0, "its index is read now, before the other process writes")
+    let online = server { _, _ in (200, userJSON, ["ETag": "\"1\"", "Cache-Control": "max-age=60"])
+    }
+    _ = try await Self.network(Self.cache(root, clock), online).send(GetUser())
+    let offline = MockTransport { _, _ in throw URLError(.notConnectedToInternet) }
+    let answer = try await Self.network(reader, offline).fetch(GetUser())
+    #expect(answer.source == .cache(age: 0) && answer.value.firstName == "Emily")
+    #expect(offline.requestCount == 0 && reader.count == 1)
+  }
+
   /// A flipped byte, a file cut short, another key's file under this name, a temporary file a
   /// killed process left: each is a miss (and is removed), never a crash or a wrong answer.
   @Test func damagedFilesAreMisses() async throws {

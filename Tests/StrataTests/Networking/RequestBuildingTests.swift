@@ -73,6 +73,8 @@ struct RequestBuildingTests {
     #expect(request.httpMethod == "POST")
     #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     #expect(request.value(forHTTPHeaderField: "Accept") == "text/plain")
+    let accepts = request.allHTTPHeaderFields?.keys.filter { $0.lowercased() == "accept" }
+    #expect(accepts?.count == 1, "replaced whatever its case, not sent twice")
     #expect(request.value(forHTTPHeaderField: "X-Trace") == "1")
     let body = try #require(request.httpBody)
     #expect(String(decoding: body, as: UTF8.self) == #"{"title":"Hi"}"#)

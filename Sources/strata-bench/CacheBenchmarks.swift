@@ -1,0 +1,157 @@
+import Foundation
+import Strata
+import StrataSandbox
+import StrataTesting
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The HTTP cache: what a fresh hit saves against a GET of the same page from the sandbox,
+/// what a 304 saves against a full answer, and that neither a lookup nor the disk grows with
+/// the number of answers kept.
+enum CacheBenchmarks {
+  static func run() async throws -> [BenchmarkResult] {
+    try await againstTheSandbox() + (try await atScale())
+  }
+
+  /// Sequential calls of `body`, in rounds: the median microseconds per call.
+  private static func microseconds(
+    rounds: Int = 5, calls: Int, _ body: () async throws -> Void
+  ) async rethrows -> Double {
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+      let start = ContinuousClock.now
+      for _ in 0..<calls { try await body() }
+      samples.append(Measure.nanoseconds(ContinuousClock.now - start) / Double(calls) / 1_000)
+    }
+    return Measure.median(samples)
+  }
+
+  private final class Bytes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last = 0
+    func record(_ record: RequestRecord) { lock.withLock { last = record.bytesReceived } }
+    var received: Int { lock.withLock { last } }
+  }
+
+  private static func againstTheSandbox() async throws -> [BenchmarkResult] {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let bytes = Bytes()
+    var options = NetworkOptions(baseURL: server.baseURL)
+    options.cache = HTTPCache()
+    options.onRequestRecord = { bytes.record($0) }
+    let service = NetworkService(options: options)
+    // The sandbox tags every answer (weak ETag) and, with these faults, says it is fresh.
+    for path in ["/users/1", "/users"] {
+      server.faults.add(.init(path: path, count: 1, action: .cacheControl("max-age=3600")))
+    }
+    var user = Request<NetworkBenchmarks.User>(path: "users/1")
+    let (userHit, userGet, _) = try await hitAndGet(&user, service, bytes)
+    var page = Request<NetworkBenchmarks.UsersPage>(path: "users", query: ["limit": "30"])
+    let (pageHit, pageGet, fullBytes) = try await hitAndGet(&page, service, bytes)
+    page.cachePolicy = .revalidate
+    let revalidation = try await microseconds(calls: 100) { _ = try await service.fetch(page) }
+    let notModifiedBytes = bytes.received
+    return [
+      BenchmarkResult(
+        name: "HTTP cache: GET from the sandbox / fresh hit",
+        compares: String(
+          format: "one user: %.0f µs a GET vs %.1f µs from the cache, sequential", userGet,
+          userHit),
+        value: userGet / userHit, unit: "×", target: "≥ 50×"),
+      .figure(
+        "  the same, a 30-user page",
+        String(
+          format: "%.0f µs vs %.0f µs: decoding 38 KB of JSON, which a hit does too, dominates",
+          pageGet, pageHit), pageGet / pageHit, unit: "×"),
+      BenchmarkResult(
+        name: "HTTP cache: 304 revalidation / full GET",
+        compares: String(
+          format: "the page: %.0f µs vs %.0f µs; body bytes on the wire %d vs %d", revalidation,
+          pageGet, notModifiedBytes, fullBytes),
+        value: revalidation / pageGet, unit: "×", target: "-"),
+    ]
+  }
+
+  /// A fresh hit of `request` and a GET of it from the server (µs per call), and the body
+  /// bytes the GET received.
+  private static func hitAndGet<Value>(
+    _ request: inout Request<Value>, _ service: NetworkService, _ bytes: Bytes
+  ) async throws -> (hit: Double, get: Double, bytes: Int) {
+    let fresh = request
+    _ = try await service.fetch(fresh)
+    let hit = try await microseconds(calls: 2_000) { _ = try await service.fetch(fresh) }
+    request.cachePolicy = .bypass
+    let bypass = request
+    let get = try await microseconds(calls: 100) { _ = try await service.fetch(bypass) }
+    return (hit, get, bytes.received)
+  }
+
+  /// A transport that answers every GET at once, fresh for an hour, with a 1 KiB body.
+  private static func instantServer() -> MockTransport {
+    let body = #"{"id":1,"name":""# + String(repeating: "x", count: 1_000) + #""}"#
+    return MockTransport { request, _ in
+      try MockTransport.response(
+        request, status: 200, body: body,
+        headers: ["Cache-Control": "max-age=3600", "ETag": "\"1\""])
+    }
+  }
+
+  private struct Item: Decodable, Sendable {
+    let id: Int
+  }
+
+  private static func service(_ cache: HTTPCache, at api: URL) -> NetworkService {
+    var options = NetworkOptions(baseURL: api)
+    options.cache = cache
+    return NetworkService(options: options, transport: instantServer())
+  }
+
+  private static func atScale() async throws -> [BenchmarkResult] {
+    guard let api = URL(string: "https://api.example"), let origin = Origin(api) else { return [] }
+    // Hits cycling over 10 and over 10,000 kept answers (memory tier).
+    var perHit: [Int: Double] = [:]
+    for entries in [10, 10_000] {
+      let service = service(HTTPCache(maxBytes: 64 << 20), at: api)
+      let requests = (0..<entries).map { Request<Item>(path: "items/\($0)") }
+      for request in requests { _ = try await service.fetch(request) }
+      var next = 0
+      perHit[entries] = try await microseconds(calls: 20_000) {
+        _ = try await service.fetch(requests[next])
+        next = (next + 1) % entries
+      }
+    }
+    let small = perHit[10] ?? 1
+    let large = perHit[10_000] ?? 0
+
+    // 100,000 distinct GETs into a 2 MiB disk budget.
+    let root = NSTemporaryDirectory() + "strata-bench-cache-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let budget = 2 << 20
+    let environment = ["XDG_CACHE_HOME": root, "HOME": root]
+    let disk = HTTPCache(
+      app: "strata-bench", origin: origin, maxBytes: budget, environment: environment)
+    let diskService = service(disk, at: api)
+    let start = ContinuousClock.now
+    for index in 0..<100_000 { _ = try await diskService.fetch(Request<Item>(path: "d/\(index)")) }
+    let seconds = Measure.nanoseconds(ContinuousClock.now - start) / 1e9
+    // Read back by a new cache, as the next process would find it.
+    let onDisk = HTTPCache(
+      app: "strata-bench", origin: origin, maxBytes: budget, environment: environment)
+    return [
+      BenchmarkResult(
+        name: "HTTP cache: hit at 10,000 entries / at 10",
+        compares: String(format: "%.2f µs vs %.2f µs per hit (memory tier)", large, small),
+        value: large / small, unit: "×", target: "≤ 2×"),
+      BenchmarkResult(
+        name: "HTTP cache: disk after 100,000 GETs",
+        compares: String(
+          format: "%d B in %d files on disk, budget %d B (least recently used out); %.1f s",
+          onDisk.byteCount, onDisk.count, budget, seconds),
+        value: Double(onDisk.byteCount) / Double(budget), unit: "× budget", target: "≤ 1"),
+    ]
+  }
+}
