@@ -130,6 +130,14 @@ package struct Redactor: Sendable {
   /// The URL as text with the password of its user info, the values of secret query
   /// parameters and the fragment (where OAuth puts tokens) replaced.
   package func redact(url: URL) -> String {
+    let text = url.absoluteString
+    // Without '@', '#' or '?' there is no password, fragment or query to look into: most
+    // URLs, on every request's record, without parsing them.
+    if !text.utf8.contains(where: {
+      $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?")
+    }) {
+      return KnownSecrets.mask(text)
+    }
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
       return Self.placeholder
     }
@@ -148,10 +156,10 @@ package struct Redactor: Sendable {
       }
       changed = true
     }
-    guard changed else { return KnownSecrets.mask(url.absoluteString) }
-    let text = (components.string ?? Self.placeholder)
+    guard changed else { return KnownSecrets.mask(text) }
+    let redacted = (components.string ?? Self.placeholder)
       .replacingOccurrences(of: "%3Credacted%3E", with: Self.placeholder)
-    return KnownSecrets.mask(text)
+    return KnownSecrets.mask(redacted)
   }
 
   private func redact(json: Any) -> Any {
