@@ -158,8 +158,25 @@ struct CLIRunner: Sendable {
   /// `Process.run()` on Linux crashed (a bad memcpy inside it) when several tests spawned at
   /// once. Every test that starts a process goes through here.
   static func spawn(_ process: Process) throws {
+    _ = roomAfterDirectoryBuffers
     try spawnLock.withLock { try process.run() }
   }
+
+  /// `Process.run()` on Linux lists `/proc/self/fd` and copies all 256 bytes of each entry's
+  /// name though glibc's entries are shorter: when the last one ends its directory buffer and
+  /// the next page is not mapped, the test process dies (a SIGSEGV inside `Process.run`,
+  /// about one full suite run in five under load; swift-corelibs-foundation #5472, fixed
+  /// after this toolchain). From the first spawn on, blocks of 16 KiB and more are mapped on
+  /// their own: the 32 KiB directory buffer then always has most of a page after it.
+  private static let roomAfterDirectoryBuffers: Void = {
+    #if canImport(Glibc)
+      typealias SetOption = @convention(c) (Int32, Int32) -> Int32
+      let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>, which Swift does not import
+      if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+        _ = unsafeBitCast(symbol, to: SetOption.self)(mmapThreshold, 16 << 10)
+      }
+    #endif
+  }()
 
   private static let spawnLock = NSLock()
 

@@ -270,6 +270,8 @@ struct CLITests {
     process.arguments = ["sandbox", "serve", "--port", "0", "--fault", "GET /users/2 503"]
     let output = Pipe()
     process.standardOutput = output
+    // Not the test runner's stderr: a server left running must not keep `swift test` waiting.
+    process.standardError = FileHandle.nullDevice
     try CLIRunner.spawn(process)
     defer { process.terminate() }
     let handle = output.fileHandleForReading
