@@ -56,6 +56,9 @@ struct OneCallPerIntentTests {
     let kept = try await posts.create(Self.draft, keepOffline: keepOffline)
     #expect(kept.status == .pending && kept.item.title == "Hello", "trimmed once, kept")
     #expect(posts.posts.first?.title == "Hello", "on the list at once")
+    _ = try await posts.create(Self.draft, keepOffline: true)
+    #expect(Set(posts.posts.map(\.id)).count == 2, "two kept posts, two ids")
+    #expect(posts.posts.allSatisfy { posts.pending.contains($0.id) }, "shown as waiting")
     #expect(device.script.calls.isEmpty, "no request")
   }
 

@@ -61,10 +61,9 @@ enum ResolutionPath {
     let tracked = registration.scope != .transient
     if tracked {
       let repeated = building.withLock { building in
-        if building[ObjectIdentifier(stack), default: []].contains(where: { $0 === registration }) {
-          return true
-        }
-        building[ObjectIdentifier(stack), default: []].append(registration)
+        let key = ObjectIdentifier(stack)
+        if building[key]?.contains(where: { $0 === registration }) == true { return true }
+        building[key, default: []].append(registration)
         return false
       }
       if repeated { throw Unwinding(path: [registration], repeated: registration) }

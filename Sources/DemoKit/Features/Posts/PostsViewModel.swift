@@ -54,7 +54,14 @@ public final class PostsViewModel: LoadStateOwner {
   {
     if let device = try offline.device(keepOffline: keepOffline) {
       let kept = try await device.create(draft, offline: true)
-      posts.insert(kept.item, at: 0)
+      // On the list as waiting for the server, under an id of its own (a kept post has 0
+      // until the server numbers it, and two of them would share it).
+      lastProvisionalID -= 1
+      let shown = kept.item
+      posts.insert(
+        Post(id: lastProvisionalID, title: shown.title, body: shown.body, userId: shown.userId),
+        at: 0)
+      pending.insert(lastProvisionalID)
       return kept
     }
     let draft = try PostRules.validated(draft)
