@@ -31,6 +31,9 @@ final class Registration: Sendable {
   /// Set once a hook is attached: the common resolve (no hook) reads this one atomic word
   /// instead of taking `hook`'s lock.
   private let hooked = AtomicInt(0)
+  /// How many resolves of this registration are under way, on every thread: above one, the
+  /// resolution path tracks it exactly (a cycle, or concurrent resolves).
+  let resolvesUnderWay = AtomicInt(0)
 
   init(key: ServiceKey, label: String, scope: DependencyContainer.Scope, factory: @escaping Factory)
   {

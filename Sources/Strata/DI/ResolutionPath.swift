@@ -4,17 +4,28 @@ import StrataConcurrency
 /// a factory cannot suspend — so a task-local stack is exact, and it follows nested `resolve`
 /// calls whether a factory uses the container it was handed or one it captured.
 ///
-/// What each resolve pays is kept small, since a graph resolves many services: the outermost
-/// resolve pushes one task-local ``Stack``; a nested transient one only moves its depth (an
-/// atomic add each way). The path a cycle report names is not kept on the way down: the error
-/// thrown where the cycle closes (``Unwinding``) collects each service as it passes back up
-/// through their resolves, and the resolve where the cycle began reports it.
+/// What each resolve pays is kept small, since a graph resolves many services:
+/// - A transient registration counts the resolves of it under way (one atomic add each way).
+///   While it is the only one, nothing else is tracked: a graph without cycles, resolved on
+///   one thread at a time, pushes no task-local and allocates nothing for its path.
+/// - A transient met while a resolve of it is under way — a cycle on this thread, or another
+///   thread resolving it too — and every singleton or weak build is tracked exactly: the
+///   first pushes one task-local ``Stack``, and the nested ones move its depth.
+/// - A transient cycle only recurses, and each turn meets the same registrations again, so it
+///   is found when their tracked depth passes ``maxDepth`` — and reported as the first repeat
+///   an eager check would have stopped at. A singleton or weak registration is looked for
+///   among those being built before it is built.
+///
+/// The path a cycle report names is not kept on the way down: the error thrown where the
+/// cycle closes (``Unwinding``) collects each service as it passes back up through their
+/// resolves, and the resolve where the cycle began (or where tracking began) reports it.
 enum ResolutionPath {
-  /// A resolution deeper than this is treated as a cycle (guards hook-driven transient loops).
+  /// Tracked resolves nested deeper than this are treated as a cycle (it also guards
+  /// hook-driven transient loops).
   static let maxDepth = 200
 
-  /// One outermost resolve's state, shared by its nested resolves (and by a task a factory
-  /// starts, which inherits it — hence an atomic): how many resolves are under way.
+  /// One tracked resolution's state, shared by its nested resolves (and by a task a factory
+  /// starts, which inherits it — hence an atomic): how many tracked resolves are under way.
   final class Stack: Sendable {
     let depth = AtomicInt(0)
   }
@@ -22,7 +33,7 @@ enum ResolutionPath {
   /// The singleton and weak registrations being built, per resolution: building one again on
   /// the same thread would wait on its own cell, so each is looked for before it is built.
   /// One lock for all resolutions, as each singleton is built once; kept out of ``Stack`` so
-  /// the outermost resolve of a transient allocates no lock.
+  /// tracking a transient allocates no lock.
   private static let building = Lock<[ObjectIdentifier: [Registration]]>([:])
 
   /// Thrown where a cycle closes; each resolve it passes adds its registration, so `path`
@@ -37,18 +48,28 @@ enum ResolutionPath {
 
   /// Runs `body` with `registration` on the path; throws
   /// ``DependencyError/circularDependency(path:)`` if that closes a cycle.
-  ///
-  /// A singleton or weak registration is looked for among those being built before it is
-  /// built. A transient one is not looked for on every resolve — that would cost more than
-  /// the resolve — as a transient cycle only recurses: it is found when the path passes
-  /// ``maxDepth``, and reported as the first repeat an eager check would have stopped at.
   static func enter<R>(_ registration: Registration, _ body: () throws -> R) throws -> R {
+    guard registration.scope == .transient else { return try tracking(registration, body) }
+    let underWay = registration.resolvesUnderWay.add(1)
+    defer { registration.resolvesUnderWay.add(-1) }
+    if underWay > 1 { return try tracking(registration, body) }
+    do {
+      return try body()
+    } catch var unwinding as Unwinding {
+      unwinding.path.append(registration)
+      throw unwinding
+    }
+  }
+
+  private static func tracking<R>(
+    _ registration: Registration, _ body: () throws -> R
+  ) throws -> R {
     guard let stack = current else {
       let stack = Stack()
       do {
         return try $current.withValue(stack) { try run(registration, in: stack, body) }
       } catch let unwinding as Unwinding {
-        // The outermost resolve: a depth cycle ends here, named by its first repeat.
+        // Where tracking began: a depth cycle ends here, named by its first repeat.
         throw DependencyError.circularDependency(path: firstCycle(unwinding.path.reversed()))
       }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 import StrataConcurrency
 import Testing
@@ -282,6 +283,28 @@ struct ContainerChildTests {
     #expect(child.parent === parent)
   }
 
+  /// A transient met again under its own resolve is tracked from there on: a bounded
+  /// recursion (a tree built by argument) is not a cycle; an unbounded one is.
+  @Test func aTransientThatResolvesItselfABoundedNumberOfTimesIsNoCycle() throws {
+    final class Node: Sendable {
+      let child: Node?
+      init(child: Node?) { self.child = child }
+      var height: Int { 1 + (child?.height ?? 0) }
+    }
+    let container = DependencyContainer()
+    container.register(Node.self, argument: Int.self) { c, levels in
+      Node(child: levels > 1 ? try c.resolve(Node.self, argument: levels - 1) : nil)
+    }
+    #expect(try container.resolve(Node.self, argument: 50).height == 50)
+    container.register(Node.self, argument: Int.self) { c, levels in
+      Node(child: try c.resolve(Node.self, argument: levels + 1))
+    }
+    let error = try #require(throws: DependencyError.self) {
+      try container.resolve(Node.self, argument: 0)
+    }
+    #expect(error == .circularDependency(path: ["Node (argument: Int)", "Node (argument: Int)"]))
+  }
+
   @Test func transientHookLoopIsStopped() throws {
     final class Loop: Sendable {}
     let container = DependencyContainer()
@@ -345,6 +368,41 @@ struct ContainerConcurrencyTests {
     container.register(Service.self, scope: .singleton) { _ in Service() }
     #expect(ObjectIdentifier(try container.resolve(Service.self)) != first)
     withExtendedLifetime(firstInstance) {}
+  }
+
+  /// Resolves of one transient under way on several threads at once are tracked (each
+  /// thread on a path of its own), never taken for a cycle. Threads, not tasks: each waits
+  /// inside the factory until all are there.
+  @Test func oneTransientResolvedOnThreeThreadsAtOnceIsNoCycle() throws {
+    let threads = 3
+    let inside = NSCondition()
+    nonisolated(unsafe) var entered = 0
+    let container = DependencyContainer()
+    container.register(ServiceB.self) { _ in
+      inside.lock()
+      entered += 1
+      inside.broadcast()
+      let deadline = Date(timeIntervalSinceNow: 60)  // hang guard only
+      while entered < threads, inside.wait(until: deadline) {}
+      inside.unlock()
+      return ServiceB()
+    }
+    container.register(ServiceA.self, resolvingFirst: ServiceB.self) { ServiceA() }
+    let results = Lock<[Result<ServiceA, any Error>]>([])
+    let done = DispatchGroup()
+    for _ in 0..<threads {
+      done.enter()
+      Thread {
+        let result = Result { try container.resolve(ServiceA.self) }
+        results.withLock { $0.append(result) }
+        done.leave()
+      }.start()
+    }
+    #expect(done.wait(timeout: .now() + 60) == .success, "three resolves finished")
+    inside.lock()
+    #expect(entered == threads, "all three were inside the factory at once")
+    inside.unlock()
+    for result in results.withLock({ $0 }) { _ = try result.get() }
   }
 
   @Test func nestedResolutionFromConcurrentTasksDoesNotDeadlock() async throws {
