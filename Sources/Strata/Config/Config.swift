@@ -77,32 +77,44 @@ public struct Config: Sendable, CustomStringConvertible {
   ) throws {
     var definitions: [String: SubstitutionResolver.Definition] = [:]
     definitions.reserveCapacity(defaults.count + assignments.count + overrides.count)
-    for (key, value) in defaults {
-      definitions[key.name] = .init(segments: [.literal(value)], origin: .defaults)
+    // Each key once, in the order it was first defined (defaults by name, then the files
+    // top to bottom, …): values are resolved in this order, so the first error reported is
+    // the same on every run, without sorting every key.
+    var order: [String] = []
+    order.reserveCapacity(definitions.capacity)
+    func define(_ key: String, _ definition: SubstitutionResolver.Definition)
+      -> SubstitutionResolver.Definition?
+    {
+      let replaced = definitions.updateValue(definition, forKey: key)
+      if replaced == nil { order.append(key) }
+      return replaced
+    }
+    for (key, value) in defaults.sorted(by: { $0.key.name < $1.key.name }) {
+      _ = define(key.name, .init(segments: [.literal(value)], origin: .defaults))
     }
     var duplicates: [ConfigDuplicate] = []
     for assignment in assignments {
-      let replaced = definitions.updateValue(
-        .init(segments: assignment.segments, origin: .file(assignment.location)),
-        forKey: assignment.key)
+      let replaced = define(
+        assignment.key, .init(segments: assignment.segments, origin: .file(assignment.location)))
       if case .file(let previous)? = replaced?.origin {
         duplicates.append(
           ConfigDuplicate(key: assignment.key, previous: previous, winner: assignment.location))
       }
     }
-    for (variable, value) in environment where variable.hasPrefix(environmentPrefix) {
+    for (variable, value) in environment.sorted(by: { $0.key < $1.key })
+    where variable.hasPrefix(environmentPrefix) {
       let key = String(variable.dropFirst(environmentPrefix.count))
       guard Self.isValidKey(key) else { continue }
-      definitions[key] = .init(
-        segments: [.literal(value)], origin: .environment(variable: variable))
+      _ = define(key, .init(segments: [.literal(value)], origin: .environment(variable: variable)))
     }
-    for (key, value) in overrides {
-      definitions[key] = .init(
-        segments: try Self.parseOverride(key: key, value: value), origin: .override)
+    for (key, value) in overrides.sorted(by: { $0.key < $1.key }) {
+      _ = define(
+        key, .init(segments: try Self.parseOverride(key: key, value: value), origin: .override))
     }
 
     let secrets = secretKeys.union(defaults.keys.filter(\.isMarkedSecret).map(\.name))
-    let values = try Self.resolve(definitions, environment: environment, secrets: secrets)
+    let values = try Self.resolve(
+      definitions, in: order, environment: environment, secrets: secrets)
     self.values = values
     self.duplicates = duplicates
     self.skippedIncludes = skippedIncludes
@@ -114,17 +126,18 @@ public struct Config: Sendable, CustomStringConvertible {
   /// then on, wherever they turn up; short values of keys secret only by name
   /// (`TOKEN_STORE = file`) are settings, not secrets.
   private static func resolve(
-    _ definitions: [String: SubstitutionResolver.Definition], environment: [String: String],
-    secrets: Set<String>
+    _ definitions: [String: SubstitutionResolver.Definition], in order: [String],
+    environment: [String: String], secrets: Set<String>
   ) throws -> [String: ConfigValue] {
     var resolver = SubstitutionResolver(definitions: definitions, environment: environment)
     var values: [String: ConfigValue] = [:]
     values.reserveCapacity(definitions.count)
-    for key in definitions.keys.sorted() {
-      let value = try resolver.resolve(key)
+    for key in order {
+      guard let definition = definitions[key] else { continue }
+      let value = try resolver.resolve(key, definition)
       values[key] = ConfigValue(
-        key: key, value: value, origin: definitions[key]?.origin ?? .defaults,
-        isSecret: secrets.contains(key) || Key.nameLooksSecret(key))
+        key: key, value: value, origin: definition.origin,
+        isSecret: (!secrets.isEmpty && secrets.contains(key)) || Key.nameLooksSecret(key))
     }
     KnownSecrets.register(
       values.values.filter { $0.isSecret && $0.value.utf8.count >= 8 }.map(\.value))

@@ -22,22 +22,36 @@ struct SubstitutionResolver {
     (self.definitions, self.environment) = (definitions, environment)
   }
 
-  /// The fully expanded value of a defined key.
-  mutating func resolve(_ key: String) throws -> String {
-    try resolve(key, stack: [key])
+  /// The fully expanded value of `key`, defined as `definition`.
+  mutating func resolve(_ key: String, _ definition: Definition) throws -> String {
+    try resolve(key, definition, stack: nil)
   }
 
-  private mutating func resolve(_ key: String, stack: [String]) throws -> String {
+  /// `stack`: the keys being expanded, outermost first, ending with `key`; nil for a key
+  /// resolved on its own (the stack is built only if it has references to follow).
+  private mutating func resolve(
+    _ key: String, _ definition: Definition, stack: [String]?
+  ) throws -> String {
+    // Most values are one literal: nothing to expand, so nothing to keep for later lookups
+    // either (the definition answers them as fast as `resolved` would). Its bytes count once,
+    // when it is resolved on its own (every key is), as an expanded value's do when kept.
+    if definition.segments.count <= 1, case .literal(let text)? = definition.segments.first {
+      guard stack == nil else { return text }
+      totalBytes += text.utf8.count
+      guard totalBytes <= Self.maxTotalBytes else { throw totalTooLarge([key]) }
+      return text
+    }
     if let done = resolved[key] { return done }
-    guard let definition = definitions[key] else { return "" }
+    let stack = stack ?? [key]
     let value = try expand(definition.segments, stack: stack)
     totalBytes += value.utf8.count
-    guard totalBytes <= Self.maxTotalBytes else {
-      throw tooLarge(
-        stack, "the expanded values add up to more than \(Self.maxTotalBytes >> 20) MiB")
-    }
+    guard totalBytes <= Self.maxTotalBytes else { throw totalTooLarge(stack) }
     resolved[key] = value
     return value
+  }
+
+  private func totalTooLarge(_ stack: [String]) -> ConfigError {
+    tooLarge(stack, "the expanded values add up to more than \(Self.maxTotalBytes >> 20) MiB")
   }
 
   private mutating func expand(_ segments: [ValueSegment], stack: [String]) throws -> String {
@@ -81,13 +95,13 @@ struct SubstitutionResolver {
         .substitutionCycle(chain: chain), at: location,
         "substitution cycle: \(chain.joined(separator: " → "))")
     }
-    if definitions[name] != nil {
+    if let definition = definitions[name] {
       guard stack.count < Self.maxDepth else {
         throw ConfigError(
           .substitutionCycle(chain: stack + [name]), at: location,
           "substitution nested more than \(Self.maxDepth) deep at '\(name)'")
       }
-      return try resolve(name, stack: stack + [name])
+      return try resolve(name, definition, stack: stack + [name])
     }
     if let value = environment[name] { return value }
     throw ConfigError(
