@@ -18,6 +18,8 @@ struct CachedResponse: Sendable {
   private(set) var responseTime: Date
   /// The request's value of each header `Vary` names (nil: the request did not send it).
   let varied: [String: String?]
+  /// What `body` was last decoded to; kept in memory only.
+  let decoded = DecodedAnswer()
 
   init?(
     _ body: Data, _ response: HTTPURLResponse, for request: URLRequest, requestTime: Date,

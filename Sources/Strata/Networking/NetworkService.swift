@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -15,6 +16,10 @@ public final class NetworkService: Networking {
   private let authenticator: (any Authenticator)?
   private let clock: any NetworkClock
   private let decoder: JSONDecoder
+  /// Tells this service's decoded values from another's in a shared ``HTTPCache``; never
+  /// reused within a process (an object's address can be).
+  private let decodingIdentity = NetworkService.identities.add(1)
+  private static let identities = AtomicInt(0)
   private let builder: RequestBuilder
   private let logger: Log
   private let redactor: Redactor
@@ -118,13 +123,11 @@ public final class NetworkService: Networking {
       let age = Int(stored.age(at: now))
       if stored.isFresh(at: now) {
         recordHit(stored, source: .cache(age: age), of: call)
-        return Fetched(
-          value: try decode(E.Response.self, stored.body, status: stored.status),
-          source: .cache(age: age))
+        return Fetched(value: try decode(E.Response.self, stored), source: .cache(age: age))
       }
       if stored.canServeWhileRevalidating(at: now), let url = call.request.url {
         // RFC 5861: the stored answer now, a revalidation behind it for the next read.
-        let value = try decode(E.Response.self, stored.body, status: stored.status)
+        let value = try decode(E.Response.self, stored)
         recordHit(stored, source: .stale(age: age), of: call)
         revalidateInBackground(
           endpoint, label: label, key: HTTPCache.key(url, account: call.account), in: cache)
@@ -150,9 +153,7 @@ public final class NetworkService: Networking {
         record(
           outcome, .done(entry.body, status: 304), of: call, retryReason: why,
           duration: ContinuousClock.now - started, cache: ResponseSource.revalidated.label)
-        return Fetched(
-          value: try decode(E.Response.self, entry.body, status: entry.status),
-          source: .revalidated)
+        return Fetched(value: try decode(E.Response.self, entry), source: .revalidated)
       }
       let next = try await decide(outcome, &call)
       let standIn = cache.flatMap { cache in
@@ -165,9 +166,7 @@ public final class NetworkService: Networking {
       if let standIn {
         logger.info("\(label): answered from the cache (\(standIn.age)s old) after a failure")
         return Fetched(
-          value: try decode(
-            E.Response.self, standIn.response.body, status: standIn.response.status),
-          source: .stale(age: standIn.age))
+          value: try decode(E.Response.self, standIn.response), source: .stale(age: standIn.age))
       }
       switch next {
       case .done(let data, let status):
@@ -517,6 +516,17 @@ public final class NetworkService: Networking {
         "← \(outcomeText) \(call.label) in \(duration.shortDescription), \(record.bytesReceived) bytes",
         fields: record.fields)
     }
+  }
+
+  /// A stored answer's value: decoded once per answer, service and type (the value is
+  /// `Sendable`, so sharing it among readers is safe).
+  private func decode<Response: Decodable & Sendable>(
+    _ type: Response.Type, _ stored: CachedResponse
+  ) throws -> Response {
+    if let value = stored.decoded.value(type, decoder: decodingIdentity) { return value }
+    let value = try decode(type, stored.body, status: stored.status)
+    stored.decoded.keep(value, decoder: decodingIdentity)
+    return value
   }
 
   private func decode<Response: Decodable>(_ type: Response.Type, _ data: Data, status: Int) throws

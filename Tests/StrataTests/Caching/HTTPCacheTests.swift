@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
 import Testing
 
@@ -77,6 +78,44 @@ struct HTTPCacheTests {
     #expect(transport.requestCount == 2)
     #expect(records.all.map(\.cache) == ["miss", "hit", "revalidated", "hit"])
     #expect(records.all.map(\.attempt) == [1, 0, 1, 0])
+  }
+
+  /// A hit returns the value the service decoded from that answer before, without parsing
+  /// the body again; another type, another service's decoder (it may decode differently) and
+  /// a new answer each decode for themselves.
+  @Test func aStoredAnswerIsDecodedOncePerServiceAndType() async throws {
+    struct Counted: Decodable, Sendable, Equatable {
+      static let decodes = Lock(0)
+      let firstName: String
+      init(from decoder: any Decoder) throws {
+        enum Keys: String, CodingKey { case firstName }
+        firstName = try decoder.container(keyedBy: Keys.self).decode(
+          String.self, forKey: .firstName)
+        Self.decodes.withLock { $0 += 1 }
+      }
+    }
+    let clock = WallClock()
+    let transport = server { _, index in
+      (200, #"{"id":\#(index),"firstName":"Emily\#(index)"}"#, ["Cache-Control": "max-age=60"])
+    }
+    let first = service(transport, clock)
+    let counted = Request<Counted>(path: "users/1")
+    #expect(try await first.send(counted).firstName == "Emily1")
+    for _ in 0..<3 { #expect(try await first.send(counted).firstName == "Emily1") }
+    #expect(Counted.decodes.withLock { $0 } == 2, "the answer, then its first hit; no more")
+
+    #expect(try await first.send(GetUser()) == TestUser(id: 1, firstName: "Emily1"))
+    var options = first.options
+    options.onRequestRecord = nil
+    let second = NetworkService(options: options, transport: transport, clock: ManualClock())
+    #expect(try await second.send(counted).firstName == "Emily1")
+    #expect(Counted.decodes.withLock { $0 } == 3, "another service decodes for itself")
+
+    clock.advance(61)
+    #expect(try await first.send(counted).firstName == "Emily2")
+    #expect(try await first.send(counted).firstName == "Emily2")
+    #expect(Counted.decodes.withLock { $0 } == 5, "a new answer is decoded again")
+    #expect(transport.requestCount == 2)
   }
 
   /// Only an ETag: kept, never fresh (no heuristic freshness), so every read asks; a new
