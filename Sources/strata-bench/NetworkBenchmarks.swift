@@ -60,53 +60,63 @@ enum NetworkBenchmarks {
       return []
     }
     let userAgent = service.options.userAgent
-    let raw: @Sendable () async throws -> Void = {
-      // The same request NetworkService sends: same URL, Accept and User-Agent.
-      var request = URLRequest(url: url)
-      request.setValue("application/json", forHTTPHeaderField: "Accept")
-      request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+    // The same request NetworkService sends: same URL, Accept and User-Agent.
+    var request = URLRequest(url: url)
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+    let raw: @Sendable () async throws -> Void = { [request] in
       let (data, _) = try await session.data(for: request)
+      blackHole(try JSONDecoder().decode(UsersPage.self, from: data))
+    }
+    // The yardstick for streaming: a session with a data delegate that only collects each
+    // body — what URLSessionTransport needs to stop a body at its size limit as it arrives.
+    let collector = BodyCollector()
+    let delegated = URLSession(
+      configuration: configuration, delegate: collector, delegateQueue: nil)
+    let streamed: @Sendable () async throws -> Void = { [request] in
+      let data = try await collector.data(delegated.dataTask(with: request))
       blackHole(try JSONDecoder().decode(UsersPage.self, from: data))
     }
     let strata: @Sendable () async throws -> Void = {
       blackHole(try await service.send(ListUsers()))
     }
 
-    // Warm both paths (connections, caches) before measuring.
+    // Warm every path (connections, caches) before measuring.
     for _ in 0..<50 {
       try await raw()
+      try await streamed()
       try await strata()
     }
     var results: [BenchmarkResult] = []
-    // Paired, interleaved rounds in ABBA order (raw, strata, strata, raw, …): slow drift of a
-    // shared 2-core machine hits both sides alike, and the median of the per-round ratios is
-    // robust to a noisy round.
+    // Interleaved rounds, each arm's place turning from round to round (raw, delegate,
+    // strata; then strata, delegate, raw; …): slow drift of a shared 2-core machine hits
+    // every arm alike, and the median of the per-round ratios is robust to a noisy round.
+    let arms = [raw, streamed, strata]
     for (label, inFlight, perBatch) in [("sequential", 1, 60), ("32 in flight", 32, 320)] {
-      var rawSamples: [Double] = []
-      var strataSamples: [Double] = []
-      var ratios: [Double] = []
+      var samples: [[Double]] = [[], [], []]
       for round in 0..<24 {
-        let rawFirst = round % 2 == 0
-        let first = try await microsecondsPerRequest(
-          perBatch, inFlight: inFlight, rawFirst ? raw : strata)
-        let second = try await microsecondsPerRequest(
-          perBatch, inFlight: inFlight, rawFirst ? strata : raw)
-        let (rawTime, strataTime) = rawFirst ? (first, second) : (second, first)
-        rawSamples.append(rawTime)
-        strataSamples.append(strataTime)
-        ratios.append(strataTime / rawTime)
+        let turn = round / 2 % arms.count
+        var order = Array(arms.indices[turn...]) + Array(arms.indices[..<turn])
+        if round % 2 == 1 { order.reverse() }
+        for arm in order {
+          samples[arm].append(
+            try await microsecondsPerRequest(perBatch, inFlight: inFlight, arms[arm]))
+        }
       }
+      let ratios = zip(samples[2], samples[0]).map(/)
+      let overDelegate = zip(samples[2], samples[1]).map(/)
+      let delegateOverRaw = zip(samples[1], samples[0]).map(/)
       results += [
         .figure(
           "GET+decode raw URLSession, \(label)",
-          "baseline: URLSession.data + JSONDecoder, users page", Measure.median(rawSamples),
+          "baseline: URLSession.data + JSONDecoder, users page", Measure.median(samples[0]),
           unit: "µs/req"),
         .figure(
           "GET+decode NetworkService, \(label)", "NetworkService.send, same request and decode",
-          Measure.median(strataSamples), unit: "µs/req"),
+          Measure.median(samples[2]), unit: "µs/req"),
         BenchmarkResult(
           name: "NetworkService / URLSession, \(label)",
-          compares: "median of 24 paired ratios, ABBA-interleaved in one run",
+          compares: "median of 24 paired ratios, interleaved in one run",
           value: Measure.median(ratios), unit: "×",
           target: "≤ 1.05"),
         .figure(
@@ -115,11 +125,53 @@ enum NetworkBenchmarks {
         .figure(
           "  paired ratios, \(label): max", "a noisy round shows here, not in the median",
           ratios.max() ?? .nan, unit: "×"),
+        .figure(
+          "  delegate session / URLSession, \(label)",
+          "what a data delegate alone costs FoundationNetworking (median of 24)",
+          Measure.median(delegateOverRaw), unit: "×"),
+        .figure(
+          "  NetworkService / delegate session, \(label)",
+          "what Strata adds over the session it drives (median of 24)",
+          Measure.median(overDelegate), unit: "×"),
       ]
     }
     results += try await refreshStorm(server)
     results.append(try await memory(service, server: server))
     return results
+  }
+
+  /// Collects each task's body and hands it over when the task completes; nothing else.
+  private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var bodies: [Int: Data] = [:]
+    private var waiting: [Int: CheckedContinuation<Data, any Error>] = [:]
+
+    func data(_ task: URLSessionDataTask) async throws -> Data {
+      try await withCheckedThrowingContinuation { continuation in
+        lock.withLock { waiting[task.taskIdentifier] = continuation }
+        task.resume()
+      }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+      lock.withLock { bodies[dataTask.taskIdentifier, default: Data()].append(data) }
+    }
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+    ) {
+      let (continuation, body) = lock.withLock {
+        (
+          waiting.removeValue(forKey: task.taskIdentifier),
+          bodies.removeValue(forKey: task.taskIdentifier)
+        )
+      }
+      if let error {
+        continuation?.resume(throwing: error)
+      } else {
+        continuation?.resume(returning: body ?? Data())
+      }
+    }
   }
 
   /// Time per request for `count` requests with `inFlight` concurrent at most.
