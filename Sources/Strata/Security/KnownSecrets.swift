@@ -95,8 +95,11 @@ public enum KnownSecrets {
 
   /// Registers every value in `values` (nil and short ones are skipped).
   package static func register(_ values: [String?]) {
-    let forms = values.compactMap { $0 }.filter { $0.unicodeScalars.count >= minimumLength }
-      .flatMap(encodedForms)
+    // Only the newest `capacity` can be kept: a larger batch (a config with thousands of
+    // secret-looking keys) would otherwise evict its own first half on every load, and
+    // re-index each time, instead of finding every value already known the second time.
+    let values = values.compactMap { $0 }.filter { $0.unicodeScalars.count >= minimumLength }
+    let forms = values.suffix(capacity).flatMap(encodedForms).suffix(capacity)
     guard !forms.isEmpty else { return }
     patterns.write { patterns in
       var added = false
