@@ -5,6 +5,11 @@
 //   strata-store-probe sync BASE [POINT]      syncs BASE's pending changes; the "server"
 //                                             appends each sent payload to BASE.sent
 //
+//   strata-store-probe cache ROOT             keeps answers in an HTTP cache under ROOT (as
+//                                             XDG_CACHE_HOME): GET /items/K for K = N % 40,
+//                                             each answer a 64 KiB body of one letter,
+//                                             printing "stored N" once each fetch returned
+//
 // With POINT (append.partial, compact.written, compact.renamed), the probe prints
 // "paused at POINT" the first time the store reaches it after 30 enqueues or 10 sends, and
 // stops there until killed.
@@ -25,11 +30,20 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["enqueue", "sync"].contains(arguments[1]) else {
-  FileHandle.standardError.write(Data("usage: strata-store-probe enqueue|sync BASE [POINT]\n".utf8))
+guard arguments.count >= 3, ["enqueue", "sync", "cache"].contains(arguments[1]) else {
+  FileHandle.standardError.write(
+    Data("usage: strata-store-probe enqueue|sync BASE [POINT] | cache ROOT\n".utf8))
   exit(2)
 }
 let base = arguments[2]
+if arguments[1] == "cache" {
+  do {
+    try await CacheProbe.run(root: base)
+  } catch {
+    FileHandle.standardError.write(Data("strata-store-probe: \(error)\n".utf8))
+  }
+  exit(1)
+}
 let done = Lock(0)
 if arguments.count > 3 {
   let point = arguments[3]

@@ -2,7 +2,12 @@ import Dispatch
 import Foundation
 import Strata
 import StrataConcurrency
+import StrataTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -122,5 +127,70 @@ struct StoreCrashTests {
     let resent = Set(again).intersection(sentBefore)
     #expect(resent.isSubset(of: [sentBefore.last ?? 0]), "resent: \(resent.sorted())")
     #expect(Set(sentBefore).union(again) == Set(1...40), "every change sent")
+  }
+
+  /// A process keeping HTTP answers on disk, killed at moments of chance three times (each
+  /// run going on where the last stopped, replacing files as well as adding them): what a
+  /// reader then gets for each URL is an answer the server gave, whole, or a miss — never a
+  /// torn one — the killed writes' leftovers are cleared, and the cache keeps working.
+  @Test func aKilledCacheWriterLeavesWholeAnswersOrNone() async throws {
+    struct Item: Decodable, Sendable {
+      let id: Int
+      let version: Int
+      let fill: String
+    }
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    var stored = 0
+    for _ in 1...3 {
+      let probe = try Probe(["cache", directory.path])
+      try await probe.kill(whenItSays: "stored \(Int.random(in: 40...400))")
+      stored += probe.output.count { $0.hasPrefix("stored ") }
+    }
+    #expect(stored >= 120)
+
+    guard let api = URL(string: "https://api.example"), let origin = Origin(api) else { return }
+    let environment = ["XDG_CACHE_HOME": directory.path, "HOME": directory.path]
+    let cache = HTTPCache(
+      app: "strata-probe", origin: origin, maxBytes: 16 << 20, environment: environment)
+    let cacheDirectory = try #require(cache.directory)
+    var options = NetworkOptions(baseURL: api, retryPolicy: .none)
+    options.cache = cache
+    let offline = NetworkService(
+      options: options,
+      transport: MockTransport { _, _ in throw URLError(.notConnectedToInternet) },
+      clock: ManualClock())
+    var hits = 0
+    for id in 0..<40 {
+      let item: Item
+      do {
+        item = try await offline.send(Request<Item>(path: "items/\(id)"))
+      } catch let error as NetworkError {
+        // A miss (the first write of this URL was the one cut short) asks the network, which
+        // is away; a torn answer would fail to decode instead.
+        guard case .transport = error.kind else {
+          Issue.record("items/\(id): \(error)")
+          continue
+        }
+        continue
+      }
+      hits += 1
+      let letter = Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(item.version % 26)))
+      #expect(item.id == id)
+      #expect(item.fill.count == 64 << 10 && item.fill.allSatisfy { $0 == letter })
+    }
+    #expect(hits >= 39, "every URL but perhaps the one being written first")
+    let left = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory)
+    #expect(!left.contains { $0.contains(".tmp-") }, "no half-written file stays: \(left)")
+
+    let online = NetworkService(
+      options: options,
+      transport: MockTransport { request, _ in
+        try MockTransport.response(
+          request, status: 200, body: #"{"id":99,"version":1,"fill":"b"}"#,
+          headers: ["Cache-Control": "max-age=60"])
+      }, clock: ManualClock())
+    _ = try await online.send(Request<Item>(path: "items/99"))
+    #expect(try await offline.send(Request<Item>(path: "items/99")).fill == "b")
   }
 }
