@@ -35,6 +35,7 @@ API_FILE   := Tests/PublicAPI/Strata.txt
 API_GRAPHS := .build-api
 SYMBOLGRAPH_EXTRACT ?= $(shell command -v swift-symbolgraph-extract || echo xcrun swift-symbolgraph-extract)
 api:
+	$(SWIFT) build $(STRICT) --target Strata
 	$(SWIFT) build $(STRICT) --product strata-api-dump
 	rm -rf $(API_GRAPHS) && mkdir -p $(API_GRAPHS)
 	bin=$$($(SWIFT) build --show-bin-path) && $(SYMBOLGRAPH_EXTRACT) -module-name Strata \

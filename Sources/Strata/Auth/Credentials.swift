@@ -10,17 +10,21 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
   package let accessToken: String
   /// The token exchanged for a new pair.
   package let refreshToken: String
-  /// When the access token stops working, if known.
-  package let expiresAt: Date?
+  /// When the access token stops working, if known (an app may show it; ``AuthSession``
+  /// renews the token shortly before).
+  public let expiresAt: Date?
   /// The API that issued the tokens; they are sent nowhere else. Nil for credentials that
   /// are not bound yet (an ``AuthSession`` binds them to its origin when it stores them, and
   /// never uses stored credentials that are unbound or bound elsewhere).
-  package let origin: Origin?
+  public let origin: Origin?
   /// Who signed in (a user id or name, never a token): what the HTTP cache keeps that
   /// user's answers under, so another user on the device never sees them. Nil: answers to
   /// requests carrying these tokens are not cached.
   public let account: String?
 
+  /// Credentials as a sign-in answer gives them. The tokens are read only by Strata (an
+  /// ``AuthSession`` masks them everywhere and sends them to `origin` alone); an app keeps
+  /// them by encoding the value (it is `Codable`), as ``FileTokenStore`` does.
   public init(
     accessToken: String, refreshToken: String, expiresAt: Date? = nil, origin: Origin? = nil,
     account: String? = nil

@@ -103,6 +103,9 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
 
   // MARK: Shorthands
 
+  /// A server's answer with an error status, as ``NetworkService`` reports one: for a
+  /// transport or a fake of your own (`serverMessage` is what the API said, already
+  /// extracted; ``isRefusal`` and ``status`` read the status).
   public static func server(status: Int, body: Data = Data(), serverMessage: String? = nil)
     -> NetworkError
   { NetworkError(.server(status: status, body: body), serverMessage: serverMessage) }

@@ -22,5 +22,7 @@ public struct Fetched<Value: Sendable>: Sendable {
   public let value: Value
   public let source: ResponseSource
 
+  /// For a fake ``Networking`` of your own: a repository test can say an answer came from
+  /// the cache, or stood in for a failure.
   public init(value: Value, source: ResponseSource) { (self.value, self.source) = (value, source) }
 }

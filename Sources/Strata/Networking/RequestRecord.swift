@@ -8,6 +8,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public struct Retry: Sendable, Equatable, Codable {
     /// 1 for the first retry.
     public var number: Int
+    /// The policy's limit: "retry 2 of 3".
     public var maxRetries: Int
     /// The backoff wait before it, in milliseconds.
     public var delayMilliseconds: Double
@@ -24,7 +25,9 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public var status: Int?
   /// From sending to the last byte (or the failure), in milliseconds.
   public var durationMilliseconds: Double
+  /// The request body's bytes (headers not counted).
   public var bytesSent: Int
+  /// The response body's bytes as decoded by the transport (after gzip), 0 for a cache hit.
   public var bytesReceived: Int
   /// 1 for the first attempt, 2 for the first retry, …
   public var attempt: Int

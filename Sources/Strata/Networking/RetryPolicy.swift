@@ -61,6 +61,8 @@ public struct RetryPolicy: Sendable, Equatable {
 
   /// GET only, 3 retries, 1 s / 2 s / 4 s, capped at 30 s.
   public static let `default` = RetryPolicy()
+  /// One attempt: every failure is final (a refresh after a 401 still happens, as it is
+  /// not a retry).
   public static let none = RetryPolicy(maxRetries: 0)
   /// The default, with POST and PATCH retried too: for requests that carry an
   /// `Idempotency-Key` (``Endpoint/idempotencyKey``), which a server uses to answer a repeat

@@ -12,6 +12,9 @@ extension LocalStore {
 
   /// What the server answered a change with: the value and the key it is kept under.
   public struct Settled: Codable, Sendable {
+    /// The record key it replaces: usually the change's ``OutboxEntry/recordKey``, or the
+    /// server's own id for something created offline (the record kept under the change's
+    /// key then moves there).
     public let key: String
     public let value: Value
 
@@ -22,8 +25,11 @@ extension LocalStore {
 
   /// How far a sync is: `done` of `total` changes sent, `entry` the one being sent.
   public struct Progress: Sendable {
+    /// Changes whose outcome is recorded in this sync (0 while the first is being sent).
     public let done: Int
+    /// The changes pending when the sync began; those queued since wait for the next one.
     public let total: Int
+    /// The change about to be sent, as it stood before this attempt.
     public let entry: OutboxEntry
   }
 

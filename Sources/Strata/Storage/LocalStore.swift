@@ -98,6 +98,8 @@ public actor LocalStore<Value: Codable & Sendable> {
       }
   }
 
+  /// The value under `key`, nil when there is none; read from the files, so a change another
+  /// process made is seen.
   public func record(_ key: String) async throws -> StoredRecord<Value>? {
     try await reading { $0.records[key] }
   }

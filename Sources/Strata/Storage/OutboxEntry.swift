@@ -10,7 +10,10 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   public let kind: String
   /// The change's data (JSON of the sender's choosing).
   public let payload: Data
+  /// When it was queued, by the store's clock (the order changes are sent in).
   public let createdAt: Date
+  /// `pending` until a send's outcome is recorded; `synced` and `failed` are final until
+  /// ``LocalStore/retryFailed()`` puts a failed change back.
   public var status: SyncStatus
   /// How many times it was sent.
   public var attempts: Int

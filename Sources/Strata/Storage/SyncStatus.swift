@@ -12,7 +12,10 @@ public enum SyncStatus: String, Codable, Sendable, CaseIterable {
 
 /// A value kept locally, with where it stands with the server and when it last changed.
 public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
+  /// What the app shows: the user's own change while it is `pending`, the server's answer
+  /// once `synced`.
   public var value: Value
+  /// The state of the newest change to it (a `failed` record keeps the refused value).
   public var status: SyncStatus
   /// When it was last written here.
   public var updatedAt: Date
