@@ -137,7 +137,7 @@ public struct Config: Sendable, CustomStringConvertible {
       let value = try resolver.resolve(key, definition)
       values[key] = ConfigValue(
         key: key, value: value, origin: definition.origin,
-        isSecret: (!secrets.isEmpty && secrets.contains(key)) || Key.nameLooksSecret(key))
+        isSecret: secrets.contains(key) || Key.nameLooksSecret(key))
     }
     KnownSecrets.register(
       values.values.filter { $0.isSecret && $0.value.utf8.count >= 8 }.map(\.value))
