@@ -77,11 +77,16 @@ public final class URLSessionTransport: HTTPTransport {
     #endif
     let exchanges = ExchangeTable()
     self.exchanges = exchanges
+    #if canImport(FoundationNetworking)
+      let delegateQueue: OperationQueue? = InlineDelegateQueue()
+    #else
+      let delegateQueue: OperationQueue? = nil
+    #endif
     session = URLSession(
       configuration: configuration,
       delegate: SessionDelegate(
         exchanges: exchanges, redirects: RedirectGuard(extraHeaders: options.credentialHeaders)),
-      delegateQueue: nil)
+      delegateQueue: delegateQueue)
   }
 
   deinit { session.finishTasksAndInvalidate() }
@@ -241,16 +246,20 @@ final class Exchange: @unchecked Sendable {
     guard let continuation else { return }
     if let task, !cancelTask { table.remove(task.taskIdentifier) }
     continuation.resume(with: result)
-    // On a thread of its own: cancelling from the session's delegate queue leaves
-    // FoundationNetworking's transfer running, a cancel queued on the global pool can wait
-    // seconds on a 2-core machine, and `cancel()` itself can block for seconds while curl is
-    // busy reading a flood (checked on Linux with Swift 6.3) — which must not hold up the
-    // deadline watchdog or the caller.
-    if cancelTask, let task {
-      let canceller = Thread { task.cancel() }
-      canceller.stackSize = 128 * 1024
-      canceller.start()
-    }
+    // On a thread of its own: this may run on FoundationNetworking's work queue (see
+    // `InlineDelegateQueue`), where `cancel()` would wait for itself; a cancel queued on the
+    // global pool can wait seconds on a 2-core machine; and `cancel()` itself can block for
+    // seconds while curl is busy reading a flood (checked on Linux with Swift 6.3) — which
+    // must not hold up the deadline watchdog or the caller.
+    if cancelTask, let task { Self.onThreadOfItsOwn { task.cancel() } }
+  }
+
+  /// Runs `work` on a new thread: for calls into FoundationNetworking that may wait on its
+  /// work queue, made from code that may be running on it.
+  static func onThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) {
+    let thread = Thread(block: work)
+    thread.stackSize = 128 * 1024
+    thread.start()
   }
 }
 
@@ -287,11 +296,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
   ) {
     // A challenge that answers a request (401/407) carries that response; a server-trust or
     // client-certificate challenge (TLS) does not, and keeps the default handling.
+    // The answer is given from another thread: FoundationNetworking acts on it at once
+    // (`cancel()`, or `suspend()` to retry with a stored credential), and both wait on the
+    // work queue this call may be running on.
     guard let response = challenge.failureResponse as? HTTPURLResponse,
       let exchange = exchanges[task.taskIdentifier]
-    else { return completionHandler(.performDefaultHandling, nil) }
+    else {
+      return Exchange.onThreadOfItsOwn { completionHandler(.performDefaultHandling, nil) }
+    }
     exchange.answer(with: response)
-    completionHandler(.cancelAuthenticationChallenge, nil)
+    Exchange.onThreadOfItsOwn { completionHandler(.cancelAuthenticationChallenge, nil) }
   }
 
   func urlSession(
