@@ -213,4 +213,39 @@ struct HostileServerTests {
     #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
     #expect(server.journal.count(method: "GET", path: "/auth/me") == 2)
   }
+
+  /// Many challenged 401s at once through one transport: on Linux the session's delegate runs
+  /// on FoundationNetworking's work queue, and answering a challenge makes it cancel the
+  /// transfer — which waits on that queue. Each answer comes back as the 401 it is, none is
+  /// lost, and the transport goes on serving. (Answered on the work queue itself, this hung
+  /// every request of the session.) The 60 s deadline is only a hang guard.
+  @Test func manyChallengesAtOnceThroughOneTransportEachComeBack() async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let calls = 32
+    server.faults.fail(
+      401, method: "GET", path: "/users/1", count: calls,
+      headers: ["WWW-Authenticate": #"Bearer realm="api""#])
+    var options = NetworkOptions(baseURL: server.baseURL, deadline: .seconds(60))
+    options.cache = nil
+    let service = NetworkService(options: options, transport: URLSessionTransport())
+    let verdicts = await withTaskGroup(of: NetworkError.Kind?.self) { group in
+      for _ in 0..<calls {
+        group.addTask {
+          do {
+            _ = try await service.send(GetUser())
+            return nil
+          } catch {
+            return (error as? NetworkError)?.kind
+          }
+        }
+      }
+      return await group.reduce(into: [NetworkError.Kind?]()) { $0.append($1) }
+    }
+    #expect(verdicts.count == calls)
+    #expect(verdicts.allSatisfy { $0 == .unauthorized(.signInRequired) }, "\(verdicts)")
+    #expect(try await service.send(GetUser()).id == 1)
+    #expect(server.journal.count(method: "GET", path: "/users/1") == calls + 1)
+  }
 }
