@@ -7,13 +7,16 @@ import StrataConcurrency
 #endif
 
 /// The default transport: one long-lived `URLSession` (per-request sessions crash on Linux),
-/// request (idle) timeout 30 s, resource timeout 60 s, a body-size limit enforced while the
+/// backstop timeouts (30 s idle, one day per exchange), a body-size limit enforced while the
 /// body streams in, and a redirect guard that never forwards a credential header
 /// (`Authorization`, `Cookie`, `X-API-Key`, … and any name you add) to another origin
 /// (FoundationNetworking on Linux would).
 ///
 /// On Linux the request timeout acts as an idle timeout and the resource timeout is ignored;
 /// `NetworkService` enforces the overall deadline itself so both platforms behave the same.
+/// Also on Linux, the session's delegate events run where FoundationNetworking raises them
+/// rather than queued one by one: the streamed size check then costs nothing measurable
+/// against `URLSession.data(for:)`.
 public final class URLSessionTransport: HTTPTransport {
   /// Timeouts and connection settings for the session.
   package struct Options: Sendable {
