@@ -15,10 +15,11 @@ import Foundation
   ///
   /// Invariants the session delegate keeps, because it runs on FoundationNetworking's work
   /// queue: it never blocks (a lock held for a dictionary update or a `Data.append` only),
-  /// never calls back into the task synchronously (`cancel()` runs on a thread of its own;
-  /// the completion handlers it calls — response disposition, redirect, challenge cancel —
-  /// only queue work), and never waits on the session. Events stay in order: the work queue
-  /// is serial per task, as the delegate queue was per session.
+  /// and never makes a call that waits on that queue — `cancel()`, and the challenge answer
+  /// (on which FoundationNetworking cancels or suspends the task at once), are made from a
+  /// thread of their own; the response-disposition and redirect answers only queue work.
+  /// Events stay in order: the work queue is serial per task, as the delegate queue was per
+  /// session.
   ///
   /// Only the block form is overridden; anything FoundationNetworking queues as an
   /// `Operation` keeps the ordinary, queued behaviour.

@@ -14,9 +14,9 @@ import StrataConcurrency
 ///
 /// On Linux the request timeout acts as an idle timeout and the resource timeout is ignored;
 /// `NetworkService` enforces the overall deadline itself so both platforms behave the same.
-/// Also on Linux, the session's delegate events run where FoundationNetworking raises them
-/// rather than queued one by one: the streamed size check then costs nothing measurable
-/// against `URLSession.data(for:)`.
+/// Also on Linux, the session's delegate events run where FoundationNetworking raises them,
+/// not queued one by one, so the streamed size check costs nothing measurable over
+/// `URLSession.data(for:)` (which buffers the whole body, however large, before it returns).
 public final class URLSessionTransport: HTTPTransport {
   /// Timeouts and connection settings for the session.
   package struct Options: Sendable {
