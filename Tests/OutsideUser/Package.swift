@@ -11,7 +11,7 @@ let strata = "Strata"
 
 // The README's and the articles' samples (`Snippets/<name>.swift`), each a program of its own.
 let samples = [
-  "FirstRequest", "Middleware", "SignIn", "AddingAFeature", "UsingStrataInAnApp",
+  "FirstRequest", "Middleware", "Transport", "SignIn", "AddingAFeature", "UsingStrataInAnApp",
 ]
 let sampleDependencies: [Target.Dependency] = [
   "DemoKit", "DemoKitTesting", .product(name: "Strata", package: strata),

@@ -102,6 +102,16 @@ struct DocumentationTests {
     }
   }
 
+  /// "Transport or middleware?": the article's replay transport refuses a body over the
+  /// limits it is given alone, and answers through a whole `NetworkService` — no network.
+  @Test func theTransportSampleKeepsItsLimitsAndServesTheService() async throws {
+    var cli = try CLIRunner()
+    cli.executable = CLIRunner.built("Transport")
+    let result = try await cli.run([])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "over 16 bytes: refused\nEmily\n")
+  }
+
   /// "Adding a feature", followed: its snippet wires the guide's quotes feature through a
   /// container, a network answering as DummyJSON does, the public `LoadStateOwner.loading`
   /// and `Page.request`, then the fake — and prints what each view model ended with.

@@ -23,7 +23,11 @@ public struct TransferLimits: Sendable, Equatable {
   /// Largest body accepted, in bytes.
   public var maxResponseSize: Int
 
-  package init(
+  /// Limits for one exchange — what ``NetworkService`` passes each attempt; a test of an
+  /// app's own transport builds them to call it the same way.
+  /// - Parameter deadline: Real time for the whole exchange (default 60 s).
+  /// - Parameter maxResponseSize: Largest body accepted, in bytes (default 10 MiB).
+  public init(
     deadline: Duration = .seconds(60),
     maxResponseSize: Int = NetworkOptions.defaultMaxResponseSize
   ) {

@@ -62,7 +62,9 @@ public struct NetworkOptions: Sendable {
     self.maxResponseSize = maxResponseSize
   }
 
-  package static let defaultMaxResponseSize = 10 << 20
+  /// The largest response body accepted when neither the configuration
+  /// (`MAX_RESPONSE_SIZE`) nor the request sets one: 10 MiB.
+  public static let defaultMaxResponseSize = 10 << 20
 
   /// The longest timeout or delay configuration accepts: one day.
   package static let longestTimeout: Duration = .seconds(24 * 3600)
