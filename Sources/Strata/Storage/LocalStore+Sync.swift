@@ -16,6 +16,7 @@ extension LocalStore {
     /// server's own id for something created offline (the record kept under the change's
     /// key then moves there).
     public let key: String
+    /// The value as the server now has it; kept as `synced` under `key`.
     public let value: Value
 
     public init(key: String, value: Value) {
