@@ -4,6 +4,7 @@ import Foundation
 /// file, line and column where that makes sense, and a message a person can act on.
 /// Secret values never appear in the message, and ``KnownSecrets`` are masked in its description.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+  /// What went wrong, to switch on; the message says it for people.
   public enum Kind: Sendable, Equatable {
     /// A file could not be read (missing, unreadable, or refused).
     case unreadableFile(path: String)

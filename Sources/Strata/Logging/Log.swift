@@ -10,8 +10,11 @@
 /// process's ``KnownSecrets`` masked, at every level. Nothing is written until the app calls
 /// `bootstrap(sink:levels:revealPrivate:)` (or runs inside a `withScope`).
 public struct Log: Sendable {
+  /// Strata's request lines (one per attempt, with its ``RequestRecord`` as fields).
   public static let networking = Log(category: "networking")
+  /// Strata's sign-in, renewal and sign-out lines.
   public static let auth = Log(category: "auth")
+  /// Anything else, including what loading the configuration noticed.
   public static let general = Log(category: "general")
 
   /// The category name, e.g. `networking`.

@@ -19,6 +19,8 @@ import Foundation
 /// ```
 /// Two errors are equal when their kinds and requests are (`underlying` is not compared).
 public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
+  /// What went wrong, to switch on; ``NetworkError/isRefusal`` and
+  /// ``NetworkError/isUnauthorized`` group the kinds.
   public enum Kind: Sendable, Equatable {
     /// The endpoint's path and the base URL do not make a valid URL.
     case invalidURL(String)
@@ -69,6 +71,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case signInRequired
   }
 
+  /// What went wrong.
   public var kind: Kind
   /// Method and path of the request that failed (`GET /users/1`), when known.
   public var request: String?

@@ -19,7 +19,9 @@ extension Networking {
 
 /// An answer and where it came from.
 public struct Fetched<Value: Sendable>: Sendable {
+  /// The decoded response.
   public let value: Value
+  /// The network, the cache (with the answer's age), a 304, or a stale stand-in.
   public let source: ResponseSource
 
   /// For a fake ``Networking`` of your own: a repository test can say an answer came from
