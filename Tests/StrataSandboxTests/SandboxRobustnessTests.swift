@@ -296,7 +296,10 @@ struct SandboxLoadTests {
       #expect(sandbox.server.journal.count(path: "/users/2") == 30, "every new client was served")
       release.signal()
       let answer = try await held
-      #expect(answer.text.hasPrefix("HTTP/1.1 200 "), "got: \(answer.text.prefix(80))")
+      #expect(
+        answer.text.hasPrefix("HTTP/1.1 200 "),
+        "got: \(answer.text.prefix(80)) (\(answer.ending)); requests seen: \(sandbox.server.journal.count)"
+      )
     }
   }
 }

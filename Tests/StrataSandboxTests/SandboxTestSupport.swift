@@ -88,6 +88,9 @@ struct Sandbox {
   struct RawReply: Sendable {
     let text: String
     let closedByServer: Bool
+    /// How the read ended (`closed`, `timed out`, `errno 104`) and after how long: what a
+    /// failed expectation needs to tell a refused connection from a slow one.
+    var ending = ""
   }
 
   func rawExchange(_ bytes: [UInt8], timeout: Int = 60_000, closeWrite: Bool = false) async throws
@@ -115,16 +118,25 @@ struct Sandbox {
     var received: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     var closedByServer = false
+    var ending = ""
+    let started = ContinuousClock.now
     reading: while true {
       switch chunk.withUnsafeMutableBytes({ Socket.receive(fd, into: $0) }) {
       case .data(let count): received.append(contentsOf: chunk[0..<count])
-      case .closed, .failed:
-        closedByServer = true
+      case .closed:
+        (closedByServer, ending) = (true, "closed")
         break reading
-      case .timedOut: break reading
+      case .failed:
+        (closedByServer, ending) = (true, "errno \(errno)")
+        break reading
+      case .timedOut:
+        ending = "timed out"
+        break reading
       }
     }
-    return RawReply(text: String(decoding: received, as: UTF8.self), closedByServer: closedByServer)
+    return RawReply(
+      text: String(decoding: received, as: UTF8.self), closedByServer: closedByServer,
+      ending: "\(ending) after \(ContinuousClock.now - started)")
   }
 
   func stop() async { await server.stop() }

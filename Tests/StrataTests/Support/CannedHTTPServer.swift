@@ -29,7 +29,10 @@ final class CannedHTTPServer: Sendable {
         bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0
       }
     }
-    guard fd >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+    guard fd >= 0, bound else {
+      if fd >= 0 { close(fd) }
+      throw POSIXError(.EADDRNOTAVAIL)
+    }
     listener = fd
     port = UInt16(bigEndian: address.sin_port)
     let answered = self.answered
@@ -55,13 +58,14 @@ final class CannedHTTPServer: Sendable {
         answered.withLock { $0 += 1 }
         close(client)
       }
+      // Closed here, once accept has failed, not in deinit: closed while this loop could
+      // still call accept, the number could be reused by another test's listening socket in
+      // this process, and this thread would take that server's connections.
+      close(fd)
     }
   }
 
-  deinit {
-    shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
-  }
+  deinit { shutdown(listener, Int32(SHUT_RDWR)) }
 
   /// A 200 with `body`, framed by Content-Length, chunked, or ended by closing the connection.
   enum Framing: String, CaseIterable, Sendable { case contentLength, chunked, close }
