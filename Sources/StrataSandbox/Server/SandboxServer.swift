@@ -136,6 +136,11 @@ public final class SandboxServer: Sendable {
     threads.enter()
     let thread = Thread { [self] in
       acceptLoop(listener.fd)
+      // Closed by the loop that uses it, once `accept` has failed: closed by `stop` while
+      // this thread could still call `accept` (a starved thread, past `stop`'s wait), the
+      // number could already be another server's listener in this process, and this loop
+      // would take — and, stopped, close — that server's connections.
+      Socket.close(listener.fd)
       threads.leave()
     }
     thread.name = "sandbox-accept"
@@ -174,7 +179,6 @@ public final class SandboxServer: Sendable {
     }
     if let listener { Socket.shutdown(listener) }
     _ = threads.wait(timeout: .now() + 10)
-    if let listener { Socket.close(listener) }
   }
 
   /// Blocks the calling thread until the server stops (for `sandbox serve`).
