@@ -18,8 +18,7 @@ import Foundation
   /// and never makes a call that waits on that queue — `cancel()`, and the challenge answer
   /// (on which FoundationNetworking cancels or suspends the task at once), are made from a
   /// thread of their own; the response-disposition and redirect answers only queue work.
-  /// Events stay in order: the work queue is serial per task, as the delegate queue was per
-  /// session.
+  /// Events stay in order: each task's work queue is serial, as the delegate queue was.
   ///
   /// Only the block form is overridden; anything FoundationNetworking queues as an
   /// `Operation` keeps the ordinary, queued behaviour.
