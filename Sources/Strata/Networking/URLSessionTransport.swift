@@ -114,6 +114,14 @@ public final class URLSessionTransport: HTTPTransport {
     }
   }
 
+  /// Runs `work` on a new thread: for calls into FoundationNetworking that may wait on its
+  /// work queue, made from code that may be running on it.
+  static func onThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) {
+    let thread = Thread(block: work)
+    thread.stackSize = 128 * 1024
+    thread.start()
+  }
+
   /// Makes both platforms report a connection that closed early the same way. Darwin says
   /// `networkConnectionLost`; FoundationNetworking (curl) says `badServerResponse` ("Empty reply
   /// from server") when nothing came back and `unknown` ("transfer closed with N bytes remaining to
@@ -254,15 +262,7 @@ final class Exchange: @unchecked Sendable {
     // global pool can wait seconds on a 2-core machine; and `cancel()` itself can block for
     // seconds while curl is busy reading a flood (checked on Linux with Swift 6.3) — which
     // must not hold up the deadline watchdog or the caller.
-    if cancelTask, let task { Self.onThreadOfItsOwn { task.cancel() } }
-  }
-
-  /// Runs `work` on a new thread: for calls into FoundationNetworking that may wait on its
-  /// work queue, made from code that may be running on it.
-  static func onThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) {
-    let thread = Thread(block: work)
-    thread.stackSize = 128 * 1024
-    thread.start()
+    if cancelTask, let task { URLSessionTransport.onThreadOfItsOwn { task.cancel() } }
   }
 }
 
@@ -299,16 +299,24 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
   ) {
     // A challenge that answers a request (401/407) carries that response; a server-trust or
     // client-certificate challenge (TLS) does not, and keeps the default handling.
-    // The answer is given from another thread: FoundationNetworking acts on it at once
-    // (`cancel()`, or `suspend()` to retry with a stored credential), and both wait on the
-    // work queue this call may be running on.
     guard let response = challenge.failureResponse as? HTTPURLResponse,
       let exchange = exchanges[task.taskIdentifier]
-    else {
-      return Exchange.onThreadOfItsOwn { completionHandler(.performDefaultHandling, nil) }
-    }
+    else { return Self.reply { completionHandler(.performDefaultHandling, nil) } }
     exchange.answer(with: response)
-    Exchange.onThreadOfItsOwn { completionHandler(.cancelAuthenticationChallenge, nil) }
+    Self.reply { completionHandler(.cancelAuthenticationChallenge, nil) }
+  }
+
+  /// Gives a challenge's answer. On Linux this delegate runs on FoundationNetworking's work
+  /// queue (`InlineDelegateQueue`), and the answer makes it cancel or suspend the task at
+  /// once, which waits on that queue: the answer goes from a thread of its own. On Apple
+  /// platforms the delegate queue is the ordinary one, and a TLS challenge per connection
+  /// is answered at once.
+  private static func reply(_ answer: @escaping @Sendable () -> Void) {
+    #if canImport(FoundationNetworking)
+      URLSessionTransport.onThreadOfItsOwn(answer)
+    #else
+      answer()
+    #endif
   }
 
   func urlSession(
