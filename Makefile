@@ -74,6 +74,7 @@ bench-swinject:
 
 ## contract: DemoKit's contract suite against any DummyJSON deployment (needs the network
 ## for a remote one; never run by CI): STRATA_CONTRACT_API=https://dummyjson.com make contract
+## (offline: scripts/dummyjson-local runs DummyJSON's own code on loopback)
 contract:
 	@test -n "$(STRATA_CONTRACT_API)" || { \
 	  echo "usage: STRATA_CONTRACT_API=https://dummyjson.com make contract"; exit 2; }
