@@ -224,7 +224,10 @@ struct SandboxResourceFidelityTests {
     defer { sandbox.server.stopAndWait() }
     let cases: [(String, String)] = [
       ("/users?limit=abc", "Invalid 'limit' - must be a number"),
-      ("/users?limit=-1", "Invalid 'limit' - must be a number"),
+      ("/users?limit=2abc", "Invalid 'limit' - must be a number"),
+      ("/users?limit=-0x1", "Invalid 'limit' - must be a number"),
+      ("/users?skip=1_0", "Invalid 'skip' - must be a number"),
+      ("/users?delay=1e4", "Delay cannot be greater than 5 seconds"),
       ("/posts?skip=x", "Invalid 'skip' - must be a number"),
       ("/users?sortBy=age&order=up", "Order can be: 'asc' or 'desc'"),
       ("/users?delay=6000", "Delay cannot be greater than 5 seconds"),
@@ -236,6 +239,104 @@ struct SandboxResourceFidelityTests {
       #expect(reply.status == 400 && reply.message == message, "\(path)")
     }
     #expect(try await sandbox.send("GET", "/users?order=up").status == 200, "order needs sortBy")
+  }
+
+  /// What DummyJSON's own code answered for each query (run on loopback against its 208
+  /// users), restated for the sandbox's 120: the check is JavaScript's `Number`, the value
+  /// `parseInt`, and the page `Array.slice`.
+  @Test func pagingNumbersAreReadAsJavaScriptReadsThem() async throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.server.stopAndWait() }
+    let cases: [(query: String, count: Int, first: Int?, skip: Int?)] = [
+      ("limit=-1", 119, 1, 0), ("limit=-118", 2, 1, 0), ("limit=-300", 0, nil, 0),
+      ("limit=1.5", 1, 1, 0), ("limit=", 0, nil, 0), ("limit=%202%20", 2, 1, 0),
+      ("limit=1e1", 1, 1, 0), ("limit=0x10", 120, 1, 0), ("limit=Infinity", 0, nil, 0),
+      ("limit=99999999999999999999", 120, 1, 0), ("limit=+3", 3, 1, 0), ("limit=-0", 120, 1, 0),
+      ("limit=.5", 0, nil, 0), ("limit=5.", 5, 1, 0), ("limit=0b11", 120, 1, 0),
+      ("limit=%09", 0, nil, 0), ("skip=-1&limit=2", 2, 1, -1), ("skip=1.9&limit=2", 2, 2, 1),
+      ("skip=&limit=2", 2, 1, nil), ("skip=1e2&limit=2", 2, 2, 1),
+      ("skip=Infinity&limit=2", 2, 1, nil), ("skip=0x10&limit=2", 2, 1, 0),
+      ("skip=117&limit=0", 3, 118, 117),
+    ]
+    for (query, count, first, skip) in cases {
+      let reply = try await sandbox.send("GET", "/users?select=id&\(query)")
+      let users = try #require(reply.json["users"] as? [[String: Any]], "\(query)")
+      #expect(reply.status == 200 && users.count == count, "\(query)")
+      #expect(users.first?["id"] as? Int == first, "\(query)")
+      #expect(
+        reply.json["skip"] as? Int == skip && reply.json["limit"] as? Int == count, "\(query)")
+      #expect(reply.json["skip"] != nil, "\(query): NaN is written as null")
+    }
+    #expect(try await sandbox.send("GET", "/users?delay=-0&limit=1").status == 200)
+  }
+
+  /// What DummyJSON's own code answered to the same bodies (nothing is stored).
+  @Test func updatesAreBuiltAsTheServiceBuildsThem() async throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.server.stopAndWait() }
+    let todo = try await sandbox.send("GET", "/todos/1").json
+    let todoPut = try await sandbox.send(
+      "PUT", "/todos/1", json: ["completed": NSNull(), "todo": "", "extra": 1])
+    #expect(Set(todoPut.json.keys) == ["id", "todo", "completed", "userId"])
+    #expect(todoPut.json["completed"] is NSNull, "present, so taken, even null")
+    #expect(todoPut.json["todo"] as? String == todo["todo"] as? String, "'' || stored")
+
+    let user = try await sandbox.send("GET", "/users/1").json
+    let userPut = try await sandbox.send(
+      "PUT", "/users/1",
+      json: [
+        "firstName": "A", "age": 0, "lastName": NSNull(), "extra": 1,
+        "hair": ["color": ""], "address": ["city": "C", "coordinates": ["lat": 0]],
+      ])
+    #expect(Set(userPut.json.keys) == Set(user.keys), "the stored fields, no others")
+    #expect(userPut.json["firstName"] as? String == "A" && userPut.json["age"] as? Int == 0)
+    #expect(userPut.json["lastName"] is NSNull, "a top-level field is taken when present")
+    let hair = try #require(userPut.json["hair"] as? [String: Any])
+    let storedHair = try #require(user["hair"] as? [String: Any])
+    #expect(hair["color"] as? String == storedHair["color"] as? String, "nested: '' || stored")
+    let address = try #require(userPut.json["address"] as? [String: Any])
+    let storedAddress = try #require(user["address"] as? [String: Any])
+    #expect(address["city"] as? String == "C")
+    #expect(
+      (address["coordinates"] as? [String: Any])?["lat"] as? Double
+        == (storedAddress["coordinates"] as? [String: Any])?["lat"] as? Double)
+
+    let added = try await sandbox.send(
+      "POST", "/users/add", json: ["firstName": "A", "hair": ["color": "x"], "extra": 1])
+    #expect(added.status == 201 && Set(added.json.keys) == Set(user.keys), "the template")
+    #expect(added.json["lastName"] as? String == "" && added.json["age"] is NSNull)
+    #expect(added.json["role"] as? String == "user" && added.json["id"] as? Int == 121)
+    #expect((added.json["hair"] as? [String: Any])?["type"] as? String == "")
+    #expect((added.json["hair"] as? [String: Any])?["color"] as? String == "x")
+
+    let comment = try await sandbox.send("GET", "/comments/1").json
+    let commentPut = try await sandbox.send(
+      "PUT", "/comments/1", json: ["body": "", "postId": "2", "userId": 3, "extra": 1])
+    #expect(Set(commentPut.json.keys) == Set(comment.keys))
+    #expect(commentPut.json["body"] as? String == comment["body"] as? String)
+    #expect(commentPut.json["postId"] as? String == "2", "as sent, a string")
+    #expect((commentPut.json["user"] as? [String: Any])?["id"] as? Int == 3)
+    let badPost = try await sandbox.send("PUT", "/comments/1", json: ["postId": "abc"])
+    #expect(badPost.status == 400 && badPost.message == "Invalid post id 'abc'")
+    let noPost = try await sandbox.send("PUT", "/comments/1", json: ["postId": 99_999])
+    #expect(noPost.status == 404 && noPost.message == "Post with id '99999' not found")
+    for path in ["/users/0x1", "/users/1.0", "/users/01", "/posts/+1", "/todos/1e0"] {
+      #expect(try await sandbox.send("GET", path).status == 404, "\(path) is no record's id")
+    }
+  }
+
+  @Test func randomTodosAreOneOrSeveralDifferentOnes() async throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.server.stopAndWait() }
+    let one = try await sandbox.send("GET", "/todos/random")
+    #expect(one.status == 200 && one.json["todo"] is String && one.json["id"] is Int)
+    for (length, count) in [("3", 3), ("2.5", 3), ("10", 10), ("11", 0), ("0", 0), ("x", 0)] {
+      let reply = try await sandbox.send("GET", "/todos/random/\(length)")
+      let todos = try #require(
+        (try? JSONSerialization.jsonObject(with: reply.data)) as? [[String: Any]], "\(length)")
+      #expect(reply.status == 200 && todos.count == count, "\(length)")
+      #expect(Set(todos.compactMap { $0["id"] as? Int }).count == count, "\(length): all differ")
+    }
   }
 
   @Test func sortSelectAndLimitZero() async throws {

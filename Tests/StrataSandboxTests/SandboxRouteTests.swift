@@ -141,8 +141,13 @@ struct SandboxRouteTests {
       #expect(
         put.status == 200 && put.json["title"] as? String == "Changed"
           && put.json["id"] as? Int == 4)
-      let patch = try await sandbox.send("PATCH", "/posts/4", json: ["views": 1])
-      #expect(patch.status == 200 && patch.json["views"] as? Int == 1)
+      // As DummyJSON builds it: its six fields, `||` keeping what a falsy value would clear.
+      let patch = try await sandbox.send(
+        "PATCH", "/posts/4", json: ["views": 1, "title": "", "tags": ["swift"]])
+      #expect(patch.status == 200 && patch.json["views"] == nil)
+      #expect(Set(patch.json.keys) == ["id", "title", "body", "userId", "tags", "reactions"])
+      #expect(patch.json["title"] as? String == post.json["title"] as? String)
+      #expect(patch.json["tags"] as? [String] == ["swift"])
       let deleted = try await sandbox.send("DELETE", "/posts/4")
       #expect(
         deleted.status == 200 && deleted.json["isDeleted"] as? Bool == true

@@ -1,17 +1,18 @@
 import Foundation
 
 /// The query parameters every DummyJSON route understands, validated once per request with
-/// the real service's answers: `limit`/`skip` (whole numbers; `limit=0` is all), `select`
-/// (comma-separated fields; `id` always kept), `sortBy` with `order` (asc/desc), `q` (search
-/// text) and `delay` (0…5000 ms).
+/// the real service's answers: `limit`/`skip` (read as JavaScript reads them: see
+/// ``JavaScriptNumber``; `limit=0` is all), `select` (comma-separated fields; `id` always
+/// kept), `sortBy` with `order` (asc/desc), `q` (search text) and `delay` (0…5000 ms).
 struct QueryOptions: Sendable {
   enum Order: String, Sendable {
     case ascending = "asc"
     case descending = "desc"
   }
 
-  var limit = 30
-  var skip = 0
+  /// `parseInt` of the query value; nil where JavaScript has `NaN` (`limit=`, `limit=1e9999`).
+  var limit: Int? = 30
+  var skip: Int? = 0
   var select: [String]?
   var sortBy: String?
   var order = Order.ascending
@@ -25,20 +26,18 @@ struct QueryOptions: Sendable {
 
   init(_ request: SandboxRequest) throws(Rejection) {
     if let text = request.queryValue("limit") {
-      guard let value = HTTPRequestParser.digits(text) else {
+      guard JavaScriptNumber.number(text) != nil else {
         throw Rejection(400, "Invalid 'limit' - must be a number")
       }
-      limit = value
+      limit = JavaScriptNumber.parseInt(text)
     }
     if let text = request.queryValue("skip") {
-      guard let value = HTTPRequestParser.digits(text) else {
+      guard JavaScriptNumber.number(text) != nil else {
         throw Rejection(400, "Invalid 'skip' - must be a number")
       }
-      skip = value
+      skip = JavaScriptNumber.parseInt(text)
     }
-    if let text = request.queryValue("delay"), !text.isEmpty, text != "0" {
-      delay = try Self.delay(text)
-    }
+    delay = try Self.delay(request)
     if let text = request.queryValue("select"), !text.isEmpty {
       select = ["id"] + text.split(separator: ",").map { String($0) }
     }
@@ -55,14 +54,18 @@ struct QueryOptions: Sendable {
       .replacingOccurrences(of: "-", with: " ")
   }
 
-  private static func delay(_ text: String) throws(Rejection) -> Int {
-    let negative = text.hasPrefix("-")
-    guard let value = HTTPRequestParser.digits(negative ? String(text.dropFirst()) : text) else {
+  /// `?delay=` in milliseconds, 0 when absent: checked as the service compares the text
+  /// (`"1e4" > 5000`), then used as `parseInt` reads it (`1e3` waits 1 ms).
+  static func delay(_ request: SandboxRequest) throws(Rejection) -> Int {
+    guard let text = request.queryValue("delay"), !text.isEmpty, text != "0" else { return 0 }
+    guard let value = JavaScriptNumber.number(text) else {
       throw Rejection(400, "Delay must be a number in milliseconds")
     }
-    if negative { throw Rejection(400, "Delay cannot be less than 0") }
-    guard value <= maxDelay else { throw Rejection(400, "Delay cannot be greater than 5 seconds") }
-    return value
+    guard value <= Double(maxDelay) else {
+      throw Rejection(400, "Delay cannot be greater than 5 seconds")
+    }
+    guard value >= 0 else { throw Rejection(400, "Delay cannot be less than 0") }
+    return max(0, JavaScriptNumber.parseInt(text) ?? 0)
   }
 
   /// What a list route does with its records.
@@ -80,8 +83,10 @@ struct QueryOptions: Sendable {
     var items = items
     if listing.contains(.sorts), let sortBy { items = sorted(items, by: sortBy) }
     let total = items.count
-    let start = min(skip, total)
-    let count = limit == 0 ? total - start : min(limit, total - start)
+    // The service: `if (skip > 0) slice(skip)`, then `limit === 0 || limit > length ? all :
+    // slice(0, limit)`; a negative limit drops items from the end, NaN keeps none.
+    let start = min(max(skip ?? 0, 0), total)
+    let count = limit == 0 ? total - start : JavaScriptNumber.prefixCount(limit, of: total - start)
     var slice = Array(items[start..<(start + count)])
     if listing.contains(.selects), let select { slice = slice.map { Self.subset($0, select) } }
     var body = Data("{\"\(key)\":[".utf8)
@@ -90,7 +95,9 @@ struct QueryOptions: Sendable {
       body.append(item)
     }
     body.append(
-      contentsOf: Array("],\"total\":\(total),\"skip\":\(skip),\"limit\":\(slice.count)}".utf8))
+      contentsOf: Array(
+        "],\"total\":\(total),\"skip\":\(skip.map(String.init) ?? "null"),\"limit\":\(slice.count)}"
+          .utf8))
     return .json(200, body)
   }
 

@@ -36,11 +36,9 @@ extension SandboxAPI {
         .selects)
     }
     route("POST", "/users/add") { call in
-      var object = Self.body(call.request)
-      object["id"] = users.count + 1
-      return .json(201, object: object)
+      .json(201, object: api.newUser(id: users.count + 1, body: Self.body(call.request)))
     }
-    addUpdateAndDelete("users", items: users, kind: "user", label: "User")
+    addUpdateAndDelete("users", .user, items: users, kind: "user", label: "User")
   }
 
   /// `/posts` (list, `search?q=`, by id, by user, a post's comments) and the simulated
@@ -67,14 +65,16 @@ extension SandboxAPI {
       try api.create(
         call.request, id: posts.count + 1, fields: ["title", "body", "userId", "tags", "reactions"])
     }
-    addUpdateAndDelete("posts", items: posts, kind: "post", label: "Post")
+    addUpdateAndDelete("posts", .post, items: posts, kind: "post", label: "Post")
   }
 
-  /// `/todos` (list, by id, by user) and the simulated `add`, `PUT|PATCH`, `DELETE`.
+  /// `/todos` (list, random, by id, by user) and the simulated `add`, `PUT|PATCH`, `DELETE`.
   mutating func addTodoRoutes() {
     let api = self
     let todos = encodedTodos
     route("GET", "/todos") { call in call.options.page("todos", todos, []) }
+    // Before `/todos/{id}`: the first route that matches answers.
+    route("GET", "/todos/random/{length?}") { call in Self.random(todos, length: call["length"]) }
     route("GET", "/todos/{id}") { call in
       .json(200, try Self.lookUp(call["id"], in: todos, kind: "todo", label: "Todo"))
     }
@@ -85,7 +85,25 @@ extension SandboxAPI {
     route("POST", "/todos/add") { call in
       try api.create(call.request, id: todos.count + 1, fields: ["todo", "completed", "userId"])
     }
-    addUpdateAndDelete("todos", items: todos, kind: "todo", label: "Todo")
+    addUpdateAndDelete("todos", .todo, items: todos, kind: "todo", label: "Todo")
+  }
+
+  /// One random item, or with a length of 1…10 (`Number` of the segment, so `2.5` is 3) that
+  /// many different ones as an array; any other length is `[]`, as on DummyJSON.
+  private static func random(_ items: [Data], length: String?) -> SandboxResponse {
+    guard let length, !length.isEmpty else {
+      return .json(200, items.randomElement() ?? Data("{}".utf8))
+    }
+    guard let wanted = JavaScriptNumber.number(length), (1...10).contains(wanted) else {
+      return .json(200, Data("[]".utf8))
+    }
+    let chosen = items.indices.shuffled().prefix(min(Int(wanted.rounded(.up)), items.count))
+    return .json(
+      200,
+      Data(
+        ("["
+          + chosen.map { String(decoding: items[$0], as: UTF8.self) }
+          .joined(separator: ",") + "]").utf8))
   }
 
   /// `/comments` (list, by id, by post) and the simulated `add` (body, post and user checked),
@@ -117,7 +135,7 @@ extension SandboxAPI {
           ],
         ])
     }
-    addUpdateAndDelete("comments", items: comments, kind: "comment", label: "Comment")
+    addUpdateAndDelete("comments", .comment, items: comments, kind: "comment", label: "Comment")
   }
 
   /// `GET /http/{code}/{message?}`: answers with that status, as DummyJSON does —
@@ -150,18 +168,19 @@ extension SandboxAPI {
 
   // MARK: Record helpers
 
-  /// `PUT|PATCH /<name>/{id}` (the body merged into the record, `id` kept) and
-  /// `DELETE /<name>/{id}` (the record with `isDeleted` and `deletedOn`).
+  /// `PUT|PATCH /<name>/{id}` (the record as `rule` updates it) and `DELETE /<name>/{id}`
+  /// (the record with `isDeleted` and `deletedOn`).
   private mutating func addUpdateAndDelete(
-    _ name: String, items: [Data], kind: String, label: String
+    _ name: String, _ rule: RecordUpdate, items: [Data], kind: String, label: String
   ) {
+    let api = self
     let now = tokens.now
     for method in ["PUT", "PATCH"] {
       route(method, "/\(name)/{id}") { call in
         let item = try Self.lookUp(call["id"], in: items, kind: kind, label: label)
-        var object = Self.object(item)
-        for (key, value) in Self.body(call.request) where key != "id" { object[key] = value }
-        return .json(200, object: object)
+        let updated = try api.update(
+          rule, Self.object(item), id: call["id"], body: Self.body(call.request))
+        return .json(200, object: updated)
       }
     }
     route("DELETE", "/\(name)/{id}") { call in
@@ -201,7 +220,7 @@ extension SandboxAPI {
     return .json(201, object: object)
   }
 
-  private func user(_ id: String) throws(Rejection) -> SandboxUser {
+  func user(_ id: String) throws(Rejection) -> SandboxUser {
     _ = try Self.lookUp(id, in: encodedUsers, kind: "user", label: "User")
     return seed.users[(Int(Double(id) ?? 1)) - 1]
   }

@@ -154,13 +154,15 @@ struct SandboxAPI: Sendable {
     throws(Rejection) -> Data
   {
     guard !text.isEmpty else { throw Rejection(400, "\(label) id is required") }
-    guard let id = Double(text), id.isFinite else {
+    guard JavaScriptNumber.number(text) != nil else {
       throw Rejection(400, "Invalid \(kind) id '\(text)'")
     }
-    guard id == id.rounded(), id >= 1, id <= Double(items.count) else {
+    // The service compares the text with each id's `toString()`: `01`, `1.0` and `0x1` are
+    // numbers but no record's id.
+    guard let id = Int(text), String(id) == text, id >= 1, id <= items.count else {
       throw Rejection(404, "\(label) with id '\(text)' not found")
     }
-    return items[Int(id) - 1]
+    return items[id - 1]
   }
 
   /// A JSON body as an object; a missing or non-object body reads as `{}`, as Express's

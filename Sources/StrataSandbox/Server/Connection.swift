@@ -97,9 +97,7 @@ struct Connection {
       }
     }
     // A `?delay=` the API rejects (not a number, over 5 s) is answered 400 at once.
-    if let delay = request.queryValue("delay").flatMap(HTTPRequestParser.digits), delay > 0,
-      delay <= QueryOptions.maxDelay
-    {
+    if let delay = try? QueryOptions.delay(request), delay > 0 {
       server.pause(min(.milliseconds(delay), server.configuration.maxDelay))
     }
     var answer = response()
