@@ -484,6 +484,36 @@ struct SandboxResourceFidelityTests {
     #expect(inflated.data == plain.data && plain.data.count > 100_000)
   }
 
+  /// As DummyJSON's `cors` and compression middleware answer (checked against its code).
+  @Test func crossOriginHeadersAndPreflights() async throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.server.stopAndWait() }
+    let plain = try await sandbox.send("GET", "/users/1")
+    #expect(plain.header("Vary") == "Origin, Accept-Encoding")
+    #expect(plain.header("Access-Control-Allow-Credentials") == "true")
+    #expect(plain.header("Access-Control-Allow-Origin") == nil)
+    let fromPage = try await sandbox.send("GET", "/users/1", headers: ["Origin": "http://a.test"])
+    #expect(fromPage.header("Access-Control-Allow-Origin") == "http://a.test")
+    let preflight = try await sandbox.send(
+      "OPTIONS", "/anything/at/all",
+      headers: [
+        "Origin": "http://a.test", "Access-Control-Request-Method": "PUT",
+        "Access-Control-Request-Headers": "authorization,content-type",
+      ])
+    #expect(preflight.status == 204 && preflight.data.isEmpty)
+    #expect(preflight.header("Access-Control-Allow-Methods") == "GET,HEAD,PUT,PATCH,POST,DELETE")
+    #expect(preflight.header("Access-Control-Allow-Headers") == "authorization,content-type")
+    #expect(preflight.header("Vary") == "Origin, Access-Control-Request-Headers")
+
+    // A 304 varies by Origin only and states no length (it would be the stored body's).
+    let tag = try #require(plain.header("ETag"))
+    let request =
+      "GET /users/1 HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(tag)\r\nConnection: close\r\n\r\n"
+    let reply = try await sandbox.rawExchange(Array(request.utf8)).text
+    #expect(reply.hasPrefix("HTTP/1.1 304 ") && reply.contains("\r\nVary: Origin\r\n"))
+    #expect(!reply.lowercased().contains("content-length"), "\(reply)")
+  }
+
   @Test func gzipStreamsAreValid() {
     // CRC-32 check value and a deflate stream whose stored length and checksum match.
     #expect(Gzip.crc32(Array("123456789".utf8)) == 0xcbf4_3926)

@@ -37,12 +37,14 @@ struct SandboxAPI: Sendable {
     addHTTPStatusRoutes()
   }
 
-  /// Answers a request, as the real service's middleware chain does: a trailing slash is
-  /// redirected, the query validated, `/auth/<resource>…` (other than the auth routes) served
-  /// after checking the token, an unknown route gets the HTML not-found page; then the answer
-  /// gets its ETag (a matching `If-None-Match` → 304) and is gzipped when the client accepts it.
+  /// Answers a request, as the real service's middleware chain does: an `OPTIONS` preflight
+  /// is answered first; a trailing slash is redirected, the query validated,
+  /// `/auth/<resource>…` (other than the auth routes) served after checking the token, an
+  /// unknown route gets the HTML not-found page; then the answer gets its ETag (a matching
+  /// `If-None-Match` → 304), is gzipped when the client accepts it, and gets the CORS headers.
   func handle(_ request: SandboxRequest) -> SandboxResponse {
-    ContentCoding.finish(route(request), for: request)
+    guard request.method != "OPTIONS" else { return CrossOrigin.preflight(request) }
+    return CrossOrigin.finish(ContentCoding.finish(route(request), for: request), for: request)
   }
 
   private func route(_ request: SandboxRequest) -> SandboxResponse {

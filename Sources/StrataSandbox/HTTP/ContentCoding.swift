@@ -22,7 +22,6 @@ enum ContentCoding {
     }
     response.body = Gzip.compress(response.body)
     response.headers.append(("Content-Encoding", "gzip"))
-    response.headers.append(("Vary", "Accept-Encoding"))
     return response
   }
 
@@ -41,7 +40,8 @@ enum ContentCoding {
     }
   }
 
-  private static func isCompressible(_ response: SandboxResponse) -> Bool {
+  /// A type the compression middleware would gzip (so the answer varies by encoding).
+  static func isCompressible(_ response: SandboxResponse) -> Bool {
     let type =
       response.headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
     return type.contains("json") || type.hasPrefix("text/")

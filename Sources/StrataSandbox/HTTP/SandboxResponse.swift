@@ -76,13 +76,14 @@ public struct SandboxResponse: Sendable {
   /// The reason phrase for a status code.
   static func reason(_ status: Int) -> String { reasonPhrases[status] ?? "Status \(status)" }
 
-  /// The bytes on the wire. HEAD responses keep their Content-Length but send no body.
+  /// The bytes on the wire. HEAD responses keep their Content-Length but send no body; a
+  /// 304 has none (on a 304 it would state the stored representation's length, not 0).
   func serialized(keepAlive: Bool, includeBody: Bool) -> [UInt8] {
     var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
     for (name, value) in headers where name.lowercased() != "content-length" {
       head += "\(name): \(value)\r\n"
     }
-    head += "Content-Length: \(body.count)\r\n"
+    if status != 304 { head += "Content-Length: \(body.count)\r\n" }
     head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
     var bytes = Array(head.utf8)
     if includeBody { bytes.append(contentsOf: body) }
