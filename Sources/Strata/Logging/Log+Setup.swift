@@ -155,11 +155,6 @@ extension Log {
     }
   }
 
-  static func current() -> (sink: any LogSink, revealPrivate: Bool) {
-    let current = setup.value ?? Setup(sink: TextLogSink(), revealPrivate: false)
-    return (current.sink, current.revealPrivate)
-  }
-
   private static func apply(_ levels: LogThresholds, to state: inout State) {
     state.levels = levels
     for (name, category) in state.categories {

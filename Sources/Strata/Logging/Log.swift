@@ -47,20 +47,43 @@ public struct Log: Sendable {
     _ level: LogLevel, _ message: @autoclosure () -> LogMessage, file: String = #fileID,
     line: UInt = #line, fields: @autoclosure () -> [String: String] = [:]
   ) {
-    let sink: any LogSink
-    let reveal: Bool
     if Log.activeScopes.load() > 0, let scope = Log.scope {
       guard level >= scope.levels.level(for: category) else { return }
-      (sink, reveal) = (scope.sink, scope.revealPrivate)
-    } else {
-      guard Int(level.rawValue) >= state.threshold.load() else { return }
-      (sink, reveal) = Log.current()
+      write(
+        level, message(), to: scope.sink, revealingPrivate: scope.revealPrivate, file, line,
+        fields())
+      return
     }
+    guard Int(level.rawValue) >= state.threshold.load() else { return }
+    writeGlobally(level, message(), file, line, fields())
+  }
+
+  /// Out of line, so the disabled path that inlines into every call site stays two loads.
+  @inline(never)
+  private func writeGlobally(
+    _ level: LogLevel, _ message: @autoclosure () -> LogMessage, _ file: String, _ line: UInt,
+    _ fields: @autoclosure () -> [String: String]
+  ) {
+    guard let setup = Log.setup.unmanaged else { return }
+    // Borrowed, not retained: every thread that logs reads this one object, and retaining it
+    // made its reference count the contended line. A replaced set-up is kept for ever
+    // (`State.retired`), so the borrow cannot outlive it.
+    setup._withUnsafeGuaranteedRef { setup in
+      write(
+        level, message(), to: setup.sink, revealingPrivate: setup.revealPrivate, file, line,
+        fields())
+    }
+  }
+
+  private func write(
+    _ level: LogLevel, _ message: LogMessage, to sink: any LogSink, revealingPrivate reveal: Bool,
+    _ file: String, _ line: UInt, _ fields: [String: String]
+  ) {
     sink.log(
       LogRecord(
         level: level, category: category,
-        message: KnownSecrets.mask(message().rendered(revealingPrivate: reveal)),
-        file: file, line: line, fields: fields()))
+        message: KnownSecrets.mask(message.rendered(revealingPrivate: reveal)),
+        file: file, line: line, fields: fields))
   }
 
   // MARK: Levels

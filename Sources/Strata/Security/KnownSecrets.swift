@@ -16,8 +16,11 @@ public enum KnownSecrets {
   /// At most this many values (with their encoded forms) are kept; the oldest go first.
   package static let capacity = 1024
 
-  /// The registered byte patterns, found in one pass over a text: a bit per first two bytes
-  /// filters positions (8 KiB, in cache); where one passes, a pattern of 8 bytes or more is
+  /// The registered byte patterns, found in one pass over a text. The scan skips ahead as
+  /// Wu–Manber does: every pattern is at least 4 bytes long, so the pair of bytes at 2 and 3
+  /// past a position tells how far the next possible start is (up to 3 bytes; most log text
+  /// holds no pair any secret holds near its start). Where no skip is possible, a bit per
+  /// first two bytes filters the position (8 KiB, in cache); where that passes, a pattern of 8 bytes or more is
   /// looked up by a hash of its first 8 bytes, a shorter one by its first 4, each chain
   /// longest first. Keying on 8 bytes keeps chains short even when many secrets share a
   /// prefix (`value 1`, `value 2`, …): a 2-byte key made every `va` in a text walk them all.
@@ -32,6 +35,9 @@ public enum KnownSecrets {
     var next: [Int32] = []
     /// One bit per first-two-bytes key that starts a pattern.
     var starts: [UInt64] = []
+    /// For each pair of bytes, how far a scan at position `i` that finds it at `i + 2` may
+    /// move on: 3 for a pair no pattern holds in its first 4 bytes, 0 where one starts.
+    var skips: [UInt8] = []
 
     /// False when `pattern` was already known (nothing to re-index).
     @discardableResult
@@ -55,11 +61,17 @@ public enum KnownSecrets {
       shortHeads = [Int32](repeating: -1, count: 1 << 16)
       next = [Int32](repeating: -1, count: inOrder.count)
       starts = [UInt64](repeating: 0, count: (1 << 16) / 64)
+      skips = [UInt8](repeating: UInt8(Self.maximumSkip), count: 1 << 16)
       // Shortest pushed first, so each chain starts with its longest pattern.
       for position in inOrder.indices.sorted(by: { inOrder[$0].count < inOrder[$1].count }) {
         let pattern = inOrder[position]
         let start = Self.key(pattern[0], pattern[1])
         starts[start >> 6] |= 1 << UInt64(start & 63)
+        // The pair at offset j of a pattern lets a scan skip 2 - j where it sees that pair.
+        for offset in 0...Self.maximumSkip - 1 {
+          let pair = Self.key(pattern[offset], pattern[offset + 1])
+          skips[pair] = min(skips[pair], UInt8(Self.maximumSkip - 1 - offset))
+        }
         pattern.withUnsafeBufferPointer { bytes in
           if bytes.count >= 8 {
             let key = Self.hash(bytes, at: 0, count: 8)
@@ -76,6 +88,9 @@ public enum KnownSecrets {
 
     static func key(_ first: UInt8, _ second: UInt8) -> Int { Int(first) << 8 | Int(second) }
 
+    /// The shortest pattern's length less the pair's 2, plus one.
+    static let maximumSkip = KnownSecrets.minimumLength - 1
+
     /// 16 bits of a multiplicative hash of `count` (4 or 8) bytes from `offset`.
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, count: Int) -> Int {
       var word: UInt64 = 0
@@ -84,9 +99,9 @@ public enum KnownSecrets {
     }
   }
 
-  /// Read-locked while a text is masked (readers share it; a mask retains nothing), written
-  /// by `register`.
-  private static let patterns = ReadWriteLock(Patterns())
+  /// Each thread masks with its own copy, refreshed after a `register`: a lock read by every
+  /// log line on every thread made its counter the contended cache line.
+  private static let patterns = PerThreadSnapshot(Patterns())
   private static let count = AtomicInt(0)
 
   /// Remembers `value` as a secret: from now on `mask(_:)` replaces it, and its JSON-escaped
@@ -101,13 +116,14 @@ public enum KnownSecrets {
     let values = values.compactMap { $0 }.filter { $0.unicodeScalars.count >= minimumLength }
     let forms = values.suffix(capacity).flatMap(encodedForms).suffix(capacity)
     guard !forms.isEmpty else { return }
-    patterns.write { patterns in
+    patterns.update { patterns in
       var added = false
       for form in forms where patterns.insert(Array(form.utf8)) { added = true }
-      guard added else { return }  // a config loaded again: every value already known
+      guard added else { return false }  // a config loaded again: every value already known
       patterns.trim()
       patterns.index()
       count.storeReleasing(patterns.inOrder.count)
+      return true
     }
   }
 
@@ -131,7 +147,13 @@ public enum KnownSecrets {
     var copied = 0
     var index = 0
     var matched = false
-    while index + 1 < text.count {
+    // Every pattern has at least `minimumLength` bytes: none starts in the last three.
+    while index + minimumLength <= text.count {
+      let skip = Int(patterns.skips[Patterns.key(text[index + 2], text[index + 3])])
+      guard skip == 0 else {
+        index += skip
+        continue
+      }
       let key = Patterns.key(text[index], text[index + 1])
       guard patterns.starts[key >> 6] & (1 << UInt64(key & 63)) != 0 else {
         index += 1

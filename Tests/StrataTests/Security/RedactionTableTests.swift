@@ -215,6 +215,47 @@ struct KnownSecretsTests {
     #expect(KnownSecrets.mask("va\(run)-1") == "va\(run)-1")
   }
 
+  /// The scan skips up to three bytes at a time on what no secret holds near its start: on
+  /// random text over a tiny alphabet (secrets everywhere, overlapping, at both ends, 4 to 12
+  /// bytes, some multi-byte) it must find exactly what a byte-by-byte search for the longest
+  /// secret at each position finds.
+  @Test func maskingFindsWhatAByteByByteSearchFinds() {
+    // Characters no other test's secrets are made of, so parallel registrations cannot match.
+    let alphabet: [Character] = ["q", "!", "^", "~", "ж"]
+    var generator = SeededRandom(seed: 0x5EC2E7)
+    func word(_ length: Int) -> String {
+      String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+    }
+    let secrets = Set((0..<12).map { word(4 + $0 % 9) })
+    KnownSecrets.register(Array(secrets))
+    let patterns = secrets.map { Array($0.utf8) }.sorted { $0.count > $1.count }
+    func expected(_ text: String) -> String {
+      let bytes = Array(text.utf8)
+      var output: [UInt8] = []
+      var index = 0
+      while index < bytes.count {
+        if let match = patterns.first(where: { bytes[index...].starts(with: $0) }) {
+          output += Array("<redacted>".utf8)
+          index += match.count
+        } else {
+          output.append(bytes[index])
+          index += 1
+        }
+      }
+      return String(decoding: output, as: UTF8.self)
+    }
+    for length in [0, 1, 3, 4, 5, 9, 40, 200] {
+      for _ in 0..<200 {
+        let text = word(length)
+        #expect(KnownSecrets.mask(text) == expected(text), "text: \(text)")
+      }
+    }
+    for secret in secrets {
+      #expect(KnownSecrets.mask(secret) == "<redacted>")
+      #expect(KnownSecrets.mask("ab" + secret) == "ab<redacted>")
+    }
+  }
+
   @Test func secretConfigValuesAndURLPasswordsAreMaskedByValue() throws {
     let key = "cfg-\(UUID().uuidString)"
     let password = "pw-\(UUID().uuidString)"
