@@ -114,7 +114,13 @@ public enum KnownSecrets {
     // secret-looking keys) would otherwise evict its own first half on every load, and
     // re-index each time, instead of finding every value already known the second time.
     let values = values.compactMap { $0 }.filter { $0.unicodeScalars.count >= minimumLength }
-    let forms = values.suffix(capacity).flatMap(encodedForms).suffix(capacity)
+      .suffix(capacity)
+    // A value known already was registered with its encoded forms: a config loaded again
+    // neither encodes its values again nor copies the patterns to find nothing new.
+    let unknown = patterns.read { patterns in
+      values.filter { !patterns.known.contains(Array($0.utf8)) }
+    }
+    let forms = unknown.flatMap(encodedForms).suffix(capacity)
     guard !forms.isEmpty else { return }
     patterns.update { patterns in
       var added = false
