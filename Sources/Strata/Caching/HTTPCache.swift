@@ -20,7 +20,9 @@ import StrataConcurrency
 /// under that user's account (``Authenticator/account()``, never the token), served only to a
 /// request made for the same account, and removed with ``removeAll(account:)`` when the
 /// session ends (an ``AuthSession`` given this cache does it). Without an account they are
-/// not kept.
+/// not kept. `Cache-Control: private` therefore needs nothing more (a private cache may keep
+/// such an answer, RFC 9111 §5.2.2.7), and `public` widens nothing: it lets *shared* caches
+/// keep answers to authorised requests, and a signed-in user's answers stay that user's here.
 ///
 /// In memory, or on disk as well (``init(app:origin:maxBytes:maxStale:environment:now:)``: an app
 /// restarted offline still has its last answers), with hot answers in memory. Each tier is

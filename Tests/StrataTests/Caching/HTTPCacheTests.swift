@@ -437,6 +437,44 @@ struct HTTPCacheDiskTests {
     #expect(cache.count == 0 && Self.cache(root, clock).count == 0, "a rejected session's too")
   }
 
+  /// `public` lets shared caches keep answers to authorised requests; in this private cache
+  /// a signed-in answer marked so is still its account's alone, and a tokenless `private` one
+  /// is kept (a private cache may).
+  @Test func publicWidensNothingAndPrivateIsKept() async throws {
+    let clock = WallClock()
+    let cache = HTTPCache(now: { clock.now })
+    let transport = server { request, _ in
+      let bearer = request.value(forHTTPHeaderField: "Authorization") ?? ""
+      let name = bearer.contains("alice") ? "Alice" : bearer.isEmpty ? "Anyone" : "Bob"
+      let control = bearer.isEmpty ? "private, max-age=600" : "public, max-age=600"
+      return (200, #"{"id":1,"firstName":"\#(name)"}"#, ["Cache-Control": control])
+    }
+    func network(_ account: String?) -> NetworkService {
+      var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+      options.cache = cache
+      let session = account.map { account in
+        AuthSession(
+          origin: exampleOrigin,
+          store: InMemoryTokenStore(
+            Credentials(
+              accessToken: "tok-\(account)", refreshToken: "r", origin: exampleOrigin,
+              account: account)), cache: cache)
+      }
+      return NetworkService(
+        options: options, transport: transport, authenticator: session, clock: ManualClock())
+    }
+    let alice = network("alice")
+    #expect(try await alice.fetch(GetMe()).source == .network)
+    #expect(try await alice.fetch(GetMe()).source == .cache(age: 0))
+    let bob = try await network("bob").fetch(GetMe())
+    #expect(bob.source == .network && bob.value.firstName == "Bob", "Alice's public answer")
+    let anyone = network(nil)
+    _ = try await anyone.fetch(GetUser())
+    let again = try await anyone.fetch(GetUser())
+    #expect(again.source == .cache(age: 0) && again.value.firstName == "Anyone")
+    #expect(transport.requestCount == 3)
+  }
+
   /// What one process kept, the next one has — also offline: its answer stands in.
   @Test func answersSurviveARestartAndStandInOffline() async throws {
     let root = NSTemporaryDirectory() + "strata-http-cache-\(UUID().uuidString)"
