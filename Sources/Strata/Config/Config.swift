@@ -156,8 +156,7 @@ public struct Config: Sendable, CustomStringConvertible {
         "invalid key \(Self.quoted(key)) in --set: keys are letters, digits and '_', not starting with a digit"
       )
     }
-    let scalars = Array(value.unicodeScalars)
-    var scanner = LineScanner(scalars, file: label, line: 1)
+    var scanner = LineScanner(Array(value.utf8)[...], file: label, line: 1)
     // The value reads as it would after `KEY =` in a file: spaces around it are dropped at
     // both ends (` NO` and `NO ` are both NO); quotes keep them.
     scanner.skipWhitespace()

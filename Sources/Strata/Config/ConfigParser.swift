@@ -11,8 +11,8 @@ import Foundation
 /// Reads xcconfig-style files into an ordered list of assignments, following `#include`s.
 ///
 /// Lines are split on LF, CRLF and CR at the byte level (those bytes never occur inside a
-/// multi-byte UTF-8 sequence), a leading UTF-8 BOM is skipped, and each line is decoded and
-/// scanned as Unicode scalars so columns are exact.
+/// multi-byte UTF-8 sequence), a leading UTF-8 BOM is skipped, and each line is checked to be
+/// UTF-8 and scanned in place (columns count scalars, so they are exact).
 struct ConfigParser {
   /// How deep includes may nest before the parser gives up (guards against runaway chains).
   var maxIncludeDepth = 32
@@ -84,9 +84,9 @@ struct ConfigParser {
       var end = start
       while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
       lineNumber += 1
-      let scalars = try Self.decode(bytes[start..<end], file: name, line: lineNumber)
+      try Self.validate(bytes[start..<end], file: name, line: lineNumber)
       try parse(
-        line: LineScanner(scalars, file: name, line: lineNumber),
+        line: LineScanner(bytes[start..<end], file: name, line: lineNumber),
         chain: chain, names: names, into: &output)
       guard end < bytes.count else { break }
       let isCRLF = bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A
@@ -116,10 +116,10 @@ struct ConfigParser {
     }
     scanner.skipWhitespace()
     guard scanner.current == "=" else {
-      if let found = scanner.current {
+      if !scanner.isAtEnd {
+        let found = scanner.scalar(at: scanner.index).escaped(asASCII: true)
         throw scanner.error(
-          .expectedEquals,
-          "expected '=' after key \(Config.quoted(key)), found '\(found.escaped(asASCII: true))'")
+          .expectedEquals, "expected '=' after key \(Config.quoted(key)), found '\(found)'")
       }
       throw scanner.error(.expectedEquals, "expected '=' after key \(Config.quoted(key))")
     }
@@ -142,7 +142,7 @@ struct ConfigParser {
   /// a comment that starts with the same letters (such as `#included by …`).
   private static func scanInclude(_ scanner: inout LineScanner) throws -> Include? {
     let directive = scanner.index
-    let afterWord = scanner.index + "#include".unicodeScalars.count
+    let afterWord = scanner.index + "#include".utf8.count
     if let next = scanner.peek(afterWord - scanner.index), LineScanner.isIdentifierBody(next) {
       return nil
     }
@@ -156,11 +156,8 @@ struct ConfigParser {
     }
     let open = scanner.index
     scanner.index += 1
-    var path = String.UnicodeScalarView()
-    while let scalar = scanner.current, scalar != "\"" {
-      path.append(scalar)
-      scanner.index += 1
-    }
+    while let scalar = scanner.current, scalar != "\"" { scanner.index += 1 }
+    let path = String(decoding: scanner.bytes[(open + 1)..<scanner.index], as: UTF8.self)
     guard scanner.current == "\"" else {
       throw scanner.error(
         .unterminatedQuote, at: open, "unterminated include path: add a closing '\"'")
@@ -170,8 +167,7 @@ struct ConfigParser {
     guard !path.isEmpty else {
       throw scanner.error(.malformedInclude, at: directive, "empty include path")
     }
-    return Include(
-      path: String(path), isOptional: isOptional, location: scanner.location(directive))
+    return Include(path: path, isOptional: isOptional, location: scanner.location(directive))
   }
 
   private mutating func include(
@@ -257,24 +253,19 @@ struct ConfigParser {
 
   // MARK: Decoding
 
-  /// Decodes one line's bytes as UTF-8 scalars; an invalid sequence is an error at its column.
-  static func decode(_ bytes: ArraySlice<UInt8>, file: String, line: Int) throws -> [Unicode.Scalar]
-  {
-    var scalars: [Unicode.Scalar] = []
-    scalars.reserveCapacity(bytes.count)
-    if bytes.allSatisfy({ $0 < 0x80 }) {
-      for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
-      return scalars
-    }
+  /// Checks that one line's bytes are UTF-8; an invalid sequence is an error at its column.
+  static func validate(_ bytes: ArraySlice<UInt8>, file: String, line: Int) throws {
+    if bytes.allSatisfy({ $0 < 0x80 }) { return }
     var iterator = bytes.makeIterator()
     var codec = UTF8()
+    var column = 1
     while true {
       switch codec.decode(&iterator) {
-      case .scalarValue(let scalar): scalars.append(scalar)
-      case .emptyInput: return scalars
+      case .scalarValue: column += 1
+      case .emptyInput: return
       case .error:
         throw ConfigError(
-          .invalidEncoding, at: SourceLocation(file: file, line: line, column: scalars.count + 1),
+          .invalidEncoding, at: SourceLocation(file: file, line: line, column: column),
           "invalid UTF-8: save the file as UTF-8")
       }
     }

@@ -146,7 +146,26 @@ struct ConfigParserTests {
     Invalid(
       name: "text after include", text: "#include \"a\" b", kind: .unexpectedText, line: 1,
       column: 14),
+    // Columns count scalars, not bytes: 2-, 3- and 4-byte scalars before the error.
+    Invalid(
+      name: "invalid escape after é€", text: #"A = "é€\qb""#, kind: .invalidEscape, line: 1,
+      column: 8),
+    Invalid(
+      name: "undefined variable after an emoji", text: "A = 😀x$(NOPE)",
+      kind: .undefinedVariable(name: "NOPE"), line: 1, column: 7),
+    Invalid(
+      name: "é in a variable name", text: "A = ü$(Bé)", kind: .invalidReference, line: 1,
+      column: 9),
+    Invalid(name: "é in a key", text: "Aé = 1", kind: .expectedEquals, line: 1, column: 2),
   ]
+
+  /// A message quotes the whole scalar it stopped at, not one of its bytes.
+  @Test func messagesQuoteWholeScalars() throws {
+    for (text, quoted) in [("Aé = 1", #"'\u{00E9}'"#), ("A = $(B😀)", #"'\u{0001F600}'"#)] {
+      let error = try #require(throws: ConfigError.self) { try Config(parsing: text) }
+      #expect(error.message.contains(quoted), "\(error.message)")
+    }
+  }
 
   @Test(arguments: invalid)
   func rejects(_ row: Invalid) throws {
