@@ -46,7 +46,9 @@ package final class PerThreadSnapshot<Value: Sendable>: @unchecked Sendable {
     slot.free()
   }
 
-  /// Runs `body` with this thread's copy of the newest value.
+  /// Runs `body` with this thread's copy of the newest value. `body` must not read this
+  /// snapshot again: a nested read that found a newer value would release the copy the outer
+  /// `body` is still borrowing.
   package func read<Result>(_ body: (borrowing Value) throws -> Result) rethrows -> Result {
     let current = generation.loadAcquiring()
     if let raw = pthread_getspecific(slot.pointee) {
