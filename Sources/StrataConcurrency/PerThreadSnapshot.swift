@@ -40,8 +40,9 @@ package final class PerThreadSnapshot<Value: Sendable>: @unchecked Sendable {
   }
 
   deinit {
-    // Only process-lifetime instances exist (statics); a thread's reference would otherwise
-    // leak with its key.
+    // A copy a thread still holds outlives a deleted key (its destructor no longer runs): a
+    // leak for an instance that dies before the process, as a test's may; the library's are
+    // statics.
     pthread_key_delete(slot.pointee)
     slot.free()
   }

@@ -20,9 +20,9 @@ public enum KnownSecrets {
   /// Wu–Manber does: every pattern is at least 4 bytes long, so the pair of bytes at 2 and 3
   /// past a position tells how far the next possible start is (up to 3 bytes; most log text
   /// holds no pair any secret holds near its start). Where no skip is possible, a bit per
-  /// first two bytes filters the position (8 KiB, in cache); where that passes, a pattern of 8 bytes or more is
-  /// looked up by a hash of its first 8 bytes, a shorter one by its first 4, each chain
-  /// longest first. Keying on 8 bytes keeps chains short even when many secrets share a
+  /// first two bytes filters the position (8 KiB, in cache); where that passes, a pattern of
+  /// 8 bytes or more is looked up by a hash of its first 8 bytes, a shorter one by its first
+  /// 4, each chain longest first. Keying on 8 bytes keeps chains short even when many secrets share a
   /// prefix (`value 1`, `value 2`, …): a 2-byte key made every `va` in a text walk them all.
   struct Patterns: Sendable {
     var inOrder: [[UInt8]] = []
