@@ -50,7 +50,7 @@ struct LineScanner {
   }
 
   mutating func skipWhitespace() {
-    while let scalar = current, Self.isWhitespace(scalar) { index += 1 }
+    while index < bytes.endIndex, Self.isWhitespace(bytes[index]) { index += 1 }
   }
 
   /// True when the rest of the line is empty or a comment (`//` or `#`).
@@ -221,8 +221,6 @@ struct LineScanner {
   }
 
   // MARK: Character classes
-
-  static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
 
   static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")

@@ -125,7 +125,7 @@ public enum KnownSecrets {
     patterns.update { patterns in
       var added = false
       for form in forms where patterns.insert(Array(form.utf8)) { added = true }
-      guard added else { return false }  // a config loaded again: every value already known
+      guard added else { return false }  // another thread registered them since the read
       patterns.trim()
       patterns.index()
       count.storeReleasing(patterns.inOrder.count)
