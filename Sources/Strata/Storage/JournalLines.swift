@@ -49,6 +49,21 @@ enum JournalLines {
   static func decode<T: Decodable & Sendable>(
     _ type: T.Type, _ lines: [Range<Int>], in bytes: [UInt8], salvage: Bool = false
   ) -> [Decoded<T>] {
+    decode(type, lines, in: bytes, salvage: salvage, reading: nil)
+  }
+
+  /// The same for the store's own line types, each line read by the type itself when it can
+  /// (``StoreLine``), by `JSONDecoder` otherwise.
+  static func decode<T: StoreLine>(
+    _ type: T.Type, _ lines: [Range<Int>], in bytes: [UInt8], salvage: Bool = false
+  ) -> [Decoded<T>] {
+    decode(type, lines, in: bytes, salvage: salvage) { T.read($0, decoder: $1) }
+  }
+
+  private static func decode<T: Decodable & Sendable>(
+    _ type: T.Type, _ lines: [Range<Int>], in bytes: [UInt8], salvage: Bool,
+    reading: (@Sendable (JSONObject, JSONDecoder) -> T?)?
+  ) -> [Decoded<T>] {
     inChunks(lines.count) { chunk in
       let decoder = JSONDecoder()
       decoder.dateDecodingStrategy = .millisecondsSince1970
@@ -56,6 +71,9 @@ enum JournalLines {
         let json = line.count > 9 ? bytes[(line.lowerBound + 9)..<line.upperBound] : []
         let intact = json.isEmpty ? false : checksum(bytes[line]) == CRC32.checksum(json)
         guard intact || salvage else { return .damaged(salvaged: nil) }
+        if let reading, let object = JSONObject(json), let value = reading(object, decoder) {
+          return intact ? .value(value) : .damaged(salvaged: value)
+        }
         do {
           let value = try decoder.decode(T.self, from: Data(json))
           return intact ? .value(value) : .damaged(salvaged: value)

@@ -44,7 +44,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
 
   /// A value's line in a format-4 snapshot: the record's fields and its key, flat (one JSON
   /// object less to decode per value than a wrapper would cost).
-  private struct KeyedRecord: Codable, Sendable {
+  private struct KeyedRecord: Codable, StoreLine {
     var key: String
     var value: Value
     var status: SyncStatus
@@ -58,6 +58,14 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
 
     var record: StoredRecord<Value> {
       StoredRecord(value: value, status: status, updatedAt: updatedAt, message: message)
+    }
+
+    static func read(_ object: JSONObject, decoder: JSONDecoder) -> KeyedRecord? {
+      guard object.hasOnly("key", "value", "status", "updatedAt", "message"),
+        let key = object.value("key")?.string,
+        let record = StoredRecord<Value>.fields(of: object, decoder: decoder)
+      else { return nil }
+      return KeyedRecord(key, record)
     }
   }
 

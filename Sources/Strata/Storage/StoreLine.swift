@@ -1,0 +1,106 @@
+import Foundation
+
+/// A type the store writes one per line, which can read its own line without `JSONDecoder`'s
+/// generic machinery (see ``JSONObject``). `read` returns nil for anything it does not read
+/// exactly as `JSONDecoder` would — an unknown key, an odd number, a change kind it does not
+/// handle — and the line is then decoded by `JSONDecoder`, the reference. The two agree on
+/// every line a store writes: tests decode the same lines both ways.
+protocol StoreLine: Decodable, Sendable {
+  /// `decoder` decodes the app's values inside the line (dates as milliseconds since 1970).
+  static func read(_ object: JSONObject, decoder: JSONDecoder) -> Self?
+}
+
+extension JSONObject {
+  /// Milliseconds since 1970, as the store writes dates.
+  fileprivate func date(_ key: StaticString) -> Date? {
+    value(key)?.double.map { Date(timeIntervalSince1970: $0 / 1000) }
+  }
+
+  /// A string or nothing: nil when absent or null, `.none` (fail) when something else.
+  fileprivate func optionalString(_ key: StaticString) -> String?? {
+    guard let value = value(key), !value.isNull else { return .some(nil) }
+    return value.string.map { .some($0) }
+  }
+
+  fileprivate func status(_ key: StaticString) -> SyncStatus? {
+    value(key)?.string.flatMap(SyncStatus.init(rawValue:))
+  }
+
+  /// The app's value under `key`, decoded by `decoder` on its own.
+  fileprivate func decoded<T: Decodable>(
+    _ type: T.Type, _ key: StaticString, _ decoder: JSONDecoder
+  )
+    -> T?
+  {
+    guard let bytes = value(key)?.bytes else { return nil }
+    return try? decoder.decode(type, from: Data(bytes))
+  }
+}
+
+extension OutboxEntry: StoreLine {
+  static func read(_ object: JSONObject, decoder: JSONDecoder) -> OutboxEntry? {
+    guard
+      object.hasOnly(
+        "id", "kind", "payload", "createdAt", "status", "attempts", "message", "recordKey"),
+      let id = object.value("id")?.uuid,
+      let kind = object.value("kind")?.string,
+      let payload = object.value("payload")?.string.flatMap({ Data(base64Encoded: $0) }),
+      let createdAt = object.date("createdAt"), let status = object.status("status"),
+      let attempts = object.value("attempts")?.int, let message = object.optionalString("message"),
+      let recordKey = object.optionalString("recordKey")
+    else { return nil }
+    var entry = OutboxEntry(id: id, kind: kind, payload: payload, createdAt: createdAt)
+    (entry.status, entry.attempts, entry.message, entry.recordKey) =
+      (status, attempts, message, recordKey)
+    return entry
+  }
+}
+
+extension StoredRecord: StoreLine {
+  static func read(_ object: JSONObject, decoder: JSONDecoder) -> StoredRecord? {
+    guard object.hasOnly("value", "status", "updatedAt", "message") else { return nil }
+    return fields(of: object, decoder: decoder)
+  }
+
+  /// The record's fields in `object`, which may hold others (a snapshot's line adds its key).
+  static func fields(of object: JSONObject, decoder: JSONDecoder) -> StoredRecord? {
+    guard let value = object.decoded(Value.self, "value", decoder),
+      let status = object.status("status"), let updatedAt = object.date("updatedAt"),
+      let message = object.optionalString("message")
+    else { return nil }
+    return StoredRecord(value: value, status: status, updatedAt: updatedAt, message: message)
+  }
+}
+
+extension StoreChange: StoreLine {
+  /// The changes a reopen meets by the thousand — a change queued, a send's outcome — read
+  /// here; the rest go to `JSONDecoder`.
+  static func read(_ object: JSONObject, decoder: JSONDecoder) -> StoreChange? {
+    guard object.count == 1 else { return nil }
+    if let enqueue = object.value("enqueue")?.object {
+      guard enqueue.hasOnly("entry", "record"), let entry = entry(enqueue, decoder),
+        let record = record(enqueue, decoder)
+      else { return nil }
+      return .enqueue(entry: entry, record: record)
+    }
+    if let settle = object.value("settle")?.object {
+      guard settle.hasOnly("entry", "record", "formerKey"), let entry = entry(settle, decoder),
+        let record = record(settle, decoder), let formerKey = settle.optionalString("formerKey")
+      else { return nil }
+      return .settle(entry: entry, record: record, formerKey: formerKey)
+    }
+    return nil
+  }
+
+  private static func entry(_ object: JSONObject, _ decoder: JSONDecoder) -> OutboxEntry? {
+    object.value("entry")?.object.flatMap { OutboxEntry.read($0, decoder: decoder) }
+  }
+
+  /// The optional record: `.some(nil)` when absent or null, nil when unreadable.
+  private static func record(_ object: JSONObject, _ decoder: JSONDecoder)
+    -> StoredRecord<Value>??
+  {
+    guard let value = object.value("record"), !value.isNull else { return .some(nil) }
+    return value.object.flatMap { StoredRecord.read($0, decoder: decoder) }.map { .some($0) }
+  }
+}
