@@ -9,8 +9,16 @@ import Foundation
 public struct ServerMessageFormat: Sendable {
   private let read: @Sendable (_ status: Int, _ body: Data) -> String?
 
-  /// A reader over the status and the error body (never trust its size or content).
-  package init(_ read: @escaping @Sendable (_ status: Int, _ body: Data) -> String?) {
+  /// A reader over the status and the error body, for an API ``jsonField(_:)`` cannot
+  /// describe (a nested object, a message that depends on the status, XML). Never trust the
+  /// body's size or content; returning nil means "no message".
+  /// ```swift
+  /// options.serverMessageFormat = ServerMessageFormat { _, body in
+  ///   struct Answer: Decodable { struct Failure: Decodable { let text: String }; let error: Failure }
+  ///   return (try? JSONDecoder().decode(Answer.self, from: body))?.error.text
+  /// }
+  /// ```
+  public init(_ read: @escaping @Sendable (_ status: Int, _ body: Data) -> String?) {
     self.read = read
   }
 

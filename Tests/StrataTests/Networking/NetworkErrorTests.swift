@@ -54,6 +54,25 @@ struct NetworkErrorContextTests {
     }
     #expect(error?.serverMessage == "User with id '7' not found")
     #expect(error?.description == "GET /users/1: HTTP 404: User with id '7' not found")
+
+    // A reader of the app's own: a nested message, only for client errors, still sanitised.
+    configuration.serverMessageFormat = ServerMessageFormat { status, body in
+      struct Answer: Decodable {
+        struct Failure: Decodable { let text: String }
+        let error: Failure
+      }
+      guard (400..<500).contains(status) else { return nil }
+      return (try? JSONDecoder().decode(Answer.self, from: body))?.error.text
+    }
+    let nested = #"{"error":{"text":"quota\nexceeded"}}"#
+    for (status, message) in [(429, "quota exceeded"), (503, nil)] {
+      let error = await networkError {
+        _ = try await NetworkService(
+          options: configuration, transport: MockTransport.statuses([status], body: nested)
+        ).send(GetUser())
+      }
+      #expect(error?.serverMessage == message)
+    }
   }
 
   @Test func aNonHTTPAnswerIsInvalidResponseNotATransportFailure() async {
