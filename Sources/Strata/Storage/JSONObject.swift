@@ -176,6 +176,9 @@ struct JSONObject {
 
   // MARK: Scanning
 
+  /// More members than any of the store's line types has.
+  static let maxMembers = 16
+
   /// Records the members of the object starting at `start` (a `{`); the index after its `}`.
   private mutating func scanObject(from start: Int) -> Int? {
     guard bytes[start] == UInt8(ascii: "{") else { return nil }
@@ -184,7 +187,10 @@ struct JSONObject {
     while index < bytes.endIndex {
       guard bytes[index] == quote, let keyEnd = Self.stringEnd(bytes, index) else { return nil }
       let key = (index + 1)..<(keyEnd - 1)
-      guard !bytes[key].contains(backslash),
+      // The store's line types have a handful of keys; a line with many more (damage, or a
+      // file written by someone else) goes to JSONDecoder rather than to the quadratic check
+      // for a repeated key below.
+      guard members.count < Self.maxMembers, !bytes[key].contains(backslash),
         !members.contains(where: { bytes[$0.key].elementsEqual(bytes[key]) })
       else { return nil }
       index = Self.skipSpace(bytes, keyEnd)

@@ -152,6 +152,15 @@ struct StoreLineTests {
     #expect(JSONObject(ArraySlice(Array(text.utf8))) == nil)
   }
 
+  /// A damaged or foreign line with a great many keys is left to JSONDecoder at once (the
+  /// check for a repeated key compares each key with those before it).
+  @Test func aLineWithManyKeysIsLeftToJSONDecoder() {
+    let many = (0..<100_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+    #expect(JSONObject(ArraySlice(Array("{\(many)}".utf8))) == nil)
+    let few = (0..<JSONObject.maxMembers).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+    #expect(JSONObject(ArraySlice(Array("{\(few)}".utf8)))?.count == JSONObject.maxMembers)
+  }
+
   @Test func nestedValuesAreSkippedWholeAndReadOnRequest() throws {
     let text = #"{"a":{"b":[1,{"c":"}]\"{"}],"d":null},"e":"x"}"#
     let object = try #require(JSONObject(ArraySlice(Array(text.utf8))))
