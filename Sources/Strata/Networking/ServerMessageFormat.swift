@@ -10,14 +10,8 @@ public struct ServerMessageFormat: Sendable {
   private let read: @Sendable (_ status: Int, _ body: Data) -> String?
 
   /// A reader over the status and the error body, for an API ``jsonField(_:)`` cannot
-  /// describe (a nested object, a message that depends on the status, XML). Never trust the
-  /// body's size or content; returning nil means "no message".
-  /// ```swift
-  /// options.serverMessageFormat = ServerMessageFormat { _, body in
-  ///   struct Answer: Decodable { struct Failure: Decodable { let text: String }; let error: Failure }
-  ///   return (try? JSONDecoder().decode(Answer.self, from: body))?.error.text
-  /// }
-  /// ```
+  /// describe: a message nested in `{"error": {"text": …}}`, one that depends on the status,
+  /// XML. Never trust the body's size or content; returning nil means "no message".
   public init(_ read: @escaping @Sendable (_ status: Int, _ body: Data) -> String?) {
     self.read = read
   }

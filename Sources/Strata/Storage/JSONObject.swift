@@ -3,11 +3,9 @@ import Foundation
 /// One JSON object's members, found by a single pass over its bytes, each value left as bytes
 /// until asked for. A reopen reads a line per change — 100,000 and more — and `JSONDecoder`
 /// spends most of that time on its own generic machinery, not on the JSON; the store's own line
-/// types read themselves through this instead (``StoreLine``).
-///
-/// It is deliberately narrower than JSON: any key with an escape, a repeated key, or a value it
-/// cannot read exactly gives nil, and the caller leaves the line to `JSONDecoder`, which stays
-/// the reference for what a line means.
+/// types read themselves through this instead (``StoreLine``). It is deliberately narrower
+/// than JSON: any key with an escape, a repeated key, or a value it cannot read exactly gives
+/// nil, and the caller leaves the line to `JSONDecoder`, the reference for what a line means.
 struct JSONObject {
   private let bytes: ArraySlice<UInt8>
   /// Key (without quotes) and value ranges in `bytes`, in order.
@@ -26,21 +24,17 @@ struct JSONObject {
 
   /// The value under `key`: nil when absent.
   func value(_ key: StaticString) -> Value? {
-    let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-    for member in members where bytes[member.key].elementsEqual(name) {
+    for member in members where bytes[member.key].elementsEqual(key.bytes) {
       return Value(bytes: bytes[member.value])
     }
     return nil
   }
 
-  /// Whether every key is one of `keys` (a line with a key this build does not know is left
-  /// to `JSONDecoder`).
+  /// Whether every key is one of `keys`: a line with a key this build does not know (a newer
+  /// build's field) is left to `JSONDecoder`.
   func hasOnly(_ keys: StaticString...) -> Bool {
     members.allSatisfy { member in
-      keys.contains { key in
-        bytes[member.key].elementsEqual(
-          UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-      }
+      keys.contains { bytes[member.key].elementsEqual($0.bytes) }
     }
   }
 
@@ -66,8 +60,8 @@ struct JSONObject {
       return Self.unescape(inner)
     }
 
-    /// An integer written as JSON writes one (no fraction, exponent or leading zero); nil on
-    /// overflow.
+    /// An integer written as JSON writes one (no fraction, exponent or leading zero), nil when
+    /// it overflows `Int`.
     var int: Int? {
       guard JSONObject.numberEnd(bytes, bytes.startIndex) == bytes.endIndex,
         !bytes.contains(where: { $0 == dot || $0 | 0x20 == UInt8(ascii: "e") })
@@ -207,9 +201,8 @@ struct JSONObject {
     return nil
   }
 
-  /// The index after the value starting at `start`. Nested objects and arrays are only
-  /// matched up (strings inside them skipped whole), not checked: a value read later is
-  /// checked then.
+  /// The index after the value starting at `start`. Nested objects and arrays are matched up
+  /// (strings inside them skipped whole), not checked: a value is checked when it is read.
   private static func valueEnd(_ bytes: ArraySlice<UInt8>, _ start: Int) -> Int? {
     guard start < bytes.endIndex else { return nil }
     switch bytes[start] {
@@ -302,6 +295,13 @@ struct JSONObject {
     var index = start
     while index < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     return index
+  }
+}
+
+extension StaticString {
+  /// A literal key's UTF-8 (the store's keys are string literals, stored as bytes).
+  fileprivate var bytes: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
   }
 }
 

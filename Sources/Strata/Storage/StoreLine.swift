@@ -29,9 +29,7 @@ extension JSONObject {
   /// The app's value under `key`, decoded by `decoder` on its own.
   fileprivate func decoded<T: Decodable>(
     _ type: T.Type, _ key: StaticString, _ decoder: JSONDecoder
-  )
-    -> T?
-  {
+  ) -> T? {
     guard let bytes = value(key)?.bytes else { return nil }
     return try? decoder.decode(type, from: Data(bytes))
   }
