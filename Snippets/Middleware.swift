@@ -25,7 +25,8 @@ struct ClientVersion: HTTPMiddleware {
 }
 
 var options = try NetworkOptions(config: config, baseURL: api)
-options.middleware = [ClientVersion(version: "1.4.2")]
+// DefaultHeaders adds fixed fields, and masks the values of secret ones (X-Api-Key, …).
+options.middleware = [DefaultHeaders(["X-Client": "MyApp"]), ClientVersion(version: "1.4.2")]
 options.onRequestRecord = { record in  // every attempt: status, duration, the coming retry
   if let retry = record.retry { print("retrying:", retry) }
 }

@@ -14,7 +14,7 @@ struct SignedIn: Decodable, Sendable {
 
 struct Login: Encodable, Sendable {
   let username: String
-  let password: String
+  let password: Secret<String>  // sent as is; printed and dumped as <redacted>
 }
 
 let config = try Config(overrides: ["API": "https://dummyjson.com"])
@@ -27,7 +27,8 @@ let network = NetworkService(
 
 let tokens = try await network.send(
   Request<SignedIn>(
-    path: "auth/login", method: .post, body: Login(username: "emilys", password: "emilyspass")))
+    path: "auth/login", method: .post,
+    body: Login(username: "emilys", password: Secret("emilyspass"))))
 try await session.signIn(
   Credentials(
     accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, lifetime: .seconds(3600)))

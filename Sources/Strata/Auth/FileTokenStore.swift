@@ -21,7 +21,7 @@ import Foundation
 ///   `~/.config/<app>/credentials.json`; the directory is created with mode 0700.
 public final class FileTokenStore: TokenStore {
   /// Why the store refused to work.
-  package enum Failure: Error, Equatable, CustomStringConvertible, LocalizedError {
+  public enum Failure: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// The file can be read by group or others; it is not trusted.
     case insecurePermissions(path: String, mode: UInt16)
     /// The directory can be written by group or others, so someone else could swap the file.
@@ -38,7 +38,7 @@ public final class FileTokenStore: TokenStore {
     case io(path: String, operation: String, errno: Int32)
 
     /// A sentence saying what to do.
-    package var description: String {
+    public var description: String {
       switch self {
       case .insecurePermissions(let path, let mode):
         "refusing to read \(path): mode \(String(mode, radix: 8)) lets other users read it; run chmod 600 \(path)"
@@ -57,7 +57,7 @@ public final class FileTokenStore: TokenStore {
       }
     }
 
-    package var errorDescription: String? { description }
+    public var errorDescription: String? { description }
   }
 
   /// The largest credentials file read.

@@ -3,14 +3,14 @@
 
   /// Sends records to Apple's unified logging (`os.Logger`) under a subsystem, one
   /// `os.Logger` per category. Messages arrive already redacted, so they are logged public.
-  package struct OSLogSink: LogSink {
+  public struct OSLogSink: LogSink {
     /// The subsystem, e.g. your bundle identifier.
-    package let subsystem: String
+    public let subsystem: String
 
-    package init(subsystem: String) { self.subsystem = subsystem }
+    public init(subsystem: String) { self.subsystem = subsystem }
 
     /// Writes one record to unified logging.
-    package func log(_ record: LogRecord) {
+    public func log(_ record: LogRecord) {
       let logger = os.Logger(subsystem: subsystem, category: record.category)
       let type: OSLogType
       switch record.level {

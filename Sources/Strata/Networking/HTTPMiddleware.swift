@@ -53,17 +53,17 @@ public struct RequestAttempt: Sendable, Equatable {
 /// ```swift
 /// options.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
 /// ```
-package struct DefaultHeaders: HTTPMiddleware {
-  package let headers: [String: String]
+public struct DefaultHeaders: HTTPMiddleware {
+  public let headers: [String: String]
 
-  package init(_ headers: [String: String]) {
+  public init(_ headers: [String: String]) {
     self.headers = headers
     KnownSecrets.register(
       headers.filter { Redactor.standard.isSensitive(header: $0.key) }.map(\.value))
   }
 
   /// Adds the fields the request lacks, then sends it on.
-  package func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
+  public func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
     async throws -> (Data, HTTPURLResponse)
   {
     var request = request

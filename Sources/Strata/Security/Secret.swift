@@ -1,20 +1,20 @@
 /// A value that must never be printed: its description, debug description and mirror are
 /// always `<redacted>`, so interpolating it into a log message, `print` or `dump` is safe.
 /// Read the real value explicitly through ``value``.
-package struct Secret<Value: Sendable>: Sendable, CustomStringConvertible,
+public struct Secret<Value: Sendable>: Sendable, CustomStringConvertible,
   CustomDebugStringConvertible, CustomReflectable
 {
   /// The wrapped value. Reading it is a deliberate act; never log it.
-  package let value: Value
+  public let value: Value
 
-  package init(_ value: Value) { self.value = value }
+  public init(_ value: Value) { self.value = value }
 
-  package var description: String { Redactor.placeholder }
+  public var description: String { Redactor.placeholder }
 
-  package var debugDescription: String { Redactor.placeholder }
+  public var debugDescription: String { Redactor.placeholder }
 
   /// A mirror with no children, so `dump` shows nothing.
-  package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+  public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 extension Secret: Equatable where Value: Equatable {}
@@ -23,13 +23,13 @@ extension Secret: Hashable where Value: Hashable {}
 extension Secret: Codable where Value: Codable {
   /// Decodes the bare value.
   /// - Throws: Whatever decoding `Value` throws.
-  package init(from decoder: any Decoder) throws {
+  public init(from decoder: any Decoder) throws {
     self.init(try decoder.singleValueContainer().decode(Value.self))
   }
 
   /// Encodes the bare value (for storage such as a token file, never for logs).
   /// - Throws: Whatever encoding `Value` throws.
-  package func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(value)
   }

@@ -2,13 +2,15 @@ import Strata
 
 /// DummyJSON's `/auth` calls. Internal: their responses carry tokens.
 enum AuthRequests {
+  // The secrets are `Secret`s: encoded as they are, but a body printed or dumped by mistake
+  // shows `<redacted>`.
   private struct LoginBody: Encodable, Sendable {
     let username: String
-    let password: String
+    let password: Secret<String>
     let expiresInMins: Int
   }
   private struct RefreshBody: Encodable, Sendable {
-    let refreshToken: String
+    let refreshToken: Secret<String>
     let expiresInMins: Int
   }
 
@@ -25,13 +27,14 @@ enum AuthRequests {
   static func login(username: String, password: String, lifetimeMinutes: Int) -> Request<SignedIn> {
     Request(
       path: "auth/login", method: .post,
-      body: LoginBody(username: username, password: password, expiresInMins: lifetimeMinutes))
+      body: LoginBody(
+        username: username, password: Secret(password), expiresInMins: lifetimeMinutes))
   }
 
   static func refresh(_ refreshToken: String, lifetimeMinutes: Int) -> Request<TokenResponse> {
     Request(
       path: "auth/refresh", method: .post,
-      body: RefreshBody(refreshToken: refreshToken, expiresInMins: lifetimeMinutes))
+      body: RefreshBody(refreshToken: Secret(refreshToken), expiresInMins: lifetimeMinutes))
   }
 
   static let me = Request<User>(path: "auth/me", requiresAuth: true)
