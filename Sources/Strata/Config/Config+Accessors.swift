@@ -86,14 +86,25 @@ extension Config {
       })
   }
 
-  /// The value of `key` as a finite decimal number.
-  /// - Parameter key: The key.
-  /// - Parameter defaultValue: Returned when no layer defines the key.
+  /// The value of `key` as a finite decimal number (`SAMPLE_RATE = 0.25`, `1e-3`), within
+  /// `range` when one is given. Hexadecimal, `inf` and `nan` are errors, as is a value too
+  /// large for a `Double`.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
-  package func double(_ key: Key, default defaultValue: Double? = nil) throws -> Double {
-    try typed(key, default: defaultValue, expected: "a number") {
-      Double($0).flatMap { $0.isFinite ? $0 : nil }
+  public func double(
+    _ key: Key, default defaultValue: Double? = nil, in range: ClosedRange<Double>? = nil
+  ) throws -> Double {
+    guard let range else {
+      return try typed(key, default: defaultValue, expected: "a number", parse: Self.decimal)
     }
+    return try typed(
+      key, default: defaultValue, in: range, expected: "a number", parse: Self.decimal)
+  }
+
+  private static func decimal(_ text: String) -> Double? {
+    guard text.utf8.allSatisfy({ byte in "0123456789+-.eE".utf8.contains(byte) }) else {
+      return nil
+    }
+    return Double(text).flatMap { $0.isFinite ? $0 : nil }
   }
 
   /// The value of `key` as a flag: `YES`/`NO`, `true`/`false`, `1`/`0` (any letter case).

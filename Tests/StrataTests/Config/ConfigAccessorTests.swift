@@ -40,9 +40,17 @@ struct ConfigAccessorTests {
     #expect(try Self.config(text).double("V") == expected)
   }
 
-  @Test(arguments: ["abc", "inf", "nan", ""])
+  @Test(arguments: ["abc", "inf", "nan", "", "0x1p3", "1e999", "1.5s"])
   func invalidDouble(_ text: String) throws {
     #expect(throws: ConfigError.self) { try Self.config("'\(text)'").double("V") }
+  }
+
+  @Test func aDoubleOutsideItsRangeIsAnErrorNamingTheRange() throws {
+    #expect(try Self.config("0.25").double("V", in: 0...1) == 0.25)
+    let error = try #require(throws: ConfigError.self) {
+      try Self.config("1.5").double("V", in: 0...1)
+    }
+    #expect(error.message.contains("from 0.0 to 1.0"), "\(error.message)")
   }
 
   @Test(arguments: [
