@@ -8,11 +8,11 @@ import Foundation
 /// is cross-origin), as are two ports of one host.
 public struct Origin: Hashable, Sendable, Codable, CustomStringConvertible {
   /// `http` or `https` (lowercase).
-  package let scheme: String
+  public let scheme: String
   /// The host name or address (lowercase, IPv6 without brackets).
-  package let host: String
+  public let host: String
   /// The port, with the scheme's default filled in.
-  package let port: Int
+  public let port: Int
 
   /// The origin of `url`, or nil when it has no scheme or host (or a scheme without a
   /// default port and no explicit port).
