@@ -47,6 +47,25 @@ struct HTTPRequestParserTests {
     #expect(get.method == "GET" && get.path == "/users/1")
   }
 
+  /// A head that is not UTF-8 (a lone continuation byte, an overlong "/", a surrogate) is a
+  /// 400; one with UTF-8 letters in a header value is a request.
+  @Test(arguments: [[0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80]] as [[UInt8]])
+  func aHeadThatIsNotUTF8IsA400(bad: [UInt8]) {
+    var parser = HTTPRequestParser(limits: SandboxLimits())
+    let head = Array("GET / HTTP/1.1\r\nX-Name: ".utf8) + bad + Array("\r\n\r\n".utf8)
+    guard case .reject(400, _) = Self.feedByteByByte(head, to: &parser).first else {
+      Issue.record("expected 400 for \(bad)")
+      return
+    }
+    var fresh = HTTPRequestParser(limits: SandboxLimits())
+    let good = Array("GET / HTTP/1.1\r\nX-Name: Zoë €\r\n\r\n".utf8)
+    guard case .request(let request, _) = Self.feedByteByByte(good, to: &fresh).first else {
+      Issue.record("expected a request")
+      return
+    }
+    #expect(request.headers.contains { $0.value == "Zoë €" })
+  }
+
   /// The limit still holds when the head arrives a byte at a time, and a separator split
   /// across reads (`\r\n` | `\r\n`) is found.
   @Test func theHeadLimitAndASplitSeparatorHoldByteByByte() {

@@ -55,7 +55,7 @@ struct JSONObject {
       let inner = bytes.dropFirst().dropLast()
       if !inner.contains(backslash) {
         guard !inner.contains(where: { $0 < 0x20 }) else { return nil }
-        return String(validating: inner, as: UTF8.self)
+        return String(wellFormedUTF8: inner)
       }
       return Self.unescape(inner)
     }
@@ -128,7 +128,7 @@ struct JSONObject {
         default: return nil
         }
       }
-      return String(validating: out, as: UTF8.self)
+      return String(wellFormedUTF8: out)
     }
 
     /// The scalar of `\uXXXX` (and of its low surrogate's `\uXXXX` after a high one) whose

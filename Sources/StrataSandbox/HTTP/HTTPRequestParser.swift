@@ -115,7 +115,7 @@ struct HTTPRequestParser {
     guard bytes.count <= limits.maxHeaderBytes else {
       return .failure(Rejection(431, "Request header fields too large"))
     }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = String(bytes: bytes, encoding: .utf8) else {
       return .failure(Rejection(400, "Request head is not valid UTF-8"))
     }
     // Split on scalars: "\r\n" is a single Character, so a Character split would never see it.

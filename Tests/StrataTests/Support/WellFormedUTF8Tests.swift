@@ -1,0 +1,44 @@
+import StrataTesting
+import Testing
+
+@testable import Strata
+
+/// The package's UTF-8 check (the standard library's needs macOS 15 / iOS 18): it agrees with
+/// `String(validating:as:)` on random bytes, and refuses what UTF-8 forbids.
+@Suite("Well-formed UTF-8")
+struct WellFormedUTF8Tests {
+  @Test func agreesWithTheStandardLibraryOnRandomBytes() {
+    var random = SeededRandom(seed: 0x07F8)
+    // Bytes drawn mostly from the ranges multi-byte sequences are made of.
+    let pool: [UInt8] =
+      Array(0x00...0x7F) + Array(0x80...0xBF) + Array(0xC0...0xFF)
+      + Array(repeating: 0x80, count: 64) + Array(repeating: 0xE2, count: 32)
+    var validSeen = 0
+    for _ in 0..<50_000 {
+      let bytes = (0..<Int.random(in: 0...8, using: &random)).map { _ in
+        pool.randomElement(using: &random) ?? 0
+      }
+      let ours = String(wellFormedUTF8: bytes)
+      #expect(ours == String(validating: bytes, as: UTF8.self), "\(bytes)")
+      if ours != nil { validSeen += 1 }
+    }
+    #expect(validSeen > 1_000)
+  }
+
+  @Test(
+    arguments: [
+      [0xC0, 0xAF],  // an overlong "/"
+      [0xED, 0xA0, 0x80],  // a surrogate
+      [0xE2, 0x82],  // truncated "€"
+      [0xF4, 0x90, 0x80, 0x80],  // past U+10FFFF
+      [0xFF],
+    ] as [[UInt8]])
+  func refusesWhatUTF8Forbids(bytes: [UInt8]) {
+    #expect(String(wellFormedUTF8: bytes) == nil)
+  }
+
+  @Test func readsWhatItAccepts() {
+    #expect(String(wellFormedUTF8: Array("é€😀 plain".utf8)) == "é€😀 plain")
+    #expect(String(wellFormedUTF8: [UInt8]()) == "")
+  }
+}
