@@ -16,7 +16,7 @@ package protocol DurableFiles: Sendable {
   func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
   func close(_ fd: Int32)
   func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool
-  /// `fdatasync`: the file's bytes are on disk.
+  /// `fdatasync` (`F_FULLFSYNC` on Darwin): the file's bytes are on disk.
   func sync(_ fd: Int32) -> Bool
   func truncate(_ fd: Int32, to length: Int) -> Bool
   func rename(_ from: String, _ to: String) -> Bool
@@ -37,7 +37,14 @@ package struct SystemFiles: DurableFiles {
 
   package func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool { FileDescriptor.writeAll(fd, bytes) }
 
-  package func sync(_ fd: Int32) -> Bool { fdatasync(fd) == 0 }
+  #if canImport(Darwin)
+    // Darwin's headers declare no `fdatasync`, and its `fsync` leaves the bytes in the drive's
+    // own cache, where a power cut loses them: `F_FULLFSYNC` asks the drive to write them out.
+    // Some file systems (network, FAT) refuse it; `fsync` is then the most there is.
+    package func sync(_ fd: Int32) -> Bool { fcntl(fd, F_FULLFSYNC) == 0 || fsync(fd) == 0 }
+  #else
+    package func sync(_ fd: Int32) -> Bool { fdatasync(fd) == 0 }
+  #endif
 
   package func truncate(_ fd: Int32, to length: Int) -> Bool { ftruncate(fd, off_t(length)) == 0 }
 
