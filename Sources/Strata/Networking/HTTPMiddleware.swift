@@ -53,7 +53,7 @@ public struct RequestAttempt: Sendable, Equatable {
 /// ```swift
 /// options.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
 /// ```
-public struct DefaultHeaders: HTTPMiddleware {
+public struct DefaultHeaders: HTTPMiddleware, CustomStringConvertible, CustomReflectable {
   public let headers: [String: String]
 
   public init(_ headers: [String: String]) {
@@ -71,5 +71,17 @@ public struct DefaultHeaders: HTTPMiddleware {
       request.setValue(value, forHTTPHeaderField: name)
     }
     return try await next(request)
+  }
+
+  /// The fields, secret values as `<redacted>`: printing the app's middleware, or `dump` of
+  /// its options, does not show an API key.
+  public var description: String {
+    let shown = Redactor.standard.redact(headers: headers).sorted { $0.key < $1.key }
+    return "DefaultHeaders(" + shown.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
+  }
+
+  /// The same fields for `dump` and debuggers.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["headers": Redactor.standard.redact(headers: headers)])
   }
 }

@@ -73,6 +73,21 @@ struct MiddlewareTests {
     #expect(KnownSecrets.mask("key=\(key)") == "key=<redacted>")
   }
 
+  /// Printed, interpolated or dumped, the middleware shows its fields but no secret value
+  /// (`print` and `dump` do not pass through the mask by value: the type hides it itself).
+  @Test func defaultHeadersNeverShowASecretValue() {
+    let key = "sk_live_described_9876543210"
+    let middleware = DefaultHeaders(["X-API-Key": key, "X-Client": "tests"])
+    var dumped = ""
+    dump(middleware, to: &dumped)
+    for shown in [String(describing: middleware), "\(middleware)", dumped] {
+      #expect(!shown.contains(key), "\(shown)")
+      #expect(shown.contains("X-Client") && shown.contains("tests"), "\(shown)")
+    }
+    #expect(
+      String(describing: middleware) == "DefaultHeaders(X-API-Key: <redacted>, X-Client: tests)")
+  }
+
   @Test func middlewareSeesEveryAttemptInOrderFirstToLast() async throws {
     let transport = MockTransport.statuses([503, 503, 200], body: userJSON)
     let counter = AttemptCounter()
