@@ -255,19 +255,9 @@ struct ConfigParser {
 
   /// Checks that one line's bytes are UTF-8; an invalid sequence is an error at its column.
   static func validate(_ bytes: ArraySlice<UInt8>, file: String, line: Int) throws {
-    if bytes.allSatisfy({ $0 < 0x80 }) { return }
-    var iterator = bytes.makeIterator()
-    var codec = UTF8()
-    var column = 1
-    while true {
-      switch codec.decode(&iterator) {
-      case .scalarValue: column += 1
-      case .emptyInput: return
-      case .error:
-        throw ConfigError(
-          .invalidEncoding, at: SourceLocation(file: file, line: line, column: column),
-          "invalid UTF-8: save the file as UTF-8")
-      }
-    }
+    guard let valid = UTF8.scalarsBeforeError(in: bytes) else { return }
+    throw ConfigError(
+      .invalidEncoding, at: SourceLocation(file: file, line: line, column: valid + 1),
+      "invalid UTF-8: save the file as UTF-8")
   }
 }

@@ -3,17 +3,26 @@ extension String {
   /// truncated sequences), nil otherwise. The standard library's `String(validating:as:)` does
   /// the same but needs macOS 15 and iOS 18, and the package supports macOS 14 and iOS 17.
   package init?(wellFormedUTF8 bytes: some Collection<UInt8>) {
-    if !bytes.allSatisfy({ $0 < 0x80 }) {
-      var iterator = bytes.makeIterator()
-      var decoder = UTF8()
-      decoding: while true {
-        switch decoder.decode(&iterator) {
-        case .scalarValue: continue
-        case .emptyInput: break decoding
-        case .error: return nil
-        }
+    guard UTF8.scalarsBeforeError(in: bytes) == nil else { return nil }
+    self = String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+extension UTF8 {
+  /// How many scalars come before the first ill-formed sequence of `bytes` (a config error's
+  /// column is one more), nil when all of it is well-formed. All-ASCII bytes are checked at
+  /// once; the rest by the standard library's strict decoder.
+  package static func scalarsBeforeError(in bytes: some Collection<UInt8>) -> Int? {
+    if bytes.allSatisfy({ $0 < 0x80 }) { return nil }
+    var iterator = bytes.makeIterator()
+    var codec = UTF8()
+    var scalars = 0
+    while true {
+      switch codec.decode(&iterator) {
+      case .scalarValue: scalars += 1
+      case .emptyInput: return nil
+      case .error: return scalars
       }
     }
-    self = String(decoding: bytes, as: UTF8.self)
   }
 }
