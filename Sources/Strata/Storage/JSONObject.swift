@@ -53,11 +53,15 @@ struct JSONObject {
     var string: String? {
       guard bytes.count >= 2, bytes.first == quote, bytes.last == quote else { return nil }
       let inner = bytes.dropFirst().dropLast()
-      if !inner.contains(backslash) {
-        guard !inner.contains(where: { $0 < 0x20 }) else { return nil }
-        return String(wellFormedUTF8: inner)
+      // One pass decides: an escape needs unescaping, a raw control character is not JSON,
+      // and only text with a byte past ASCII needs its UTF-8 checked.
+      var ascii = true
+      for byte in inner {
+        if byte == backslash { return Self.unescape(inner) }
+        if byte < 0x20 { return nil }
+        if byte >= 0x80 { ascii = false }
       }
-      return Self.unescape(inner)
+      return ascii ? String(decoding: inner, as: UTF8.self) : String(wellFormedUTF8: inner)
     }
 
     /// An integer written as JSON writes one (no fraction, exponent or leading zero), nil when
