@@ -81,8 +81,7 @@ struct ConfigParser {
     var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     var lineNumber = 0
     while start <= bytes.count {
-      var end = start
-      while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+      let end = bytes.withUnsafeBufferPointer { Self.lineEnd(in: $0, from: start) }
       lineNumber += 1
       try Self.validate(bytes[start..<end], file: name, line: lineNumber)
       try parse(
@@ -238,6 +237,13 @@ struct ConfigParser {
         "the configuration and its includes are over \(maxTotalBytes >> 20) MiB in all")
     }
     return bytes
+  }
+
+  /// Where the line from `start` ends: at its LF or CR, or at the end of the bytes.
+  private static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var end = start
+    while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+    return end
   }
 
   /// Include paths are relative to the including file's directory.

@@ -85,9 +85,13 @@ struct LineScanner {
   private mutating func scanUnquoted() throws -> [ValueSegment] {
     var end = index
     while end < bytes.endIndex {
+      end = firstIndex(from: end, before: bytes.endIndex) {
+        $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "#")
+      }
+      guard end < bytes.endIndex else { break }
       let startsComment =
-        (bytes[end] == UInt8(ascii: "/") && end + 1 < bytes.endIndex
-          && bytes[end + 1] == UInt8(ascii: "/")) || bytes[end] == UInt8(ascii: "#")
+        bytes[end] == UInt8(ascii: "#")
+        || (end + 1 < bytes.endIndex && bytes[end + 1] == UInt8(ascii: "/"))
       if startsComment && end > bytes.startIndex && Self.isWhitespace(bytes[end - 1]) { break }
       end += 1
     }
@@ -164,11 +168,8 @@ struct LineScanner {
     let dollar = UInt8(ascii: "$")
     guard bytes[index] == dollar, index + 1 < limit else {
       // A run of plain bytes goes in at once (most values have no `$` at all).
-      var end = index + 1
-      while end < limit, bytes[end] != dollar, bytes[end] != quote,
-        bytes[end] != UInt8(ascii: "\\")
-      {
-        end += 1
+      let end = firstIndex(from: index + 1, before: limit) {
+        $0 == dollar || $0 == quote || $0 == UInt8(ascii: "\\")
       }
       builder.append(contentsOf: bytes[index..<end])
       index = end
@@ -220,6 +221,19 @@ struct LineScanner {
     return .reference(name: segments, location: location(start))
   }
 
+  /// The first position in `start..<limit` whose byte `stops` the scan, or `limit`. On the
+  /// buffer: the per-byte bounds checks of the slice were most of a large file's scan.
+  private func firstIndex(from start: Int, before limit: Int, where stops: (UInt8) -> Bool)
+    -> Int
+  {
+    let base = bytes.startIndex
+    return bytes.withUnsafeBufferPointer { buffer in
+      var offset = start - base
+      while offset < limit - base, !stops(buffer[offset]) { offset += 1 }
+      return offset + base
+    }
+  }
+
   // MARK: Character classes
 
   static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -240,17 +254,42 @@ struct LineScanner {
 struct SegmentBuilder {
   private var segments: [ValueSegment] = []
   private var literal: [UInt8] = []
+  /// A run of the file's bytes not copied yet: most literals are a single run, decoded
+  /// straight from the file's buffer with no copy in between.
+  private var run: ArraySlice<UInt8>?
 
-  mutating func append(_ byte: UInt8) { literal.append(byte) }
+  mutating func append(_ byte: UInt8) {
+    spill()
+    literal.append(byte)
+  }
 
-  mutating func append(contentsOf run: ArraySlice<UInt8>) { literal.append(contentsOf: run) }
+  mutating func append(contentsOf run: ArraySlice<UInt8>) {
+    if literal.isEmpty && self.run == nil {
+      self.run = run
+    } else {
+      spill()
+      literal.append(contentsOf: run)
+    }
+  }
 
   mutating func append(reference: ValueSegment) {
     flush()
     segments.append(reference)
   }
 
+  private mutating func spill() {
+    guard let pending = run else { return }
+    literal.append(contentsOf: pending)
+    run = nil
+  }
+
   private mutating func flush() {
+    if literal.isEmpty, let pending = run {
+      segments.append(.literal(String(decoding: pending, as: UTF8.self)))
+      run = nil
+      return
+    }
+    spill()
     guard !literal.isEmpty else { return }
     segments.append(.literal(String(decoding: literal, as: UTF8.self)))
     literal.removeAll(keepingCapacity: true)

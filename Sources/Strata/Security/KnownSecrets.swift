@@ -26,7 +26,7 @@ public enum KnownSecrets {
   /// prefix (`value 1`, `value 2`, …): a 2-byte key made every `va` in a text walk them all.
   struct Patterns: Sendable {
     var inOrder: [[UInt8]] = []
-    var known: Set<[UInt8]> = []
+    var known: Set<Bytes> = []
     /// For each hash of a first 8 bytes (4 for a shorter pattern), the first pattern of its
     /// chain (-1: none).
     var longHeads: [Int32] = []
@@ -42,7 +42,7 @@ public enum KnownSecrets {
     /// False when `pattern` was already known (nothing to re-index).
     @discardableResult
     mutating func insert(_ pattern: [UInt8]) -> Bool {
-      guard known.insert(pattern).inserted else { return false }
+      guard known.insert(Bytes(pattern)).inserted else { return false }
       inOrder.append(pattern)
       return true
     }
@@ -52,7 +52,7 @@ public enum KnownSecrets {
     mutating func trim() {
       let excess = inOrder.count - KnownSecrets.capacity
       guard excess > 0 else { return }
-      for pattern in inOrder[..<excess] { known.remove(pattern) }
+      for pattern in inOrder[..<excess] { known.remove(Bytes(pattern)) }
       inOrder.removeFirst(excess)
     }
 
@@ -99,6 +99,15 @@ public enum KnownSecrets {
     }
   }
 
+  /// A pattern as a set member, hashed in one call: an array of bytes hashes one byte at a
+  /// time, and a config's thousand secrets are looked up on every load. Not `String`: its
+  /// equality is canonical equivalence, and two spellings of one text are two patterns.
+  struct Bytes: Hashable, Sendable {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+  }
+
   /// Each thread masks with its own copy, refreshed after a `register`: a lock read by every
   /// log line on every thread made its counter the contended cache line.
   private static let patterns = PerThreadSnapshot(Patterns())
@@ -113,12 +122,11 @@ public enum KnownSecrets {
     // Only the newest `capacity` can be kept: a larger batch (a config with thousands of
     // secret-looking keys) would otherwise evict its own first half on every load, and
     // re-index each time, instead of finding every value already known the second time.
-    let values = values.compactMap { $0 }.filter { $0.unicodeScalars.count >= minimumLength }
-      .suffix(capacity)
+    let values = values.compactMap { $0 }.filter(isLongEnough).suffix(capacity)
     // A value known already was registered with its encoded forms: a config loaded again
     // neither encodes its values again nor copies the patterns to find nothing new.
     let unknown = patterns.read { patterns in
-      values.filter { !patterns.known.contains(Array($0.utf8)) }
+      values.filter { !patterns.known.contains(Bytes(Array($0.utf8))) }
     }
     let forms = unknown.flatMap(encodedForms).suffix(capacity)
     guard !forms.isEmpty else { return }
@@ -131,6 +139,14 @@ public enum KnownSecrets {
       count.storeReleasing(patterns.inOrder.count)
       return true
     }
+  }
+
+  /// At least ``minimumLength`` scalars; counted only for short values (a scalar is at most 4
+  /// bytes, so 16 bytes hold 4 scalars whatever they are).
+  private static func isLongEnough(_ value: String) -> Bool {
+    let bytes = value.utf8.count
+    return bytes >= 4 * minimumLength
+      || (bytes >= minimumLength && value.unicodeScalars.count >= minimumLength)
   }
 
   /// `text` with every registered value replaced by `<redacted>`.

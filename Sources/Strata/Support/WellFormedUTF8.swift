@@ -13,7 +13,9 @@ extension UTF8 {
   /// column is one more), nil when all of it is well-formed. All-ASCII bytes are checked at
   /// once; the rest by the standard library's strict decoder.
   package static func scalarsBeforeError(in bytes: some Collection<UInt8>) -> Int? {
-    if bytes.allSatisfy({ $0 < 0x80 }) { return nil }
+    if bytes.withContiguousStorageIfAvailable(isASCII) ?? bytes.allSatisfy({ $0 < 0x80 }) {
+      return nil
+    }
     var iterator = bytes.makeIterator()
     var codec = UTF8()
     var scalars = 0
@@ -24,5 +26,21 @@ extension UTF8 {
       case .error: return scalars
       }
     }
+  }
+
+  /// Eight bytes at a time: a word with no high bit set is eight ASCII bytes.
+  private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      guard base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      else { return false }
+      offset += 8
+    }
+    while offset < bytes.count {
+      guard bytes[offset] < 0x80 else { return false }
+      offset += 1
+    }
+    return true
   }
 }

@@ -216,6 +216,18 @@ struct ConfigSecretTests {
     #expect(error.description.contains("<redacted>"))
   }
 
+  /// The name rule, both ways: a marker in any letter case and at any place, and names that
+  /// hold only part of one, or its letters with another byte in between, are not secret.
+  @Test(arguments: [
+    ("KEY", true), ("key", true), ("kEy", true), ("MONKEY", true), ("X_TOKEN_2", true),
+    ("Secret", true), ("PASSWORD", true), ("passWord_1", true), ("TOK", false), ("KE", false),
+    ("K_E_Y", false), ("PASSWOR", false), ("SECRE_T", false), ("TOKE", false), ("API", false),
+    ("K3Y", false), ("HOST", false),
+  ])
+  func theNameRuleFindsAMarkerInAnyCase(_ key: String, _ isSecret: Bool) {
+    #expect(Config.Key(key).isSecret == isSecret)
+  }
+
   @Test func keysMarkedSecretAreRedacted() throws {
     let config = try Config(parsing: "SESSION = \(Self.token)", secretKeys: ["SESSION"])
     #expect(!config.description.contains(Self.token))

@@ -47,6 +47,24 @@ struct WellFormedUTF8Tests {
     #expect(String(wellFormedUTF8: bytes) == nil)
   }
 
+  /// ASCII is checked eight bytes at a time: a non-ASCII byte is found at every place of a
+  /// line, in a whole word or in the tail, and a slice is checked from its own start.
+  @Test func findsANonASCIIByteAtAnyPlace() {
+    for length in 0...40 {
+      let ascii = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+      #expect(UTF8.scalarsBeforeError(in: ascii) == nil)
+      for position in 0..<length {
+        var bad = ascii
+        bad[position] = 0xFF
+        #expect(UTF8.scalarsBeforeError(in: bad) == position, "\(length) \(position)")
+        #expect(UTF8.scalarsBeforeError(in: ([0xC3, 0xA9] + bad)[2...]) == position)
+        var accented = ascii
+        accented.replaceSubrange(position...position, with: [0xC3, 0xA9])
+        #expect(String(wellFormedUTF8: accented)?.unicodeScalars.count == length)
+      }
+    }
+  }
+
   @Test func readsWhatItAccepts() {
     #expect(String(wellFormedUTF8: Array("é€😀 plain".utf8)) == "é€😀 plain")
     #expect(String(wellFormedUTF8: [UInt8]()) == "")
