@@ -26,7 +26,7 @@ public struct JSONLogSink: LogSink {
         if index > 0 { line += "," }
         Self.appendQuoted(name, to: &line)
         line += ":"
-        Self.appendQuoted(KnownSecrets.mask(value), to: &line)
+        Self.appendQuoted(value, to: &line)
       }
       line += "}"
     }

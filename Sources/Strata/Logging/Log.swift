@@ -37,13 +37,19 @@ public struct Log: Sendable {
     return Int(level.rawValue) >= state.threshold.load()
   }
 
-  /// Logs `message` at `level` if that level is enabled.
+  /// Logs `message` at `level` if that level is enabled: for a level decided at run time, or
+  /// structured values beside the message.
+  /// ```swift
+  /// Log.general.log(status >= 500 ? .error : .notice, "checkout failed", fields: ["status": "\(status)"])
+  /// ```
   /// - Parameter level: The severity.
   /// - Parameter message: The message; evaluated only when the level is enabled.
   /// - Parameter file: The source file (defaults to the caller's).
   /// - Parameter line: The source line (defaults to the caller's).
-  /// - Parameter fields: Structured values the record carries (JSON lines write them as `fields`).
-  package func log(
+  /// - Parameter fields: Structured values the record carries (JSON lines write them as
+  ///   `fields`); evaluated only when the level is enabled. Their values are masked like the
+  ///   message; names are written as given.
+  public func log(
     _ level: LogLevel, _ message: @autoclosure () -> LogMessage, file: String = #fileID,
     line: UInt = #line, fields: @autoclosure () -> [String: String] = [:]
   ) {
@@ -83,7 +89,8 @@ public struct Log: Sendable {
       LogRecord(
         level: level, category: category,
         message: KnownSecrets.mask(message.rendered(revealingPrivate: reveal)),
-        file: file, line: line, fields: fields))
+        file: file, line: line,
+        fields: fields.isEmpty ? fields : fields.mapValues(KnownSecrets.mask)))
   }
 
   // MARK: Levels

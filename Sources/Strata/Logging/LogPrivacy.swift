@@ -39,9 +39,12 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
     /// Started at the first private value, from a copy of `hidden` up to it.
     var revealed: String?
 
-    /// Reserves room for the pieces.
+    /// Reserves room for the pieces when they cannot fit in a small string (15 UTF-8 bytes,
+    /// held inline): reserving any capacity puts the text on the heap, one allocation per
+    /// message that needs none (`"retry \(n)"`).
     public init(literalCapacity: Int, interpolationCount: Int) {
-      hidden.reserveCapacity(literalCapacity + interpolationCount * 8)
+      let estimate = literalCapacity + interpolationCount * 4
+      if estimate > 15 { hidden.reserveCapacity(estimate + interpolationCount * 4) }
     }
 
     public mutating func appendLiteral(_ literal: String) { append(literal, .public) }

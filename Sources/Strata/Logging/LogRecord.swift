@@ -14,7 +14,7 @@ public struct LogRecord: Sendable, Equatable {
   /// The source line that logged it.
   public let line: UInt
   /// Structured data beside the message (a request's method, status, duration…): JSON lines
-  /// carry them as a `fields` object.
+  /// carry them as a `fields` object. Values are masked like the message.
   public let fields: [String: String]
 
   package init(

@@ -81,6 +81,26 @@ struct LoggerTests {
     #expect(token.value == "tok-123456")
   }
 
+  /// A level chosen at run time, with fields: evaluated only when enabled, and their values
+  /// masked like the message for any sink (not only the JSON one).
+  @Test func fieldsAreLazyAndMaskedForEverySink() throws {
+    let secret = "fld-4c1d7e9a02"
+    KnownSecrets.register(secret)
+    let capture = CapturingLogSink()
+    let counter = EvaluationCounter()
+    Log.withScope(sink: capture, levels: LogThresholds(global: .info)) {
+      let log = Log(category: "payments")
+      log.log(.debug, "below", fields: ["n": counter.next()])
+      log.log(.warning, "charged \(secret)", fields: ["card": "ref \(secret)", "amount": "12"])
+    }
+    #expect(counter.count == 0)
+    #expect(capture.records.count == 1)
+    let record = try #require(capture.records.first)
+    #expect(record.level == .warning)
+    #expect(record.message == "charged <redacted>")
+    #expect(record.fields == ["card": "ref <redacted>", "amount": "12"])
+  }
+
   @Test func recordsCarrySourceAndCategory() throws {
     let capture = CapturingLogSink()
     Log.withScope(sink: capture) { Log(category: "payments").notice("charged") }
