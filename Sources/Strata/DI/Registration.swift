@@ -27,6 +27,8 @@ final class Registration: Sendable {
   let label: String
   let scope: DependencyContainer.Scope
   let factory: Factory
+  /// Wraps a new singleton for keeping, with the registered type where it is known.
+  let keep: @Sendable (Any) -> DependencyContainer.Built
   private let hook = Lock<Hook?>(nil)
   /// Set once a hook is attached: the common resolve (no hook) reads this one atomic word
   /// instead of taking `hook`'s lock.
@@ -35,11 +37,15 @@ final class Registration: Sendable {
   /// resolution path tracks it exactly (a cycle, or concurrent resolves).
   let resolvesUnderWay = AtomicInt(0)
 
-  init(key: ServiceKey, label: String, scope: DependencyContainer.Scope, factory: @escaping Factory)
-  {
+  init(
+    key: ServiceKey, label: String, scope: DependencyContainer.Scope,
+    keep: @escaping @Sendable (Any) -> DependencyContainer.Built = DependencyContainer.Built.init,
+    factory: @escaping Factory
+  ) {
     self.key = key
     self.label = label
     self.scope = scope
+    self.keep = keep
     self.factory = factory
   }
 
