@@ -24,14 +24,18 @@ struct Nothing: Endpoint {
 struct FaultMatrixTests {
   static let fast = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5))
 
+  /// The suite's own session, with an idle backstop and a deadline that are only hang guards:
+  /// these tests count attempts, so no clock may end one. On the suite's shared session (10 s
+  /// idle backstop) with a 40 s deadline, a busy machine once held three attempts up until
+  /// the deadline left no time for the last retry (1 run in 5 of `make test-load`).
+  static let transport = URLSessionTransport(options: .init(idleBackstop: 300))
+
   func withService(_ body: (SandboxServer, NetworkService) async throws -> Void) async throws {
     try await withSandbox { server in
-      // A generous deadline: these tests count attempts, and the shared session is sometimes
-      // held up for seconds by other tests' transfers.
       let service = NetworkService(
         options: NetworkOptions(
-          baseURL: server.baseURL, deadline: .seconds(40), retryPolicy: Self.fast),
-        transport: sharedTransport)
+          baseURL: server.baseURL, deadline: .seconds(300), retryPolicy: Self.fast),
+        transport: Self.transport)
       try await body(server, service)
     }
   }
