@@ -140,15 +140,15 @@ public struct Config: Sendable, CustomStringConvertible {
       values[key] = ConfigValue(
         key: key, value: value, origin: definition.origin, isSecret: isSecret)
       if isSecret && value.utf8.count >= 8 { secretValues.append(value) }
-      if holdsAt(value) { secretValues.append(URLComponents(string: value)?.password) }
+      if mayHoldURLPassword(value) { secretValues.append(URLComponents(string: value)?.password) }
     }
     KnownSecrets.register(secretValues)
     return values
   }
 
-  /// Whether `value` may hold a URL's password (`user:password@host`). On the bytes at once: a
+  /// Whether `value` holds an `@`, as `user:password@host` does. On the bytes at once: a
   /// scan through `String.UTF8View`'s iterator was the dearest step of a large file's load.
-  private static func holdsAt(_ value: String) -> Bool {
+  private static func mayHoldURLPassword(_ value: String) -> Bool {
     var value = value
     return value.withUTF8 { bytes in
       bytes.baseAddress.map { memchr($0, Int32(UInt8(ascii: "@")), bytes.count) != nil } ?? false
