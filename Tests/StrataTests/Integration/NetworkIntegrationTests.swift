@@ -10,8 +10,11 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// One transport for the whole suite: a long-lived URLSession, as in production.
-let sharedTransport = URLSessionTransport(options: .init(idleBackstop: 10, exchangeBackstop: 20))
+/// One transport for the whole suite: a long-lived URLSession, as in production. Its idle
+/// backstop is only a hang guard: at 10 s, a busy machine could time an attempt out and make
+/// the tests that count attempts see one more (the service's deadline, 60 s unless a test
+/// sets one, ends a call first).
+let sharedTransport = URLSessionTransport(options: .init(idleBackstop: 300))
 
 struct SandboxUserPage: Decodable, Sendable {
   let users: [TestUser]
