@@ -160,6 +160,12 @@ enum ContentionBenchmarks {
       pthread_key_create(slot, nil)
     }
 
+    deinit {
+      pthread_key_delete(slot.pointee)
+      slot.deallocate()
+      lines.deallocate()
+    }
+
     func log(_ record: LogRecord) {
       if let line = pthread_getspecific(slot.pointee) {
         line.assumingMemoryBound(to: Int.self).pointee += 1

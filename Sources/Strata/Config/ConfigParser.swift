@@ -81,7 +81,9 @@ struct ConfigParser {
     var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     var lineNumber = 0
     while start <= bytes.count {
-      let end = bytes.withUnsafeBufferPointer { Self.lineEnd(in: $0, from: start) }
+      let end = LineScanner.firstIndex(in: bytes[...], from: start, before: bytes.count) {
+        $0 == 0x0A || $0 == 0x0D
+      }
       lineNumber += 1
       try Self.validate(bytes[start..<end], file: name, line: lineNumber)
       try parse(
@@ -237,13 +239,6 @@ struct ConfigParser {
         "the configuration and its includes are over \(maxTotalBytes >> 20) MiB in all")
     }
     return bytes
-  }
-
-  /// Where the line from `start` ends: at its LF or CR, or at the end of the bytes.
-  private static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    var end = start
-    while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
-    return end
   }
 
   /// Include paths are relative to the including file's directory.

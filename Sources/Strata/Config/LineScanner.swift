@@ -221,11 +221,18 @@ struct LineScanner {
     return .reference(name: segments, location: location(start))
   }
 
-  /// The first position in `start..<limit` whose byte `stops` the scan, or `limit`. On the
-  /// buffer: the per-byte bounds checks of the slice were most of a large file's scan.
   private func firstIndex(from start: Int, before limit: Int, where stops: (UInt8) -> Bool)
     -> Int
   {
+    Self.firstIndex(in: bytes, from: start, before: limit, where: stops)
+  }
+
+  /// The first position in `start..<limit` of `bytes` whose byte `stops` the scan, or `limit`.
+  /// On the buffer: the per-byte bounds checks of the slice were most of a large file's scan.
+  static func firstIndex(
+    in bytes: ArraySlice<UInt8>, from start: Int, before limit: Int,
+    where stops: (UInt8) -> Bool
+  ) -> Int {
     let base = bytes.startIndex
     return bytes.withUnsafeBufferPointer { buffer in
       var offset = start - base
