@@ -26,7 +26,8 @@ let libraryProducts: [Product] = [
 
 let libraryTargets: [Target] = [
   // Word-sized atomics (C, over the compiler's builtins) and the package's lock: what
-  // `Synchronization` would give, on every OS version Strata supports.
+  // `Synchronization` would give, on every OS version Strata supports; and SHA-256, which the
+  // sandbox signs tokens with and the HTTP cache hides credential headers with.
   .target(name: "CStrataAtomics"),
   .target(name: "StrataConcurrency", dependencies: ["CStrataAtomics"]),
   .target(name: "Strata", dependencies: ["StrataConcurrency"]),

@@ -14,6 +14,7 @@ struct Posts: Decodable, Sendable {
 }
 
 struct SignedIn: Decodable, Sendable {
+  let id: Int
   let accessToken: String
   let refreshToken: String
 }
@@ -62,10 +63,11 @@ if await !session.isSignedIn {
   let tokens = try await network.send(
     Request<SignedIn>(
       path: "auth/login", method: .post, body: Login(username: "emilys", password: password)))
+  // The account (an id, never a token) is whom the cache and the stores keep data for.
   try await session.signIn(
     Credentials(
       accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-      lifetime: .seconds(3600)))
+      lifetime: .seconds(3600), account: "user-\(tokens.id)"))
 }
 // snippet.end
 
@@ -85,7 +87,10 @@ do {
 // snippet.end
 
 // snippet.offline
-let store = LocalStore<Post>(app: "MyApp", origin: origin, name: "posts")
+// The signed-in account's own store (the device's when signed out): it never lists or sends
+// another account's changes.
+let owner = DataOwner(account: await session.account())
+let store = LocalStore<Post>(app: "MyApp", origin: origin, name: "posts", owner: owner)
 let draft = Post(title: "Written offline", userId: 1)
 try await store.enqueue(kind: "post.create", payload: JSONEncoder().encode(draft), showing: draft)
 

@@ -142,15 +142,25 @@ public enum DemoContainer {
       APIUserPostsRepository(network: try c.resolve())
     }
     // Posts and todos kept on this device: a directory per API origin (the token store's
-    // rule), files per kind.
-    @Sendable func localStore<Item>(_ c: DependencyContainer, _ name: String) throws
-      -> LocalStore<Item>
+    // rule) and per owner — the signed-in account, or the device when signed out — files per
+    // kind.
+    @Sendable func localStores<Item>(_ c: DependencyContainer, _ name: String) throws
+      -> @Sendable (DataOwner) -> LocalStore<Item>
     {
       let config = try c.resolve(Config.self)
-      return LocalStore(
-        app: try config.string(.appName, default: "strata-demo"), origin: try c.resolve(),
-        name: name, directory: config.value(.storeDirectory)?.value,
-        environment: environment, now: now)
+      let (app, origin) = (
+        try config.string(.appName, default: "strata-demo"), try c.resolve(Origin.self)
+      )
+      let directory = config.value(.storeDirectory)?.value
+      return { owner in
+        LocalStore(
+          app: app, origin: origin, name: name, owner: owner, directory: directory,
+          environment: environment, now: now)
+      }
+    }
+    @Sendable func owner(_ c: DependencyContainer) throws -> @Sendable () async -> DataOwner {
+      let session = try c.resolve(AuthSession.self)
+      return { DataOwner(account: await session.account()) }
     }
     if features.isOn(.offline) {
       let attempts: @Sendable (DependencyContainer) throws -> Int = { c in
@@ -158,13 +168,13 @@ public enum DemoContainer {
       }
       container.register(OfflinePosts.self, scope: .singleton) { c in
         OfflinePosts(
-          store: try localStore(c, "posts"), repository: try c.resolve(),
+          stores: try localStores(c, "posts"), owner: try owner(c), repository: try c.resolve(),
           connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
           analytics: try c.resolve())
       }
       container.register(OfflineTodos.self, scope: .singleton) { c in
         OfflineTodos(
-          store: try localStore(c, "todos"), repository: try c.resolve(),
+          stores: try localStores(c, "todos"), owner: try owner(c), repository: try c.resolve(),
           connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
           analytics: try c.resolve())
       }

@@ -201,7 +201,7 @@ enum OutboxBenchmarks {
       let stores = directory + "/history-\(changes)"
       // The demo's own value type: the command reads these files as its posts.
       let store = LocalStore<Post>(
-        app: "strata-demo", origin: origin, name: "posts", directory: stores)
+        app: "strata-demo", origin: origin, name: "posts", owner: .device, directory: stores)
       for batch in stride(from: 0, to: changes, by: 1_000) {
         for index in batch..<min(changes, batch + 1_000) {
           let post = Post(id: 0, title: "Post \(index)", body: "written offline", userId: 1)

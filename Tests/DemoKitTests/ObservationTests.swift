@@ -65,7 +65,8 @@ struct ObservationTests {
     let directory = NSTemporaryDirectory() + "strata-observe-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let offline = OfflinePosts(
-      store: LocalStore(path: directory + "/posts"), repository: FakePostsRepository())
+      stores: { _ in LocalStore(path: directory + "/posts") }, owner: { .device },
+      repository: FakePostsRepository())
     let local = LocalPostsViewModel(posts: offline)
     #expect(await notifies({ local.items }, when: { await local.load() }))
   }

@@ -15,7 +15,8 @@ struct OfflinePostsTests {
     let store = LocalStore<Post>(path: directory + "/posts")
     return (
       OfflinePosts(
-        store: store, repository: FakePostsRepository(script: script), connectivity: connectivity),
+        stores: { _ in store }, owner: { .device }, repository: FakePostsRepository(script: script),
+        connectivity: connectivity),
       directory
     )
   }
@@ -73,7 +74,7 @@ struct OfflinePostsTests {
     options.retryPolicy = .none
     options.serverMessageFormat = .dummyJSON
     return OfflinePosts(
-      store: LocalStore(path: directory + "/posts"),
+      stores: { _ in LocalStore(path: directory + "/posts") }, owner: { .device },
       repository: APIPostsRepository(
         network: NetworkService(options: options, transport: transport)))
   }

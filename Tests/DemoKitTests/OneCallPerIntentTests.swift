@@ -16,7 +16,7 @@ struct OneCallPerIntentTests {
     init(online: Bool) { connectivity = Connectivity(isOnline: online) }
     func posts(offlineFeature: Bool = true) -> PostsViewModel {
       let offline = OfflinePosts(
-        store: LocalStore(path: directory + "/posts"),
+        stores: { _ in LocalStore(path: directory + "/posts") }, owner: { .device },
         repository: FakePostsRepository(script: script), connectivity: connectivity)
       return PostsViewModel(
         repo: FakePostsRepository(script: script),
@@ -24,7 +24,7 @@ struct OneCallPerIntentTests {
     }
     func todos() -> (TodosViewModel, OfflineTodos) {
       let offline = OfflineTodos(
-        store: LocalStore(path: directory + "/todos"),
+        stores: { _ in LocalStore(path: directory + "/todos") }, owner: { .device },
         repository: FakeTodosRepository(script: script), connectivity: connectivity)
       return (
         TodosViewModel(

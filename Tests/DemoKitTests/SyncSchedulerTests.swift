@@ -111,10 +111,12 @@ struct SyncSchedulerTests {
     let script = FakeScript()
     let gate = script.hold("create")
     let posts = OfflinePosts(
-      store: LocalStore(path: directory + "/posts"), repository: FakePostsRepository(script: script)
+      stores: { _ in LocalStore(path: directory + "/posts") }, owner: { .device },
+      repository: FakePostsRepository(script: script)
     )
     let todos = OfflineTodos(
-      store: LocalStore(path: directory + "/todos"), repository: FakeTodosRepository())
+      stores: { _ in LocalStore(path: directory + "/todos") }, owner: { .device },
+      repository: FakeTodosRepository())
     for title in ["in flight", "behind", "further behind"] {
       _ = try await posts.create(PostDraft(title: title, body: "b", userId: 1), offline: true)
     }

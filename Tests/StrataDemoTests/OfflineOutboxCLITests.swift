@@ -95,7 +95,11 @@ struct OfflineOutboxCLITests {
       let sent = try await cli.run(api + ["sync"])
       #expect(sent.status == 0 && sent.stdout.contains("synced"), "\(sent.stderr)")
       let done = try await cli.run(api + ["sync"])
-      #expect(done.status == 0 && done.stdout == "nothing to send\n", "one line, no table")
+      #expect(
+        done.status == 0
+          && done.stdout
+            == "nothing to send for this device (signed out); other accounts' changes wait for their own sessions\n",
+        "one line, no table, naming whose changes")
       let empty = try await cli.run(api + ["--json", "sync"])
       let nothing = try JSONDecoder().decode(Summary.self, from: Data(empty.stdout.utf8))
       #expect(empty.status == 0 && nothing.changes.isEmpty && nothing.waiting == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 import Testing
 
 @testable import StrataSandbox

@@ -96,6 +96,7 @@ public final class AppModel {
     case .refreshRejected: "Your session has expired. Sign in again."
     case .refreshLoop: "Your session could not be renewed. Sign in again."
     case .tokenRejected: "The server ended your session. Sign in again."
+    case .switchedAccount: "Another account signed in on this device."
     }
   }
 }

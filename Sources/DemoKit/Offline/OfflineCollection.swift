@@ -5,6 +5,11 @@ import Strata
 /// the store first and refreshed from the server (stale-while-revalidate); a change made
 /// offline — or when the server cannot be reached — is shown at once as `pending` and sent
 /// by ``sync()`` with the `Idempotency-Key` fixed when it was made.
+///
+/// Everything it keeps belongs to whoever is signed in when it is kept (``DataOwner``): each
+/// owner has a ``LocalStore`` of its own, and every call works on the current owner's alone —
+/// another account's items are never listed, and its changes never synced, in this session;
+/// they wait, intact, for their owner to sign in again.
 public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// An item as the device has it, with where it stands with the server.
   public struct Entry: Sendable, Equatable {
@@ -20,7 +25,10 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// Sends one change to the server.
   public typealias Send = @Sendable (OutboxEntry) async throws -> Settled
 
-  private let store: LocalStore<Item>
+  private let open: @Sendable (DataOwner) -> LocalStore<Item>
+  private let owner: @Sendable () async -> DataOwner
+  /// The stores opened so far, by owner (one instance each: its sync flag and state live in it).
+  private var stores: [DataOwner: LocalStore<Item>] = [:]
   private let connectivity: Connectivity?
   private let maxAttempts: Int
   private let send: Send
@@ -28,30 +36,43 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// The plural in the `sync_completed` event's properties (`posts_synced`).
   private let name: String
 
-  /// A collection kept in `store`; `send` carries a change to the server; `connectivity`
-  /// says when to keep a change without trying; a change sent `maxAttempts` times without
-  /// going through is given up (`failed`), so the ones behind it go on. Each sync is reported
-  /// to `analytics` as `sync_completed`, counted under `name` (`posts_synced`, …).
+  /// A collection kept in the store `stores` opens for the owner `owner` says is signed in
+  /// (asked at every call); `send` carries a change to the server; `connectivity` says when to
+  /// keep a change without trying; a change sent `maxAttempts` times without going through is
+  /// given up (`failed`), so the ones behind it go on. Each sync is reported to `analytics` as
+  /// `sync_completed`, counted under `name` (`posts_synced`, …).
   public init(
-    store: LocalStore<Item>, name: String, connectivity: Connectivity? = nil,
-    maxAttempts: Int = 5, analytics: any Analytics = NoAnalytics(), send: @escaping Send
+    stores: @escaping @Sendable (DataOwner) -> LocalStore<Item>,
+    owner: @escaping @Sendable () async -> DataOwner, name: String,
+    connectivity: Connectivity? = nil, maxAttempts: Int = 5,
+    analytics: any Analytics = NoAnalytics(), send: @escaping Send
   ) {
-    (self.store, self.name, self.connectivity, self.maxAttempts) =
-      (store, name, connectivity, maxAttempts)
+    (self.open, self.owner, self.name, self.connectivity, self.maxAttempts) =
+      (stores, owner, name, connectivity, maxAttempts)
     (self.analytics, self.send) = (analytics, send)
   }
 
-  /// What the device has, newest change first: shown at once, before any request.
-  public func local() async throws -> [Entry] {
-    try await store.records().map {
-      Entry(item: $0.record.value, status: $0.record.status, message: $0.record.message)
-    }
+  /// Whom the items shown and the changes sent belong to now: the signed-in account, or the
+  /// device when no one is signed in.
+  public func currentOwner() async -> DataOwner { await owner() }
+
+  /// The current owner's store.
+  private func store() async -> LocalStore<Item> {
+    let who = await owner()
+    if let store = stores[who] { return store }
+    let store = open(who)
+    stores[who] = store
+    return store
   }
+
+  /// What the device has, newest change first: shown at once, before any request.
+  public func local() async throws -> [Entry] { try await Self.entries(store()) }
 
   /// Keeps a fresh page from the server (local changes stay) and returns the local list.
   public func refresh(with page: [(key: String, item: Item)]) async throws -> [Entry] {
+    let store = await store()
     try await store.replaceSynced(with: page.map { ($0.key, $0.item) })
-    return try await local()
+    return try await Self.entries(store)
   }
 
   /// Keeps a change (`kind`, `payload`) and shows `shown` under `key` (default: the change's
@@ -61,8 +82,10 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   public func change(
     kind: String, payload: Data, shown: Item, key: String? = nil, offline: Bool = false
   ) async throws -> Entry {
+    let store = await store()
     let entry = try await store.enqueue(kind: kind, payload: payload, showing: shown, key: key)
-    return try await sent(entry, offline: offline) ?? Entry(item: shown, status: .pending)
+    return try await sent(entry, from: store, offline: offline)
+      ?? Entry(item: shown, status: .pending)
   }
 
   /// Keeps a change made from the item the device has under `key` at that moment, in one
@@ -73,19 +96,22 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     kind: String, key: String, offline: Bool = false,
     from make: @escaping @Sendable (Item?) throws -> (payload: Data, shown: Item)?
   ) async throws -> Entry? {
+    let store = await store()
     guard
       let entry = try await store.enqueue(
         kind: kind, updating: key, { try make($0).map { ($0.payload, $0.shown) } })
     else { return nil }
-    return try await sent(entry, offline: offline)
+    return try await sent(entry, from: store, offline: offline)
   }
 
-  /// Unless `offline` (or the device has no route), sends the outbox now — or leaves that to
-  /// a sync already running — and says how `entry`'s item stands (nil: no longer kept).
-  private func sent(_ entry: OutboxEntry, offline: Bool) async throws -> Entry? {
+  /// Unless `offline` (or the device has no route), sends `store`'s outbox now — or leaves
+  /// that to a sync already running — and says how `entry`'s item stands (nil: no longer kept).
+  private func sent(_ entry: OutboxEntry, from store: LocalStore<Item>, offline: Bool)
+    async throws -> Entry?
+  {
     if !offline, connectivity?.isOnline ?? true {
       do {
-        _ = try await sync()
+        _ = try await sync(store, progress: nil)
       } catch StoreError.syncInProgress {}
     }
     return try await store.record(entry.recordKey ?? entry.idempotencyKey).map {
@@ -103,14 +129,20 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   public func sync(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)? = nil) async throws
     -> [LocalStore<Item>.Outcome]
   {
-    let outcomes = try await sendPending(progress: progress)
+    try await sync(await store(), progress: progress)
+  }
+
+  private func sync(
+    _ store: LocalStore<Item>, progress: (@Sendable (LocalStore<Item>.Progress) -> Void)?
+  ) async throws -> [LocalStore<Item>.Outcome] {
+    let outcomes = try await sendPending(store, progress: progress)
     analytics.track("sync_completed", SyncCounts(outcomes).properties(kind: name))
     return outcomes
   }
 
-  private func sendPending(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)?)
-    async throws -> [LocalStore<Item>.Outcome]
-  {
+  private func sendPending(
+    _ store: LocalStore<Item>, progress: (@Sendable (LocalStore<Item>.Progress) -> Void)?
+  ) async throws -> [LocalStore<Item>.Outcome] {
     try await store.sync(maxAttempts: maxAttempts, progress: progress) { [send] entry in
       do {
         // Its own task: cancelling the sync must not abandon a send half done.
@@ -136,12 +168,18 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
 
   /// Drops a refused change for good, with the item shown for it.
   /// - Returns: Whether there was such a change.
-  public func discard(_ id: UUID) async throws -> Bool { try await store.discard(id) }
+  public func discard(_ id: UUID) async throws -> Bool { try await store().discard(id) }
 
   /// Puts the refused changes back in the queue for the next sync.
   /// - Returns: How many.
-  public func retryFailed() async throws -> Int { try await store.retryFailed() }
+  public func retryFailed() async throws -> Int { try await store().retryFailed() }
 
   /// Every change in the outbox, oldest first.
-  public func outbox() async throws -> [OutboxEntry] { try await store.outbox() }
+  public func outbox() async throws -> [OutboxEntry] { try await store().outbox() }
+
+  private static func entries(_ store: LocalStore<Item>) async throws -> [Entry] {
+    try await store.records().map {
+      Entry(item: $0.record.value, status: $0.record.status, message: $0.record.message)
+    }
+  }
 }

@@ -21,4 +21,7 @@ public enum SignOutReason: Sendable, Equatable {
   case refreshLoop
   /// The server rejected an access token it had just issued.
   case tokenRejected
+  /// Another account signed in on this device (``AuthSession/signIn(_:)``); what the previous
+  /// account kept to send waits for it.
+  case switchedAccount
 }

@@ -132,10 +132,25 @@ public actor AuthSession: Authenticator {
   public nonisolated func events() -> AsyncStream<AuthEvent> { broadcaster.stream() }
 
   /// Stores credentials after a login, bound to this session's origin.
-  /// - Throws: When the store cannot save them.
+  ///
+  /// Signing in as another account ends the previous session as ``signOut()`` does — its
+  /// answers leave the HTTP cache, and a `.signedOut(.switchedAccount)` event is sent first —
+  /// also when that session was only on disk and could not be restored (a session file with
+  /// the wrong mode). What its owner kept to send (a ``LocalStore`` of theirs) is not touched:
+  /// it waits for them.
+  /// - Throws: When the store cannot save them (the previous session has then ended anyway).
   public func signIn(_ credentials: Credentials) throws {
     let bound = credentials.bound(to: origin)
     KnownSecrets.register([bound.accessToken, bound.refreshToken])
+    // A session only on disk (unrestorable, or another process's) ends here; one held ends below.
+    if let stored = store.storedAccount(), stored != bound.account,
+      stored != self.credentials?.account
+    {
+      cache?.removeAll(account: stored)
+    }
+    if let ending = self.credentials, ending.account != bound.account {
+      end(.switchedAccount)
+    }
     try store.save(bound)
     self.credentials = bound
     generation += 1
@@ -144,12 +159,16 @@ public actor AuthSession: Authenticator {
     broadcaster.yield(.signedIn)
   }
 
-  /// Forgets the credentials and removes them from the store (also when the session could
-  /// not be restored, e.g. from a file with the wrong mode).
+  /// Forgets the credentials and removes them from the store, with the signed-in account's
+  /// answers in the HTTP cache — also when the session could not be restored (a file with the
+  /// wrong mode, damaged, or another user's that may be removed): the account such a file
+  /// names loses its answers too. Nothing is refused.
   public func signOut() {
+    let named = store.storedAccount()
     do { try store.clear() } catch {
       Log.auth.error("could not clear stored credentials: \(error)")
     }
+    if let named, named != credentials?.account { cache?.removeAll(account: named) }
     end(.requested)
   }
 

@@ -13,7 +13,9 @@ import Foundation
 ///   it is a regular file (not a symbolic link) of at most 64 KiB, and its directory is owned by
 ///   the current user and writable by no one else; otherwise ``load()`` and ``save(_:)`` throw a
 ///   `Failure` that says what to fix.
-/// - ``clear()`` removes the file whatever its mode, so signing out always works.
+/// - ``clear()`` removes the file whatever its mode, owner or content, so signing out always
+///   works; ``storedAccount()`` reads the account such a file names (never its tokens), so the
+///   sign-out also forgets that account's answers.
 /// - ``lockForRefresh()`` takes an advisory `flock` on `<file>.lock`, so processes sharing the
 ///   file refresh one at a time.
 /// - A corrupt file (a torn write from another tool, or garbage) reads as signed out.
@@ -63,7 +65,8 @@ public final class FileTokenStore: TokenStore {
   /// The largest credentials file read.
   package static let maxFileSize = 64 * 1024
 
-  package let path: String
+  /// Where the credentials are kept.
+  public let path: String
 
   /// How long ``lockForRefresh()`` waits for another process.
   package let lockTimeout: Duration
@@ -135,6 +138,17 @@ public final class FileTokenStore: TokenStore {
       throw Failure.tooLarge(path: path, size: data.count)
     }
     return data
+  }
+
+  /// The account the file names, read whatever its mode or owner (a regular file of at most
+  /// 64 KiB, not through a symbolic link); only the account is used, never the tokens.
+  public func storedAccount() -> String? {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+      let data = try? readContents()
+    else { return nil }
+    struct Named: Decodable { let account: String? }
+    return (try? JSONDecoder().decode(Named.self, from: data))?.account
   }
 
   /// Writes the credentials atomically with mode 0600.

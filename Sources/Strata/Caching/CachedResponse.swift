@@ -6,7 +6,9 @@ import Foundation
 
 /// One stored answer to a GET, with what RFC 9111 needs to judge it later: when it was asked
 /// for and received, its headers (names in lower case; `Set-Cookie` never kept), and the
-/// request's values of the headers its `Vary` names.
+/// request's values of the headers its `Vary` names — a credential's (`Authorization`,
+/// `Proxy-Authorization`, `Cookie`) only as a keyed digest (``HTTPCache/variedValue(_:of:)``), so
+/// no token is ever written into a cache file.
 struct CachedResponse: Sendable {
   let status: Int
   private(set) var headers: [String: String] {
@@ -16,14 +18,16 @@ struct CachedResponse: Sendable {
   let body: Data
   private(set) var requestTime: Date
   private(set) var responseTime: Date
-  /// The request's value of each header `Vary` names (nil: the request did not send it).
+  /// The request's value of each header `Vary` names, as ``HTTPCache/variedValue(_:of:)``
+  /// gives it (nil: the request did not send it).
   let varied: [String: String?]
   /// What `body` was last decoded to; kept in memory only.
   let decoded = DecodedAnswer()
 
+  /// - Parameter variedValue: The request's value of a header its `Vary` names, as it is kept.
   init?(
-    _ body: Data, _ response: HTTPURLResponse, for request: URLRequest, requestTime: Date,
-    responseTime: Date
+    _ body: Data, _ response: HTTPURLResponse, variedValue: (String) -> String?,
+    requestTime: Date, responseTime: Date
   ) {
     var headers: [String: String] = [:]
     for (name, value) in response.allHeaderFields {
@@ -39,7 +43,7 @@ struct CachedResponse: Sendable {
       return nil
     }
     var varied: [String: String?] = [:]
-    for name in vary where !name.isEmpty { varied[name] = request.value(forHTTPHeaderField: name) }
+    for name in vary where !name.isEmpty { varied[name] = variedValue(name) }
     (status, self.headers, self.body, self.varied) = (response.statusCode, headers, body, varied)
     self.parsed = parsed
     (self.requestTime, self.responseTime) = (requestTime, responseTime)
@@ -95,9 +99,10 @@ struct CachedResponse: Sendable {
     body.count + headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
   }
 
-  /// Whether this answer was given for a request like `request` (its `Vary` headers match).
-  func matches(_ request: URLRequest) -> Bool {
-    varied.allSatisfy { name, value in request.value(forHTTPHeaderField: name) == value }
+  /// Whether this answer was given for a request like the one whose `Vary` headers
+  /// `variedValue` gives (as they are kept).
+  func matches(_ variedValue: (String) -> String?) -> Bool {
+    varied.allSatisfy { name, value in variedValue(name) == value }
   }
 
   /// Its current age (RFC 9111 §4.2.3), in seconds.

@@ -20,7 +20,15 @@ import StrataConcurrency
 /// under that user's account (``Authenticator/account()``, never the token), served only to a
 /// request made for the same account, and removed with ``removeAll(account:)`` when the
 /// session ends (an ``AuthSession`` given this cache does it). Without an account they are
-/// not kept. `Cache-Control: private` therefore needs nothing more (a private cache may keep
+/// not kept. A session's end is a line in time: an answer to a request sent before it is not
+/// kept after it, whichever process ended the session (``removeAll(account:)`` changes the
+/// account's session mark on disk, and a store checks the mark after writing).
+///
+/// No credential is written into a cache file: a `Vary` on `Authorization`,
+/// `Proxy-Authorization` or `Cookie` keeps a keyed digest of the request's value (HMAC-SHA256
+/// under a random key of this cache's), a URL's user name and password never reach a key,
+/// and an answer that holds a secret the process knows (``KnownSecrets``: a token a server
+/// echoes back) is not kept at all. `Cache-Control: private` therefore needs nothing more (a private cache may keep
 /// such an answer, RFC 9111 §5.2.2.7), and `public` widens nothing: it lets *shared* caches
 /// keep answers to authorised requests, and a signed-in user's answers stay that user's here.
 ///
@@ -39,6 +47,10 @@ public final class HTTPCache: Sendable {
   private let memoryBytes: Int
   private let files: HTTPCacheFiles?
   private let now: @Sendable () -> Date
+  /// The key of the digests kept for credential headers a `Vary` names: on disk beside the
+  /// entries (0600) so that processes sharing them agree, else random for this instance;
+  /// read or made when first needed.
+  private let varyKey = Lock<[UInt8]?>(nil)
 
   private struct State {
     var memory = RecencyList<CachedResponse>()
@@ -46,6 +58,10 @@ public final class HTTPCache: Sendable {
     var disk: RecencyList<Void>?
     /// Answers being revalidated in the background (`stale-while-revalidate`), by key.
     var revalidating: Set<String> = []
+    /// Per account, how many sessions ended in this process, and the session mark last read
+    /// from disk (another process's sign-outs): together, the account's ``epoch(for:)``.
+    var endedHere: [String: Int] = [:]
+    var endedOnDisk: [String: String] = [:]
   }
 
   private let state = Lock(State())
@@ -102,16 +118,24 @@ public final class HTTPCache: Sendable {
   public func removeAll() {
     state.withLock { state in
       files?.removeAll()
-      state = State()
+      // The session marks stay: a clear is not a sign-out, and must not make an old mark current.
+      var cleared = State()
+      (cleared.endedHere, cleared.endedOnDisk) = (state.endedHere, state.endedOnDisk)
+      state = cleared
     }
   }
 
   /// Forgets every answer kept for `account` (its session ended), on disk too; other
-  /// accounts' and shared answers stay.
+  /// accounts' and shared answers stay. Ends the account's current session mark first, so
+  /// an answer still on its way — here or in another process — is not kept afterwards.
   public func removeAll(account: String) {
     let prefix = Self.partition(account)
     let filePrefix = HTTPCacheFiles.prefix(for: account)
     state.withLock { state in
+      state.endedHere[account, default: 0] += 1
+      // Before the files go: a process that writes an answer checks the mark after writing,
+      // so either it sees the new mark and removes its file, or the removal below finds it.
+      if let mark = files?.endSession(of: account) { state.endedOnDisk[account] = mark }
       state.memory.removeAll { $0.hasPrefix(prefix) }
       guard let files else { return }
       _ = loadIndex(&state)
@@ -124,9 +148,61 @@ public final class HTTPCache: Sendable {
 
   var currentDate: Date { now() }
 
-  /// An answer's key: its URL, after the account it was made for (nil: a shared answer).
+  /// An answer's key: its URL without user name or password, after the account it was made
+  /// for (nil: a shared answer).
   static func key(_ url: URL, account: String?) -> String {
-    (account.map(partition) ?? "") + url.absoluteString
+    (account.map(partition) ?? "") + withoutUserInfo(url.absoluteString)
+  }
+
+  /// `http://user:pw@host/x` as `http://host/x`: credentials in a URL name no answer, and
+  /// must not reach a file. Plain string work: most URLs have no `@` at all.
+  static func withoutUserInfo(_ url: String) -> String {
+    guard url.utf8.contains(UInt8(ascii: "@")), let scheme = url.range(of: "://") else {
+      return url
+    }
+    let authority = url[scheme.upperBound...].prefix { !"/?#".contains($0) }
+    guard let at = authority.lastIndex(of: "@") else { return url }
+    return String(url[..<scheme.upperBound]) + url[url.index(after: at)...]
+  }
+
+  /// The value `request` gives a header that a `Vary` names, as it is kept and compared: a
+  /// credential header's as `hmac-sha256:<hex>` under this cache's key (the same in every
+  /// process sharing the directory), never the token.
+  func variedValue(_ name: String, of request: URLRequest) -> String? {
+    guard let value = request.value(forHTTPHeaderField: name) else { return nil }
+    guard Self.credentialHeaders.contains(name.lowercased()) else { return value }
+    let key = varyKey.withLock { key in
+      if let key { return key }
+      let made = files?.varyKey() ?? HTTPCacheFiles.randomKey()
+      key = made
+      return made
+    }
+    let digest = SHA256.hmac(key: key, message: Array(value.utf8))
+    return "hmac-sha256:" + digest.map { String(format: "%02x", $0) }.joined()
+  }
+
+  private static let credentialHeaders: Set<String> = [
+    "authorization", "proxy-authorization", "cookie",
+  ]
+
+  /// The session mark of `account`'s answers, read before a request is sent for that account:
+  /// ``store(_:for:account:epoch:)`` keeps its answer only if the mark is still the same, so
+  /// an answer that arrives after a sign-out — in this process or another — is not kept.
+  func epoch(for account: String) -> String {
+    state.withLock { state in epoch(account, &state) }
+  }
+
+  private func epoch(_ account: String, _ state: inout State) -> String {
+    let here = state.endedHere[account, default: 0]
+    guard let files else { return "\(here)" }
+    let onDisk = files.sessionMark(of: account)
+    if let known = state.endedOnDisk[account], known != onDisk {
+      // Another process ended that account's session: what memory holds of it goes too.
+      let prefix = Self.partition(account)
+      state.memory.removeAll { $0.hasPrefix(prefix) }
+    }
+    state.endedOnDisk[account] = onDisk
+    return "\(here) \(onDisk)"
   }
 
   private static func key(_ request: URLRequest, account: String?) -> String? {
@@ -145,6 +221,7 @@ public final class HTTPCache: Sendable {
   func lookUp(_ request: URLRequest, account: String?) -> CachedResponse? {
     guard let key = Self.key(request, account: account) else { return nil }
     let name = HTTPCacheFiles.name(for: key, account: account)
+    let varied = { (name: String) in self.variedValue(name, of: request) }
     return state.withLock { state in
       var found = state.memory.use(key)
       if found == nil, let files {
@@ -161,18 +238,28 @@ public final class HTTPCache: Sendable {
           _ = state.memory.put(key, read, size: read.byteCount, budget: memoryBytes)
         }
       }
-      guard let found, found.matches(request) else { return nil }
+      guard let found, found.matches(varied) else { return nil }
       return found
     }
   }
 
   /// Keeps `response` for `request` made for `account` when it may be kept; drops an older
-  /// one either way.
-  func store(_ response: CachedResponse?, for request: URLRequest, account: String?) {
+  /// one either way. An answer for an account is kept only while the account's session mark
+  /// is still `epoch` (read by ``epoch(for:)`` before the request went out); one that holds a
+  /// secret the process knows is not kept.
+  func store(
+    _ response: CachedResponse?, for request: URLRequest, account: String?, epoch: String?
+  ) {
     guard let key = Self.key(request, account: account) else { return }
     let name = HTTPCacheFiles.name(for: key, account: account)
+    let ended = { (state: inout State) in
+      guard let account, let epoch else { return false }
+      return self.epoch(account, &state) != epoch
+    }
+    let holdsSecret = response.map(Self.holdsSecret) ?? false
     state.withLock { state in
-      guard let response, response.byteCount <= maxBytes else {
+      if ended(&state) { return }
+      guard let response, response.byteCount <= maxBytes, !holdsSecret else {
         remove(key, name, &state)
         return
       }
@@ -182,7 +269,15 @@ public final class HTTPCache: Sendable {
       guard let size = files.write(response, key: key, name: name) else { return }
       let evicted = state.disk?.put(name, (), size: size, budget: maxBytes) ?? []
       for name in evicted { unlink(files.directory + "/" + name) }
+      // Checked again after the write: another process may have ended the session meanwhile.
+      if ended(&state) { remove(key, name, &state) }
     }
+  }
+
+  /// Whether a known secret (a token, a password) is in the answer's body or headers.
+  private static func holdsSecret(_ response: CachedResponse) -> Bool {
+    KnownSecrets.occur(in: response.body)
+      || response.headers.values.contains { KnownSecrets.occur(in: Data($0.utf8)) }
   }
 
   /// Marks the answer under `key` as being revalidated in the background; false when it

@@ -92,6 +92,61 @@ struct HTTPCacheFiles: Sendable {
     return bytes.count
   }
 
+  /// 32 random bytes.
+  static func randomKey() -> [UInt8] {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+  }
+
+  /// The key of the directory's `Vary` digests, `vary.key` (0600): made once, by whichever
+  /// process comes first (linked into place, so two makers cannot both win); nil when it
+  /// can be neither read nor made (the caller then uses a key of its own).
+  func varyKey() -> [UInt8]? {
+    let path = directory + "/vary.key"
+    if let key = Self.readKey(path) { return key }
+    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    guard
+      FileManager.default.createFile(
+        atPath: temporary, contents: Data(Self.randomKey()),
+        attributes: [.posixPermissions: 0o600])
+    else { return nil }
+    _ = link(temporary, path)  // fails when another process made it first: theirs is read
+    unlink(temporary)
+    return Self.readKey(path)
+  }
+
+  private static func readKey(_ path: String) -> [UInt8]? {
+    guard let data = FileManager.default.contents(atPath: path), data.count == 32 else {
+      return nil
+    }
+    return Array(data)
+  }
+
+  /// `account`'s session mark: what the last sign-out of that account, in any process,
+  /// wrote ("" before the first).
+  func sessionMark(of account: String) -> String {
+    let path = directory + "/" + Self.prefix(for: account) + "session"
+    return FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+      ?? ""
+  }
+
+  /// Writes a new session mark for `account` (a sign-out) and returns it; nil when it could not
+  /// be written (other processes then miss this sign-out's line; this one still has it).
+  func endSession(of account: String) -> String? {
+    let mark = UUID().uuidString
+    let path = directory + "/" + Self.prefix(for: account) + "session"
+    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    guard
+      FileManager.default.createFile(
+        atPath: temporary, contents: Data(mark.utf8), attributes: [.posixPermissions: 0o600]),
+      rename(temporary, path) == 0
+    else {
+      unlink(temporary)
+      return nil
+    }
+    return mark
+  }
+
   /// Every entry file with its size and last change, for the index (and `cache show`).
   func list() -> [(name: String, size: Int, modified: Date)] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

@@ -25,15 +25,14 @@ public protocol Authenticator: Sendable {
   func rejected(renewedToken: String) async
 
   /// Who is signed in, as the HTTP cache keys their answers (never the token): the answers
-  /// to requests carrying this session's tokens are kept for this account alone. Nil — the
-  /// default — keeps no answer to a request that carried a token.
+  /// to requests carrying this session's tokens are kept for this account alone, and work
+  /// done for a ``DataOwner`` is sent only while this names it. Nil (signed out, or a session
+  /// without accounts) keeps no answer to a request that carried a token. Required, with no
+  /// default: a default beside an actor's own method is what a call on the actor would pick.
   func account() async -> String?
 }
 
 extension Authenticator {
-  /// No account: answers to requests that carry a token are not cached.
-  public func account() async -> String? { nil }
-
   /// Does nothing: an authenticator without a session to end.
   public func rejected(renewedToken: String) async {}
 }

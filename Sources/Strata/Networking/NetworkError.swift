@@ -69,6 +69,11 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     /// The server answered 401 to a request that carried no session token (an endpoint that
     /// does not require auth, or a service without an authenticator): nothing was renewed.
     case signInRequired
+    /// The request was made for a session that is not the signed-in one: work done for an
+    /// owner who is not signed in now (nothing was sent), or a read whose session ended —
+    /// signed out, here or in another process, or replaced by another account's — while its
+    /// answer was on the way (the answer was dropped, not cached).
+    case sessionEnded
   }
 
   /// What went wrong.
@@ -175,6 +180,8 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .unauthorized(.refreshRejected): "the session could not be renewed: sign in again"
     case .unauthorized(.rejectedAfterRefresh): "the server rejected the session: sign in again"
     case .unauthorized(.signInRequired): "HTTP 401: the server requires signing in"
+    case .unauthorized(.sessionEnded):
+      "made for a session that is no longer signed in: not sent, or its answer dropped"
     case .transport(let error): "network error: \(Self.describe(error))"
     case .encoding(let reason): "could not encode the request body: \(reason)"
     case .decoding(let failure): failure.description

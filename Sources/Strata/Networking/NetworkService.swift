@@ -86,6 +86,9 @@ public final class NetworkService: Networking {
     /// Whose answer this is when it carries a token (``Authenticator/account()``): the HTTP
     /// cache keeps it for that account alone.
     var account: String?
+    /// The account's session mark in the cache when the request went out
+    /// (``HTTPCache/epoch(for:)``): an answer arriving after it changed is not the account's.
+    var epoch: String?
     var attempt = 0
     var retries = 0
     var renewed = false
@@ -117,6 +120,7 @@ public final class NetworkService: Networking {
     // A token makes the answer one user's: kept for their account, or not at all.
     let cacheable = (call.token == nil || call.account != nil) && policy != .bypass
     let cache = cacheable ? options.cache : nil
+    if let cache, let account = call.account { call.epoch = cache.epoch(for: account) }
     let stored = cache?.lookUp(call.request, account: call.account)
     if let cache, let stored, policy == .useCache {
       let now = cache.currentDate
@@ -148,8 +152,9 @@ public final class NetworkService: Networking {
       if let cache, var entry = stored, case .success(let (_, response)) = outcome,
         response.statusCode == 304
       {
+        try await checkSession(of: call)
         entry.refresh(with: response, requestTime: requestTime, responseTime: cache.currentDate)
-        cache.store(entry, for: call.request, account: call.account)
+        cache.store(entry, for: call.request, account: call.account, epoch: call.epoch)
         record(
           outcome, .done(entry.body, status: 304), of: call, retryReason: why,
           duration: ContinuousClock.now - started, cache: ResponseSource.revalidated.label)
@@ -164,12 +169,14 @@ public final class NetworkService: Networking {
         cache: cache.map { _ in standIn == nil ? ResponseSource.network.label : "stale" },
         cacheAge: standIn?.age)
       if let standIn {
+        try await checkSession(of: call)
         logger.info("\(label): answered from the cache (\(standIn.age)s old) after a failure")
         return Fetched(
           value: try decode(E.Response.self, standIn.response), source: .stale(age: standIn.age))
       }
       switch next {
       case .done(let data, let status):
+        if call.method == .get { try await checkSession(of: call) }
         if case .success(let (_, response)) = outcome {
           keep(data, response, for: call, requestTime: requestTime, in: cache)
         }
@@ -228,10 +235,12 @@ public final class NetworkService: Networking {
     let request = call.request
     let method = request.httpMethod ?? "GET"
     if method == "GET" {
-      cache?.store(
+      guard let cache else { return }
+      cache.store(
         CachedResponse(
-          data, response, for: request, requestTime: requestTime,
-          responseTime: cache?.currentDate ?? Date()), for: request, account: call.account)
+          data, response, variedValue: { cache.variedValue($0, of: request) },
+          requestTime: requestTime, responseTime: cache.currentDate),
+        for: request, account: call.account, epoch: call.epoch)
       return
     }
     guard method != "HEAD", method != "OPTIONS", let shared = options.cache,
@@ -263,8 +272,23 @@ public final class NetworkService: Networking {
 
   // MARK: Steps
 
+  /// Ends a read whose session ended while its answer was on the way (signed out, here or in
+  /// another process, or another account signed in): its answer is neither kept nor returned
+  /// as that account's.
+  private func checkSession(of call: Call) async throws {
+    guard let account = call.account, let authenticator else { return }
+    let ended =
+      await authenticator.account() != account
+      || call.epoch.map { $0 != options.cache?.epoch(for: account) } ?? false
+    guard ended else { return }
+    logger.info("\(call.label): the session ended while the answer was on its way; dropped")
+    throw NetworkError.unauthorized(.sessionEnded)
+  }
+
   /// Builds the request and attaches the bearer token when the endpoint needs one and its
-  /// origin issued the session (a token never goes to another origin).
+  /// origin issued the session (a token never goes to another origin). Work done for an owner
+  /// (``DataOwner/acting``) is sent only while that owner is the one signed in, and the
+  /// device's never carries a token.
   private func authorise<E: Endpoint>(_ endpoint: E, label: String) async throws -> Call {
     var policy = endpoint.retryPolicy ?? options.retryPolicy
     if endpoint.retryPolicy == nil, endpoint.idempotencyKey != nil {
@@ -276,6 +300,15 @@ public final class NetworkService: Networking {
       deadline: clock.now() + (endpoint.deadline ?? options.deadline), policy: policy,
       maxResponseSize: endpoint.maxResponseSize ?? options.maxResponseSize,
       request: try builder.build(endpoint))
+    // Work for an owner goes out only in that owner's session; the device's carries no token.
+    let acting = DataOwner.acting
+    let before = acting != nil || endpoint.requiresAuth ? await authenticator?.account() : nil
+    if let acting,
+      DataOwner(account: before) != acting || (acting == .device && endpoint.requiresAuth)
+    {
+      logger.info("\(label): made for \(acting), whose session this is not; not sent")
+      throw NetworkError.unauthorized(.sessionEnded)
+    }
     guard endpoint.requiresAuth else { return call }
     if let authenticator, let url = call.request.url, !authenticator.origin.contains(url) {
       logger.notice(
@@ -289,6 +322,9 @@ public final class NetworkService: Networking {
     }
     call.carry(token)
     call.account = await authenticator.account()
+    // The token and the account must be one session's: a sign-in or sign-out between the reads
+    // would file one user's answer under another's name.
+    guard call.account == before else { throw NetworkError.unauthorized(.sessionEnded) }
     return call
   }
 

@@ -30,6 +30,32 @@ package struct AppDirectories: Sendable, Equatable {
     "\(origin.scheme)_\(component(origin.host))_\(origin.port)"
   }
 
+  /// An account's name as one directory name, never another account's: the name itself when
+  /// it is lower-case letters, digits, `-` and `_` (`user-1`), else its safe form and a hash
+  /// of the exact name after a `.`, which no plain name has (`Emily.S` → `emily_s.<hash>`):
+  /// file systems may ignore case.
+  package static func component(account: String) -> String {
+    let plain = account.utf8.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        UInt8(ascii: "-"), UInt8(ascii: "_"):
+        true
+      default: false
+      }
+    }
+    if plain, !account.isEmpty, account.utf8.count <= 64 { return account }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in account.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    let safe = account.unicodeScalars.map { scalar -> Character in
+      switch scalar {
+      case "a"..."z", "0"..."9", "-", "_": Character(scalar)
+      case "A"..."Z": Character(scalar.properties.lowercaseMapping)
+      default: "_"
+      }
+    }
+    return String(safe.prefix(48)) + "." + String(hash, radix: 16)
+  }
+
   /// `text` as one safe file name: anything but letters, digits, `.`, `-` and `_` becomes `_`,
   /// and a name made only of dots (`.`, `..`) is prefixed with `_`.
   static func component(_ text: String) -> String {

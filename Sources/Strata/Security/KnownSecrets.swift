@@ -161,6 +161,18 @@ public enum KnownSecrets {
     return String(decoding: masked, as: UTF8.self)
   }
 
+  /// Whether `bytes` hold a registered value (or one of its encoded forms): what is about to
+  /// be written to a file (a cached answer) is checked, so no secret the process holds reaches
+  /// one — a server that echoes a token back included.
+  package static func occur(in bytes: Data) -> Bool {
+    guard count.load() > 0, !bytes.isEmpty else { return false }
+    return patterns.read { patterns in
+      bytes.withUnsafeBytes { raw in
+        mask(raw.bindMemory(to: UInt8.self), with: patterns) != nil
+      }
+    }
+  }
+
   /// The bytes with every match replaced, or nil when nothing matched.
   private static func mask(_ text: UnsafeBufferPointer<UInt8>, with patterns: borrowing Patterns)
     -> [UInt8]?

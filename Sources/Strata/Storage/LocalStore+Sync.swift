@@ -44,6 +44,14 @@ extension LocalStore {
   ///   could not be renewed) → the change stays `pending` and the sync stops, keeping order —
   ///   unless it has now been sent `maxAttempts` times (over all syncs): then it is `failed`
   ///   too, with the last error, and the queue moves on.
+  /// - ``NetworkError/Unauthorized/sessionEnded``: the store's ``owner`` is not signed in
+  ///   (nothing was sent; another account signed in, or its owner signed out, meanwhile) → the
+  ///   sync stops and the change waits, unchanged and not counted as an attempt, for its owner.
+  ///
+  /// Each `send` runs as the store's ``owner`` (``DataOwner``): a ``NetworkService`` sends
+  /// nothing in it unless that owner is the one signed in, and nothing of the device's with a
+  /// token. An answer holding a secret the process knows (a token a server echoed) is not kept:
+  /// the change is synced with a note saying so.
   ///
   /// `send` gets the entry (send its ``OutboxEntry/idempotencyKey`` with it). Changes queued
   /// while the sync runs wait for the next one. When an outcome cannot be written (a full
@@ -73,9 +81,11 @@ extension LocalStore {
       var answer: Settled?
       var cancelled = false
       do {
-        answer = try await send(entry)
+        answer = try await DataOwner.$acting.withValue(owner) { try await send(entry) }
         entry.status = .synced
         entry.message = nil
+      } catch let error as NetworkError where error.kind == .unauthorized(.sessionEnded) {
+        break  // not sent: it waits for its owner's session, as it was
       } catch let refusal as ChangeRefused {
         entry.status = .failed
         entry.message = refusal.reason
@@ -90,6 +100,12 @@ extension LocalStore {
         }
       }
       var kept = answer
+      if let value = answer?.value, let json = try? encoder.encode(value),
+        KnownSecrets.occur(in: json)
+      {
+        entry.message = "the server's answer holds a secret (a token it echoed): not kept"
+        kept = nil
+      }
       do {
         try await writeOutcome(entry, kept)
       } catch StoreError.tooLarge where kept != nil {

@@ -26,6 +26,10 @@ import Foundation
 /// into a snapshot; `LocalStore+FormatOne` reads the first build's files;
 /// `LocalStore+FileChecks` checks the directory and maps lock failures.
 public actor LocalStore<Value: Codable & Sendable> {
+  /// Whose values and changes these are. Its changes are sent only in its session: each send
+  /// runs as this owner (``DataOwner/acting``), and ``NetworkService`` sends nothing for an
+  /// owner who is not signed in at that moment.
+  public nonisolated let owner: DataOwner
   let base: String
   let options: Options
   let now: @Sendable () -> Date
@@ -50,21 +54,26 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   /// A store whose files are `<path>.snapshot`, `<path>.log-N`, `<path>.lock` and
   /// `<path>.sync-lock` (their directory is created owner-only); `now` stamps what is written.
-  package init(path: String, now: @escaping @Sendable () -> Date = { Date() }) {
-    self.init(path: path, options: Options(), now: now)
+  package init(
+    path: String, owner: DataOwner = .device, now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.init(path: path, options: Options(), owner: owner, now: now)
   }
 
-  /// The store named `name` that `app` keeps for the API at `origin`:
-  /// `<directory>/<scheme>_<host>_<port>/<name>`, the directory being
-  /// `$XDG_DATA_HOME/<app>/store` (else `~/.local/share/<app>/store`) unless given. The same
-  /// rule as the session files, so nothing from a server or a config value places a file
-  /// elsewhere; the origin and the name become one safe path component each.
+  /// The store named `name` that `app` keeps for `owner` and the API at `origin`:
+  /// `<directory>/<scheme>_<host>_<port>/<name>` for the device (what was made signed out), and
+  /// `<directory>/<scheme>_<host>_<port>/accounts/<account>/<name>` for an account, the
+  /// directory being `$XDG_DATA_HOME/<app>/store` (else `~/.local/share/<app>/store`) unless
+  /// given. Each owner's files stand apart, so one account's changes are never listed, synced
+  /// or compacted with another's. The same rule as the session files, so nothing from a server
+  /// or a config value places a file elsewhere; the origin, the account and the name become one
+  /// safe path component each (two accounts never share one).
   ///
   /// Synced values are history the server keeps: a compaction keeps the newest
   /// `keepingSynced` of them that changed within `syncedFor`, so opening the store costs the
   /// same after years of use. Pending and refused changes, and their values, always stay.
   public init(
-    app: String, origin: Origin, name: String, directory: String? = nil,
+    app: String, origin: Origin, name: String, owner: DataOwner, directory: String? = nil,
     keepingSynced: Int = 250, syncedFor: Duration = .seconds(30 * 86_400),
     environment: [String: String] = ProcessInfo.processInfo.environment,
     now: @escaping @Sendable () -> Date = { Date() }
@@ -73,13 +82,18 @@ public actor LocalStore<Value: Codable & Sendable> {
     var options = Options()
     options.keptSyncedRecords = max(0, keepingSynced)
     options.keptSyncedAge = syncedFor
+    let owned = owner.account.map { "accounts/" + AppDirectories.component(account: $0) + "/" }
     self.init(
-      path: "\(directory)/\(AppDirectories.component(for: origin))/"
+      path: "\(directory)/\(AppDirectories.component(for: origin))/" + (owned ?? "")
         + AppDirectories.component(name),
-      options: options, now: now)
+      options: options, owner: owner, now: now)
   }
 
-  package init(path: String, options: Options, now: @escaping @Sendable () -> Date = { Date() }) {
+  package init(
+    path: String, options: Options, owner: DataOwner = .device,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.owner = owner
     self.base = path
     self.options = options
     self.now = now

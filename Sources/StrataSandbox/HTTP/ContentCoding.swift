@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 
 /// What Express and its compression middleware do to every answer of the real service: a weak
 /// `ETag` on 2xx bodies (a matching `If-None-Match` turns a GET into `304 Not Modified`), and

@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 
 /// HS256 JSON Web Tokens (RFC 7519) as the real DummyJSON issues them: header
 /// `{"alg":"HS256","typ":"JWT"}`, the user's public fields plus `iat`/`exp` (whole seconds),

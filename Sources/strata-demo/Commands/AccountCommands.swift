@@ -1,4 +1,5 @@
 import DemoKit
+import Foundation
 import Strata
 
 /// `login`, `logout`, `me`: the account feature, through its view models.
@@ -73,15 +74,41 @@ enum AccountCommands {
       json: user)
   }
 
+  /// Always forgets: a session file that could not be used (wrong mode, damaged, another
+  /// user's) is removed too, with the account's kept answers, and a warning names it.
   static func logout(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    guard try await app.resolve(AuthSession.self).isSignedIn else {
+    let session = try app.resolve(AuthSession.self)
+    let account = await session.account()
+    if await session.isSignedIn {
+      await (try app.resolve(ProfileViewModel.self)).signOut()
+      return Output(
+        text: .line("signed out" + (account.map { " (account \($0))" } ?? "")),
+        json: ["signedIn": false])
+    }
+    let store = try app.resolve((any TokenStore).self)
+    // attributesOfItem does not follow a symbolic link: a dangling one is found too.
+    guard let file = (store as? FileTokenStore)?.path,
+      (try? FileManager.default.attributesOfItem(atPath: file)) != nil
+    else {
       return Output(
         text: .line("not signed in to \(app.apiName): nothing to forget"),
         json: ["signedIn": false])
     }
-    let model = try app.resolve(ProfileViewModel.self)
-    await model.signOut()
-    return Output(text: .line("signed out"), json: ["signedIn": false])
+    let why: String
+    do {
+      _ = try store.load()
+      why = "its content is not a session"
+    } catch {
+      why = String(describing: error)
+    }
+    let named = store.storedAccount()
+    await session.signOut()
+    Terminal.error("warning: removed \(file), which could not be used (\(why))")
+    return Output(
+      text: .line(
+        "signed out: the session file that could not be used is gone"
+          + (named.map { ", with account \($0)'s kept answers" } ?? "")),
+      json: ["signedIn": false])
   }
 
   static func me(_ app: AppContext, _ invocation: Invocation) async throws -> Output {

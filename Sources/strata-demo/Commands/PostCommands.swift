@@ -63,10 +63,11 @@ enum PostCommands {
       post = created
     }
     guard post.status == .synced else {
+      let owner = try await app.resolve(OfflinePosts?.self)?.collection.currentOwner() ?? .device
       return Output(
         text: .line(
-          "kept on this device, pending: \"\(post.item.title)\" — 'strata-demo sync' sends it"
-        ), json: DeviceList.Row(name: .post, entry: post))
+          "kept on this device for \(owner), pending: \"\(post.item.title)\" — 'strata-demo sync' sends it in that session"
+        ), json: DeviceList.Row(name: .post, entry: post, account: owner.account))
     }
     return Output(
       text: .detail([
@@ -98,8 +99,8 @@ enum PostCommands {
   }
 
   static func local(_ app: AppContext) async throws -> Output {
-    DeviceList.output(
-      try await app.resolve(OfflinePosts.self).local(), name: .post,
+    try await DeviceList.output(
+      try app.resolve(OfflinePosts.self).collection, name: .post,
       headers: ["ID", "STATUS", "TITLE", "NOTE"]
     ) {
       [

@@ -36,6 +36,7 @@ enum SyncCommand {
         try await posts.collection.retryFailed() + todos.collection.retryFailed()
       Terminal.error("\(requeued) refused change\(requeued == 1 ? "" : "s") back in the queue")
     }
+    let owner = await posts.collection.currentOwner()
     let progress = ProgressLine(shown: Terminal.errorIsTerminal && !invocation.json)
     let postOutcomes: [LocalStore<Post>.Outcome]
     let todoOutcomes: [LocalStore<Todo>.Outcome]
@@ -62,16 +63,19 @@ enum SyncCommand {
         ? "\(refused) refused: see 'posts --local' / 'todos --local'; 'sync --retry-failed' sends them again"
         : nil,
     ].compactMap { $0 }
-    let json = Summary(changes: rows, waiting: waiting, refused: refused)
+    let json = Summary(
+      account: owner.account, changes: rows, waiting: waiting, refused: refused)
+    // Whose changes went: another account's wait, unseen, for its own session.
+    let others = "other accounts' changes wait for their own sessions"
     guard !rows.isEmpty else {
       return Output(
-        text: .line(footer.isEmpty ? "nothing to send" : footer.joined(separator: "\n")),
+        text: .line((["nothing to send for \(owner); \(others)"] + footer).joined(separator: "\n")),
         json: json, status: status)
     }
     return Output(
       text: .table(
         headers: ["CHANGE", "KIND", "STATUS", "ATTEMPTS", "RESULT"], rows: rows.map(\.cells),
-        footer: footer.isEmpty ? nil : footer.joined(separator: "\n")),
+        footer: (["the changes of \(owner); \(others)"] + footer).joined(separator: "\n")),
       json: json, status: status)
   }
 
@@ -136,9 +140,21 @@ enum SyncCommand {
   /// `sync --json`: the table's rows and its footer's counts (what is left waiting or refused
   /// in the whole queue, not only among the changes this run tried).
   struct Summary: Encodable {
+    /// Whose changes these are (null: the device's, made signed out).
+    let account: String?
     let changes: [Row]
     let waiting: Int
     let refused: Int
+
+    private enum Key: String, CodingKey { case account, changes, waiting, refused }
+
+    func encode(to encoder: any Encoder) throws {
+      var fields = encoder.container(keyedBy: Key.self)
+      try fields.encode(account, forKey: .account)  // null, not left out: the device's
+      try fields.encode(changes, forKey: .changes)
+      try fields.encode(waiting, forKey: .waiting)
+      try fields.encode(refused, forKey: .refused)
+    }
   }
 
   /// One change's outcome, as the table and `--json` show it.

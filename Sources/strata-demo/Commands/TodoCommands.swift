@@ -15,8 +15,8 @@ enum TodoCommands {
   static func todos(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     if invocation.option("local") != nil {
       guard try app.resolve(FeatureFlags.self).isOn(.offline) else { throw FeatureOff(.offline) }
-      return DeviceList.output(
-        try await app.resolve(OfflineTodos.self).local(), name: .todo,
+      return try await DeviceList.output(
+        try app.resolve(OfflineTodos.self).collection, name: .todo,
         headers: ["ID", "DONE", "STATUS", "TODO"]
       ) {
         [String($0.item.id), $0.item.completed ? "yes" : "no", $0.status.rawValue, $0.item.todo]

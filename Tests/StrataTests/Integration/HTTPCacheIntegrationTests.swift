@@ -11,6 +11,10 @@ import Testing
 /// The HTTP cache through the real URLSession against the sandbox, which answers as the real
 /// service's Express does: a weak `ETag` on every JSON answer, `304 Not Modified` for a
 /// matching `If-None-Match`.
+///
+/// User 2, not 1: the sandbox, like the real service, sends each user's password with the
+/// record, and tests elsewhere in this process sign in as user 1 — an answer that holds a
+/// password or token the process knows is never cached.
 @Suite("HTTP cache against the sandbox (real URLSession)")
 struct HTTPCacheIntegrationTests {
   private static func service(_ server: SandboxServer, baseURL: URL? = nil) -> NetworkService {
@@ -25,15 +29,15 @@ struct HTTPCacheIntegrationTests {
   @Test func aSecondReadIsRevalidatedWithTheServersETag() async throws {
     try await withSandbox { server in
       let network = Self.service(server)
-      #expect(try await network.fetch(GetUser()).source == .network)
-      let again = try await network.fetch(GetUser())
-      #expect(again.source == .revalidated && again.value.firstName == "Emily")
-      let conditional = server.journal.entries.last { $0.path == "/users/1" }
+      #expect(try await network.fetch(GetUser(id: 2)).source == .network)
+      let again = try await network.fetch(GetUser(id: 2))
+      #expect(again.source == .revalidated && again.value.firstName == "Michael")
+      let conditional = server.journal.entries.last { $0.path == "/users/2" }
       #expect(conditional?.header("If-None-Match")?.hasPrefix("W/\"") == true)
 
       _ = try await network.send(
-        Request<EmptyResponse>(path: "users/1", method: .put, body: ["firstName": "Emma"]))
-      #expect(try await network.fetch(GetUser()).source == .network)
+        Request<EmptyResponse>(path: "users/2", method: .put, body: ["firstName": "Emma"]))
+      #expect(try await network.fetch(GetUser(id: 2)).source == .network)
     }
   }
 
@@ -42,17 +46,17 @@ struct HTTPCacheIntegrationTests {
   @Test func aFreshAnswerMakesNoRequest() async throws {
     try await withSandbox { server in
       server.faults.add(
-        .init(method: "GET", path: "/users/1", count: 10, action: .cacheControl("max-age=600")))
+        .init(method: "GET", path: "/users/2", count: 10, action: .cacheControl("max-age=600")))
       let network = Self.service(server)
-      _ = try await network.send(GetUser())
+      _ = try await network.send(GetUser(id: 2))
       let before = server.journal.entries.count
       // Real time passes on a busy machine: any age below the 600 s it is fresh for.
-      guard case .cache(let age) = try await network.fetch(GetUser()).source, age < 600 else {
+      guard case .cache(let age) = try await network.fetch(GetUser(id: 2)).source, age < 600 else {
         Issue.record("the fresh answer was not used")
         return
       }
       #expect(server.journal.entries.count == before)
-      var refresh = Request<TestUser>(path: "users/1")
+      var refresh = Request<TestUser>(path: "users/2")
       refresh.cachePolicy = .revalidate
       #expect(try await network.fetch(refresh).source == .revalidated)
       #expect(server.journal.entries.count == before + 1)
@@ -64,13 +68,13 @@ struct HTTPCacheIntegrationTests {
     let server = SandboxServer()
     try server.start()
     let network = Self.service(server)
-    _ = try await network.send(GetUser())
+    _ = try await network.send(GetUser(id: 2))
     server.stopAndWait()
-    let answer = try await network.fetch(GetUser())
+    let answer = try await network.fetch(GetUser(id: 2))
     guard case .stale = answer.source else {
       Issue.record("expected a stale answer, got \(answer.source)")
       return
     }
-    #expect(answer.value.firstName == "Emily")
+    #expect(answer.value.firstName == "Michael")
   }
 }

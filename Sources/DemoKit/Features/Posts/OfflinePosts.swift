@@ -14,14 +14,18 @@ public struct OfflinePosts: OfflineFeature {
   private let repository: any PostsRepository
   private let analytics: any Analytics
 
-  /// Posts kept in `store`, sent through `repository`.
+  /// Posts kept in the store `stores` opens for the owner signed in now (`owner`), sent
+  /// through `repository`.
   public init(
-    store: LocalStore<Post>, repository: any PostsRepository, connectivity: Connectivity? = nil,
-    maxAttempts: Int = 5, analytics: any Analytics = NoAnalytics()
+    stores: @escaping @Sendable (DataOwner) -> LocalStore<Post>,
+    owner: @escaping @Sendable () async -> DataOwner, repository: any PostsRepository,
+    connectivity: Connectivity? = nil, maxAttempts: Int = 5,
+    analytics: any Analytics = NoAnalytics()
   ) {
     (self.repository, self.analytics) = (repository, analytics)
     collection = OfflineCollection(
-      store: store, name: "posts", connectivity: connectivity, maxAttempts: maxAttempts,
+      stores: stores, owner: owner, name: "posts", connectivity: connectivity,
+      maxAttempts: maxAttempts,
       analytics: analytics
     ) { entry in
       let draft = try JSONDecoder().decode(PostDraft.self, from: entry.payload)

@@ -18,14 +18,18 @@ public struct OfflineTodos: OfflineFeature {
   public let collection: OfflineCollection<Todo>
   private let repository: any TodosRepository
 
-  /// Todos kept in `store`, changed through `repository`.
+  /// Todos kept in the store `stores` opens for the owner signed in now (`owner`), changed
+  /// through `repository`.
   public init(
-    store: LocalStore<Todo>, repository: any TodosRepository, connectivity: Connectivity? = nil,
-    maxAttempts: Int = 5, analytics: any Analytics = NoAnalytics()
+    stores: @escaping @Sendable (DataOwner) -> LocalStore<Todo>,
+    owner: @escaping @Sendable () async -> DataOwner, repository: any TodosRepository,
+    connectivity: Connectivity? = nil, maxAttempts: Int = 5,
+    analytics: any Analytics = NoAnalytics()
   ) {
     self.repository = repository
     collection = OfflineCollection(
-      store: store, name: "todos", connectivity: connectivity, maxAttempts: maxAttempts,
+      stores: stores, owner: owner, name: "todos", connectivity: connectivity,
+      maxAttempts: maxAttempts,
       analytics: analytics
     ) { entry in
       let change = try JSONDecoder().decode(Change.self, from: entry.payload)

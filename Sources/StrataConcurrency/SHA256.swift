@@ -5,9 +5,9 @@
 /// SHA-256 and HMAC-SHA256 (FIPS 180-4, RFC 2104): CryptoKit on Apple platforms, this small
 /// implementation elsewhere (the toolchain ships no hash on Linux). Tested against the
 /// FIPS and RFC 4231 vectors.
-enum SHA256 {
+package enum SHA256 {
   /// The 32-byte digest of `message`.
-  static func hash(_ message: some Sequence<UInt8>) -> [UInt8] {
+  package static func hash(_ message: some Sequence<UInt8>) -> [UInt8] {
     #if canImport(CryptoKit)
       return Array(CryptoKit.SHA256.hash(data: Array(message)))
     #else
@@ -17,7 +17,7 @@ enum SHA256 {
   }
 
   /// The 32-byte HMAC-SHA256 of `message` under `key`.
-  static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+  package static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
     #if canImport(CryptoKit)
       return Array(
         CryptoKit.HMAC<CryptoKit.SHA256>.authenticationCode(
