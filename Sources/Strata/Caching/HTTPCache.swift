@@ -156,7 +156,7 @@ public final class HTTPCache: Sendable {
 
   /// `http://user:pw@host/x` as `http://host/x`: credentials in a URL name no answer, and
   /// must not reach a file. Plain string work: most URLs have no `@` at all.
-  static func withoutUserInfo(_ url: String) -> String {
+  package static func withoutUserInfo(_ url: String) -> String {
     guard url.utf8.contains(UInt8(ascii: "@")), let scheme = url.range(of: "://") else {
       return url
     }
@@ -270,9 +270,13 @@ public final class HTTPCache: Sendable {
       let evicted = state.disk?.put(name, (), size: size, budget: maxBytes) ?? []
       for name in evicted { unlink(files.directory + "/" + name) }
       // Checked again after the write: another process may have ended the session meanwhile.
+      Self.afterWrite?()
       if ended(&state) { remove(key, name, &state) }
     }
   }
+
+  /// Tests run another process's sign-out here, between an answer's write and its check.
+  @TaskLocal package static var afterWrite: (@Sendable () -> Void)?
 
   /// Whether a known secret (a token, a password) is in the answer's body or headers.
   private static func holdsSecret(_ response: CachedResponse) -> Bool {

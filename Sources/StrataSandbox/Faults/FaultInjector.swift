@@ -28,10 +28,15 @@ public final class FaultInjector: Sendable {
     /// Calls `body` on the connection's thread before answering: a test blocks there to hold
     /// the request in flight, then lets it go on (not terminal: the request is answered).
     case hold(@Sendable () -> Void)
-    /// Serve the request normally, with this `Cache-Control` value on the answer (a 304
-    /// included): tests and the tour drive a client cache's freshness per route, as a real
-    /// deployment's CDN or framework would (not terminal).
-    case cacheControl(String)
+    /// Serve the request normally, with this header on the answer (a 304 included) in place
+    /// of any of that name: tests and the tour drive a client cache per route — its freshness,
+    /// what it varies on — as a real deployment's CDN or framework would (not terminal).
+    case header(name: String, value: String)
+
+    /// ``header(name:value:)`` for `Cache-Control`.
+    public static func cacheControl(_ value: String) -> Action {
+      .header(name: "Cache-Control", value: value)
+    }
   }
 
   public struct Fault: Sendable {
@@ -113,7 +118,7 @@ public final class FaultInjector: Sendable {
         faults[index].remaining -= 1
         if case .delay = faults[index].action { continue }
         if case .hold = faults[index].action { continue }
-        if case .cacheControl = faults[index].action { continue }
+        if case .header = faults[index].action { continue }
         break  // one terminal action per request
       }
       faults.removeAll { $0.remaining <= 0 }

@@ -9,9 +9,9 @@ extension FaultInjector.Fault {
   /// `GET /users 503x2`, `* /posts/* drop`, `POST /auth/refresh 403 x10`,
   /// `GET /todos delay=1500ms`, `GET /users truncate`, `* /* echo=500` (the request echoed in
   /// the error body), `GET /users endless` (a body that never ends), `GET /users/*
-  /// cache=max-age=60,stale-if-error=600` (that `Cache-Control` on the answers). METHOD `*` matches any
-  /// method; a PATH
-  /// ending in `*` matches a prefix; COUNT defaults to 1.
+  /// cache=max-age=60,stale-if-error=600` (that `Cache-Control` on the answers), `GET /auth/me
+  /// vary=Authorization` (that `Vary`). METHOD `*` matches any method; a PATH ending in `*`
+  /// matches a prefix; COUNT defaults to 1.
   /// - Throws: ``SpecError`` naming the bad part.
   public init(spec: String) throws {
     let form = "expected 'METHOD PATH ACTION[xCOUNT]', e.g. 'GET /users 503x2'"
@@ -57,6 +57,15 @@ extension FaultInjector.Fault {
     case "endless": return .endlessBody
     default: break
     }
+    if text.hasPrefix("vary=") {
+      let value = String(text.dropFirst("vary=".count))
+      guard !value.isEmpty, value.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline })
+      else {
+        throw SpecError(
+          description: "fault '\(spec)': vary needs header names, e.g. vary=Authorization")
+      }
+      return .header(name: "Vary", value: value)
+    }
     if text.hasPrefix("cache=") {
       let value = String(text.dropFirst("cache=".count))
       guard !value.isEmpty, value.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline })
@@ -86,7 +95,7 @@ extension FaultInjector.Fault {
     guard let status = Int(text), (100...599).contains(status) else {
       throw SpecError(
         description:
-          "fault '\(spec)': ACTION must be a status (100-599), drop, lose-answer, truncate, endless, echo=STATUS, delay=DURATION or cache=CACHE-CONTROL"
+          "fault '\(spec)': ACTION must be a status (100-599), drop, lose-answer, truncate, endless, echo=STATUS, delay=DURATION, cache=CACHE-CONTROL or vary=HEADERS"
       )
     }
     return .respond(status: status)

@@ -63,7 +63,7 @@ struct Connection {
   private func respond(to request: SandboxRequest, keepAlive: Bool) -> Bool {
     let (actions, response) = server.handle(request)
     var truncate = false
-    var cacheControl: String?
+    var extraHeaders: [(name: String, value: String)] = []
     for action in actions {
       switch action {
       case .delay(let duration):
@@ -87,8 +87,8 @@ struct Connection {
         return send(fault, keepAlive: keepAlive, includeBody: request.method != "HEAD")
       case .truncateBody:
         truncate = true
-      case .cacheControl(let value):
-        cacheControl = value
+      case .header(let name, let value):
+        extraHeaders.append((name, value))
       case .echo(let status):
         return send(.echo(request, status: status), keepAlive: keepAlive, includeBody: true)
       case .endlessBody:
@@ -101,9 +101,9 @@ struct Connection {
       server.pause(min(.milliseconds(delay), server.configuration.maxDelay))
     }
     var answer = response()
-    if let cacheControl {
-      answer.headers.removeAll { $0.name.lowercased() == "cache-control" }
-      answer.headers.append(("Cache-Control", cacheControl))
+    for (name, value) in extraHeaders {
+      answer.headers.removeAll { $0.name.lowercased() == name.lowercased() }
+      answer.headers.append((name, value))
     }
     if truncate {
       var bytes = answer.serialized(keepAlive: false, includeBody: true)

@@ -1,0 +1,361 @@
+import Foundation
+import Strata
+import StrataConcurrency
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Holds each request in the transport until the test lets it go: a sign-out can then happen
+/// while an answer is on its way.
+private final class Gate: Sendable {
+  private let arrivals: AsyncStream<Void>
+  private let arrived: AsyncStream<Void>.Continuation
+  private let opened = Lock<CheckedContinuation<Void, Never>?>(nil)
+  private let isOpen = Lock(false)
+
+  init() { (arrivals, arrived) = AsyncStream.makeStream(of: Void.self) }
+
+  /// Called by the transport: says the request arrived, then waits for ``open()``.
+  func pass() async {
+    arrived.yield()
+    await withCheckedContinuation { continuation in
+      let already = isOpen.withLock { $0 }
+      if already { continuation.resume() } else { opened.withLock { $0 = continuation } }
+    }
+  }
+
+  /// Waits until a request is held.
+  func requestArrived() async {
+    for await _ in arrivals { return }
+  }
+
+  func open() {
+    isOpen.withLock { $0 = true }
+    opened.withLock { $0 }?.resume()
+  }
+}
+
+private let meJSON = #"{"id":1,"firstName":"Alice"}"#
+
+/// Every file under `root`, read whole.
+private func everyByte(under root: String) -> [(path: String, bytes: Data)] {
+  let names = FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []
+  return names.compactMap { name in
+    FileManager.default.contents(atPath: root + "/" + name).map { (name, $0) }
+  }
+}
+
+private func holds(_ files: [(path: String, bytes: Data)], _ secret: String) -> [String] {
+  files.filter { $0.bytes.range(of: Data(secret.utf8)) != nil }.map(\.path)
+}
+
+@Suite("Accounts are a boundary: cache, sessions, owners")
+struct AccountBoundaryTests {
+  private static func diskCache(_ root: String) -> HTTPCache {
+    HTTPCache(
+      app: "strata-tests", origin: exampleOrigin,
+      environment: ["XDG_CACHE_HOME": root, "HOME": root])
+  }
+
+  private static func session(
+    _ account: String?, token: String, cache: HTTPCache?, store: (any TokenStore)? = nil
+  ) -> AuthSession {
+    AuthSession(
+      origin: exampleOrigin,
+      store: store
+        ?? InMemoryTokenStore(
+          Credentials(
+            accessToken: token, refreshToken: "refresh-" + token, origin: exampleOrigin,
+            account: account)), cache: cache)
+  }
+
+  private static func network(
+    _ transport: MockTransport, _ session: AuthSession?, cache: HTTPCache?,
+    baseURL: String = "https://api.example"
+  ) -> NetworkService {
+    var options = NetworkOptions(baseURL: URL(string: baseURL)!, retryPolicy: .none)
+    options.cache = cache
+    return NetworkService(
+      options: options, transport: transport, authenticator: session, clock: ManualClock())
+  }
+
+  // MARK: No secret in a cache file
+
+  /// A server that varies on `Authorization` and `Cookie`: the entry keeps keyed digests,
+  /// never the values — and the digest still tells one token from another.
+  @Test func aVaryOnCredentialsKeepsDigestsNeverTheValues() async throws {
+    let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let cache = Self.diskCache(root)
+    let token = "tok-alice-\(UUID().uuidString)"
+    let cookie = "sid=cookie-\(UUID().uuidString)"
+    let transport = MockTransport { request, _ in
+      try MockTransport.response(
+        request, status: 200, body: meJSON,
+        headers: ["Cache-Control": "private, max-age=600", "Vary": "Authorization, Cookie"])
+    }
+    let session = Self.session("alice", token: token, cache: cache)
+    let network = Self.network(transport, session, cache: cache)
+    let me = Request<TestUser>(path: "auth/me", headers: ["Cookie": cookie], requiresAuth: true)
+
+    #expect(try await network.fetch(me).source == .network)
+    #expect(try await network.fetch(me).source == .cache(age: 0), "the digests match")
+    let files = everyByte(under: root)
+    #expect(files.contains { $0.path.hasSuffix(".entry") })
+    #expect(holds(files, token).isEmpty && holds(files, cookie).isEmpty)
+    #expect(files.contains { String(decoding: $0.bytes, as: UTF8.self).contains("hmac-sha256:") })
+
+    // The same account with a renewed token: the server said the answer depends on it.
+    try await session.signIn(
+      Credentials(accessToken: token + "-2", refreshToken: "r2", account: "alice"))
+    #expect(try await network.fetch(me).source == .network)
+    // Another process sharing the directory computes the same digests.
+    let other = Self.network(transport, session, cache: Self.diskCache(root))
+    #expect(try await other.fetch(me).source == .cache(age: 0))
+    #expect(transport.requestCount == 2)
+  }
+
+  /// `http://user:password@host/`: the credentials name no answer and reach no file; the
+  /// same URL without them finds the answer.
+  @Test func userInfoInTheBaseURLNeverReachesAKeyOrAFile() async throws {
+    let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let cache = Self.diskCache(root)
+    let transport = MockTransport.successful(
+      json: meJSON, headers: ["Cache-Control": "max-age=600"])
+    let password = "pw-\(UUID().uuidString)"
+    let withCredentials = Self.network(
+      transport, nil, cache: cache, baseURL: "https://someone:\(password)@api.example")
+    _ = try await withCredentials.send(GetUser())
+    let files = everyByte(under: root)
+    #expect(!files.isEmpty && holds(files, password).isEmpty && holds(files, "someone").isEmpty)
+    let plain = Self.network(transport, nil, cache: cache)
+    #expect(try await plain.fetch(GetUser()).source == .cache(age: 0))
+    #expect(HTTPCache.withoutUserInfo("http://a:b@h:1/x?q=@") == "http://h:1/x?q=@")
+    #expect(HTTPCache.withoutUserInfo("http://h/x?mail=a@b") == "http://h/x?mail=a@b")
+  }
+
+  /// A server that echoes the token back in a cacheable answer: nothing is kept, so the token
+  /// reaches no file.
+  @Test func anAnswerHoldingAKnownSecretIsNotKept() async throws {
+    let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let cache = Self.diskCache(root)
+    let token = "tok-echoed-\(UUID().uuidString)"
+    let transport = MockTransport { request, _ in
+      let bearer = request.value(forHTTPHeaderField: "Authorization") ?? ""
+      return try MockTransport.response(
+        request, status: 200, body: #"{"id":1,"firstName":"\#(bearer)"}"#,
+        headers: ["Cache-Control": "private, max-age=600"])
+    }
+    let session = Self.session("alice", token: token, cache: cache)
+    let network = Self.network(transport, session, cache: cache)
+    _ = try await network.send(GetMe())
+    #expect(try await network.fetch(GetMe()).source == .network, "not kept")
+    #expect(holds(everyByte(under: root), token).isEmpty)
+    #expect(cache.count == 0)
+  }
+
+  // MARK: Sign-out is a line in time
+
+  /// A read held in flight while its session ends — signed out, or signed out and in again as
+  /// the same account — is neither kept nor returned.
+  @Test(arguments: [false, true])
+  func anAnswerInFlightAtSignOutIsNeitherKeptNorReturned(signsInAgain: Bool) async throws {
+    let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let cache = Self.diskCache(root)
+    let gate = Gate()
+    let transport = MockTransport { request, _ in
+      await gate.pass()
+      return try MockTransport.response(
+        request, status: 200, body: meJSON, headers: ["Cache-Control": "private, max-age=600"])
+    }
+    let session = Self.session("alice", token: "tok-alice", cache: cache)
+    let network = Self.network(transport, session, cache: cache)
+    let read = Task { try await network.fetch(GetMe()) }
+    await gate.requestArrived()
+    await session.signOut()
+    if signsInAgain {
+      try await session.signIn(
+        Credentials(accessToken: "tok-alice-2", refreshToken: "r2", account: "alice"))
+    }
+    gate.open()
+    let error = await #expect(throws: NetworkError.self) { try await read.value }
+    #expect(error?.kind == .unauthorized(.sessionEnded))
+    #expect(cache.count == 0)
+    #expect(!everyByte(under: root).contains { $0.path.hasSuffix(".entry") })
+  }
+
+  /// Another process signs the account out (its cache over the same directory) while this
+  /// one's read is in flight: the answer is not kept here either, nor served from memory.
+  @Test func anotherProcessesSignOutIsTheSameLine() async throws {
+    let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let cache = Self.diskCache(root)
+    let gate = Gate()
+    let held = Lock(true)
+    let transport = MockTransport { request, _ in
+      if held.withLock({ $0 }) { await gate.pass() }
+      return try MockTransport.response(
+        request, status: 200, body: meJSON, headers: ["Cache-Control": "private, max-age=600"])
+    }
+    let session = Self.session("alice", token: "tok-alice", cache: cache)
+    let network = Self.network(transport, session, cache: cache)
+    let read = Task { try await network.fetch(GetMe()) }
+    await gate.requestArrived()
+    Self.diskCache(root).removeAll(account: "alice")  // the other process's sign-out
+    held.withLock { $0 = false }
+    gate.open()
+    await #expect(throws: NetworkError.self) { try await read.value }
+    #expect(!everyByte(under: root).contains { $0.path.hasSuffix(".entry") })
+
+    // Kept before the other process's sign-out: gone from this one's memory too.
+    #expect(try await network.fetch(GetMe()).source == .network)
+    #expect(try await network.fetch(GetMe()).source == .cache(age: 0))
+    Self.diskCache(root).removeAll(account: "alice")
+    #expect(try await network.fetch(GetMe()).source == .network)
+  }
+
+  /// The other process's sign-out lands between this one's write of an answer and its
+  /// check: the file it wrote is removed, so nothing of the account outlives the sign-out.
+  @Test func aSignOutBetweenAWriteAndItsCheckRemovesTheFile() async throws {
+    let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let cache = Self.diskCache(root)
+    let transport = MockTransport.successful(
+      json: meJSON, headers: ["Cache-Control": "private, max-age=600"])
+    let network = Self.network(
+      transport, Self.session("alice", token: "tok-alice", cache: cache), cache: cache)
+    let other = Self.diskCache(root)
+    _ = try await HTTPCache.$afterWrite.withValue({ other.removeAll(account: "alice") }) {
+      try await network.send(GetMe())
+    }
+    #expect(!everyByte(under: root).contains { $0.path.hasSuffix(".entry") })
+    #expect(cache.count == 0)
+  }
+
+  // MARK: Sessions
+
+  /// Signing in as someone else ends the previous session as a sign-out does: its answers go,
+  /// and the event says why; the same account signing in again keeps them.
+  @Test(.timeLimit(.minutes(1)))  // a hang guard: the events below may never come
+  func signingInAsAnotherAccountEndsThePreviousSession() async throws {
+    let cache = HTTPCache()
+    let transport = MockTransport.successful(
+      json: meJSON, headers: ["Cache-Control": "private, max-age=600"])
+    let session = Self.session("alice", token: "tok-alice", cache: cache)
+    let events = session.events()
+    let network = Self.network(transport, session, cache: cache)
+    _ = try await network.send(GetMe())
+    try await session.signIn(
+      Credentials(accessToken: "tok-alice-2", refreshToken: "r", account: "alice"))
+    #expect(cache.count == 1, "the same account: its answers stay")
+    try await session.signIn(Credentials(accessToken: "tok-bob", refreshToken: "r", account: "bob"))
+    #expect(cache.count == 0, "Alice's answers went with her session")
+    var seen: [AuthEvent] = []
+    for await event in events {
+      seen.append(event)
+      if seen.count == 3 { break }
+    }
+    #expect(seen == [.signedIn, .signedOut(.switchedAccount), .signedIn])
+  }
+
+  /// A session file other users can read is refused, yet a sign-out removes it and the
+  /// answers of the account it names; a sign-in as another account does the same.
+  @Test(arguments: [false, true])
+  func anUnusableSessionFileIsForgottenAllTheSame(bySigningIn: Bool) async throws {
+    let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let cache = HTTPCache()
+    let store = FileTokenStore(
+      app: "strata-tests", origin: exampleOrigin, environment: ["XDG_CONFIG_HOME": root])
+    try store.save(
+      Credentials(
+        accessToken: "tok-alice", refreshToken: "r", origin: exampleOrigin, account: "alice"))
+    let transport = MockTransport.successful(
+      json: meJSON, headers: ["Cache-Control": "private, max-age=600"])
+    _ = try await Self.network(
+      transport, Self.session("alice", token: "tok-alice", cache: cache), cache: cache
+    ).send(GetMe())
+    #expect(cache.count == 1)
+    chmod(store.path, 0o644)
+
+    let session = Self.session(nil, token: "", cache: cache, store: store)
+    #expect(await !session.isSignedIn, "a readable file is not trusted")
+    #expect(store.storedAccount() == "alice")
+    if bySigningIn {
+      try await session.signIn(
+        Credentials(accessToken: "tok-bob", refreshToken: "r", account: "bob"))
+      #expect(try store.load()?.account == "bob")
+    } else {
+      await session.signOut()
+      #expect(!FileManager.default.fileExists(atPath: store.path))
+    }
+    #expect(cache.count == 0, "the account the file named lost its answers")
+  }
+
+  // MARK: Owners
+
+  /// A store's changes go only in its owner's session: while another account is signed in
+  /// nothing is sent and the change waits, not counted as an attempt; the device's go only
+  /// signed out, and never with a token.
+  @Test func aStoresChangesGoOnlyInItsOwnersSession() async throws {
+    let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let transport = MockTransport.successful(json: "{}", status: 201)
+    let session = Self.session("bob", token: "tok-bob", cache: nil)
+    let network = Self.network(transport, session, cache: nil)
+    let send: @Sendable (OutboxEntry) async throws -> LocalStore<String>.Settled? = { entry in
+      _ = try await network.send(
+        Request<EmptyResponse>(
+          path: "posts/add", method: .post, body: ["title": "t"],
+          idempotencyKey: entry.idempotencyKey))
+      return nil
+    }
+    let alices = LocalStore<String>(
+      app: "strata-tests", origin: exampleOrigin, name: "posts", owner: .account("alice"),
+      directory: root)
+    let devices = LocalStore<String>(
+      app: "strata-tests", origin: exampleOrigin, name: "posts", owner: .device, directory: root)
+    try await alices.enqueue(kind: "post.create", payload: Data("a".utf8), showing: "Alice's")
+    try await devices.enqueue(kind: "post.create", payload: Data("d".utf8), showing: "Device's")
+    #expect(try await devices.records().map(\.record.value) == ["Device's"], "files apart")
+
+    _ = try await alices.sync(send: send)
+    _ = try await devices.sync(send: send)
+    #expect(transport.requestCount == 0, "Bob's session sends neither")
+    #expect(try await alices.outbox().map(\.attempts) == [0])
+    #expect(try await alices.outbox().map(\.status) == [.pending])
+
+    try await session.signIn(
+      Credentials(accessToken: "tok-alice", refreshToken: "r", account: "alice"))
+    _ = try await alices.sync(send: send)
+    #expect(try await alices.outbox().map(\.status) == [.synced])
+    #expect(transport.requestCount == 1)
+
+    await session.signOut()
+    _ = try await devices.sync(send: send)
+    #expect(try await devices.outbox().map(\.status) == [.synced])
+    #expect(transport.requests.last?.value(forHTTPHeaderField: "Authorization") == nil)
+
+    // Work for the device never carries a token, even to an endpoint that wants one.
+    try await session.signIn(Credentials(accessToken: "tok-bob", refreshToken: "r"))
+    let error = await #expect(throws: NetworkError.self) {
+      try await DataOwner.$acting.withValue(.device) { try await network.send(GetMe()) }
+    }
+    #expect(error?.kind == .unauthorized(.sessionEnded) && transport.requestCount == 2)
+  }
+
+  /// Two accounts never share a directory, whatever their names; a plain name is kept as it is.
+  @Test func everyAccountHasADirectoryOfItsOwn() {
+    let names = ["user-1", "User-1", "a/b", "a_b", "a.b", "..", "", "émilie", "EMILY"]
+    let components = names.map(AppDirectories.component(account:))
+    #expect(Set(components).count == names.count, "\(components)")
+    #expect(AppDirectories.component(account: "user-1") == "user-1")
+    #expect(components.allSatisfy { !$0.contains("/") && $0 != ".." && !$0.isEmpty })
+  }
+}
