@@ -231,7 +231,8 @@ struct AccountBoundaryTests {
     let network = Self.network(
       transport, Self.session("alice", token: "tok-alice", cache: cache), cache: cache)
     let other = Self.diskCache(root)
-    _ = try await HTTPCache.$afterWrite.withValue({ other.removeAll(account: "alice") }) {
+    let signOutElsewhere: @Sendable () -> Void = { other.removeAll(account: "alice") }
+    _ = try await HTTPCache.$afterWrite.withValue(signOutElsewhere) {
       try await network.send(GetMe())
     }
     #expect(!everyByte(under: root).contains { $0.path.hasSuffix(".entry") })
