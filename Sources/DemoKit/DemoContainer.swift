@@ -133,7 +133,8 @@ public enum DemoContainer {
         network: try c.resolve(),
         ttl: try config.duration(
           .usersCacheTTL, default: .seconds(60), in: .zero...Duration.seconds(24 * 3600)),
-        signedIn: try config.bool(.usersRequireSignIn, default: false))
+        signedIn: try config.bool(.usersRequireSignIn, default: false),
+        account: { [session = try c.resolve(AuthSession.self)] in await session.account() })
     }
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())

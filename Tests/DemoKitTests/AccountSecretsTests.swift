@@ -2,12 +2,41 @@ import DemoKit
 import Foundation
 import Strata
 import StrataSandbox
+import StrataTesting
 import Testing
 
 /// The demo app, signed in, reading and writing against a server that varies every answer on
 /// `Authorization` (as a CDN in front of an API may): only the session file holds a secret.
-@Suite("Accounts: no secret in any file but the session")
+@Suite("Accounts in the demo app: secrets and kept values")
 struct AccountSecretsTests {
+  /// Signed-in reads kept by the users repository are the account's own: after another
+  /// account signs in, the same read asks the server again.
+  @Test func aSignedInReadKeptForOneAccountIsNotTheNextOnes() async throws {
+    let session = AuthSession(
+      origin: Origin("https://api.example")!,
+      store: InMemoryTokenStore(
+        Credentials(
+          accessToken: "tok-a", refreshToken: "r", origin: Origin("https://api.example"),
+          account: "user-1")))
+    let transport = MockTransport { request, _ in
+      let name = request.value(forHTTPHeaderField: "Authorization") == "Bearer tok-a" ? "A" : "B"
+      return try MockTransport.response(
+        request, status: 200, body: #"{"id":2,"firstName":"\#(name)","lastName":"x"}"#)
+    }
+    let network = NetworkService(
+      options: NetworkOptions(baseURL: URL(string: "https://api.example")!),
+      transport: transport, authenticator: session)
+    let users = APIUsersRepository(
+      network: network, signedIn: true, account: { await session.account() },
+      now: { Date(timeIntervalSince1970: 1_800_000_000) })
+    #expect(try await users.user(id: 2).firstName == "A")
+    #expect(try await users.user(id: 2).firstName == "A" && transport.requestCount == 1)
+    try await session.signIn(
+      Credentials(accessToken: "tok-b", refreshToken: "r", account: "user-2"))
+    #expect(try await users.user(id: 2).firstName == "B", "not the previous account's")
+    #expect(transport.requestCount == 2)
+  }
+
   @Test func aSignedInSessionLeavesNoSecretOutsideTheSessionFile() async throws {
     let root = NSTemporaryDirectory() + "strata-secrets-\(UUID().uuidString)"
     // The HTTP cache goes where the process's XDG_CACHE_HOME says: an app name of this test's

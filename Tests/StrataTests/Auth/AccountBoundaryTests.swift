@@ -54,10 +54,13 @@ private func holds(_ files: [(path: String, bytes: Data)], _ secret: String) -> 
 
 @Suite("Accounts are a boundary: cache, sessions, owners")
 struct AccountBoundaryTests {
+  /// A cache on disk under `root`, on a clock that stands still: an answer's age never
+  /// depends on how busy the machine is.
   private static func diskCache(_ root: String) -> HTTPCache {
     HTTPCache(
       app: "strata-tests", origin: exampleOrigin,
-      environment: ["XDG_CACHE_HOME": root, "HOME": root])
+      environment: ["XDG_CACHE_HOME": root, "HOME": root],
+      now: { Date(timeIntervalSince1970: 1_800_000_000) })
   }
 
   private static func session(
@@ -245,7 +248,7 @@ struct AccountBoundaryTests {
   /// and the event says why; the same account signing in again keeps them.
   @Test(.timeLimit(.minutes(1)))  // a hang guard: the events below may never come
   func signingInAsAnotherAccountEndsThePreviousSession() async throws {
-    let cache = HTTPCache()
+    let cache = HTTPCache(now: { Date(timeIntervalSince1970: 1_800_000_000) })
     let transport = MockTransport.successful(
       json: meJSON, headers: ["Cache-Control": "private, max-age=600"])
     let session = Self.session("alice", token: "tok-alice", cache: cache)

@@ -34,20 +34,25 @@ extension UsersRepository {
 public final class APIUsersRepository: UsersRepository {
   private let network: any Networking
   private let pages: TTLCache<String, Fetched<Page<User>>>
-  private let users: TTLCache<Int, User>
+  private let users: TTLCache<String, User>
   private let signedIn: Bool
+  private let account: @Sendable () async -> String?
 
   /// - Parameter network: The networking layer.
   /// - Parameter ttl: How long responses stay cached (default 60 s).
   /// - Parameter signedIn: Read through DummyJSON's authenticated routes (`/auth/users…`), which
   ///   need a session, instead of the public ones.
+  /// - Parameter account: Who is signed in (the session's ``AuthSession/account()``): what a
+  ///   signed-in read keeps here is that account's alone, never served to the next one.
   /// - Parameter now: Wall-clock time (tests inject their own).
   public init(
     network: any Networking, ttl: Duration = .seconds(60), signedIn: Bool = false,
+    account: @escaping @Sendable () async -> String? = { nil },
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.network = network
     self.signedIn = signedIn
+    self.account = account
     self.pages = TTLCache(ttl: ttl, now: now)
     self.users = TTLCache(ttl: ttl, now: now)
   }
@@ -66,7 +71,7 @@ public final class APIUsersRepository: UsersRepository {
       await pages.removeAll()
     }
     let network = self.network
-    let key = "list:\(limit):\(skip)"
+    let key = await keyed("list:\(limit):\(skip)")
     let (fetched, cached) = try await pages.value(for: key) { [request] in
       try await network.fetch(request)
     }
@@ -78,14 +83,16 @@ public final class APIUsersRepository: UsersRepository {
   /// Users matching a query (cached).
   public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
     try await cachedPage(
-      "search:\(query):\(limit):\(skip)",
+      await keyed("search:\(query):\(limit):\(skip)"),
       scoped(UserRequests.search(query, limit: limit, skip: skip)))
   }
 
   public func user(id: Int) async throws -> User {
     let network = self.network
     let request = scoped(UserRequests.get(id: id))
-    let (user, cached) = try await users.value(for: id) { try await network.send(request) }
+    let (user, cached) = try await users.value(for: await keyed("user:\(id)")) {
+      try await network.send(request)
+    }
     if cached { Log.networking.debug("users: user \(id) from cache") }
     return user
   }
@@ -97,6 +104,12 @@ public final class APIUsersRepository: UsersRepository {
     await pages.removeAll()
     await users.removeAll()
     return updated
+  }
+
+  /// `name` as a key of what is kept here: a signed-in read's is the account's own.
+  private func keyed(_ name: String) async -> String {
+    guard signedIn else { return name }
+    return "\(await account() ?? "") \(name)"
   }
 
   /// The request itself, or its `/auth/…` twin when reads need a session.
