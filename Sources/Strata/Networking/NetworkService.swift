@@ -287,7 +287,7 @@ public final class NetworkService: Networking {
 
   /// Builds the request and attaches the bearer token when the endpoint needs one and its
   /// origin issued the session (a token never goes to another origin). Work done for an owner
-  /// (``DataOwner/acting``) is sent only while that owner is the one signed in, and the
+  /// (`DataOwner.acting`) is sent only while that owner is the one signed in, and the
   /// device's never carries a token.
   private func authorise<E: Endpoint>(_ endpoint: E, label: String) async throws -> Call {
     var policy = endpoint.retryPolicy ?? options.retryPolicy

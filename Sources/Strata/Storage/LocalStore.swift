@@ -27,7 +27,7 @@ import Foundation
 /// `LocalStore+FileChecks` checks the directory and maps lock failures.
 public actor LocalStore<Value: Codable & Sendable> {
   /// Whose values and changes these are. Its changes are sent only in its session: each send
-  /// runs as this owner (``DataOwner/acting``), and ``NetworkService`` sends nothing for an
+  /// runs as this owner (`DataOwner.acting`), and ``NetworkService`` sends nothing for an
   /// owner who is not signed in at that moment.
   public nonisolated let owner: DataOwner
   let base: String
