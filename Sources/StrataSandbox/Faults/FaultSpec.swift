@@ -57,23 +57,18 @@ extension FaultInjector.Fault {
     case "endless": return .endlessBody
     default: break
     }
-    if text.hasPrefix("vary=") {
-      let value = String(text.dropFirst("vary=".count))
+    // `vary=Authorization`, `cache=max-age=60`: a header on the answer, one token of ASCII.
+    for (prefix, header, example) in [
+      ("vary=", "Vary", "header names, e.g. vary=Authorization"),
+      ("cache=", "Cache-Control", "a Cache-Control value, e.g. cache=max-age=60"),
+    ] where text.hasPrefix(prefix) {
+      let value = String(text.dropFirst(prefix.count))
       guard !value.isEmpty, value.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline })
       else {
         throw SpecError(
-          description: "fault '\(spec)': vary needs header names, e.g. vary=Authorization")
+          description: "fault '\(spec)': \(prefix.dropLast()) needs \(example)")
       }
-      return .header(name: "Vary", value: value)
-    }
-    if text.hasPrefix("cache=") {
-      let value = String(text.dropFirst("cache=".count))
-      guard !value.isEmpty, value.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline })
-      else {
-        throw SpecError(
-          description: "fault '\(spec)': cache needs a Cache-Control value, e.g. cache=max-age=60")
-      }
-      return .cacheControl(value)
+      return .header(name: header, value: value)
     }
     if text.hasPrefix("echo=") {
       guard let status = Int(text.dropFirst("echo=".count)), (100...599).contains(status) else {
