@@ -1,9 +1,11 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
 #endif
 
 /// The `strata-demo` binary as a user runs it (`make bench` builds it next to this one).
@@ -23,14 +25,23 @@ enum CLIBenchmarks {
       // which would be most of what this measures.
       var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
       defer { for pointer in argv { free(pointer) } }
-      var actions = posix_spawn_file_actions_t()
+      // The environment as a C array: `environ` is not visible to Swift on Darwin.
+      var envp: [UnsafeMutablePointer<CChar>?] =
+        ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+      defer { for pointer in envp { free(pointer) } }
+      // An opaque pointer on Darwin (starts nil), a struct in Glibc.
+      #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+      #else
+        var actions = posix_spawn_file_actions_t()
+      #endif
       posix_spawn_file_actions_init(&actions)
       defer { posix_spawn_file_actions_destroy(&actions) }
       posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
       posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
       var pid: pid_t = 0
       let started = ContinuousClock.now
-      guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return nil }
+      guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp) == 0 else { return nil }
       var status: Int32 = 0
       waitpid(pid, &status, 0)
       let elapsed = ContinuousClock.now - started

@@ -9,10 +9,16 @@ import Testing
   import FoundationNetworking
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
   import Darwin
+  /// `kill(2)`: a bare `kill` here would name the method below.
+  private let killProcess = Darwin.kill
+#elseif canImport(Glibc)
+  import Glibc
+  private let killProcess = Glibc.kill
+#elseif canImport(Musl)
+  import Musl
+  private let killProcess = Musl.kill
 #endif
 
 /// A writer killed at each step of a write — a record half appended, a new snapshot written
@@ -58,7 +64,7 @@ struct StoreCrashTests {
         try await Task.sleep(for: .milliseconds(10))
       }
       #expect(output.contains(line), "the probe said \(output.suffix(3))")
-      Glibc.kill(process.processIdentifier, SIGKILL)
+      _ = killProcess(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
   }

@@ -19,7 +19,8 @@ extension Config.Key {
   /// the list needs a session (default `NO`).
   public static let usersRequireSignIn: Config.Key = "USERS_REQUIRE_SIGN_IN"
   /// The directory of the local store (posts kept offline and their outbox); default
-  /// `$XDG_DATA_HOME/<APP_NAME>/store` (else `~/.local/share/…`). One file per API origin.
+  /// `$XDG_DATA_HOME/<APP_NAME>/store` (else `~/.local/share/…`; on Apple platforms
+  /// `Library/Application Support/…`). One file per API origin.
   public static let storeDirectory: Config.Key = "STORE_DIRECTORY"
   /// How often the outbox is sent again while changes wait (default 30s; doubling while the
   /// server stays away, up to 15 minutes).

@@ -20,7 +20,8 @@ import Foundation
 ///   file refresh one at a time.
 /// - A corrupt file (a torn write from another tool, or garbage) reads as signed out.
 /// - Default location: `$XDG_CONFIG_HOME/<app>/credentials.json`, else
-///   `~/.config/<app>/credentials.json`; the directory is created with mode 0700.
+///   `~/.config/<app>/credentials.json` (Apple platforms: `Library/Application Support/<app>`); the
+///   directory is created with mode 0700.
 public final class FileTokenStore: TokenStore {
   /// Why the store refused to work.
   public enum Failure: Error, Equatable, CustomStringConvertible, LocalizedError {

@@ -80,7 +80,7 @@ public final class HTTPCache: Sendable {
   }
 
   /// A cache on disk under `$XDG_CACHE_HOME/<app>/http/<origin>` (else
-  /// `~/.cache/<app>/http/<origin>`), owner-only, the same path rule as the token and local
+  /// `~/.cache/<app>/http/<origin>`; on Apple platforms `Library/Caches/<app>/http/<origin>`), owner-only, the same path rule as the token and local
   /// stores; the newest answers (up to 8 MiB) also in memory. Memory-only when the directory
   /// cannot be made or is not the user's own.
   /// - Parameter app: The application's name (one directory per app).

@@ -1,27 +1,62 @@
 import Foundation
 
-/// Where an application keeps its files, per the XDG base directories: one rule for the token
-/// store and the local store, so no value from a server or a config file can place a file
-/// anywhere else. A relative `XDG_*` value is ignored, as the specification says. The app
-/// name and an origin become one path component each (``component(for:)``): `..`, `/` and
-/// `%2F` tricks in a host cannot climb out.
-/// - `config`: `$XDG_CONFIG_HOME/<app>`, else `~/.config/<app>` (sessions).
-/// - `data`: `$XDG_DATA_HOME/<app>`, else `~/.local/share/<app>` (what is kept offline).
-/// - `cache`: `$XDG_CACHE_HOME/<app>`, else `~/.cache/<app>` (HTTP answers: may be deleted).
+/// Where an application keeps its files: one rule for the session files, the local stores and
+/// the HTTP cache, so no value from a server or a config file can place a file anywhere else.
+/// An absolute `XDG_*` variable wins on every platform (a relative one is ignored, as the
+/// specification says); otherwise:
+/// - Linux and other XDG systems: `config` is `~/.config/<app>` (sessions), `data`
+///   `~/.local/share/<app>` (what is kept offline), `cache` `~/.cache/<app>` (HTTP answers).
+/// - Apple platforms: `config` and `data` are `Library/Application Support/<app>` and `cache`
+///   `Library/Caches/<app>` of the user's (on iOS, the app container's) library — never the
+///   container root, where iOS does not let an app write; the system may empty Caches, which
+///   the HTTP cache takes as misses.
+///
+/// The app name and an origin become one path component each (``component(for:)``): `..`,
+/// `/` and `%2F` tricks in a host cannot climb out.
 package struct AppDirectories: Sendable, Equatable {
   package let config: String
   package let data: String
   package let cache: String
 
-  package init(app: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+  /// Where the platform keeps an app's files when no `XDG_*` variable says.
+  package enum Layout: Sendable, Equatable {
+    /// `~/.config`, `~/.local/share`, `~/.cache`.
+    case xdg
+    /// `<library>/Application Support` and `<library>/Caches`.
+    case apple(library: String)
+
+    /// This platform's.
+    package static var current: Layout {
+      #if canImport(Darwin)
+        let library = FileManager.default.urls(for: .libraryDirectory, in: .userDomainMask).first
+        return .apple(library: library?.path ?? NSHomeDirectory() + "/Library")
+      #else
+        return .xdg
+      #endif
+    }
+  }
+
+  package init(
+    app: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+    layout: Layout = .current
+  ) {
     let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
     func base(_ variable: String, _ fallback: String) -> String {
-      environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + fallback
+      environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? fallback
     }
     let app = Self.component(app)
-    config = base("XDG_CONFIG_HOME", "/.config") + "/" + app
-    data = base("XDG_DATA_HOME", "/.local/share") + "/" + app
-    cache = base("XDG_CACHE_HOME", "/.cache") + "/" + app
+    let (kept, settings, caches): (String, String, String)
+    switch layout {
+    case .xdg:
+      (kept, settings, caches) = (home + "/.local/share", home + "/.config", home + "/.cache")
+    case .apple(let library):
+      (kept, settings, caches) = (
+        library + "/Application Support", library + "/Application Support", library + "/Caches"
+      )
+    }
+    config = base("XDG_CONFIG_HOME", settings) + "/" + app
+    data = base("XDG_DATA_HOME", kept) + "/" + app
+    cache = base("XDG_CACHE_HOME", caches) + "/" + app
   }
 
   /// `https_dummyjson.com_443`: the origin as one file name (sessions and stores are kept per

@@ -63,7 +63,8 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// The store named `name` that `app` keeps for `owner` and the API at `origin`:
   /// `<directory>/<scheme>_<host>_<port>/<name>` for the device (what was made signed out), and
   /// `<directory>/<scheme>_<host>_<port>/accounts/<account>/<name>` for an account, the
-  /// directory being `$XDG_DATA_HOME/<app>/store` (else `~/.local/share/<app>/store`) unless
+  /// directory being `$XDG_DATA_HOME/<app>/store` (else `~/.local/share/<app>/store`; on Apple platforms
+  /// `Library/Application Support/<app>/store`) unless
   /// given. Each owner's files stand apart, so one account's changes are never listed, synced
   /// or compacted with another's. The same rule as the session files, so nothing from a server
   /// or a config value places a file elsewhere; the origin, the account and the name become one

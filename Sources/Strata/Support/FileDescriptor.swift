@@ -69,10 +69,15 @@ package enum FileDescriptor {
   /// Creates `directory` and its parents, private (mode 0700).
   /// - Returns: nil, or the `errno` of the failure.
   package static func makePrivateDirectory(_ directory: String) -> Int32? {
+    var attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o700]
+    #if canImport(Darwin)
+      // iOS: readable once the device was unlocked after boot (a background sync can run),
+      // encrypted before; files made inside take the directory's class.
+      attributes[.protectionKey] = FileProtectionType.completeUntilFirstUserAuthentication
+    #endif
     do {
       try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
+        atPath: directory, withIntermediateDirectories: true, attributes: attributes)
       return nil
     } catch {
       return errno == 0 ? EIO : errno

@@ -71,7 +71,8 @@ public final class SandboxServer: Sendable {
   }
 
   private struct State {
-    var listener: Int32?
+    /// The write end of the pipe that ends the accept loop (``Socket/wake(_:)``).
+    var wake: Int32?
     var port: UInt16 = 0
     var running = false
     var connections: [Int32: ConnectionActivity] = [:]
@@ -117,25 +118,31 @@ public final class SandboxServer: Sendable {
   @discardableResult
   public func start() throws -> Int {
     let listener: (fd: Int32, port: UInt16)
+    let wake: (read: Int32, write: Int32)
     do {
       listener = try Socket.listen(port: configuration.port)
+      do { wake = try Socket.wakePipe() } catch {
+        Socket.close(listener.fd)
+        throw error
+      }
     } catch {
       throw StartError.socket(String(describing: error))
     }
     let started = state.withLock { state -> Bool in
       guard !state.running else { return false }
-      state.listener = listener.fd
+      state.wake = wake.write
       state.port = listener.port
       state.running = true
       return true
     }
     guard started else {
-      Socket.close(listener.fd)
+      for fd in [listener.fd, wake.read, wake.write] { Socket.close(fd) }
       throw StartError.alreadyStarted
     }
     threads.enter()
     let thread = Thread { [self] in
-      acceptLoop(listener.fd)
+      acceptLoop(listener.fd, wake: wake.read)
+      Socket.close(wake.read)
       // Closed by the loop that uses it, once `accept` has failed: closed by `stop` while
       // this thread could still call `accept` (a starved thread, past `stop`'s wait), the
       // number could already be another server's listener in this process, and this loop
@@ -170,14 +177,14 @@ public final class SandboxServer: Sendable {
 
   /// The blocking form of ``stop()``, for command-line tools.
   public func stopAndWait() {
-    let listener = state.withLock { state -> Int32? in
+    let wake = state.withLock { state -> Int32? in
       state.running = false
-      defer { state.listener = nil }
+      defer { state.wake = nil }
       // Under the lock, for the reason given in `acceptLoop`.
       for connection in state.connections.keys { Socket.shutdown(connection) }
-      return state.listener
+      return state.wake
     }
-    if let listener { Socket.shutdown(listener) }
+    if let wake { Socket.wake(wake) }
     _ = threads.wait(timeout: .now() + 10)
   }
 
@@ -191,8 +198,8 @@ public final class SandboxServer: Sendable {
   /// answered only when every connection is; the least recently active within each. Many slow
   /// or silent clients can never lock everyone else out, a client waiting on its answer is not
   /// cut off by a flood of new connections, and the thread count stays bounded.
-  private func acceptLoop(_ listener: Int32) {
-    while let client = Socket.accept(listener) {
+  private func acceptLoop(_ listener: Int32, wake: Int32) {
+    while let client = Socket.accept(listener, wake: wake) {
       let activity = ConnectionActivity()
       let admitted = state.withLock { state -> Bool in
         guard state.running else { return false }

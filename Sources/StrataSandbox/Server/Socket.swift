@@ -6,13 +6,16 @@
   import Musl
 #endif
 
-/// Thin, throwing wrappers over the POSIX socket calls the sandbox needs. Descriptors are
-/// plain `Int32`s owned by whoever holds them; every call retries on `EINTR`.
-enum Socket {
-  struct Failure: Error, CustomStringConvertible {
+/// Thin, throwing wrappers over the POSIX socket calls the sandbox (and the tests' canned
+/// servers) need, the same on Linux and Darwin. Descriptors are plain `Int32`s owned by whoever
+/// holds them; every call retries on `EINTR`.
+package enum Socket {
+  package struct Failure: Error, CustomStringConvertible {
     let call: String
     let code: Int32
-    var description: String { "\(call) failed: \(String(cString: strerror(code))) (errno \(code))" }
+    package var description: String {
+      "\(call) failed: \(String(cString: strerror(code))) (errno \(code))"
+    }
   }
 
   #if canImport(Darwin)
@@ -23,9 +26,12 @@ enum Socket {
     private static let sendFlags = Int32(MSG_NOSIGNAL)
   #endif
 
-  /// Opens a listening TCP socket on 127.0.0.1 (`port` 0 picks a free one).
+  /// Opens a listening TCP socket on 127.0.0.1 (`port` 0 picks a free one), non-blocking:
+  /// ``accept(_:wake:)`` waits in `poll`, never in `accept`.
   /// - Returns: The descriptor and the bound port.
-  static func listen(port: UInt16, backlog: Int32 = 128) throws -> (fd: Int32, port: UInt16) {
+  package static func listen(port: UInt16, backlog: Int32 = 128) throws -> (
+    fd: Int32, port: UInt16
+  ) {
     let fd = socket(AF_INET, streamType, 0)
     guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
     var yes: Int32 = 1
@@ -34,7 +40,7 @@ enum Socket {
       setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
     #endif
     try withLoopback(port: port, fd: fd, call: "bind") { bind(fd, $0, $1) }
-    guard systemListen(fd, backlog) == 0 else {
+    guard systemListen(fd, backlog) == 0, setBlocking(fd, false) else {
       let code = errno
       close(fd)
       throw Failure(call: "listen", code: code)
@@ -67,11 +73,44 @@ enum Socket {
     }
   }
 
-  /// Waits for a connection; nil once the listening socket is shut down.
-  static func accept(_ fd: Int32) -> Int32? {
+  /// A pipe whose write end, given to ``wake(_:)``, ends an ``accept(_:wake:)`` waiting on its
+  /// read end. `shutdown` on a listening socket wakes a blocked `accept` on Linux only (BSD
+  /// answers `ENOTCONN` and the thread stays blocked), so the accept loop polls both.
+  package static func wakePipe() throws -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw Failure(call: "pipe", code: errno) }
+    return (ends[0], ends[1])
+  }
+
+  /// Ends the ``accept(_:wake:)`` polling this pipe's read end, and closes the write end.
+  package static func wake(_ write: Int32) {
+    var byte: UInt8 = 1
+    _ = systemWrite(write, &byte, 1)
+    _ = systemClose(write)
+  }
+
+  /// Waits for a connection (a blocking socket, whatever the platform's inheritance rules);
+  /// nil once `wake`'s pipe is written to, or when the listener fails.
+  package static func accept(_ fd: Int32, wake: Int32) -> Int32? {
     while true {
+      var waiting = [
+        pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&waiting, nfds_t(waiting.count), -1)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        return nil
+      }
+      if waiting[1].revents != 0 { return nil }
+      guard waiting[0].revents & Int16(POLLIN) != 0 else {
+        if waiting[0].revents != 0 { return nil }  // POLLERR, POLLNVAL: the listener is gone
+        continue
+      }
       let client = systemAccept(fd, nil, nil)
       if client >= 0 {
+        // Darwin hands the listener's O_NONBLOCK down to the connection; Linux does not.
+        _ = setBlocking(client, true)
         var yes: Int32 = 1
         setsockopt(
           client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -81,13 +120,20 @@ enum Socket {
         return client
       }
       switch errno {
-      case EINTR, ECONNABORTED: continue
+      case EINTR, ECONNABORTED, EAGAIN, EWOULDBLOCK: continue  // gone before it was taken
       case EMFILE, ENFILE, ENOBUFS, ENOMEM:
         usleep(10_000)  // out of descriptors: back off rather than spin, keep serving
         continue
       default: return nil
       }
     }
+  }
+
+  /// Sets or clears `O_NONBLOCK`.
+  private static func setBlocking(_ fd: Int32, _ blocking: Bool) -> Bool {
+    let flags = fcntl(fd, F_GETFL)
+    guard flags >= 0 else { return false }
+    return fcntl(fd, F_SETFL, blocking ? flags & ~O_NONBLOCK : flags | O_NONBLOCK) == 0
   }
 
   /// Connects to 127.0.0.1:`port` (used by tests that speak raw bytes to the server).
@@ -131,7 +177,7 @@ enum Socket {
 
   /// Writes all of `bytes`; false if the peer went away.
   @discardableResult
-  static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+  package static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBytes { buffer in
       guard let base = buffer.baseAddress else { return true }
       var offset = 0
@@ -145,13 +191,13 @@ enum Socket {
     }
   }
 
-  /// Wakes any thread blocked on `fd` (accept or recv) without closing it yet.
-  static func shutdown(_ fd: Int32) { _ = systemShutdown(fd, Int32(SHUT_RDWR)) }
+  /// Wakes a thread blocked in `recv` on the connection `fd` without closing it yet.
+  package static func shutdown(_ fd: Int32) { _ = systemShutdown(fd, Int32(SHUT_RDWR)) }
 
   /// Half-closes: the peer reads end-of-stream, replies can still arrive (test clients).
   static func shutdownWrite(_ fd: Int32) { _ = systemShutdown(fd, Int32(SHUT_WR)) }
 
-  static func close(_ fd: Int32) { _ = systemClose(fd) }
+  package static func close(_ fd: Int32) { _ = systemClose(fd) }
 }
 
 // The module-level names collide with `Socket`'s own; bind the C functions once.
@@ -162,11 +208,21 @@ enum Socket {
   private let systemShutdown = Darwin.shutdown
   private let systemClose = Darwin.close
   private let systemListen = Darwin.listen
-#else
+  private let systemWrite = Darwin.write
+#elseif canImport(Glibc)
   private let systemAccept = Glibc.accept
   private let systemConnect = Glibc.connect
   private let systemSend = Glibc.send
   private let systemShutdown = Glibc.shutdown
   private let systemClose = Glibc.close
   private let systemListen = Glibc.listen
+  private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+  private let systemAccept = Musl.accept
+  private let systemConnect = Musl.connect
+  private let systemSend = Musl.send
+  private let systemShutdown = Musl.shutdown
+  private let systemClose = Musl.close
+  private let systemListen = Musl.listen
+  private let systemWrite = Musl.write
 #endif

@@ -112,13 +112,7 @@ enum SyncCommand {
   static func watch(_ app: AppContext) async throws -> Output {
     let scheduler = try app.resolve(SyncScheduler.self)
     let connectivity = try app.resolve(Connectivity.self)
-    let stopping = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-      signal(number, SIG_IGN)  // delivered to the source instead
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { Task { await scheduler.stop() } }
-      source.resume()
-      return source
-    }
+    let stopping = onSignals([SIGINT, SIGTERM]) { Task { await scheduler.stop() } }
     defer { for source in stopping { source.cancel() } }
     Terminal.error("sending the outbox until interrupted (SIGINT or SIGTERM stops it)")
     let problem = Locked<String?>(nil)
@@ -135,6 +129,21 @@ enum SyncCommand {
       throw CommandFailure("the local store failed, so the watch stopped: \(trouble)")
     }
     return Output(text: .line("stopped"), json: nil)
+  }
+
+  /// Runs `handler` on a global queue at each of `signals` (no longer delivered as usual).
+  /// Nonisolated, so the handler is not formed on the main actor: run on another queue, a
+  /// main-actor closure traps under Swift 6's isolation checks.
+  nonisolated static func onSignals(
+    _ signals: [Int32], _ handler: @escaping @Sendable () -> Void
+  ) -> [any DispatchSourceSignal] {
+    signals.map { number in
+      signal(number, SIG_IGN)  // delivered to the source instead
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler(handler: handler)
+      source.resume()
+      return source
+    }
   }
 
   /// `sync --json`: the table's rows and its footer's counts (what is left waiting or refused

@@ -19,6 +19,24 @@ struct AppDirectoriesTests {
     #expect(AppDirectories(app: "..", environment: ["HOME": "/h"]).data == "/h/.local/share/_..")
   }
 
+  /// On Apple platforms what is kept goes to Application Support and answers to Caches, in
+  /// the app's library — never the container root; an explicit XDG variable still wins.
+  @Test func appleLocations() {
+    let apple = AppDirectories.Layout.apple(library: "/c/Library")
+    let plain = AppDirectories(app: "MyApp", environment: ["HOME": "/c"], layout: apple)
+    #expect(plain.config == "/c/Library/Application Support/MyApp")
+    #expect(plain.data == "/c/Library/Application Support/MyApp")
+    #expect(plain.cache == "/c/Library/Caches/MyApp")
+    let overridden = AppDirectories(
+      app: "MyApp", environment: ["HOME": "/c", "XDG_CACHE_HOME": "/tmp/x"], layout: apple)
+    #expect(overridden.cache == "/tmp/x/MyApp" && overridden.data == plain.data)
+    #if canImport(Darwin)
+      #expect(AppDirectories.Layout.current != .xdg)
+    #else
+      #expect(AppDirectories.Layout.current == .xdg)
+    #endif
+  }
+
   /// A host can never climb out of the folder it is kept in: the percent-decoded `/` and
   /// `..` of a hostile API address become one harmless file name.
   @Test(arguments: [

@@ -1,43 +1,39 @@
 import Foundation
 import StrataConcurrency
+import StrataSandbox
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
 #endif
 
 /// A loopback HTTP server that answers every request with the same bytes, written as given —
 /// what the sandbox never sends: a chunked body, a body closed without a length. It counts the
-/// requests it answered. Accepting and answering run on a thread of its own.
+/// requests it answered. Accepting and answering run on a thread of its own, over the
+/// sandbox's portable socket calls.
 final class CannedHTTPServer: Sendable {
   let port: UInt16
-  private let listener: Int32
+  /// The write end of the pipe that ends the accept loop.
+  private let wake: Int32
   private let answered = Lock(0)
 
   var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
   var requests: Int { answered.withLock { $0 } }
 
   init(response: [UInt8]) throws {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0
-      }
+    let listener = try Socket.listen(port: 0, backlog: 16)
+    let wake: (read: Int32, write: Int32)
+    do { wake = try Socket.wakePipe() } catch {
+      Socket.close(listener.fd)
+      throw error
     }
-    guard fd >= 0, bound else {
-      if fd >= 0 { close(fd) }
-      throw POSIXError(.EADDRNOTAVAIL)
-    }
-    listener = fd
-    port = UInt16(bigEndian: address.sin_port)
+    (port, self.wake) = (listener.port, wake.write)
     let answered = self.answered
     Thread.detachNewThread {
-      while case let client = accept(fd, nil, nil), client >= 0 {
+      while let client = Socket.accept(listener.fd, wake: wake.read) {
         // Read the request head (these tests send no body), then answer and close.
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -47,25 +43,19 @@ final class CannedHTTPServer: Sendable {
         {
           head += buffer[..<count]
         }
-        var offset = 0
-        while offset < response.count {
-          let written = response[offset...].withUnsafeBytes {
-            send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-          }
-          guard written > 0 else { break }
-          offset += written
-        }
+        Socket.send(client, response)
         answered.withLock { $0 += 1 }
-        close(client)
+        Socket.close(client)
       }
-      // Closed here, once accept has failed, not in deinit: closed while this loop could
+      // Closed here, once the loop has ended, not in deinit: closed while this loop could
       // still call accept, the number could be reused by another test's listening socket in
       // this process, and this thread would take that server's connections.
-      close(fd)
+      Socket.close(listener.fd)
+      Socket.close(wake.read)
     }
   }
 
-  deinit { shutdown(listener, Int32(SHUT_RDWR)) }
+  deinit { Socket.wake(wake) }
 
   /// A 200 with `body`, framed by Content-Length, chunked, or ended by closing the connection.
   enum Framing: String, CaseIterable, Sendable { case contentLength, chunked, close }
