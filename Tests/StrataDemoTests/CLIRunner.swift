@@ -146,11 +146,16 @@ struct CLIRunner: Sendable {
       }
     }
 
+    /// The child's `VmHWM` (Linux only: elsewhere nil, and the peak stays 0 — unmeasured).
     static func highWaterMark(_ pid: Int32) -> Int? {
-      guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-      else { return nil }
-      return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+      #if os(Linux)
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+      #else
+        return nil
+      #endif
     }
   }
 

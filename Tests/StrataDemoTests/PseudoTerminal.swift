@@ -3,10 +3,10 @@ import Foundation
 import StrataConcurrency
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
 #endif
 
 /// Runs the built binary with stderr (and, if asked, stdin) on a new pseudo-terminal, as a
@@ -23,15 +23,22 @@ enum PseudoTerminal {
     _ cli: CLIRunner, _ arguments: [String], stdinOnTerminal: Bool = false,
     answers: [(prompt: String, typed: String)] = []
   ) async throws -> Run {
-    // posix_openpt and friends are not in Swift's Glibc module: the same with /dev/ptmx and
-    // Linux's ioctls (TIOCSPTLCK unlocks the other end, TIOCGPTN numbers it).
-    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    try #require(master >= 0)
-    var unlock: Int32 = 0
-    var number: UInt32 = 0
-    try #require(
-      ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
-    let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+    #if canImport(Darwin)
+      let master = posix_openpt(O_RDWR | O_NOCTTY)
+      try #require(master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0)
+      let name = try #require(ptsname(master).map { String(cString: $0) })
+      let slave = open(name, O_RDWR | O_NOCTTY)
+    #else
+      // posix_openpt and friends are not in Swift's Glibc module: the same with /dev/ptmx and
+      // Linux's ioctls (TIOCSPTLCK unlocks the other end, TIOCGPTN numbers it).
+      let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+      try #require(master >= 0)
+      var unlock: Int32 = 0
+      var number: UInt32 = 0
+      try #require(
+        ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
+      let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+    #endif
     try #require(slave >= 0)
     let shown = Lock((data: Data(), answered: 0))
     let environment = cli.environment

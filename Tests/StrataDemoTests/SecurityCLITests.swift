@@ -217,7 +217,9 @@ struct SecurityCLITests {
     #expect(result.status == 1, "\(result.stderr)")
     let bytes = limit == "1MiB" ? 1 << 20 : 10 << 20
     #expect(result.stderr.contains("larger than the \(bytes)-byte limit"), "\(result.stderr)")
-    #expect(result.peakResidentBytes > 0 && result.peakResidentBytes < 100 << 20)
+    #if os(Linux)  // the child's peak is read from /proc; unmeasured elsewhere
+      #expect(result.peakResidentBytes > 0 && result.peakResidentBytes < 100 << 20)
+    #endif
     #expect(server.journal.count(path: "/users/1") == 1, "not retried")
   }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// Nothing here compiles for Apple platforms, so the spellings that only Linux accepts are
+/// caught here: each must sit inside a branch that only Linux compiles (`#if os(Linux)`,
+/// `canImport(Glibc)` or `Musl`, or the `#else` of a Darwin check). What the library, the
+/// demo, the benchmarks and the tests write outside such a branch builds on macOS and iOS too.
+@Suite("Linux-only spellings stay behind their guards")
+struct PortabilityTests {
+  /// A spelling only Linux accepts, and why.
+  struct Rule: Sendable {
+    let pattern: String
+    let why: String
+    /// Applies to the tests and the benchmarks only (the library may name such a path as
+    /// data, e.g. a default it uses on Linux).
+    var testsOnly = false
+    /// A run-time check that, present in the file, guards the uses (a device that may be
+    /// missing is looked for first).
+    var unlessFileChecks: String?
+  }
+
+  static let rules: [Rule] = [
+    Rule(pattern: #"\bGlibc\."#, why: "there is no Glibc module on Darwin"),
+    Rule(pattern: #"\bMSG_NOSIGNAL\b"#, why: "Darwin has SO_NOSIGPIPE instead"),
+    Rule(pattern: #"\bSOCK_(STREAM|DGRAM|RAW)\.rawValue"#, why: "a plain Int32 on Darwin"),
+    Rule(pattern: #"posix_spawn_file_actions_t\(\)"#, why: "an opaque pointer on Darwin"),
+    Rule(pattern: #"\benviron\b"#, why: "not visible to Swift on Darwin"),
+    Rule(pattern: #"/dev/(ptmx|pts)"#, why: "Linux's pseudo-terminal devices"),
+    Rule(pattern: #"/proc/"#, why: "procfs is Linux's", testsOnly: true),
+    Rule(
+      pattern: "/dev/full", why: "Linux's; look for it first", testsOnly: true,
+      unlessFileChecks: #"fileExists(atPath: "/dev/full")"#),
+  ]
+
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `file:line: what (why)` for every unguarded use.
+  static func violations(in text: String, file: String, isTest: Bool) -> [String] {
+    var found: [String] = []
+    // One frame per open #if: whether its current branch compiles only on Linux, and whether
+    // an earlier branch of the chain was a Darwin check (so an #else is not Darwin).
+    var frames: [(linuxOnly: Bool, afterDarwin: Bool)] = []
+    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let line = raw.trimmingCharacters(in: .whitespaces)
+      if line.hasPrefix("#if ") {
+        frames.append((isLinux(line), isDarwin(line)))
+        continue
+      }
+      if line.hasPrefix("#elseif "), !frames.isEmpty {
+        let darwinBefore = frames[frames.count - 1].afterDarwin
+        frames[frames.count - 1] = (isLinux(line), darwinBefore || isDarwin(line))
+        continue
+      }
+      if line == "#else", !frames.isEmpty {
+        frames[frames.count - 1].linuxOnly = frames[frames.count - 1].afterDarwin
+        continue
+      }
+      if line.hasPrefix("#endif") {
+        _ = frames.popLast()
+        continue
+      }
+      guard !frames.contains(where: \.linuxOnly) else { continue }
+      let code = withoutComment(String(raw))
+      for rule in rules
+      where (isTest || !rule.testsOnly)
+        && !(rule.unlessFileChecks.map(text.contains) ?? false)
+        && code.range(of: rule.pattern, options: .regularExpression) != nil
+      {
+        found.append(
+          "\(file):\(index + 1): \(code.trimmingCharacters(in: .whitespaces)) (\(rule.why))")
+      }
+    }
+    return found
+  }
+
+  private static func isLinux(_ condition: String) -> Bool {
+    ["canImport(Glibc)", "canImport(Musl)", "!canImport(Darwin)"].contains {
+      condition.contains($0)
+    } || (condition.contains("os(Linux)") && !condition.contains("!os(Linux)"))
+  }
+
+  private static func isDarwin(_ condition: String) -> Bool {
+    ["canImport(Darwin)", "os(macOS)", "os(iOS)", "canImport(os)"].contains {
+      condition.contains($0) && !condition.contains("!" + $0)
+    }
+  }
+
+  /// The line without a `//` comment (one that starts the line or follows a space: a URL's
+  /// `://` in a string is code).
+  private static func withoutComment(_ line: String) -> String {
+    guard let range = line.range(of: #"(^|\s)//.*$"#, options: .regularExpression) else {
+      return line
+    }
+    return String(line[..<range.lowerBound])
+  }
+
+  @Test func everySwiftFileKeepsLinuxSpellingsGuarded() throws {
+    var found: [String] = []
+    var files = 0
+    for folder in ["Sources", "Tests", "Snippets"] {
+      let base = Self.root.appendingPathComponent(folder).path
+      let names = FileManager.default.enumerator(atPath: base)?.allObjects as? [String] ?? []
+      for name in names where name.hasSuffix(".swift") {
+        let text = try String(contentsOfFile: base + "/" + name, encoding: .utf8)
+        let isTest = folder != "Sources" || name.hasPrefix("strata-bench/")
+        guard name != "StrataTests/Architecture/PortabilityTests.swift" else { continue }
+        found += Self.violations(in: text, file: folder + "/" + name, isTest: isTest)
+        files += 1
+      }
+    }
+    #expect(files > 300, "the tree was read")
+    #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+  }
+
+  /// The check itself: a planted use is found outside a guard and left alone inside one.
+  @Test func theCheckFindsWhatIsUnguarded() {
+    let planted = """
+      import Foundation
+      #if canImport(Darwin)
+        let kill = Darwin.kill
+      #else
+        let kill = Glibc.kill
+      #endif
+      #if os(Linux)
+        let table = "/proc/net/route"
+      #endif
+      let flags = Int32(MSG_NOSIGNAL)
+      let table = "/proc/self/status"  // a path in a comment: /proc/ is fine here
+      #if canImport(Darwin)
+        let type = SOCK_STREAM.rawValue
+      #endif
+      let url = "http://example/dev/pts"
+      let full = "/dev/full"
+      """
+    let found = Self.violations(in: planted, file: "P.swift", isTest: true)
+    #expect(
+      found.map { $0.split(separator: ":")[1] } == ["10", "11", "13", "15", "16"], "\(found)")
+    #expect(Self.violations(in: planted, file: "P.swift", isTest: false).count == 3)
+    let checked = planted + "\nif FileManager.default.fileExists(atPath: \"/dev/full\") {}"
+    #expect(Self.violations(in: checked, file: "P.swift", isTest: true).count == 4)
+  }
+}
