@@ -86,12 +86,20 @@ public enum DemoContainer {
   ) {
     container.register((any TokenStore).self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
-      switch try config.string(.tokenStore, default: "file").lowercased() {
+      let app = try config.string(.appName, default: "strata-demo")
+      switch try config.string(.tokenStore, default: defaultTokenStore).lowercased() {
       case "memory": return InMemoryTokenStore()
+      case "keychain":
+        #if canImport(Security)
+          return KeychainTokenStore(app: app, origin: try c.resolve(), environment: environment)
+        #else
+          throw ConfigError(
+            .invalidValue(key: Config.Key.tokenStore.name, expected: "file or memory"), at: nil,
+            "\(Config.Key.tokenStore.name): keychain is on Apple platforms only; use file or memory"
+          )
+        #endif
       default:
-        return FileTokenStore(
-          app: try config.string(.appName, default: "strata-demo"), origin: try c.resolve(),
-          environment: environment)
+        return FileTokenStore(app: app, origin: try c.resolve(), environment: environment)
       }
     }
     // The session refreshes through a renewal that sends over a service without an
@@ -241,3 +249,13 @@ public enum DemoContainer {
   }
 
 }
+
+/// The token store when `TOKEN_STORE` names none: the Keychain where an app expects it (iOS and
+/// the other device platforms), the 0600 file on macOS (a command-line tool's home) and Linux.
+private let defaultTokenStore: String = {
+  #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+    "keychain"
+  #else
+    "file"
+  #endif
+}()

@@ -9,8 +9,9 @@ extension Config.Key {
   /// Base URL of the DummyJSON API (`https://dummyjson.com`; the CLI also takes
   /// `sandbox`, its embedded server).
   public static let api: Config.Key = "API"
-  /// `file` (default: one file per API origin
-  /// under `$XDG_CONFIG_HOME/<APP_NAME>/sessions/`) or `memory`.
+  /// `file` (one 0600 file per API origin under the app's `sessions/` directory: the default on
+  /// Linux and macOS), `keychain` (Apple platforms only: the default on iOS, tvOS, watchOS and
+  /// visionOS) or `memory`.
   public static let tokenStore: Config.Key = "TOKEN_STORE"
   /// Requested access-token lifetime: whole minutes from 1m to 30d, as DummyJSON's
   /// `expiresInMins` takes it (default 30m).

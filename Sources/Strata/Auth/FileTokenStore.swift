@@ -175,10 +175,17 @@ public final class FileTokenStore: TokenStore {
   /// thread of the concurrency pool) for at most `lockTimeout`.
   /// - Throws: `Failure/lockTimedOut(path:)`, or `Failure` for an untrusted directory.
   public func lockForRefresh() async throws -> TokenStoreLock {
-    try checkDirectory(create: true)
-    let lockPath = path + ".lock"
+    try await Self.refreshLock(path + ".lock", timeout: lockTimeout)
+  }
+
+  /// An exclusive `flock` on `lockPath` (its directory checked, made if missing), polled for
+  /// at most `timeout`: what processes sharing a session take for a whole refresh.
+  package static func refreshLock(_ lockPath: String, timeout: Duration) async throws
+    -> TokenStoreLock
+  {
+    try checkDirectory((lockPath as NSString).deletingLastPathComponent, create: true)
     do {
-      let lock = try await FileLock.acquire(lockPath, exclusive: true, timeout: lockTimeout)
+      let lock = try await FileLock.acquire(lockPath, exclusive: true, timeout: timeout)
       return TokenStoreLock { lock.release() }
     } catch FileLock.Failure.io(let operation, let code) {
       throw Failure.io(path: lockPath, operation: operation, errno: code)
@@ -191,6 +198,12 @@ public final class FileTokenStore: TokenStore {
   /// with `create`, a missing one is created with mode 0700.
   private func checkDirectory(create: Bool) throws {
     let directory = (path as NSString).deletingLastPathComponent
+    try Self.checkDirectory(directory, create: create)
+  }
+
+  /// `directory` must belong to the current user and be writable by no one else (`create`:
+  /// a missing one is made, mode 0700) — the rule for every file that holds a session.
+  package static func checkDirectory(_ directory: String, create: Bool) throws {
     switch FileDescriptor.checkPrivateDirectory(directory, create: create) {
     case nil: return
     case .foreignOwner(let owner): throw Failure.foreignOwner(path: directory, owner: owner)

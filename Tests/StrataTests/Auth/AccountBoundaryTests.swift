@@ -8,36 +8,6 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Holds each request in the transport until the test lets it go: a sign-out can then happen
-/// while an answer is on its way.
-private final class Gate: Sendable {
-  private let arrivals: AsyncStream<Void>
-  private let arrived: AsyncStream<Void>.Continuation
-  private let opened = Lock<CheckedContinuation<Void, Never>?>(nil)
-  private let isOpen = Lock(false)
-
-  init() { (arrivals, arrived) = AsyncStream.makeStream(of: Void.self) }
-
-  /// Called by the transport: says the request arrived, then waits for ``open()``.
-  func pass() async {
-    arrived.yield()
-    await withCheckedContinuation { continuation in
-      let already = isOpen.withLock { $0 }
-      if already { continuation.resume() } else { opened.withLock { $0 = continuation } }
-    }
-  }
-
-  /// Waits until a request is held.
-  func requestArrived() async {
-    for await _ in arrivals { return }
-  }
-
-  func open() {
-    isOpen.withLock { $0 = true }
-    opened.withLock { $0 }?.resume()
-  }
-}
-
 private let meJSON = #"{"id":1,"firstName":"Alice"}"#
 
 /// Every file under `root`, read whole.
@@ -180,7 +150,7 @@ struct AccountBoundaryTests {
     let session = Self.session("alice", token: "tok-alice", cache: cache)
     let network = Self.network(transport, session, cache: cache)
     let read = Task { try await network.fetch(GetMe()) }
-    await gate.requestArrived()
+    try await gate.waitUntilEntered()
     await session.signOut()
     if signsInAgain {
       try await session.signIn(
@@ -209,7 +179,7 @@ struct AccountBoundaryTests {
     let session = Self.session("alice", token: "tok-alice", cache: cache)
     let network = Self.network(transport, session, cache: cache)
     let read = Task { try await network.fetch(GetMe()) }
-    await gate.requestArrived()
+    try await gate.waitUntilEntered()
     Self.diskCache(root).removeAll(account: "alice")  // the other process's sign-out
     held.withLock { $0 = false }
     gate.open()

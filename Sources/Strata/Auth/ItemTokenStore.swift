@@ -1,0 +1,68 @@
+import Foundation
+
+/// One secret item in a platform's store of secrets, named by service and account: the seam
+/// between ``ItemTokenStore``'s logic and the Keychain, so that logic is tested on every
+/// platform (through an in-memory double) and only the three calls are Apple's.
+package protocol SecureItems: Sendable {
+  /// The item's data; nil when there is none.
+  func read(service: String, account: String) throws -> Data?
+  /// Creates or replaces the item.
+  func write(_ data: Data, service: String, account: String) throws
+  /// Removes the item; no error when there is none.
+  func delete(service: String, account: String) throws
+}
+
+/// A ``TokenStore`` over one ``SecureItems`` item per app and API origin — what
+/// `KeychainTokenStore` is on Apple platforms — with the file store's contract: damaged data
+/// reads as signed out, `clear()` always removes the item, and processes sharing the item
+/// (an app and its extensions) refresh one at a time through a `flock` on a file beside the
+/// app's sessions, so one refresh token is never spent twice.
+package final class ItemTokenStore: TokenStore {
+  /// The item's service: `<app> session <scheme>_<host>_<port>` — one per app and origin, as
+  /// the session files are.
+  package let service: String
+  /// The item's account: one current session per origin, whoever signed in (the account it
+  /// belongs to is inside, ``Credentials/account``).
+  package static let account = "session"
+  package let lockPath: String
+  private let items: any SecureItems
+  private let lockTimeout: Duration
+
+  package init(
+    app: String, origin: Origin, items: any SecureItems,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    lockTimeout: Duration = .seconds(30)
+  ) {
+    let origin = AppDirectories.component(for: origin)
+    service = "\(AppDirectories.component(app)) session \(origin)"
+    lockPath =
+      AppDirectories(app: app, environment: environment).config + "/sessions/\(origin).lock"
+    (self.items, self.lockTimeout) = (items, lockTimeout)
+  }
+
+  package func load() throws -> Credentials? {
+    guard let data = try items.read(service: service, account: Self.account) else { return nil }
+    do {
+      return try JSONDecoder().decode(Credentials.self, from: data)
+    } catch {
+      Log.auth.warning("the session item '\(service)' is unreadable; treating as signed out")
+      return nil
+    }
+  }
+
+  package func save(_ credentials: Credentials) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    try items.write(encoder.encode(credentials), service: service, account: Self.account)
+  }
+
+  package func clear() throws { try items.delete(service: service, account: Self.account) }
+
+  /// The secret store is the app's own: what it holds is never refused, so the account is the
+  /// one ``load()`` gives.
+  package func storedAccount() -> String? { (try? load())??.account }
+
+  package func lockForRefresh() async throws -> TokenStoreLock {
+    try await FileTokenStore.refreshLock(lockPath, timeout: lockTimeout)
+  }
+}
