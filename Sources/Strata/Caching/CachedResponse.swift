@@ -32,7 +32,7 @@ struct CachedResponse: Sendable {
     var headers: [String: String] = [:]
     for (name, value) in response.allHeaderFields {
       let key = String(describing: name).lowercased()
-      if key != "set-cookie" { headers[key] = String(describing: value) }
+      if Self.keeps(key, String(describing: value)) { headers[key] = String(describing: value) }
     }
     let parsed = Parsed(headers)
     let control = parsed.control
@@ -92,6 +92,19 @@ struct CachedResponse: Sendable {
     }
   }
 
+  /// The longest `ETag` or `Last-Modified` kept, in bytes: a larger one would be sent back on
+  /// every revalidation (a server answering 431 to it would never see the entry go).
+  static let maxValidatorBytes = 8 << 10
+
+  /// Whether a response header is kept: never `Set-Cookie`, never an oversized validator.
+  private static func keeps(_ name: String, _ value: String) -> Bool {
+    switch name {
+    case "set-cookie": false
+    case "etag", "last-modified": value.utf8.count <= maxValidatorBytes
+    default: true
+    }
+  }
+
   var control: CacheControl { parsed.control }
   var etag: String? { headers["etag"] }
   var lastModified: String? { headers["last-modified"] }
@@ -138,6 +151,21 @@ struct CachedResponse: Sendable {
     return staleness <= control.staleIfError.map(TimeInterval.init) ?? maxStale
   }
 
+  /// Whether a `304` names this answer (RFC 9111 §4.3.4): by its `ETag` — a strong one only
+  /// the same strong tag, a weak one any tag with the same opaque value — or, without one, by
+  /// its `Last-Modified`. A 304 without a validator answers the request that named this one.
+  func isSelected(by response: HTTPURLResponse) -> Bool {
+    if let tag = response.value(forHTTPHeaderField: "ETag") {
+      guard let etag else { return false }
+      guard tag.hasPrefix("W/") else { return tag == etag }
+      return tag.dropFirst(2) == (etag.hasPrefix("W/") ? etag.dropFirst(2) : etag[...])
+    }
+    if let modified = response.value(forHTTPHeaderField: "Last-Modified") {
+      return modified == lastModified
+    }
+    return true
+  }
+
   /// After a `304 Not Modified`: its headers (but `Content-Length` and friends) replace the
   /// stored ones, and the answer counts as received now (RFC 9111 §4.3.4).
   mutating func refresh(with response: HTTPURLResponse, requestTime: Date, responseTime: Date) {
@@ -145,7 +173,8 @@ struct CachedResponse: Sendable {
     var merged = headers
     for (name, value) in response.allHeaderFields {
       let key = String(describing: name).lowercased()
-      if key != "set-cookie", !kept.contains(key) { merged[key] = String(describing: value) }
+      let text = String(describing: value)
+      if Self.keeps(key, text), !kept.contains(key) { merged[key] = text }
     }
     headers = merged
     (self.requestTime, self.responseTime) = (requestTime, responseTime)

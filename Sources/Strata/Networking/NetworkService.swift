@@ -12,17 +12,17 @@ import StrataConcurrency
 public final class NetworkService: Networking {
   /// Settings (base URL, deadline, retry policy, User-Agent).
   package let options: NetworkOptions
-  private let transport: any HTTPTransport
-  private let authenticator: (any Authenticator)?
-  private let clock: any NetworkClock
-  private let decoder: JSONDecoder
+  let transport: any HTTPTransport
+  let authenticator: (any Authenticator)?
+  let clock: any NetworkClock
+  let decoder: JSONDecoder
   /// Tells this service's decoded values from another's in a shared ``HTTPCache``; never
   /// reused within a process (an object's address can be).
-  private let decodingIdentity = NetworkService.identities.add(1)
+  let decodingIdentity = NetworkService.identities.add(1)
   private static let identities = AtomicInt(0)
   private let builder: RequestBuilder
-  private let logger: Log
-  private let redactor: Redactor
+  let logger: Log
+  let redactor: Redactor
 
   /// - Parameter options: Base URL, deadline, retry policy, User-Agent.
   /// - Parameter transport: The HTTP seam (default: a `URLSessionTransport`).
@@ -73,7 +73,7 @@ public final class NetworkService: Networking {
   }
 
   /// One call's state across its attempts.
-  private struct Call {
+  struct Call {
     let label: String
     let method: HTTPMethod
     /// On ``clock``'s time line.
@@ -95,6 +95,13 @@ public final class NetworkService: Networking {
     /// Why the next attempt is made (for its record).
     var retryReason: String?
 
+    /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
+    /// nil: unconditionally.
+    mutating func makeConditional(on stored: CachedResponse?) {
+      request.setValue(stored?.etag, forHTTPHeaderField: "If-None-Match")
+      request.setValue(stored?.lastModified, forHTTPHeaderField: "If-Modified-Since")
+    }
+
     mutating func carry(_ token: String) {
       self.token = token
       request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
@@ -102,7 +109,7 @@ public final class NetworkService: Networking {
   }
 
   /// What the attempt's outcome leads to.
-  private enum Next {
+  enum Next {
     case done(Data, status: Int)
     case fail(NetworkError)
     case retry(RequestRecord.Retry, after: Duration)
@@ -112,57 +119,54 @@ public final class NetworkService: Networking {
 
   /// - Parameter policy: The endpoint's cache policy, unless given (a background
   ///   revalidation).
-  private func send<E: Endpoint>(_ endpoint: E, label: String, policy: CachePolicy? = nil)
+  func send<E: Endpoint>(_ endpoint: E, label: String, policy: CachePolicy? = nil)
     async throws -> Fetched<E.Response>
   {
     let policy = policy ?? endpoint.cachePolicy
     var call = try await authorise(endpoint, label: label)
     // A token makes the answer one user's: kept for their account, or not at all.
-    let cacheable = (call.token == nil || call.account != nil) && policy != .bypass
-    let cache = cacheable ? options.cache : nil
+    let cache = call.token == nil || call.account != nil ? options.cache : nil
     if let cache, let account = call.account { call.epoch = cache.epoch(for: account) }
-    let stored = cache?.lookUp(call.request, account: call.account)
-    if let cache, let stored, policy == .useCache {
-      let now = cache.currentDate
-      let age = Int(stored.age(at: now))
-      if stored.isFresh(at: now) {
-        recordHit(stored, source: .cache(age: age), of: call)
-        return Fetched(value: try decode(E.Response.self, stored), source: .cache(age: age))
-      }
-      if stored.canServeWhileRevalidating(at: now), let url = call.request.url {
-        // RFC 5861: the stored answer now, a revalidation behind it for the next read.
-        let value = try decode(E.Response.self, stored)
-        recordHit(stored, source: .stale(age: age), of: call)
-        revalidateInBackground(
-          endpoint, label: label, key: HTTPCache.key(url, account: call.account), in: cache)
-        return Fetched(value: value, source: .stale(age: age))
-      }
+    // `bypass` reads nothing kept; its answer still replaces what was, when it may be kept.
+    var stored = policy == .bypass ? nil : cache?.lookUp(call.request, account: call.account)
+    if let cache, policy == .useCache,
+      let answer = cached(&stored, endpoint, label: label, call: call, in: cache)
+    {
+      return answer
     }
-    if let stored {
-      if let etag = stored.etag { call.request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-      if let modified = stored.lastModified {
-        call.request.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
-      }
-    }
+    if let stored { call.makeConditional(on: stored) }
     let requestTime = cache?.currentDate ?? Date()
     while true {
       let started = ContinuousClock.now
       let why = call.retryReason
       let outcome = try await attempt(&call)
-      if let cache, var entry = stored, case .success(let (_, response)) = outcome,
+      if let cache, let entry = stored, case .success(let (_, response)) = outcome,
         response.statusCode == 304
       {
         try await checkSession(of: call)
-        entry.refresh(with: response, requestTime: requestTime, responseTime: cache.currentDate)
-        cache.store(entry, for: call.request, account: call.account, epoch: call.epoch)
+        guard let answer = revalidated(entry, by: response, call: call, at: requestTime, in: cache)
+        else {
+          // It names another representation than the one kept: ask again, unconditionally.
+          stored = nil
+          call.makeConditional(on: nil)
+          continue
+        }
         record(
-          outcome, .done(entry.body, status: 304), of: call, retryReason: why,
+          outcome, .done(answer.body, status: 304), of: call, retryReason: why,
           duration: ContinuousClock.now - started, cache: ResponseSource.revalidated.label)
-        return Fetched(value: try decode(E.Response.self, entry), source: .revalidated)
+        return Fetched(value: try decode(E.Response.self, answer), source: .revalidated)
       }
       let next = try await decide(outcome, &call)
+      if stored != nil, case .fail(let error) = next, let status = error.status,
+        (400..<500).contains(status), ![401, 407, 408, 429].contains(status)
+      {
+        // A conditional request refused (a 431 for an oversized validator, a 404): what was
+        // kept is not offered again.
+        cache?.store(nil, for: call.request, account: call.account, epoch: nil)
+        stored = nil
+      }
       let standIn = cache.flatMap { cache in
-        stored.flatMap { standsIn($0, for: next, in: cache) }
+        stored.flatMap { standsIn($0, E.Response.self, for: next, call: call, in: cache) }
       }
       record(
         outcome, next, of: call, retryReason: why, duration: ContinuousClock.now - started,
@@ -171,16 +175,15 @@ public final class NetworkService: Networking {
       if let standIn {
         try await checkSession(of: call)
         logger.info("\(label): answered from the cache (\(standIn.age)s old) after a failure")
-        return Fetched(
-          value: try decode(E.Response.self, standIn.response), source: .stale(age: standIn.age))
+        return Fetched(value: standIn.value, source: .stale(age: standIn.age))
       }
       switch next {
       case .done(let data, let status):
-        if call.method == .get { try await checkSession(of: call) }
-        if case .success(let (_, response)) = outcome {
-          keep(data, response, for: call, requestTime: requestTime, in: cache)
+        guard case .success(let (_, response)) = outcome else {
+          throw NetworkError(.invalidResponse)
         }
-        return Fetched(value: try decode(E.Response.self, data, status: status), source: .network)
+        return try await answer(
+          data, status: status, response, E.Response.self, call: call, at: requestTime, in: cache)
       case .fail(let error): throw error
       case .retry(_, let delay): try await clock.sleep(for: delay)
       case .replay: continue
@@ -188,108 +191,13 @@ public final class NetworkService: Networking {
     }
   }
 
-  // MARK: The HTTP cache
-
-  /// Revalidates the answer stored under `key` in the background, one revalidation at a time
-  /// per answer; the caller has the stale answer already, so a failure is only logged.
-  private func revalidateInBackground<E: Endpoint>(
-    _ endpoint: E, label: String, key: String, in cache: HTTPCache
-  ) {
-    guard cache.beginRevalidation(key) else { return }
-    Task.detached { [self] in
-      defer { cache.endRevalidation(key) }
-      do {
-        _ = try await send(endpoint, label: label, policy: .revalidate)
-      } catch {
-        logger.debug("\(label): the background revalidation failed: \(error)")
-      }
-    }
-  }
-
-  /// A stored answer that may stand in for a call that failed for good because the server
-  /// could not be reached or failed (5xx), with its age in seconds.
-  private func standsIn(_ stored: CachedResponse, for next: Next, in cache: HTTPCache) -> (
-    response: CachedResponse, age: Int
-  )? {
-    guard case .fail(let error) = next else { return nil }
-    switch error.kind {
-    case .transport, .offline, .deadlineExceeded, .invalidResponse: break
-    case .server(let status, _) where status >= 500: break
-    default: return nil
-    }
-    let now = cache.currentDate
-    guard stored.canStandIn(at: now, maxStale: options.cache?.maxStale.inSeconds ?? 0) else {
-      return nil
-    }
-    return (stored, Int(stored.age(at: now)))
-  }
-
-  /// After a success: a GET's answer is kept when it may be; a change (POST, PUT, PATCH,
-  /// DELETE) drops what was kept for its URL and for the `Location` / `Content-Location` it
-  /// names on the same origin (RFC 9111 §4.4) — with or without a cache for this call, since
-  /// the shared cache may hold a public answer for that URL.
-  private func keep(
-    _ data: Data, _ response: HTTPURLResponse, for call: Call, requestTime: Date,
-    in cache: HTTPCache?
-  ) {
-    let request = call.request
-    let method = request.httpMethod ?? "GET"
-    if method == "GET" {
-      guard let cache else { return }
-      cache.store(
-        CachedResponse(
-          data, response, variedValue: { cache.variedValue($0, of: request) },
-          requestTime: requestTime, responseTime: cache.currentDate),
-        for: request, account: call.account, epoch: call.epoch)
-      return
-    }
-    guard method != "HEAD", method != "OPTIONS", let shared = options.cache,
-      let url = request.url
-    else { return }
-    shared.invalidate(url, account: call.account)
-    for header in ["Location", "Content-Location"] {
-      guard let value = response.value(forHTTPHeaderField: header),
-        let target = URL(string: value, relativeTo: url)?.absoluteURL,
-        let origin = Origin(url), origin.contains(target)
-      else { continue }
-      shared.invalidate(target, account: call.account)
-    }
-  }
-
-  /// The record of an answer the cache gave without a request (attempt 0).
-  private func recordHit(_ stored: CachedResponse, source: ResponseSource, of call: Call) {
-    guard logger.isEnabled(.debug) || options.onRequestRecord != nil else { return }
-    var record = RequestRecord(
-      request: call.label, method: "GET",
-      url: call.request.url.map(redactor.redact(url:)) ?? "?", status: stored.status,
-      durationMilliseconds: 0, bytesSent: 0, bytesReceived: 0, attempt: 0)
-    record.cache = source.label
-    if case .cache(let age) = source { record.cacheAge = age }
-    if case .stale(let age) = source { record.cacheAge = age }
-    options.onRequestRecord?(record)
-    logger.log(.debug, "← \(stored.status) \(call.label) from the cache", fields: record.fields)
-  }
-
   // MARK: Steps
-
-  /// Ends a read whose session ended while its answer was on the way (signed out, here or in
-  /// another process, or another account signed in): its answer is neither kept nor returned
-  /// as that account's.
-  private func checkSession(of call: Call) async throws {
-    guard let account = call.account, let authenticator else { return }
-    let ended =
-      await authenticator.account() != account
-      || call.epoch.map { $0 != options.cache?.epoch(for: account) } ?? false
-    guard ended else { return }
-    logger.info("\(call.label): the session ended while the answer was on its way; dropped")
-    throw NetworkError.unauthorized(.sessionEnded)
-  }
 
   /// Builds the request and attaches the bearer token when the endpoint needs one and its
   /// origin issued the session (a token never goes to another origin). Work done for an owner
   /// (`DataOwner.acting`) is sent only while that owner is the one signed in, and the
   /// device's never carries a token.
-  private func authorise<E: Endpoint>(_ endpoint: E, label: String) async throws -> Call {
+  func authorise<E: Endpoint>(_ endpoint: E, label: String) async throws -> Call {
     var policy = endpoint.retryPolicy ?? options.retryPolicy
     if endpoint.retryPolicy == nil, endpoint.idempotencyKey != nil {
       // A key makes a repeat harmless: the service's policy, POST and PATCH included.
@@ -329,7 +237,7 @@ public final class NetworkService: Networking {
   }
 
   /// One exchange, unless the deadline has passed or there is no network route.
-  private func attempt(_ call: inout Call) async throws -> Result<
+  func attempt(_ call: inout Call) async throws -> Result<
     (Data, HTTPURLResponse), NetworkError
   > {
     try Task.checkCancellation()
@@ -351,7 +259,7 @@ public final class NetworkService: Networking {
   }
 
   /// Judges an attempt: success, a rejected token to renew, a retry, or the final failure.
-  private func decide(_ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ call: inout Call)
+  func decide(_ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ call: inout Call)
     async throws -> Next
   {
     let data: Data
@@ -362,6 +270,10 @@ public final class NetworkService: Networking {
     }
     let status = response.statusCode
     if (200..<300).contains(status) { return .done(data, status: status) }
+    if status == 304 {
+      // Not Modified, for a request that named no kept answer: nothing to use.
+      return retry(after: NetworkError(.invalidResponse), retryAfter: nil, &call)
+    }
     if let elsewhere = Self.redirectedOrigin(call.request, response) {
       // Only the session's own origin can reject its token; nothing is retried there.
       logger.debug("\(call.label) → \(status) from \(elsewhere) after a redirect")
@@ -492,144 +404,6 @@ public final class NetworkService: Networking {
       }
     case is CancellationError: return .transport(URLError(.cancelled))
     default: return .transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error]))
-    }
-  }
-
-  private func trace(_ request: URLRequest, attempt: Int) {
-    if logger.isEnabled(.debug) {
-      logger.debug(
-        "→ \(request.httpMethod ?? "GET") \(request.url.map(redactor.redact(url:)) ?? "?") (attempt \(attempt))"
-      )
-    }
-    guard logger.isEnabled(.trace) else { return }
-    logger.trace(
-      "  request headers: \(redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key })"
-    )
-    if let body = request.httpBody {
-      logger.trace("  request body: \(redactor.redact(body: body))")
-    }
-  }
-
-  private func trace(_ response: HTTPURLResponse, _ data: Data) {
-    guard logger.isEnabled(.trace) else { return }
-    let headers = response.allHeaderFields.reduce(into: [String: String]()) {
-      $0[String(describing: $1.key)] = String(describing: $1.value)
-    }
-    logger.trace(
-      "  response headers: \(redactor.redact(headers: headers).sorted { $0.key < $1.key })")
-    logger.trace("  response body: \(redactor.redact(body: data))")
-  }
-
-  /// Emits the attempt's ``RequestRecord`` once its outcome is decided: to
-  /// ``NetworkOptions/onRequestRecord``, and as the fields of the `networking` debug line.
-  private func record(
-    _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ next: Next, of call: Call,
-    retryReason: String?, duration: Duration, cache: String? = nil, cacheAge: Int? = nil
-  ) {
-    let logs = logger.isEnabled(.debug)
-    guard logs || options.onRequestRecord != nil else { return }
-    let request = call.request
-    var record = RequestRecord(
-      request: call.label, method: request.httpMethod ?? "GET",
-      url: request.url.map(redactor.redact(url:)) ?? "?", status: nil,
-      durationMilliseconds: duration.inSeconds * 1000, bytesSent: request.httpBody?.count ?? 0,
-      bytesReceived: 0, attempt: call.attempt,
-      retryReason: retryReason)
-    switch outcome {
-    case .success(let (data, response)):
-      record.status = response.statusCode
-      record.bytesReceived = data.count
-    case .failure(let error):
-      record.error = Self.reason(error)
-    }
-    if case .retry(let retry, _) = next { record.retry = retry }
-    (record.cache, record.cacheAge) = (cache, cacheAge)
-    options.onRequestRecord?(record)
-    if logs {
-      let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"
-      logger.log(
-        .debug,
-        "← \(outcomeText) \(call.label) in \(duration.shortDescription), \(record.bytesReceived) bytes",
-        fields: record.fields)
-    }
-  }
-
-  /// A stored answer's value: decoded once per answer, service and type (the value is
-  /// `Sendable`, so sharing it among readers is safe).
-  private func decode<Response: Decodable & Sendable>(
-    _ type: Response.Type, _ stored: CachedResponse
-  ) throws -> Response {
-    if let value = stored.decoded.value(type, decoder: decodingIdentity) { return value }
-    let value = try decode(type, stored.body, status: stored.status)
-    stored.decoded.keep(value, decoder: decodingIdentity)
-    return value
-  }
-
-  private func decode<Response: Decodable>(_ type: Response.Type, _ data: Data, status: Int) throws
-    -> Response
-  {
-    if type == EmptyResponse.self, let empty = EmptyResponse() as? Response { return empty }
-    do {
-      return try decoder.decode(type, from: data)
-    } catch {
-      throw NetworkError(
-        .decoding(
-          .init(
-            status: status, codingPath: Self.codingPath(of: error),
-            reason: Self.reason(of: error), bodyExcerpt: redactor.redact(body: data, limit: 200))),
-        underlying: error)
-    }
-  }
-
-  // MARK: Formatting
-
-  /// `GET /users/1` for logs and retry notices, from the endpoint's path with plain string
-  /// work (reading `URL.path` costs microseconds per call on Linux).
-  static func label(_ method: HTTPMethod, _ path: String) -> String {
-    let withoutQuery =
-      path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-    if RequestBuilder.isAbsolute(withoutQuery) {
-      return
-        "\(method) \(URLComponents(string: String(withoutQuery))?.path ?? String(withoutQuery))"
-    }
-    return "\(method) /" + withoutQuery.drop { $0 == "/" }
-  }
-
-  private static func reason(_ error: NetworkError) -> String {
-    switch error.kind {
-    case .server(let status, _): String(status)
-    case .transport(let urlError): "URLError \(urlError.code.rawValue)"
-    default: error.description
-    }
-  }
-
-  static func codingPath(of error: any Error) -> String {
-    let path: [any CodingKey]
-    switch error as? DecodingError {
-    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-      path = context.codingPath
-    case .keyNotFound(let key, let context):
-      path = context.codingPath + [key]
-    default:
-      return ""
-    }
-    return path.reduce(into: "") { text, key in
-      if let index = key.intValue {
-        text += "[\(index)]"
-      } else {
-        text += (text.isEmpty ? "" : ".") + key.stringValue
-      }
-    }
-  }
-
-  static func reason(of error: any Error) -> String {
-    switch error as? DecodingError {
-    case .typeMismatch(let type, _): "expected \(type)"
-    case .valueNotFound(let type, _): "missing \(type) value"
-    case .keyNotFound: "missing key"
-    case .dataCorrupted(let context):
-      context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription
-    default: String(describing: error)
     }
   }
 }

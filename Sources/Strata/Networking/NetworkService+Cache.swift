@@ -1,0 +1,181 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The HTTP cache's part of a call: what a kept answer can answer without a request, what a
+/// `304` does to it (RFC 9111 §4.3.4), what stands in for a failure, and what is kept — only
+/// an answer that decoded, so nothing the app cannot read is ever served again.
+extension NetworkService {
+  /// A fresh kept answer, or one within its `stale-while-revalidate` window (revalidated
+  /// behind it); nil when the server must be asked. A kept answer that no longer decodes is
+  /// dropped, and `stored` with it.
+  func cached<E: Endpoint>(
+    _ stored: inout CachedResponse?, _ endpoint: E, label: String, call: Call,
+    in cache: HTTPCache
+  ) -> Fetched<E.Response>? {
+    guard let hit = stored else { return nil }
+    let now = cache.currentDate
+    let age = Int(hit.age(at: now))
+    let fresh = hit.isFresh(at: now)
+    guard fresh || hit.canServeWhileRevalidating(at: now) else { return nil }
+    guard let value = keptValue(E.Response.self, hit, for: call, in: cache) else {
+      stored = nil
+      return nil
+    }
+    let source: ResponseSource = fresh ? .cache(age: age) : .stale(age: age)
+    recordHit(hit, source: source, of: call)
+    if !fresh, let url = call.request.url {
+      // RFC 5861: the stored answer now, a revalidation behind it for the next read.
+      revalidateInBackground(
+        endpoint, label: label, key: HTTPCache.key(url, account: call.account), in: cache)
+    }
+    return Fetched(value: value, source: source)
+  }
+
+  /// What a `304` makes of the kept answer: freshened with its headers and kept — or, when it
+  /// says `no-store`, used this once and dropped. Nil when the 304's validator names another
+  /// representation than the kept one (dropped: the caller asks again without validators).
+  func revalidated(
+    _ stored: CachedResponse, by response: HTTPURLResponse, call: Call, at requestTime: Date,
+    in cache: HTTPCache
+  ) -> CachedResponse? {
+    guard stored.isSelected(by: response) else {
+      logger.info("\(call.label): a 304 for another representation; asking again")
+      cache.store(nil, for: call.request, account: call.account, epoch: nil)
+      return nil
+    }
+    var entry = stored
+    entry.refresh(with: response, requestTime: requestTime, responseTime: cache.currentDate)
+    cache.store(
+      entry.control.noStore ? nil : entry, for: call.request, account: call.account,
+      epoch: call.epoch)
+    return entry
+  }
+
+  /// A kept answer that may stand in for a call that failed for good because the server
+  /// could not be reached or failed (5xx), decoded, with its age in seconds.
+  func standsIn<Response: Decodable & Sendable>(
+    _ stored: CachedResponse, _ type: Response.Type, for next: Next, call: Call,
+    in cache: HTTPCache
+  ) -> (value: Response, age: Int)? {
+    guard case .fail(let error) = next else { return nil }
+    switch error.kind {
+    case .transport, .offline, .deadlineExceeded, .invalidResponse: break
+    case .server(let status, _) where status >= 500: break
+    default: return nil
+    }
+    let now = cache.currentDate
+    guard stored.canStandIn(at: now, maxStale: cache.maxStale.inSeconds),
+      let value = keptValue(type, stored, for: call, in: cache)
+    else { return nil }
+    return (value, Int(stored.age(at: now)))
+  }
+
+  /// A success's value. A GET's answer is kept only once it decoded (a captive portal's page
+  /// or a body cut short is never served from the cache); a change (POST, PUT, PATCH,
+  /// DELETE) drops what was kept for its URL whatever its answer says.
+  func answer<Response: Decodable & Sendable>(
+    _ data: Data, status: Int, _ response: HTTPURLResponse, _ type: Response.Type, call: Call,
+    at requestTime: Date, in cache: HTTPCache?
+  ) async throws -> Fetched<Response> {
+    guard call.method == .get else {
+      keep(data, response, for: call, requestTime: requestTime, in: cache)
+      return Fetched(value: try decode(type, data, status: status), source: .network)
+    }
+    try await checkSession(of: call)
+    let value = try decode(type, data, status: status)
+    keep(data, response, for: call, requestTime: requestTime, in: cache)
+    return Fetched(value: value, source: .network)
+  }
+
+  /// A kept answer's value, or nil after dropping an answer that no longer decodes.
+  private func keptValue<Response: Decodable & Sendable>(
+    _ type: Response.Type, _ stored: CachedResponse, for call: Call, in cache: HTTPCache
+  ) -> Response? {
+    do {
+      return try decode(type, stored)
+    } catch {
+      logger.info("\(call.label): a kept answer no longer decodes; dropped (\(error))")
+      cache.store(nil, for: call.request, account: call.account, epoch: nil)
+      return nil
+    }
+  }
+
+  /// Revalidates the answer stored under `key` in the background, one revalidation at a time
+  /// per answer; the caller has the stale answer already, so a failure is only logged.
+  private func revalidateInBackground<E: Endpoint>(
+    _ endpoint: E, label: String, key: String, in cache: HTTPCache
+  ) {
+    guard cache.beginRevalidation(key) else { return }
+    Task.detached { [self] in
+      defer { cache.endRevalidation(key) }
+      do {
+        _ = try await send(endpoint, label: label, policy: .revalidate)
+      } catch {
+        logger.debug("\(label): the background revalidation failed: \(error)")
+      }
+    }
+  }
+
+  /// After a success: a GET's answer is kept when it may be; a change (POST, PUT, PATCH,
+  /// DELETE) drops what was kept for its URL and for the `Location` / `Content-Location` it
+  /// names on the same origin (RFC 9111 §4.4) — with or without a cache for this call, since
+  /// the shared cache may hold a public answer for that URL.
+  private func keep(
+    _ data: Data, _ response: HTTPURLResponse, for call: Call, requestTime: Date,
+    in cache: HTTPCache?
+  ) {
+    let request = call.request
+    let method = request.httpMethod ?? "GET"
+    if method == "GET" {
+      guard let cache else { return }
+      cache.store(
+        CachedResponse(
+          data, response, variedValue: { cache.variedValue($0, of: request) },
+          requestTime: requestTime, responseTime: cache.currentDate),
+        for: request, account: call.account, epoch: call.epoch)
+      return
+    }
+    guard method != "HEAD", method != "OPTIONS", let shared = options.cache,
+      let url = request.url
+    else { return }
+    shared.invalidate(url, account: call.account)
+    for header in ["Location", "Content-Location"] {
+      guard let value = response.value(forHTTPHeaderField: header),
+        let target = URL(string: value, relativeTo: url)?.absoluteURL,
+        let origin = Origin(url), origin.contains(target)
+      else { continue }
+      shared.invalidate(target, account: call.account)
+    }
+  }
+
+  /// The record of an answer the cache gave without a request (attempt 0).
+  private func recordHit(_ stored: CachedResponse, source: ResponseSource, of call: Call) {
+    guard logger.isEnabled(.debug) || options.onRequestRecord != nil else { return }
+    var record = RequestRecord(
+      request: call.label, method: "GET",
+      url: call.request.url.map(redactor.redact(url:)) ?? "?", status: stored.status,
+      durationMilliseconds: 0, bytesSent: 0, bytesReceived: 0, attempt: 0)
+    record.cache = source.label
+    if case .cache(let age) = source { record.cacheAge = age }
+    if case .stale(let age) = source { record.cacheAge = age }
+    options.onRequestRecord?(record)
+    logger.log(.debug, "← \(stored.status) \(call.label) from the cache", fields: record.fields)
+  }
+
+  /// Ends a read whose session ended while its answer was on the way (signed out, here or in
+  /// another process, or another account signed in): its answer is neither kept nor returned
+  /// as that account's.
+  func checkSession(of call: Call) async throws {
+    guard let account = call.account, let authenticator else { return }
+    let ended =
+      await authenticator.account() != account
+      || call.epoch.map { $0 != options.cache?.epoch(for: account) } ?? false
+    guard ended else { return }
+    logger.info("\(call.label): the session ended while the answer was on its way; dropped")
+    throw NetworkError.unauthorized(.sessionEnded)
+  }
+
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What a call tells about itself: a trace of every attempt at `trace` level (headers and
+/// bodies redacted), a ``RequestRecord`` per attempt, and the short labels they use.
+extension NetworkService {
+  func trace(_ request: URLRequest, attempt: Int) {
+    if logger.isEnabled(.debug) {
+      logger.debug(
+        "→ \(request.httpMethod ?? "GET") \(request.url.map(redactor.redact(url:)) ?? "?") (attempt \(attempt))"
+      )
+    }
+    guard logger.isEnabled(.trace) else { return }
+    logger.trace(
+      "  request headers: \(redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key })"
+    )
+    if let body = request.httpBody {
+      logger.trace("  request body: \(redactor.redact(body: body))")
+    }
+  }
+
+  func trace(_ response: HTTPURLResponse, _ data: Data) {
+    guard logger.isEnabled(.trace) else { return }
+    let headers = response.allHeaderFields.reduce(into: [String: String]()) {
+      $0[String(describing: $1.key)] = String(describing: $1.value)
+    }
+    logger.trace(
+      "  response headers: \(redactor.redact(headers: headers).sorted { $0.key < $1.key })")
+    logger.trace("  response body: \(redactor.redact(body: data))")
+  }
+
+  /// Emits the attempt's ``RequestRecord`` once its outcome is decided: to
+  /// ``NetworkOptions/onRequestRecord``, and as the fields of the `networking` debug line.
+  func record(
+    _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ next: Next, of call: Call,
+    retryReason: String?, duration: Duration, cache: String? = nil, cacheAge: Int? = nil
+  ) {
+    let logs = logger.isEnabled(.debug)
+    guard logs || options.onRequestRecord != nil else { return }
+    let request = call.request
+    var record = RequestRecord(
+      request: call.label, method: request.httpMethod ?? "GET",
+      url: request.url.map(redactor.redact(url:)) ?? "?", status: nil,
+      durationMilliseconds: duration.inSeconds * 1000, bytesSent: request.httpBody?.count ?? 0,
+      bytesReceived: 0, attempt: call.attempt,
+      retryReason: retryReason)
+    switch outcome {
+    case .success(let (data, response)):
+      record.status = response.statusCode
+      record.bytesReceived = data.count
+    case .failure(let error):
+      record.error = Self.reason(error)
+    }
+    if case .retry(let retry, _) = next { record.retry = retry }
+    (record.cache, record.cacheAge) = (cache, cacheAge)
+    options.onRequestRecord?(record)
+    if logs {
+      let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"
+      logger.log(
+        .debug,
+        "← \(outcomeText) \(call.label) in \(duration.shortDescription), \(record.bytesReceived) bytes",
+        fields: record.fields)
+    }
+  }
+
+  /// `GET /users/1` for logs and retry notices, from the endpoint's path with plain string
+  /// work (reading `URL.path` costs microseconds per call on Linux).
+  static func label(_ method: HTTPMethod, _ path: String) -> String {
+    let withoutQuery =
+      path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    if RequestBuilder.isAbsolute(withoutQuery) {
+      return
+        "\(method) \(URLComponents(string: String(withoutQuery))?.path ?? String(withoutQuery))"
+    }
+    return "\(method) /" + withoutQuery.drop { $0 == "/" }
+  }
+
+  static func reason(_ error: NetworkError) -> String {
+    switch error.kind {
+    case .server(let status, _): String(status)
+    case .transport(let urlError): "URLError \(urlError.code.rawValue)"
+    default: error.description
+    }
+  }
+}
