@@ -14,7 +14,8 @@ import Foundation
 ///
 /// Damage is set aside, never widened: a journal line that fails its checksum is copied next
 /// to the store and skipped (the lines after it still count); a snapshot that fails its
-/// checksum is copied aside, what still decodes is used, and the journal is read on top of it;
+/// checksum is copied aside, its lines that fail their checksums too (never used: a change is
+/// sent as it reads), its intact lines are used, and the journal is read on top of it;
 /// a snapshot whose generation names no journal on disk is damage too, and the journals that
 /// are there are read. The next write then compacts, so the files are whole again.
 extension LocalStore {
@@ -153,8 +154,13 @@ extension LocalStore {
     switch read {
     case .none: snapshot = Self.formatOne(at: base + ".json")
     case .intact(let intact): snapshot = intact
-    case .damaged(let readable, let header, let bytes):
-      StoreDamage.setAside(bytes, base: base, label: "snapshot-\(header.map(String.init) ?? "x")")
+    case .damaged(let readable, let header, let bytes, let lines):
+      let name = "snapshot-\(header.map(String.init) ?? "x")"
+      StoreDamage.setAside(bytes, base: base, label: name)
+      // Each line not used, apart, so the report says what it held (a change, a value).
+      for (index, line) in lines.enumerated() {
+        StoreDamage.setAside(line, base: base, label: "\(name)-line-\(index + 1)")
+      }
       snapshot = readable
       needsRepair = true
       damageWarned = false

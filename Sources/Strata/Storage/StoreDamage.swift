@@ -33,8 +33,11 @@ enum StoreDamage {
       let size = FileDescriptor.size(of: path)
       let held = guess(contents(path), size: size)
       let lost: String
-      if label.hasPrefix("snapshot") {
-        lost = "the snapshot did not match its checksum; what could be read was kept"
+      if label.hasPrefix("snapshot"), label.contains("-line-") {
+        lost =
+          "a line of the snapshot did not match its checksum and was not used: nothing it says is sent"
+      } else if label.hasPrefix("snapshot") {
+        lost = "the snapshot did not match its checksum; only its intact lines were kept"
       } else if label.hasPrefix("generation") {
         lost = "the snapshot named another journal than the one on disk; both were read"
       } else {
@@ -60,6 +63,9 @@ enum StoreDamage {
     case text.contains(#"{"put""#) || text.contains(#"{"replaceSynced""#):
       change = "values from the server (the next fetch brings them back)"
     case text.hasPrefix("strata-store"): change = "the store's compacted contents"
+    // A snapshot's own line: a change (its payload) or a value kept under a key.
+    case text.contains(#""payload""#): change = "a change queued on this device"
+    case text.contains(#""key""#): change = "a value kept on this device"
     default: change = "something unrecognisable"
     }
     let what = kind.map { "\(change) (\(UntrustedText.sanitize($0)))" } ?? change

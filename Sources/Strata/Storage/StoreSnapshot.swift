@@ -27,9 +27,10 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   enum Read {
     case none
     case intact(StoreSnapshot)
-    /// A checksum failed or the body does not decode: `readable` is what still decodes
-    /// (nil when nothing does), `generation` the header's when it can be read.
-    case damaged(readable: StoreSnapshot?, generation: Int?, bytes: [UInt8])
+    /// A checksum failed or the body does not decode: `readable` is what is intact (nil when
+    /// nothing is), `generation` the header's when it can be read, `lines` each line that
+    /// failed its checksum (not in `readable`).
+    case damaged(readable: StoreSnapshot?, generation: Int?, bytes: [UInt8], lines: [[UInt8]])
   }
 
   private struct Header {
@@ -103,7 +104,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     guard let header = try parseHeader(head, path: path) else {
       return .damaged(
         readable: nil, generation: nil,
-        bytes: try JournalFile.read(fd, at: 0, count: size, path: path))
+        bytes: try JournalFile.read(fd, at: 0, count: size, path: path), lines: [])
     }
     if header.version == formatVersion {
       return try readLines(
@@ -115,15 +116,17 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     decoder.dateDecodingStrategy = .millisecondsSince1970
     var snapshot = try? decoder.decode(StoreSnapshot.self, from: Data(body))
     snapshot?.generation = header.generation
+    // One checksum covers the whole document: when it fails, nothing in it is trusted.
     guard let snapshot, header.checksum.map({ $0 == CRC32.checksum(body) }) ?? true else {
-      return .damaged(readable: snapshot, generation: header.generation, bytes: data)
+      return .damaged(readable: nil, generation: header.generation, bytes: data, lines: [])
     }
     return .intact(snapshot)
   }
 
   /// A format-4 snapshot, read a few megabytes at a time (a reopen never holds the whole file
-  /// beside what it decodes): every line checked and decoded, a damaged one still used when
-  /// its JSON decodes (it is reported all the same, with the whole file set aside).
+  /// beside what it decodes): every line checked and decoded. A line that fails its checksum is
+  /// never used, as in the journal — a flipped bit may have changed what a change says, and a
+  /// change is sent as it reads — and the whole file is set aside and reported.
   private static func readLines(
     _ fd: Int32, size: Int, header: Header, path: String, reserving: Int, piece: Int
   ) throws -> Read {
@@ -132,13 +135,14 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     func value<T>(_ decoded: JournalLines.Decoded<T>) throws -> T? {
       switch decoded {
       case .value(let value): return value
-      case .damaged(let salvaged):
+      case .damaged:
         intact = false
-        return salvaged
+        return nil
       case .undecodable(let error):
         throw StoreError.unreadable(path: path, reason: String(describing: error))
       }
     }
+    var damagedLines: [[UInt8]] = []
     var outbox: [OutboxEntry] = []
     outbox.reserveCapacity(changes + reserving)
     var records: [String: StoredRecord<Value>] = [:]
@@ -154,15 +158,24 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
         continue
       }
       let split = max(0, min(scan.lines.count, changes - linesRead))
-      for decoded in JournalLines.decode(
-        OutboxEntry.self, Array(scan.lines[..<split]), in: bytes, salvage: true)
+      let (changeLines, valueLines) = (Array(scan.lines[..<split]), Array(scan.lines[split...]))
+      for (line, decoded) in zip(
+        changeLines, JournalLines.decode(OutboxEntry.self, changeLines, in: bytes))
       {
-        if let entry = try value(decoded) { outbox.append(entry) }
+        if let entry = try value(decoded) {
+          outbox.append(entry)
+        } else {
+          damagedLines.append(Array(bytes[line]))
+        }
       }
-      for decoded in JournalLines.decode(
-        KeyedRecord.self, Array(scan.lines[split...]), in: bytes, salvage: true)
+      for (line, decoded) in zip(
+        valueLines, JournalLines.decode(KeyedRecord.self, valueLines, in: bytes))
       {
-        if let line = try value(decoded) { records[line.key] = line.record }
+        if let kept = try value(decoded) {
+          records[kept.key] = kept.record
+        } else {
+          damagedLines.append(Array(bytes[line]))
+        }
       }
       (offset, linesRead) = (offset + scan.consumed, linesRead + scan.lines.count)
     }
@@ -180,7 +193,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     guard intact else {
       return .damaged(
         readable: snapshot, generation: header.generation,
-        bytes: try JournalFile.read(fd, at: 0, count: size, path: path))
+        bytes: try JournalFile.read(fd, at: 0, count: size, path: path), lines: damagedLines)
     }
     return .intact(snapshot)
   }
