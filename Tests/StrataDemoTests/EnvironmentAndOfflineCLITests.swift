@@ -5,9 +5,10 @@ import Testing
 
 @Suite("strata-demo: environments and offline")
 struct EnvironmentAndOfflineCLITests {
+  /// Only the loopback: no default route and no directly connected network.
   static let noRoute =
     "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
-    + "eth0\t0002A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n"
+    + "lo\t0000007F\t00000000\t0001\t0\t0\t0\t000000FF\t0\t0\t0\n"
 
   @Test func configShowNamesTheEnvironmentAndItsDefaults() async throws {
     let cli = try CLIRunner()
@@ -51,9 +52,13 @@ struct EnvironmentAndOfflineCLITests {
   /// is `make bench`'s "CLI offline exit" row: a timed test would measure the machine's load.
   @Test(.enabled(if: routeTableDecidesConnectivity, "NWPathMonitor, not ROUTE_TABLE, decides here"))
   func offlineEndsAtOnceWithOneLine() async throws {
-    let table = NSTemporaryDirectory() + "strata-route-\(UUID().uuidString)"
+    // The IPv6 table is read beside the IPv4 one: an empty one, so neither has a route.
+    let folder = NSTemporaryDirectory() + "strata-route-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let table = folder + "/route"
     try Self.noRoute.write(toFile: table, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(atPath: table) }
+    try "".write(toFile: folder + "/ipv6_route", atomically: true, encoding: .utf8)
     let result = try await CLIRunner().run(
       [
         "--set", "ENVIRONMENT=production", "--set", "ROUTE_TABLE=\(table)", "--log-level",

@@ -1,3 +1,4 @@
+import Foundation
 import StrataConcurrency
 
 /// The latest word of a ``ConnectivityMonitor``, readable at once from any thread: what
@@ -24,16 +25,19 @@ public final class Connectivity: Sendable {
     following.withLock { $0 = task }
   }
 
-  /// The platform's own monitor: `NWPathMonitor` on Apple platforms; elsewhere the default
-  /// route in `routeTable` (Linux's `/proc/net/route`), looked at every 2 s.
+  /// The platform's own monitor: `NWPathMonitor` on Apple platforms; elsewhere the routes in
+  /// `routeTable` (Linux's `/proc/net/route`) and in `ipv6_route` beside it, looked at every
+  /// 2 s: online with a route off this machine (a default one, or a directly connected
+  /// network), and — when neither table can be read — unknown, so requests go.
   public static func system(routeTable: String = "/proc/net/route") -> Connectivity {
     #if canImport(Network)
-      Connectivity(monitor: PathConnectivityMonitor())
+      return Connectivity(monitor: PathConnectivityMonitor())
     #else
-      Connectivity(
-        monitor: RouteTableConnectivityMonitor {
-          try? String(contentsOfFile: routeTable, encoding: .utf8)
-        })
+      let ipv6Table = (routeTable as NSString).deletingLastPathComponent + "/ipv6_route"
+      return Connectivity(
+        monitor: RouteTableConnectivityMonitor(
+          readTable: { try? String(contentsOfFile: routeTable, encoding: .utf8) },
+          readIPv6Table: { try? String(contentsOfFile: ipv6Table, encoding: .utf8) }))
     #endif
   }
 

@@ -21,49 +21,79 @@ extension ConnectivityMonitor {
   public func currentState() -> Bool? { nil }
 }
 
-/// Linux: online when `/proc/net/route` has a default route that is up; polled.
+/// Linux: online when the route tables have an up route off this machine, IPv4
+/// (`/proc/net/route`) or IPv6 (`/proc/net/ipv6_route`) — a default route, or a directly
+/// connected network (a host on the LAN is reachable without a default route, and one off it
+/// fails at once in the kernel: `ENETUNREACH`). When neither table can be read (a container
+/// without them) the state is unknown, which counts as online: a request is sent and the
+/// transport decides, never refused on a guess. Polled.
 package struct RouteTableConnectivityMonitor: ConnectivityMonitor {
   private let readTable: @Sendable () -> String?
+  private let readIPv6Table: @Sendable () -> String?
   private let interval: Duration
   private let clock: any NetworkClock
 
   /// - Parameter interval: How often to look (default 2 s).
   /// - Parameter clock: Sleeps between looks (tests inject a manual clock).
-  /// - Parameter readTable: Reads the route table (tests inject a fake one).
+  /// - Parameter readTable: Reads the IPv4 route table (tests inject a fake one); nil when it
+  ///   cannot be read.
+  /// - Parameter readIPv6Table: Reads the IPv6 one, likewise.
   package init(
     interval: Duration = .seconds(2), clock: any NetworkClock = SystemNetworkClock(),
     readTable: @escaping @Sendable () -> String? = {
       try? String(contentsOfFile: "/proc/net/route", encoding: .utf8)
-    }
+    },
+    readIPv6Table: @escaping @Sendable () -> String? = { nil }
   ) {
     self.interval = interval
     self.clock = clock
     self.readTable = readTable
+    self.readIPv6Table = readIPv6Table
   }
 
-  /// Whether a route table has an up default route (destination 0.0.0.0, flag RTF_UP).
-  /// - Parameter table: The text of `/proc/net/route`.
-  package static func hasDefaultRoute(_ table: String) -> Bool {
+  /// Online (`true`), offline (`false`), or unknown (nil: neither table could be read).
+  package static func state(ipv4: String?, ipv6: String?) -> Bool? {
+    guard ipv4 != nil || ipv6 != nil else { return nil }
+    return ipv4.map(hasRoute(ipv4:)) == true || ipv6.map(hasRoute(ipv6:)) == true
+  }
+
+  /// Whether `/proc/net/route`'s text has an up route (flag `RTF_UP`) on an interface other
+  /// than the loopback.
+  package static func hasRoute(ipv4 table: String) -> Bool {
     table.split(whereSeparator: \.isNewline).dropFirst().contains { line in
       let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-      guard fields.count > 3, fields[1] == "00000000", let flags = Int(fields[3], radix: 16) else {
+      guard fields.count > 3, fields[0] != "lo", let flags = Int(fields[3], radix: 16) else {
         return false
       }
       return flags & 0x1 != 0
     }
   }
 
-  /// Reads the route table now.
-  package func currentState() -> Bool? { readTable().map(Self.hasDefaultRoute) ?? false }
+  /// Whether `/proc/net/ipv6_route`'s text has an up route (`RTF_UP`) that is not a reject
+  /// route (`RTF_REJECT`: the "unreachable" default every host has) on an interface other
+  /// than the loopback. Fields: destination, its prefix, source, its prefix, next hop,
+  /// metric, references, use, flags, interface.
+  package static func hasRoute(ipv6 table: String) -> Bool {
+    table.split(whereSeparator: \.isNewline).contains { line in
+      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard fields.count >= 10, fields[9] != "lo", let flags = Int(fields[8], radix: 16) else {
+        return false
+      }
+      return flags & 0x1 != 0 && flags & 0x200 == 0
+    }
+  }
 
-  /// Polls the route table, yielding the first state and every change.
+  /// Reads the tables now.
+  package func currentState() -> Bool? { Self.state(ipv4: readTable(), ipv6: readIPv6Table()) }
+
+  /// Polls the tables, yielding the first state and every change (unknown as online).
   package func updates() -> AsyncStream<Bool> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Bool.self, bufferingPolicy: .bufferingNewest(8))
-    let task = Task { [readTable, interval, clock] in
+    let task = Task { [self] in
       var last: Bool?
       while !Task.isCancelled {
-        let online = readTable().map(Self.hasDefaultRoute) ?? false
+        let online = currentState() ?? true
         if online != last {
           Log.networking.info("connectivity: \(online ? "online" : "offline")")
           continuation.yield(online)
