@@ -53,6 +53,26 @@ struct CacheCLITests {
     }
   }
 
+  /// `cache clear` that could not remove an entry (here one that is a directory, which no
+  /// permission lets `unlink` remove) says which, and exits 1; what it could remove is gone.
+  @Test func aCacheClearThatLeavesAnEntryNamesItAndFails() async throws {
+    try await withServer { server, cli, api in
+      #expect(try await cli.run(api + ["users", "--limit", "2"]).status == 0)
+      let origin = try #require(Origin(server.baseURL))
+      let directory =
+        cli.home + "/.cache/strata-demo/http/" + AppDirectories.component(for: origin)
+      let stuck = directory + "/0123456789abcdef.entry"
+      try FileManager.default.createDirectory(atPath: stuck, withIntermediateDirectories: false)
+      let cleared = try await cli.run(api + ["cache", "clear"])
+      #expect(cleared.status == 1, "\(cleared.all)")
+      #expect(
+        cleared.stderr.contains("could not clear 1 of 2 answers") && cleared.stderr.contains(stuck))
+      let entries = try FileManager.default.contentsOfDirectory(atPath: directory)
+        .filter { $0.hasSuffix(".entry") }
+      #expect(entries == ["0123456789abcdef.entry"], "the other answer went")
+    }
+  }
+
   /// `me` is one user's answer: kept under the account (the file names no token), shown
   /// offline to that user, and gone when they log out.
   @Test func theSignedInUsersAnswerIsTheirsAndGoesAtLogout() async throws {

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Strata
 import StrataSandbox
@@ -146,6 +147,52 @@ struct SyncWatchCLITests {
       #expect(server.changesDone(path: "/posts/add") == 1, "created once")
       let local = try await cli.run(api + ["posts", "--local"])
       #expect(local.stdout.contains("synced"), "\(local.stdout)")
+    }
+  }
+
+  /// A second SIGTERM while a change is held in flight ends `sync --watch` at once (143), not
+  /// after the request's deadline; the next sync sends that change, once, under its key.
+  @Test func aSecondSignalEndsTheWatchAtOnce() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString, "--set", "DEADLINE=300s"]
+      let queued = try await cli.run(
+        api + ["post", "create", "--title", "Held", "--body", "In flight", "--offline"])
+      #expect(queued.status == 0, "\(queued.stderr)")
+      let release = DispatchSemaphore(value: 0)
+      server.faults.add(
+        .init(
+          method: "POST", path: "/posts/add", count: 1,
+          action: .hold { _ = release.wait(timeout: .now() + 120) }))
+      // The shell waits (a hang guard, not a verdict on speed) until the server holds the
+      // post, signals twice, and reports the status.
+      let script = """
+        "$0" "$@" > "$HOME/watch.out" 2> "$HOME/watch.err" &
+        pid=$!
+        tries=0
+        until [ -e "$HOME/held" ] || [ $tries -ge 1200 ]; do sleep 0.1; tries=$((tries + 1)); done
+        kill -TERM $pid; sleep 0.2; kill -TERM $pid
+        wait $pid
+        echo "exit=$?"
+        cat "$HOME/watch.err"
+        """
+      let marker = cli.home + "/held"
+      let watching = Task {
+        try await CLIEdgeTests.shell(cli, script, api + ["sync", "--watch"])
+      }
+      var waited = 0  // a hang guard of two minutes, not a verdict on speed
+      while server.journal.count(method: "POST", path: "/posts/add") == 0, waited < 6_000 {
+        try await Task.sleep(for: .milliseconds(20))
+        waited += 1
+      }
+      #expect(FileManager.default.createFile(atPath: marker, contents: nil))
+      let result = try await watching.value
+      release.signal()
+      #expect(result.stdout.hasPrefix("exit=143\n"), "\(result.stdout)\n\(result.stderr)")
+      #expect(result.stdout.contains("stopped at once"))
+      let again = try await cli.run(api + ["sync"])
+      #expect(again.status == 0, "\(again.all)")
+      #expect(server.changesDone(path: "/posts/add") == 1, "created once, whatever was in doubt")
     }
   }
 }

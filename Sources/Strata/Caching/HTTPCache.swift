@@ -115,13 +115,17 @@ public final class HTTPCache: Sendable {
   public var byteCount: Int { state.withLock { state in loadIndex(&state).bytes } }
 
   /// Forgets everything (the user asked), on disk too.
-  public func removeAll() {
+  /// - Returns: The files that could not be removed, each as `path: reason` (a read-only
+  ///   directory, an entry that is a directory); empty when all went.
+  @discardableResult
+  public func removeAll() -> [String] {
     state.withLock { state in
-      files?.removeAll()
+      let left = files?.removeAll() ?? []
       // The session marks stay: a clear is not a sign-out, and must not make an old mark current.
       var cleared = State()
       (cleared.endedHere, cleared.endedOnDisk) = (state.endedHere, state.endedOnDisk)
       state = cleared
+      return left
     }
   }
 

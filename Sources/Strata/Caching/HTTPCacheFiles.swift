@@ -165,8 +165,14 @@ struct HTTPCacheFiles: Sendable {
   }
 
   /// Removes the entry files whose names `matching` accepts (default: every one).
-  func removeAll(matching: (String) -> Bool = { _ in true }) {
-    for entry in list() where matching(entry.name) { unlink(directory + "/" + entry.name) }
+  /// - Returns: Each one that could not be removed, as `path: reason`.
+  @discardableResult
+  func removeAll(matching: (String) -> Bool = { _ in true }) -> [String] {
+    list().filter { matching($0.name) }.compactMap { entry in
+      let path = directory + "/" + entry.name
+      guard unlink(path) != 0, errno != ENOENT else { return nil }
+      return "\(path): \(String(cString: strerror(errno)))"
+    }
   }
 
   private static func decode(_ data: Data, key: String) -> CachedResponse? {

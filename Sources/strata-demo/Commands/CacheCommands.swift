@@ -35,7 +35,12 @@ enum CacheCommands {
 
   static func clear(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let before = try summary(app)
-    try app.resolve(NetworkOptions.self).cache?.removeAll()
+    let left = try app.resolve(NetworkOptions.self).cache?.removeAll() ?? []
+    guard left.isEmpty else {
+      throw CommandFailure(
+        "could not clear \(left.count) of \(before.entries) answers kept for \(before.api): "
+          + left.prefix(3).joined(separator: "; ") + (left.count > 3 ? "; …" : ""))
+    }
     return Output(
       text: .line(
         "cleared \(before.entries) answers (\(before.bytes) bytes) kept for \(before.api)"),

@@ -20,7 +20,7 @@ enum SyncCommand {
         OptionSpec(
           name: "watch", valueName: nil,
           help:
-            "keep sending until SIGINT/SIGTERM (the change in flight finishes; exit 0): when the route comes back and every SYNC_INTERVAL while changes wait (backing off); exit 1 when the local store fails"
+            "keep sending until SIGINT/SIGTERM (the change in flight finishes; exit 0; a second signal ends it at once, 130/143): when the route comes back and every SYNC_INTERVAL while changes wait (backing off); exit 1 when the local store fails"
         ),
       ],
       example: "strata-demo sync", feature: .offline, run: .inApp(sync))
@@ -58,7 +58,9 @@ enum SyncCommand {
     let status: ExitStatus = refused > 0 ? .failure : waiting > 0 ? .tempFail : .ok
     let footer = [
       waiting > 0
-        ? "\(waiting) change\(waiting == 1 ? "" : "s") wait: the server could not be reached" : nil,
+        ? "\(waiting) change\(waiting == 1 ? "" : "s") wait: "
+          + (left.first { $0.status == .pending }?.message ?? "the server could not be reached")
+        : nil,
       refused > 0
         ? "\(refused) refused: see 'posts --local' / 'todos --local'; 'sync --retry-failed' sends them again"
         : nil,
@@ -112,7 +114,22 @@ enum SyncCommand {
   static func watch(_ app: AppContext) async throws -> Output {
     let scheduler = try app.resolve(SyncScheduler.self)
     let connectivity = try app.resolve(Connectivity.self)
-    let stopping = onSignals([SIGINT, SIGTERM]) { Task { await scheduler.stop() } }
+    // The first signal lets the change in flight finish; a second ends the process at once
+    // (128 + the signal, as a shell says): that change, if the server took it unrecorded, is
+    // sent once more by the next sync, under its key.
+    let signals = Locked(0)
+    let stopping = onSignals([SIGINT, SIGTERM]) { number in
+      let count = signals.withLock { count in
+        count += 1
+        return count
+      }
+      guard count > 1 else {
+        Task { await scheduler.stop() }
+        return
+      }
+      Terminal.error("stopped at once: a change in flight, if any, is sent again by the next sync")
+      exit(128 + number)
+    }
     defer { for source in stopping { source.cancel() } }
     Terminal.error("sending the outbox until interrupted (SIGINT or SIGTERM stops it)")
     let problem = Locked<String?>(nil)
@@ -135,12 +152,12 @@ enum SyncCommand {
   /// Nonisolated, so the handler is not formed on the main actor: run on another queue, a
   /// main-actor closure traps under Swift 6's isolation checks.
   nonisolated static func onSignals(
-    _ signals: [Int32], _ handler: @escaping @Sendable () -> Void
+    _ signals: [Int32], _ handler: @escaping @Sendable (Int32) -> Void
   ) -> [any DispatchSourceSignal] {
     signals.map { number in
       signal(number, SIG_IGN)  // delivered to the source instead
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler(handler: handler)
+      source.setEventHandler { handler(number) }
       source.resume()
       return source
     }
