@@ -12,7 +12,7 @@ import Testing
 
 /// One transport for the whole suite: a long-lived URLSession, as in production. Its idle
 /// backstop is only a hang guard: at 10 s, a busy machine could time an attempt out and make
-/// the tests that count attempts see one more (the service's deadline, 60 s unless a test
+/// the tests that count attempts see one more (the services' 300-s deadline, unless a test
 /// sets one, ends a call first).
 let sharedTransport = URLSessionTransport(options: .init(idleBackstop: 300))
 
@@ -39,7 +39,10 @@ func sandboxService(
   _ server: SandboxServer, policy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10)),
   authenticator: (any Authenticator)? = nil, transport: any HTTPTransport = sharedTransport
 ) -> NetworkService {
-  var configuration = NetworkOptions(baseURL: server.baseURL, retryPolicy: policy)
+  // A deadline that is only a hang guard: a test counting attempts never has one cut short
+  // by a busy machine.
+  var configuration = NetworkOptions(
+    baseURL: server.baseURL, deadline: .seconds(300), retryPolicy: policy)
   configuration.serverMessageFormat = .jsonField("message")  // the sandbox speaks DummyJSON
   return NetworkService(
     options: configuration, transport: transport, authenticator: authenticator)

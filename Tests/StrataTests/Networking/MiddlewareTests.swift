@@ -51,7 +51,8 @@ struct MiddlewareTests {
     _ transport: any HTTPTransport, middleware: [any HTTPMiddleware],
     requestLog: RecordCollector? = nil, baseURL: URL = URL(string: "https://api.example")!
   ) -> NetworkService {
-    var configuration = NetworkOptions(baseURL: baseURL, userAgent: "StrataTests/1")
+    var configuration = NetworkOptions(
+      baseURL: baseURL, deadline: .seconds(300), userAgent: "StrataTests/1")
     configuration.middleware = middleware
     configuration.onRequestRecord = requestLog?.sink
     return NetworkService(options: configuration, transport: transport, clock: ManualClock())

@@ -41,10 +41,12 @@ let refusingURL = URL(string: "http://127.0.0.1:1")!
 
 let userJSON = #"{"id":1,"firstName":"Emily"}"#
 
+/// A service over `transport` on a manual clock. Its deadline is a hang guard (5 min of real
+/// time for the transport's own limit): no verdict depends on how busy the machine is.
 func makeService(
   _ transport: any HTTPTransport, clock: ManualClock = ManualClock(),
   policy: RetryPolicy = .default,
-  timeout: Duration = .seconds(60), authenticator: (any Authenticator)? = nil,
+  timeout: Duration = .seconds(300), authenticator: (any Authenticator)? = nil,
   baseURL: String = "https://api.example"
 ) -> NetworkService {
   NetworkService(
