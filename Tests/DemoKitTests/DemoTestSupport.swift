@@ -28,6 +28,7 @@ struct DemoHarness {
         TOKEN_STORE = memory
         TOKEN_LIFETIME = 1m
         RETRY_BASE_DELAY = 10ms
+        DEADLINE = 300s
         \(extraConfig)
         """, name: "test.xcconfig")
     let now: @Sendable () -> Date

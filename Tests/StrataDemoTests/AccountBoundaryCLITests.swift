@@ -141,7 +141,9 @@ struct AccountBoundaryCLITests {
             arrived.withLock { $0 = true }
             _ = release.wait(timeout: .now() + 60)  // on the sandbox's thread, not the pool's
           }))
-      async let held = cli.run(api + ["me"])
+      // The read's deadline is a hang guard: on a busy machine the other process's logout may
+      // take long, and the answer must be dropped for the sign-out, not for a timeout.
+      async let held = cli.run(api + ["--set", "DEADLINE=300s", "me"])
       var waited = 0
       while !arrived.withLock({ $0 }), waited < 6_000 {
         try await Task.sleep(for: .milliseconds(10))

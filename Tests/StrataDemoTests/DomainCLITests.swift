@@ -155,7 +155,10 @@ struct SyncWatchCLITests {
   @Test func aSecondSignalEndsTheWatchAtOnce() async throws {
     try await withSandbox { server in
       let cli = try CLIRunner()
-      let api = ["--api", server.baseURL.absoluteString, "--set", "DEADLINE=300s"]
+      let api = [
+        "--api", server.baseURL.absoluteString, "--set", "DEADLINE=300s", "--set",
+        "IDLE_TIMEOUT=300s",
+      ]
       let queued = try await cli.run(
         api + ["post", "create", "--title", "Held", "--body", "In flight", "--offline"])
       #expect(queued.status == 0, "\(queued.stderr)")
@@ -164,14 +167,20 @@ struct SyncWatchCLITests {
         .init(
           method: "POST", path: "/posts/add", count: 1,
           action: .hold { _ = release.wait(timeout: .now() + 120) }))
-      // The shell waits (a hang guard, not a verdict on speed) until the server holds the
-      // post, signals twice, and reports the status.
+      // The shell waits (hang guards, not verdicts on speed) until the server holds the post,
+      // signals, waits until the watch says it is stopping, signals again (two signals sent
+      // back to back can reach a process as one), and reports the status.
       let script = """
         "$0" "$@" > "$HOME/watch.out" 2> "$HOME/watch.err" &
         pid=$!
         tries=0
         until [ -e "$HOME/held" ] || [ $tries -ge 1200 ]; do sleep 0.1; tries=$((tries + 1)); done
-        kill -TERM $pid; sleep 0.2; kill -TERM $pid
+        kill -TERM $pid
+        tries=0
+        until grep -q 'stopping after' "$HOME/watch.err" || [ $tries -ge 1200 ]; do
+          sleep 0.1; tries=$((tries + 1))
+        done
+        kill -TERM $pid
         wait $pid
         echo "exit=$?"
         cat "$HOME/watch.err"

@@ -118,12 +118,13 @@ enum SyncCommand {
     // (128 + the signal, as a shell says): that change, if the server took it unrecorded, is
     // sent once more by the next sync, under its key.
     let signals = Locked(0)
-    let stopping = onSignals([SIGINT, SIGTERM]) { number in
+    let stopping = onSignals([SIGINT, SIGTERM]) { number, delivered in
       let count = signals.withLock { count in
-        count += 1
+        count += delivered
         return count
       }
       guard count > 1 else {
+        Terminal.error("stopping after the change in flight (a second signal stops at once)")
         Task { await scheduler.stop() }
         return
       }
@@ -148,16 +149,18 @@ enum SyncCommand {
     return Output(text: .line("stopped"), json: nil)
   }
 
-  /// Runs `handler` on a global queue at each of `signals` (no longer delivered as usual).
-  /// Nonisolated, so the handler is not formed on the main actor: run on another queue, a
-  /// main-actor closure traps under Swift 6's isolation checks.
+  /// Runs `handler` on a global queue at each of `signals` (no longer delivered as usual),
+  /// with how many arrived since it last ran: signals sent close together reach a dispatch
+  /// source as one event. Nonisolated, so the handler is not formed on the main actor: run on
+  /// another queue, a main-actor closure traps under Swift 6's isolation checks.
   nonisolated static func onSignals(
-    _ signals: [Int32], _ handler: @escaping @Sendable (Int32) -> Void
+    _ signals: [Int32], _ handler: @escaping @Sendable (_ signal: Int32, _ count: Int) -> Void
   ) -> [any DispatchSourceSignal] {
     signals.map { number in
       signal(number, SIG_IGN)  // delivered to the source instead
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { handler(number) }
+      // The source is cancelled when the watch ends, which lets the handler (and it) go.
+      source.setEventHandler { handler(number, max(1, Int(source.data))) }
       source.resume()
       return source
     }

@@ -216,7 +216,7 @@ struct AccountBoundaryTests {
 
   /// Signing in as someone else ends the previous session as a sign-out does: its answers go,
   /// and the event says why; the same account signing in again keeps them.
-  @Test(.timeLimit(.minutes(1)))  // a hang guard: the events below may never come
+  @Test(.timeLimit(.minutes(5)))  // a hang guard: the events below may never come
   func signingInAsAnotherAccountEndsThePreviousSession() async throws {
     let cache = HTTPCache(now: { Date(timeIntervalSince1970: 1_800_000_000) })
     let transport = MockTransport.successful(
