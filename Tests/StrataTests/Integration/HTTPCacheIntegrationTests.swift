@@ -19,7 +19,7 @@ import Testing
 struct HTTPCacheIntegrationTests {
   private static func service(_ server: SandboxServer, baseURL: URL? = nil) -> NetworkService {
     var options = NetworkOptions(
-      baseURL: baseURL ?? server.baseURL, retryPolicy: .none)
+      baseURL: baseURL ?? server.baseURL, deadline: .seconds(300), retryPolicy: .none)
     options.serverMessageFormat = .jsonField("message")
     return NetworkService(options: options, transport: sharedTransport)
   }

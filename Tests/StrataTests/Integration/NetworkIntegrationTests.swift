@@ -113,7 +113,8 @@ struct NetworkIntegrationTests {
   @Test func connectionRefusedIsATransportErrorAfterRetries() async throws {
     let service = NetworkService(
       options: NetworkOptions(
-        baseURL: refusingURL, retryPolicy: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(5))),
+        baseURL: refusingURL, deadline: .seconds(300),
+        retryPolicy: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(5))),
       transport: sharedTransport)
     let error = await networkError { _ = try await service.send(GetUser()) }
     guard case .transport(let urlError) = error?.kind else {

@@ -77,7 +77,7 @@ struct RealServiceShapesTests {
     let session = sandboxSession(
       server, plain,
       DummyJSONAuth.Tokens(accessToken: String(forged), refreshToken: login.refreshToken))
-    var configuration = NetworkOptions(baseURL: server.baseURL)
+    var configuration = NetworkOptions(baseURL: server.baseURL, deadline: .seconds(300))
     configuration.credentialRejection = CredentialRejection { status, body in
       status == 401
         || (status == 500 && String(decoding: body, as: UTF8.self).contains("invalid signature"))

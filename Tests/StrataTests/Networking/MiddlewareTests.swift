@@ -148,7 +148,8 @@ struct MiddlewareTests {
     let log = RecordCollector()
     server.faults.fail(503, method: "GET", path: "/users/1")
     var configuration = NetworkOptions(
-      baseURL: server.baseURL, retryPolicy: RetryPolicy(baseDelay: .milliseconds(10)))
+      baseURL: server.baseURL, deadline: .seconds(300),
+      retryPolicy: RetryPolicy(baseDelay: .milliseconds(10)))
     configuration.middleware = [DefaultHeaders(["X-Client": "strata-tests"])]
     configuration.onRequestRecord = log.sink
     // Its own transport: this test's faulted connections never share a pool with others.

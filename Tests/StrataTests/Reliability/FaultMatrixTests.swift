@@ -166,7 +166,8 @@ struct FaultMatrixTests {
 
   @Test func connectionRefused() async throws {
     let service = NetworkService(
-      options: NetworkOptions(baseURL: refusingURL, retryPolicy: Self.fast),
+      options: NetworkOptions(
+        baseURL: refusingURL, deadline: .seconds(300), retryPolicy: Self.fast),
       transport: sharedTransport)
     let error = await networkError { _ = try await service.send(GetUser()) }
     guard case .transport(let urlError) = error?.kind else {
