@@ -67,10 +67,13 @@ struct DomainTests {
     }
     let todos = TodosViewModel(repo: FakeTodosRepository(), analytics: analytics)
     await todos.load()
-    #expect(try await todos.toggle(id: 1).status == .synced)
+    let before = try #require(todos.todos.first { $0.id == 1 }).completed
+    let toggled = try await todos.toggle(id: 1)
+    #expect(toggled.status == .synced && toggled.item.completed == !before)
     #expect(analytics.names == ["post_created", "post_create_failed", "todo_toggled"])
     #expect(analytics.events[1].properties == ["status": .count(503)])
     #expect(analytics.events[2].properties["todo_id"] == .count(1))
+    #expect(analytics.events[2].properties["completed"] == .flag(!before), "the new state")
 
     // No property is named like a secret or personal data, and no typed text appears.
     let redactor = Redactor()

@@ -66,6 +66,29 @@ struct SyncSchedulerTests {
     #expect(outbox.calls == 4)
   }
 
+  /// A pass that empties the outbox ends the backoff: the next wait is one interval again.
+  @Test func aSuccessResetsTheBackoff() async {
+    let clock = ManualClock(suspendsSleeps: true)
+    let outbox = Outbox(waiting: [2, 2, 0, 2])
+    let scheduler = SyncScheduler(interval: .seconds(1), clock: clock) { await outbox.pass() }
+    let (triggers, trigger) = AsyncStream.makeStream(of: SyncScheduler.Trigger.self)
+    let running = Task { await scheduler.run(triggers: triggers) }
+    for passes in 1...2 {
+      await eventually("pass \(passes), then a wait") {
+        outbox.calls == passes && clock.suspendedCount == 1
+      }
+      clock.resumeSleepers()
+    }
+    await eventually("the pass that empties the outbox") { outbox.calls == 3 }
+    trigger.yield(.signedIn)
+    await eventually("a pass that leaves changes, then a wait") {
+      outbox.calls == 4 && clock.suspendedCount == 1
+    }
+    await scheduler.stop()
+    await running.value
+    #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(1)], "not 4 s: reset")
+  }
+
   @Test func aServerThatStaysAwayIsNotBusyLooped() async {
     let clock = ManualClock(suspendsSleeps: true)
     let outbox = Outbox(waiting: [1])

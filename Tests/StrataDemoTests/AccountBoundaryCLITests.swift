@@ -141,9 +141,11 @@ struct AccountBoundaryCLITests {
             arrived.withLock { $0 = true }
             _ = release.wait(timeout: .now() + 60)  // on the sandbox's thread, not the pool's
           }))
-      // The read's deadline is a hang guard: on a busy machine the other process's logout may
-      // take long, and the answer must be dropped for the sign-out, not for a timeout.
-      async let held = cli.run(api + ["--set", "DEADLINE=300s", "me"])
+      // The read's deadline and idle timeout are hang guards: on a busy machine the other
+      // process's logout may take long, and the answer must be dropped for the sign-out — not
+      // time out, be retried, and arrive before the logout.
+      async let held = cli.run(
+        api + ["--set", "DEADLINE=300s", "--set", "IDLE_TIMEOUT=300s", "me"])
       var waited = 0
       while !arrived.withLock({ $0 }), waited < 6_000 {
         try await Task.sleep(for: .milliseconds(10))

@@ -35,7 +35,7 @@ struct HostileServerTests {
         baseURL: server.baseURL, deadline: .seconds(300), maxResponseSize: 1 << 40),
       transport: URLSessionTransport(maxConnectionsPerHost: 1))
     let call = Task { try await service.send(GetUser()) }
-    let patience = ContinuousClock.now + .seconds(60)  // hang guard
+    let patience = ContinuousClock.now + .seconds(180)  // hang guard (60 s was missed at load 12)
     while server.journal.count(path: "/users/1") == 0, ContinuousClock.now < patience {
       try await Task.sleep(for: .milliseconds(5))
     }

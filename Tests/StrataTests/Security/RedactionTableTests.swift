@@ -124,6 +124,14 @@ struct RedactionTableTests {
     #expect(headers.subtracting(probedHeaders).isEmpty, "\(headers.subtracting(probedHeaders))")
   }
 
+  /// The word after `Bearer` or `Basic` is a credential from 8 token characters on: the
+  /// 8-character one is masked, the 7-character one is a word.
+  @Test func aSchemesCredentialIsMaskedFromEightCharacters() {
+    #expect(UntrustedText.sanitize("Bearer Ab3defgh") == "Bearer \(Redactor.placeholder)")
+    #expect(UntrustedText.sanitize("Basic Zm9vOmJh") == "Basic \(Redactor.placeholder)")
+    #expect(UntrustedText.sanitize("Bearer Ab3defg") == "Bearer Ab3defg")
+  }
+
   /// Shapes that only look like credentials stay readable: short words after "basic", names
   /// that are not secret, a URL without a password.
   @Test func textThatIsNotACredentialSurvives() {
