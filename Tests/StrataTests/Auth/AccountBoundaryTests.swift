@@ -55,6 +55,16 @@ struct AccountBoundaryTests {
       options: options, transport: transport, authenticator: session, clock: ManualClock())
   }
 
+  /// Alice's private, cacheable answer, each request first passing `gate` (once it is open,
+  /// at once): a sign-out can happen while an answer is on its way.
+  private static func gated(_ gate: Gate) -> MockTransport {
+    MockTransport { request, _ in
+      await gate.pass()
+      return try MockTransport.response(
+        request, status: 200, body: meJSON, headers: ["Cache-Control": "private, max-age=600"])
+    }
+  }
+
   // MARK: No secret in a cache file
 
   /// A server that varies on `Authorization` and `Cookie`: the entry keeps keyed digests,
@@ -142,11 +152,7 @@ struct AccountBoundaryTests {
     defer { try? FileManager.default.removeItem(atPath: root) }
     let cache = Self.diskCache(root)
     let gate = Gate()
-    let transport = MockTransport { request, _ in
-      await gate.pass()
-      return try MockTransport.response(
-        request, status: 200, body: meJSON, headers: ["Cache-Control": "private, max-age=600"])
-    }
+    let transport = Self.gated(gate)
     let session = Self.session("alice", token: "tok-alice", cache: cache)
     let network = Self.network(transport, session, cache: cache)
     let read = Task { try await network.fetch(GetMe()) }
@@ -170,19 +176,13 @@ struct AccountBoundaryTests {
     defer { try? FileManager.default.removeItem(atPath: root) }
     let cache = Self.diskCache(root)
     let gate = Gate()
-    let held = Lock(true)
-    let transport = MockTransport { request, _ in
-      if held.withLock({ $0 }) { await gate.pass() }
-      return try MockTransport.response(
-        request, status: 200, body: meJSON, headers: ["Cache-Control": "private, max-age=600"])
-    }
+    let transport = Self.gated(gate)
     let session = Self.session("alice", token: "tok-alice", cache: cache)
     let network = Self.network(transport, session, cache: cache)
     let read = Task { try await network.fetch(GetMe()) }
     try await gate.waitUntilEntered()
     Self.diskCache(root).removeAll(account: "alice")  // the other process's sign-out
-    held.withLock { $0 = false }
-    gate.open()
+    gate.open()  // and every later request goes at once
     await #expect(throws: NetworkError.self) { try await read.value }
     #expect(!everyByte(under: root).contains { $0.path.hasSuffix(".entry") })
 
