@@ -262,18 +262,21 @@ public final class HTTPCache: Sendable {
     }
     let holdsSecret = response.map(Self.holdsSecret) ?? false
     state.withLock { state in
-      if ended(&state) { return }
       guard let response, response.byteCount <= maxBytes, !holdsSecret else {
         remove(key, name, &state)
         return
       }
       _ = state.memory.put(key, response, size: response.byteCount, budget: memoryBytes)
-      guard let files else { return }
-      _ = loadIndex(&state)
-      guard let size = files.write(response, key: key, name: name) else { return }
-      let evicted = state.disk?.put(name, (), size: size, budget: maxBytes) ?? []
-      for name in evicted { unlink(files.directory + "/" + name) }
-      // Checked again after the write: another process may have ended the session meanwhile.
+      if let files {
+        _ = loadIndex(&state)
+        if let size = files.write(response, key: key, name: name) {
+          let evicted = state.disk?.put(name, (), size: size, budget: maxBytes) ?? []
+          for name in evicted { unlink(files.directory + "/" + name) }
+        }
+      }
+      // Checked once it is written (one read of the mark): a sign-out in another process is
+      // either seen here, and the answer removed, or finds the file when it removes the
+      // account's answers.
       Self.afterWrite?()
       if ended(&state) { remove(key, name, &state) }
     }

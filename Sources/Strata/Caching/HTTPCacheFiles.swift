@@ -39,19 +39,13 @@ struct HTTPCacheFiles: Sendable {
   /// `key`'s file name: its 64-bit FNV-1a hash (the file itself says which key it holds),
   /// after ``prefix(for:)`` for an answer kept for an account.
   static func name(for key: String, account: String?) -> String {
-    (account.map(prefix) ?? "") + String(fnv1a(key), radix: 16) + ".entry"
+    (account.map(prefix) ?? "") + String(FNV1a.hash(key), radix: 16) + ".entry"
   }
 
   /// What starts the names of one account's files: `u<hash of the account>-`, so they can be
   /// removed together without reading them (a shared answer's name is hex digits only).
   static func prefix(for account: String) -> String {
-    "u" + String(fnv1a(account), radix: 16) + "-"
-  }
-
-  private static func fnv1a(_ text: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return hash
+    "u" + String(FNV1a.hash(account), radix: 16) + "-"
   }
 
   /// The answer stored for `key` in file `name` and the file's size, or nil (none, damaged,
@@ -135,16 +129,8 @@ struct HTTPCacheFiles: Sendable {
   func endSession(of account: String) -> String? {
     let mark = UUID().uuidString
     let path = directory + "/" + Self.prefix(for: account) + "session"
-    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    guard
-      FileManager.default.createFile(
-        atPath: temporary, contents: Data(mark.utf8), attributes: [.posixPermissions: 0o600]),
-      rename(temporary, path) == 0
-    else {
-      unlink(temporary)
-      return nil
-    }
-    return mark
+    return FileDescriptor.replaceAtomically(path, with: Array(mark.utf8), mode: 0o600) == nil
+      ? mark : nil
   }
 
   /// Every entry file with its size and last change, for the index (and `cache show`).

@@ -20,7 +20,7 @@ public final class NetworkService: Networking {
   /// reused within a process (an object's address can be).
   let decodingIdentity = NetworkService.identities.add(1)
   private static let identities = AtomicInt(0)
-  private let builder: RequestBuilder
+  let builder: RequestBuilder
   let logger: Log
   let redactor: Redactor
 
@@ -193,49 +193,6 @@ public final class NetworkService: Networking {
 
   // MARK: Steps
 
-  /// Builds the request and attaches the bearer token when the endpoint needs one and its
-  /// origin issued the session (a token never goes to another origin). Work done for an owner
-  /// (`DataOwner.acting`) is sent only while that owner is the one signed in, and the
-  /// device's never carries a token.
-  func authorise<E: Endpoint>(_ endpoint: E, label: String) async throws -> Call {
-    var policy = endpoint.retryPolicy ?? options.retryPolicy
-    if endpoint.retryPolicy == nil, endpoint.idempotencyKey != nil {
-      // A key makes a repeat harmless: the service's policy, POST and PATCH included.
-      policy.retryableMethods.formUnion([.post, .patch])
-    }
-    var call = Call(
-      label: label, method: endpoint.method,
-      deadline: clock.now() + (endpoint.deadline ?? options.deadline), policy: policy,
-      maxResponseSize: endpoint.maxResponseSize ?? options.maxResponseSize,
-      request: try builder.build(endpoint))
-    // Work for an owner goes out only in that owner's session; the device's carries no token.
-    let acting = DataOwner.acting
-    let before = acting != nil || endpoint.requiresAuth ? await authenticator?.account() : nil
-    if let acting,
-      DataOwner(account: before) != acting || (acting == .device && endpoint.requiresAuth)
-    {
-      logger.info("\(label): made for \(acting), whose session this is not; not sent")
-      throw NetworkError.unauthorized(.sessionEnded)
-    }
-    guard endpoint.requiresAuth else { return call }
-    if let authenticator, let url = call.request.url, !authenticator.origin.contains(url) {
-      logger.notice(
-        "\(label): \(Origin(url)?.description ?? "that URL") is not \(authenticator.origin), which issued the session; sending it without credentials"
-      )
-      return call
-    }
-    guard let authenticator, let token = try await authenticator.accessToken() else {
-      logger.info("\(label): not signed in; request not sent")
-      throw NetworkError.unauthorized(.notSignedIn)
-    }
-    call.carry(token)
-    call.account = await authenticator.account()
-    // The token and the account must be one session's: a sign-in or sign-out between the reads
-    // would file one user's answer under another's name.
-    guard call.account == before else { throw NetworkError.unauthorized(.sessionEnded) }
-    return call
-  }
-
   /// One exchange, unless the deadline has passed or there is no network route.
   func attempt(_ call: inout Call) async throws -> Result<
     (Data, HTTPURLResponse), NetworkError
@@ -319,30 +276,6 @@ public final class NetworkService: Networking {
       number: call.retries, maxRetries: call.policy.maxRetries,
       delayMilliseconds: delay.inSeconds * 1000, reason: reason)
     return .retry(next, after: delay)
-  }
-
-  /// Renews a rejected token once and replays; a renewed token rejected too ends the session.
-  private func renew(_ rejected: String, status: Int, _ call: inout Call) async throws -> Next {
-    guard let authenticator else { return .fail(.unauthorized(.signInRequired)) }
-    guard !call.renewed else {
-      logger.info(
-        "\(call.label) → \(status): the renewed token was rejected too; ending the session")
-      await authenticator.rejected(renewedToken: rejected)
-      return .fail(.unauthorized(.rejectedAfterRefresh))
-    }
-    call.renewed = true
-    logger.info("\(call.label) → \(status): the access token was rejected; renewing it")
-    do {
-      call.carry(try await authenticator.refresh(rejectedToken: rejected))
-    } catch let error as NetworkError where RetryPolicy.isTransient(error) {
-      return .fail(error)
-    } catch is CancellationError {
-      throw CancellationError()
-    } catch {
-      return .fail(.unauthorized(.refreshRejected))
-    }
-    call.retryReason = "token renewed after \(status)"
-    return .replay
   }
 
   /// The origin that answered, when a redirect took the request away from its own.

@@ -79,8 +79,6 @@ package struct AppDirectories: Sendable, Equatable {
       }
     }
     if plain, !account.isEmpty, account.utf8.count <= 64 { return account }
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in account.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     let safe = account.unicodeScalars.map { scalar -> Character in
       switch scalar {
       case "a"..."z", "0"..."9", "-", "_": Character(scalar)
@@ -88,7 +86,7 @@ package struct AppDirectories: Sendable, Equatable {
       default: "_"
       }
     }
-    return String(safe.prefix(48)) + "." + String(hash, radix: 16)
+    return String(safe.prefix(48)) + "." + String(FNV1a.hash(account), radix: 16)
   }
 
   /// `text` as one safe file name: anything but letters, digits, `.`, `-` and `_` becomes `_`,
