@@ -18,7 +18,11 @@ enum CLIBenchmarks {
 
   /// Milliseconds from spawning `arguments` (the binary first) to its exit, median of `runs`;
   /// nil if it could not start or exited with another status than `status`.
-  static func median(_ arguments: [String], status expected: Int32, runs: Int = 9) -> Double? {
+  static func median(
+    _ arguments: [String], status expected: Int32, runs: Int = 9,
+    environment: [String: String] = [:]
+  ) -> Double? {
+    let environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     var times: [Double] = []
     for _ in 0..<runs {
       // posix_spawn + waitpid: Foundation's Process.waitUntilExit polls every 50 ms on Linux,
@@ -27,7 +31,7 @@ enum CLIBenchmarks {
       defer { for pointer in argv { free(pointer) } }
       // The environment as a C array: `environ` is not visible to Swift on Darwin.
       var envp: [UnsafeMutablePointer<CChar>?] =
-        ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
       defer { for pointer in envp { free(pointer) } }
       // An opaque pointer on Darwin (starts nil), a struct in Glibc.
       #if canImport(Darwin)

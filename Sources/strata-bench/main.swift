@@ -3,7 +3,7 @@ import Foundation
 // strata-bench: prints a table of figures; `--json FILE` also writes them as JSON; `--core`
 // skips the network benchmarks (DI, logging, config only: seconds instead of minutes);
 // `--storage` runs only the local store's rows, `--network` only NetworkService against raw
-// URLSession on the sandbox, and the HTTP cache.
+// URLSession on the sandbox, and the HTTP cache; `--cache` only the HTTP cache.
 // Run with `make bench` (release build). Every row says what it compares.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -11,6 +11,7 @@ var jsonPath: String?
 var coreOnly = false
 var storageOnly = false
 var networkOnly = false
+var cacheOnly = false
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -26,6 +27,9 @@ while index < arguments.count {
   case "--network":
     networkOnly = true
     index += 1
+  case "--cache":
+    cacheOnly = true
+    index += 1
   case "--reopen-probe" where index + 1 < arguments.count:
     // A process of its own, so its peak memory is the reopen's alone (see OutboxBenchmarks).
     do {
@@ -36,11 +40,11 @@ while index < arguments.count {
       exit(1)
     }
   case "--help", "-h":
-    print("usage: strata-bench [--core | --storage | --network] [--json FILE]")
+    print("usage: strata-bench [--core | --storage | --network | --cache] [--json FILE]")
     exit(0)
   default:
     FileHandle.standardError.write(
-      Data("usage: strata-bench [--core | --storage | --network] [--json FILE]\n".utf8))
+      Data("usage: strata-bench [--core | --storage | --network | --cache] [--json FILE]\n".utf8))
     exit(2)
   }
 }
@@ -49,6 +53,8 @@ do {
   var results: [BenchmarkResult] = []
   if storageOnly {
     results = try await OutboxBenchmarks.run()
+  } else if cacheOnly {
+    results = try await CacheBenchmarks.run()
   } else if networkOnly {
     results = try await NetworkBenchmarks.run() + (try await CacheBenchmarks.run())
   } else {

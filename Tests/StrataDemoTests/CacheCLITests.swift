@@ -53,6 +53,37 @@ struct CacheCLITests {
     }
   }
 
+  /// Processes share the cache's recency: with room for three answers, the one another
+  /// process last *read* (a fresh hit, nothing written) stays when a fourth comes, and the
+  /// least recently used goes.
+  @Test func theAnswerLeastRecentlyUsedByAnyProcessGoesFirst() async throws {
+    try await withServer { server, cli, api in
+      server.faults.add(.init(path: "/users/*", count: 100, action: .cacheControl("max-age=3600")))
+      let log = cli.home + "/http.jsonl"
+      func read(_ id: Int, budget: Int) async throws -> String {
+        try? FileManager.default.removeItem(atPath: log)
+        let run = try await cli.run(
+          api + ["--set", "HTTP_CACHE_SIZE=\(budget)", "--http-log", log, "user", "\(id)"])
+        #expect(run.status == 0, "\(run.all)")
+        let record = try String(contentsOfFile: log, encoding: .utf8)
+        return record.contains(#""cache":"hit""#) ? "hit" : "miss"
+      }
+      #expect(try await read(1, budget: 1 << 20) == "miss")
+      let shown = try await cli.run(api + ["--json", "cache", "show"])
+      let summary =
+        try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+      let oneFile = try #require(summary?["bytes"] as? Int)
+      let budget = 3 * oneFile
+      #expect(try await read(2, budget: budget) == "miss")
+      #expect(try await read(3, budget: budget) == "miss")
+      #expect(try await read(1, budget: budget) == "hit", "read by another process")
+      #expect(try await read(4, budget: budget) == "miss")
+      #expect(try await read(1, budget: budget) == "hit", "kept: used after 2 and 3")
+      #expect(try await read(3, budget: budget) == "hit")
+      #expect(try await read(2, budget: budget) == "miss", "2 went: used least recently")
+    }
+  }
+
   /// `cache clear` that could not remove an entry (here one that is a directory, which no
   /// permission lets `unlink` remove) says which, and exits 1; what it could remove is gone.
   @Test func aCacheClearThatLeavesAnEntryNamesItAndFails() async throws {
@@ -66,7 +97,8 @@ struct CacheCLITests {
       let cleared = try await cli.run(api + ["cache", "clear"])
       #expect(cleared.status == 1, "\(cleared.all)")
       #expect(
-        cleared.stderr.contains("could not clear 1 of 2 answers") && cleared.stderr.contains(stuck))
+        cleared.stderr.contains("could not clear 1 of the HTTP cache's files")
+          && cleared.stderr.contains(stuck), "\(cleared.stderr)")
       let entries = try FileManager.default.contentsOfDirectory(atPath: directory)
         .filter { $0.hasSuffix(".entry") }
       #expect(entries == ["0123456789abcdef.entry"], "the other answer went")

@@ -1,6 +1,7 @@
 import Foundation
-import StrataSandbox
 import Testing
+
+@testable import StrataSandbox
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -104,5 +105,29 @@ struct IdempotencyTests {
       Issue.record("expected lose-answer, got \(fault.action)")
       return
     }
+  }
+}
+
+/// The ledger's byte count is exact: what a key holds while its request is handled is given
+/// back when the answer replaces it, and when a 5xx leaves nothing kept.
+@Suite("The idempotency ledger counts its bytes exactly")
+struct IdempotencyLedgerTests {
+  private static func post(key: String) -> SandboxRequest {
+    SandboxRequest(
+      method: "POST", path: "/posts/add", query: [], headers: [("Idempotency-Key", key)],
+      body: Data(#"{"title":"t"}"#.utf8), receivedAt: Date())
+  }
+
+  @Test func aPlaceholdersBytesAreGivenBack() {
+    let ledger = IdempotencyLedger()
+    let failed = ledger.respond(Self.post(key: "fails")) { .message(503, "busy") }
+    #expect(failed.status == 503)
+    #expect(ledger.kept.answers == 0 && ledger.kept.bytes == 0, "\(ledger.kept)")
+    let answer = SandboxResponse.message(201, "made")
+    let size = answer.headers.reduce(answer.body.count) {
+      $0 + $1.name.utf8.count + $1.value.utf8.count
+    }
+    _ = ledger.respond(Self.post(key: "works")) { answer }
+    #expect(ledger.kept.answers == 1 && ledger.kept.bytes == "works".utf8.count + size)
   }
 }

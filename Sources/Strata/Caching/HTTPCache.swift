@@ -33,9 +33,11 @@ import StrataConcurrency
 /// keep answers to authorised requests, and a signed-in user's answers stay that user's here.
 ///
 /// In memory, or on disk as well (``init(app:origin:maxBytes:maxStale:environment:now:)``: an app
-/// restarted offline still has its last answers), with hot answers in memory. Each tier is
-/// bounded by bytes, least recently used out first; a lookup and a store cost the same
-/// whatever the number of entries. A damaged or half-written file is a miss, never a crash.
+/// restarted offline still has its last answers), with hot answers in memory. Memory is
+/// bounded by the answers' bytes, the disk by the blocks their files take; least recently used
+/// out first — on disk, used by any process sharing the directory. A lookup reads one file and
+/// never lists the directory, and a lookup and a store cost the same whatever the number of
+/// entries. A damaged or half-written file is a miss, never a crash.
 public final class HTTPCache: Sendable {
   /// The most bytes kept: on disk when the cache has a directory, else in memory.
   public let maxBytes: Int
@@ -54,8 +56,13 @@ public final class HTTPCache: Sendable {
 
   private struct State {
     var memory = RecencyList<CachedResponse>()
-    /// The disk tier's files by name, with their sizes; read from the directory once.
-    var disk: RecencyList<Void>?
+    /// The disk tier's index, read when a store, a removal or a count first needs it (a
+    /// lookup does not).
+    var disk: HTTPCacheIndex?
+    /// Disk entries used from memory since the last time uses were recorded on disk, and
+    /// when that was: recorded with the next store, or on a hit a while later.
+    var unrecordedUses: Set<String> = []
+    var usesRecorded = Date.distantPast
     /// Answers being revalidated in the background (`stale-while-revalidate`), by key.
     var revalidating: Set<String> = []
     /// Per account, how many sessions ended in this process, and the session mark last read
@@ -111,7 +118,7 @@ public final class HTTPCache: Sendable {
 
   /// How many answers are kept (on disk, for a cache with a directory).
   public var count: Int { state.withLock { state in loadIndex(&state).count } }
-  /// The bytes they take.
+  /// The bytes they take: the disk blocks of their files, for a cache with a directory.
   public var byteCount: Int { state.withLock { state in loadIndex(&state).bytes } }
 
   /// Forgets everything (the user asked), on disk too.
@@ -120,10 +127,15 @@ public final class HTTPCache: Sendable {
   @discardableResult
   public func removeAll() -> [String] {
     state.withLock { state in
-      let left = files?.removeAll() ?? []
+      let left = files?.removeAll().failed ?? []
       // The session marks stay: a clear is not a sign-out, and must not make an old mark current.
       var cleared = State()
       (cleared.endedHere, cleared.endedOnDisk) = (state.endedHere, state.endedOnDisk)
+      if let files {
+        // What could not be removed is still kept, and counted.
+        cleared.disk = HTTPCacheIndex(files: files)
+        cleared.disk?.rewrite(fromScratch: true)
+      }
       state = cleared
       return left
     }
@@ -142,9 +154,10 @@ public final class HTTPCache: Sendable {
       if let mark = files?.endSession(of: account) { state.endedOnDisk[account] = mark }
       state.memory.removeAll { $0.hasPrefix(prefix) }
       guard let files else { return }
-      _ = loadIndex(&state)
-      state.disk?.removeAll { $0.hasPrefix(filePrefix) }
-      files.removeAll { $0.hasPrefix(filePrefix) }
+      // The directory decides, not the index: a file another process kept and did not record
+      // still goes.
+      let removed = files.removeAll { $0.hasPrefix(filePrefix) }.removed
+      record(removed.map(HTTPCacheIndex.Event.removed), &state)
     }
   }
 
@@ -228,23 +241,46 @@ public final class HTTPCache: Sendable {
     let varied = { (name: String) in self.variedValue(name, of: request) }
     return state.withLock { state in
       var found = state.memory.use(key)
-      if found == nil, let files {
-        _ = loadIndex(&state)
-        // The file decides, not the index: another process may have written it since the
-        // index was read (one failed open per miss).
-        if let (read, size) = files.read(key, name: name) {
+      if found != nil, files != nil {
+        state.unrecordedUses.insert(name)
+        if now().timeIntervalSince(state.usesRecorded) >= Self.useRecordingInterval {
+          record([], &state)
+        }
+      } else if let files {
+        // The file decides: no index is read on this path (a process's first hit costs one
+        // file's read, however many answers are kept).
+        let (read, removed) = files.read(key, name: name)
+        if let read {
           found = read
-          if state.disk?.use(name) == nil {
-            for evicted in state.disk?.put(name, (), size: size, budget: maxBytes) ?? [] {
-              unlink(files.directory + "/" + evicted)
-            }
-          }
+          record([.used(name)], &state)
           _ = state.memory.put(key, read, size: read.byteCount, budget: memoryBytes)
+        } else if removed {
+          record([.removed(name)], &state)
         }
       }
       guard let found, found.matches(varied) else { return nil }
       return found
     }
+  }
+
+  /// How long uses served from memory may wait before they reach the disk index.
+  private static let useRecordingInterval: TimeInterval = 30
+
+  /// Records `events` in the disk index (through the replica when this process has read it,
+  /// else appended unread), with the uses served from memory since the last time.
+  /// - Returns: The files removed to stay within the budget.
+  @discardableResult
+  private func record(_ events: [HTTPCacheIndex.Event], budget: Int = .max, _ state: inout State)
+    -> [String]
+  {
+    guard let files else { return [] }
+    let all = state.unrecordedUses.map(HTTPCacheIndex.Event.used) + events
+    (state.unrecordedUses, state.usesRecorded) = ([], now())
+    guard state.disk != nil else {
+      HTTPCacheIndex.record(all, in: files)
+      return []
+    }
+    return state.disk?.record(all, budget: budget) ?? []
   }
 
   /// Keeps `response` for `request` made for `account` when it may be kept; drops an older
@@ -267,12 +303,10 @@ public final class HTTPCache: Sendable {
         return
       }
       _ = state.memory.put(key, response, size: response.byteCount, budget: memoryBytes)
-      if let files {
-        _ = loadIndex(&state)
-        if let size = files.write(response, key: key, name: name) {
-          let evicted = state.disk?.put(name, (), size: size, budget: maxBytes) ?? []
-          for name in evicted { unlink(files.directory + "/" + name) }
-        }
+      if let files, let bytes = files.write(response, key: key, name: name) {
+        // The replica is needed now (eviction); recording reads it up to date.
+        if state.disk == nil { state.disk = HTTPCacheIndex(files: files) }
+        record([.kept(name, bytes: bytes)], budget: maxBytes, &state)
       }
       // Checked once it is written (one read of the mark): a sign-out in another process is
       // either seen here, and the answer removed, or finds the file when it removes the
@@ -312,25 +346,17 @@ public final class HTTPCache: Sendable {
   private func remove(_ key: String, _ name: String, _ state: inout State) {
     state.memory.remove(key)
     guard let files else { return }
-    _ = loadIndex(&state)
-    state.disk?.remove(name)
-    unlink(files.directory + "/" + name)
+    if unlink(files.directory + "/" + name) == 0 { record([.removed(name)], &state) }
   }
 
-  /// The tier that bounds the cache: the disk index (read from the directory the first time,
-  /// oldest file first), or memory.
+  /// The tier that bounds the cache, brought up to date: the disk index (what every process
+  /// sharing the directory recorded), or memory.
   private func loadIndex(_ state: inout State) -> (count: Int, bytes: Int) {
     guard let files else { return (state.memory.count, state.memory.bytes) }
-    if state.disk == nil {
-      var disk = RecencyList<Void>()
-      for file in files.list().sorted(by: { $0.modified < $1.modified }) {
-        for name in disk.put(file.name, (), size: file.size, budget: maxBytes) {
-          unlink(files.directory + "/" + name)
-        }
-      }
-      state.disk = disk
-    }
-    return (state.disk?.count ?? 0, state.disk?.bytes ?? 0)
+    if state.disk == nil { state.disk = HTTPCacheIndex(files: files) }
+    state.disk?.refresh()
+    let entries = state.disk?.entries
+    return (entries?.count ?? 0, entries?.bytes ?? 0)
   }
 }
 

@@ -48,20 +48,17 @@ struct HTTPCacheFiles: Sendable {
     "u" + String(FNV1a.hash(account), radix: 16) + "-"
   }
 
-  /// The answer stored for `key` in file `name` and the file's size, or nil (none, damaged,
-  /// or another key's).
-  func read(_ key: String, name: String) -> (CachedResponse, size: Int)? {
+  /// The answer stored for `key` in file `name`, or nil: there is none, or the file was
+  /// damaged or another key's, and `removed` (then it is gone).
+  func read(_ key: String, name: String) -> (answer: CachedResponse?, removed: Bool) {
     let path = directory + "/" + name
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    guard let response = Self.decode(data, key: key) else {
-      unlink(path)
-      return nil
-    }
-    return (response, data.count)
+    guard let data = FileManager.default.contents(atPath: path) else { return (nil, false) }
+    guard let response = Self.decode(data, key: key) else { return (nil, unlink(path) == 0) }
+    return (response, false)
   }
 
-  /// Writes `response` for `key`; returns the file's size, nil when it could not be written
-  /// (a full disk: the answer stays in memory only).
+  /// Writes `response` for `key`; returns the disk the file takes (``diskUse(of:)``), nil when
+  /// it could not be written (a full disk: the answer stays in memory only).
   @discardableResult
   func write(_ response: CachedResponse, key: String, name: String) -> Int? {
     let metadata = Metadata(
@@ -83,7 +80,7 @@ struct HTTPCacheFiles: Sendable {
       unlink(temporary)
       return nil
     }
-    return bytes.count
+    return diskUse(of: name)?.bytes ?? bytes.count
   }
 
   /// 32 random bytes.
@@ -133,32 +130,66 @@ struct HTTPCacheFiles: Sendable {
       ? mark : nil
   }
 
-  /// Every entry file with its size and last change, for the index (and `cache show`).
-  func list() -> [(name: String, size: Int, modified: Date)] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    return names.compactMap { name in
-      let path = directory + "/" + name
-      if name.contains(".tmp-") {
-        unlink(path)  // a write a killed process left half done
-        return nil
-      }
-      guard name.hasSuffix(".entry"),
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-        let size = attributes[.size] as? Int
-      else { return nil }
-      return (name, size, attributes[.modificationDate] as? Date ?? .distantPast)
+  /// Every name in the directory, unread and unchecked (a compaction, a clear, a sign-out).
+  func contents() -> [String] {
+    Self.onListing?()
+    return (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+  }
+
+  /// Tests count listings here: a lookup, a store or a count must make none.
+  @TaskLocal static var onListing: (@Sendable () -> Void)?
+
+  /// Whether `name` is an entry file's: `[u<hex>-]<hex>.entry`, as ``name(for:account:)``
+  /// makes them. A name read from the index is acted on only if it is.
+  static func isEntryName(_ name: some StringProtocol) -> Bool {
+    guard name.hasSuffix(".entry") else { return false }
+    func isHash(_ part: Substring.UTF8View) -> Bool {
+      (1...16).contains(part.count)
+        && part.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+    let stem = Substring(name.dropLast(6))
+    let parts = stem.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+    switch parts.count {
+    case 1: return isHash(parts[0])
+    case 2:
+      return parts[0].first == UInt8(ascii: "u") && isHash(parts[0].dropFirst()) && isHash(parts[1])
+    default: return false
     }
   }
 
-  /// Removes the entry files whose names `matching` accepts (default: every one).
-  /// - Returns: Each one that could not be removed, as `path: reason`.
-  @discardableResult
-  func removeAll(matching: (String) -> Bool = { _ in true }) -> [String] {
-    list().filter { matching($0.name) }.compactMap { entry in
-      let path = directory + "/" + entry.name
-      guard unlink(path) != 0, errno != ENOENT else { return nil }
-      return "\(path): \(String(cString: strerror(errno)))"
+  /// The disk a file of the directory takes (its blocks, or its size when the file system
+  /// reports fewer) and its last change; nil when it is not a regular file.
+  func diskUse(of name: String) -> (bytes: Int, modified: Date)? {
+    var info = stat()
+    guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      return nil
     }
+    #if canImport(Darwin)
+      let modified = Double(info.st_mtimespec.tv_sec)
+    #else
+      let modified = Double(info.st_mtim.tv_sec)
+    #endif
+    return (
+      max(Int(info.st_blocks) * 512, Int(info.st_size)), Date(timeIntervalSince1970: modified)
+    )
+  }
+
+  /// Removes the entry files whose names `matching` accepts (default: every one).
+  /// - Returns: The names removed, and each file that could not be, as `path: reason`.
+  @discardableResult
+  func removeAll(matching: (String) -> Bool = { _ in true }) -> (
+    removed: [String], failed: [String]
+  ) {
+    var (removed, failed): ([String], [String]) = ([], [])
+    for name in contents() where Self.isEntryName(name) && matching(name) {
+      let path = directory + "/" + name
+      if unlink(path) == 0 || errno == ENOENT {
+        removed.append(name)
+      } else {
+        failed.append("\(path): \(String(cString: strerror(errno)))")
+      }
+    }
+    return (removed, failed)
   }
 
   private static func decode(_ data: Data, key: String) -> CachedResponse? {

@@ -41,6 +41,18 @@ struct RecencyList<Value> {
     return evicted
   }
 
+  /// Every key with its size, least recently used first (one pass: a compaction, not a lookup).
+  var oldestFirst: [(key: String, size: Int)] {
+    var keys: [(key: String, size: Int)] = []
+    keys.reserveCapacity(nodes.count)
+    var next = tail
+    while let key = next, let node = nodes[key] {
+      keys.append((key, node.size))
+      next = node.newer
+    }
+    return keys
+  }
+
   mutating func remove(_ key: String) {
     guard let node = nodes[key] else { return }
     unlink(key)

@@ -38,7 +38,7 @@ enum CacheCommands {
     let left = try app.resolve(NetworkOptions.self).cache?.removeAll() ?? []
     guard left.isEmpty else {
       throw CommandFailure(
-        "could not clear \(left.count) of \(before.entries) answers kept for \(before.api): "
+        "could not clear \(left.count) of the HTTP cache's files for \(before.api): "
           + left.prefix(3).joined(separator: "; ") + (left.count > 3 ? "; …" : ""))
     }
     return Output(

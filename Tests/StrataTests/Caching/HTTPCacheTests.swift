@@ -517,8 +517,8 @@ struct HTTPCacheDiskTests {
     #expect(offline.requestCount == 0 && reader.count == 1)
   }
 
-  /// A flipped byte, a file cut short, another key's file under this name, a temporary file a
-  /// killed process left: each is a miss (and is removed), never a crash or a wrong answer.
+  /// A flipped byte, a file cut short, another key's file under this name: each is a miss
+  /// (and is removed), never a crash or a wrong answer.
   @Test func damagedFilesAreMisses() async throws {
     let root = NSTemporaryDirectory() + "strata-http-cache-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: root) }
@@ -531,7 +531,9 @@ struct HTTPCacheDiskTests {
       _ = try await Self.network(cache, online).send(GetUser())
       let directory = try #require(cache.directory)
       let name = try #require(
-        try FileManager.default.contentsOfDirectory(atPath: directory).first)
+        try FileManager.default.contentsOfDirectory(atPath: directory).first {
+          $0.hasSuffix(".entry")
+        })
       let path = directory + "/" + name
       var bytes = try #require(FileManager.default.contents(atPath: path))
       switch damage {
@@ -540,31 +542,36 @@ struct HTTPCacheDiskTests {
       default: bytes = Data()
       }
       try bytes.write(to: URL(fileURLWithPath: path))
-      try Data("half".utf8).write(to: URL(fileURLWithPath: path + ".tmp-1-2"))
       let reopened = Self.cache(root, clock)
       let error = await networkError {
         _ = try await Self.network(reopened, offline).send(GetUser())
       }
       #expect(error?.kind == .transport(URLError(.notConnectedToInternet)), "\(damage)")
       #expect(!FileManager.default.fileExists(atPath: path), "\(damage)")
-      #expect(!FileManager.default.fileExists(atPath: path + ".tmp-1-2"), "\(damage)")
+      #expect(reopened.count == 0, "\(damage): the index knows it went")
     }
   }
 
-  /// The disk budget holds, oldest out first, across a restart too.
+  /// The disk budget holds, counted in the blocks the files take, oldest out first, across a
+  /// restart too.
   @Test func theDiskBudgetHolds() async throws {
     let root = NSTemporaryDirectory() + "strata-http-cache-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: root) }
     let clock = WallClock()
     let body = #"{"id":1,"firstName":"\#(String(repeating: "y", count: 400))"}"#
     let online = server { _, _ in (200, body, ["Cache-Control": "max-age=600"]) }
-    let cache = Self.cache(root, clock, maxBytes: 3_000)
+    let budget = 3 * 4_096 + 100  // three small files on a file system of 4 KiB blocks
+    let cache = Self.cache(root, clock, maxBytes: budget)
     let network = Self.network(cache, online)
     for id in 1...12 { _ = try await network.send(GetUser(id: id)) }
-    #expect(cache.byteCount <= 3_000 && cache.count >= 3)
-    let files = try FileManager.default.contentsOfDirectory(atPath: try #require(cache.directory))
-    #expect(files.count == cache.count)
-    let reopened = Self.cache(root, clock, maxBytes: 3_000)
+    let directory = try #require(cache.directory)
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasSuffix(".entry") }
+    let onDisk = files.map { diskUse(directory + "/" + $0) }.reduce(0, +)
+    #expect(cache.byteCount == onDisk && onDisk <= budget, "\(onDisk) counted as on disk")
+    #expect(files.count == cache.count && cache.count >= 1)
+    let reopened = Self.cache(root, clock, maxBytes: budget)
+    #expect(reopened.byteCount == onDisk)
     let offline = MockTransport { _, _ in throw URLError(.notConnectedToInternet) }
     #expect(
       try await Self.network(reopened, offline).fetch(GetUser(id: 12)).source == .cache(age: 0))
@@ -572,4 +579,11 @@ struct HTTPCacheDiskTests {
       await networkError { _ = try await Self.network(reopened, offline).send(GetUser(id: 1)) }
         != nil)
   }
+}
+
+/// The bytes a file takes on disk: its blocks, or its size where the file system reports fewer.
+func diskUse(_ path: String) -> Int {
+  var info = stat()
+  guard stat(path, &info) == 0 else { return 0 }
+  return max(Int(info.st_blocks) * 512, Int(info.st_size))
 }

@@ -49,6 +49,41 @@ struct ConfigIncludeTests {
     #expect(error.description.contains("more than 256 includes"))
   }
 
+  /// The bounds are exact: 256 includes load and the 257th is refused; a chain of 32 files
+  /// loads and a 33rd is refused, naming the directive that went past.
+  @Test func theIncludeBoundsAreExact() throws {
+    let directory = try TemporaryDirectory()
+    try directory.write("one.xcconfig", "ONE = 1\n")
+    for (count, loads) in [(256, true), (257, false)] {
+      let main = try directory.write(
+        "count-\(count).xcconfig", String(repeating: "#include \"one.xcconfig\"\n", count: count))
+      if loads {
+        #expect(try Config(file: main, environment: [:]).value("ONE")?.value == "1")
+      } else {
+        let error = try #require(throws: ConfigError.self) {
+          try Config(file: main, environment: [:])
+        }
+        #expect(error.kind == .tooManyIncludes(limit: 256) && error.location?.line == 257)
+      }
+    }
+    for (files, loads) in [(32, true), (33, false)] {
+      for level in 0..<files {
+        let next = level + 1 < files ? "#include \"d\(files)-\(level + 1).xcconfig\"\n" : ""
+        try directory.write("d\(files)-\(level).xcconfig", "D\(level) = \(level)\n" + next)
+      }
+      let top = directory.path + "/d\(files)-0.xcconfig"
+      if loads {
+        #expect(try Config(file: top, environment: [:]).value("D31")?.value == "31")
+      } else {
+        let error = try #require(throws: ConfigError.self) {
+          try Config(file: top, environment: [:])
+        }
+        #expect(error.location?.file.hasSuffix("d33-31.xcconfig") == true, "\(error)")
+        #expect(error.description.contains("nested more than 32 deep"))
+      }
+    }
+  }
+
   /// 250 includes of a 100 KB file are within the count but 25 MB in all: refused. Parsing
   /// the first 16 MiB is CPU work, so it runs off the cooperative pool.
   @Test func theBytesOneLoadReadsAreBounded() async throws {

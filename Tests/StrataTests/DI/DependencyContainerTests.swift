@@ -87,6 +87,19 @@ struct ContainerScopeTests {
     #expect(throws: DependencyError.self) { try container.resolve(ValueService.self) }
   }
 
+  /// A singleton replaced while its factory runs: the caller gets what that factory built,
+  /// and the container keeps none of it — the next resolve builds the new registration's.
+  @Test func aSingletonReplacedWhileItsFactoryRunsIsNotKept() throws {
+    let container = DependencyContainer()
+    container.register((any Greeter).self, scope: .singleton) { resolver in
+      container.register((any Greeter).self, scope: .singleton) { _ in MockGreeter() }
+      return EnglishGreeter()
+    }
+    #expect(try container.resolve((any Greeter).self).greeting == "hello")
+    #expect(try container.resolve((any Greeter).self).greeting == "mock")
+    #expect(try container.resolve((any Greeter).self).greeting == "mock")
+  }
+
   @Test func reRegisteringReplacesAndDropsTheCachedInstance() throws {
     let container = DependencyContainer()
     container.register((any Greeter).self, scope: .singleton) { _ in EnglishGreeter() }

@@ -227,6 +227,30 @@ struct StoreDamageTests {
     #expect(keys == Set([waiting[0].idempotencyKey] + (5..<15).map { "p\($0)" }), "the newest 10")
   }
 
+  /// Pruning forgets only synced changes: every dead letter and every pending change stays,
+  /// in order, however many synced ones go around them.
+  @Test func pruningKeepsEveryPendingChangeAndDeadLetter() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    var options = LocalStore<Note>.Options()
+    options.keptSyncedChanges = 3
+    let store = LocalStore<Note>(path: directory.base, options: options)
+    _ = try await LocalStoreTests.queue(store, (0..<10).map { "c\($0)" })
+    _ = try await store.sync { entry in
+      let text = String(decoding: entry.payload, as: UTF8.self)
+      if ["c2", "c5"].contains(text) { throw ChangeRefused("no") }
+      return .init(key: "k-" + text, value: Note(id: 1, text: text))
+    }
+    _ = try await LocalStoreTests.queue(store, ["p0", "p1"])
+    try await store.compact()
+    let outbox = try await LocalStore<Note>(path: directory.base, options: options).outbox()
+    let waiting = outbox.filter { $0.status != .synced }.map {
+      "\($0.status) " + String(decoding: $0.payload, as: UTF8.self)
+    }
+    #expect(waiting == ["failed c2", "failed c5", "pending p0", "pending p1"])
+    #expect(outbox.filter { $0.status == .synced }.count == 3)
+  }
+
   /// A sync turns many pending changes into history at once: it is pruned then, so the files
   /// after each sync stay the same size however many changes came before.
   @Test func theFilesStayFlatAcrossSyncs() async throws {
