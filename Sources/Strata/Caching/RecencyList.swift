@@ -41,6 +41,8 @@ struct RecencyList<Value> {
     return evicted
   }
 
+  mutating func reserveCapacity(_ count: Int) { nodes.reserveCapacity(count) }
+
   /// Every key with its size, least recently used first (one pass: a compaction, not a lookup).
   var oldestFirst: [(key: String, size: Int)] {
     var keys: [(key: String, size: Int)] = []
