@@ -21,13 +21,15 @@ test:
 
 ## outside: DemoKit, DemoKitTesting, strata-demo and the docs' samples built as a package of their
 ## own (Tests/OutsideUser) that links Strata, StrataTesting and StrataSandbox by path — so any use
-## of a declaration the library does not make public fails the build
+## of a declaration the library does not make public fails the build — and its tests run
 outside:
 	@# SwiftPM re-plans only when a root manifest changes: without this, a source file added
 	@# to the library (a path dependency here) is missing from the outside build.
 	touch Tests/OutsideUser/Package.swift
 	STRATA_LIBRARY_ONLY=1 $(SWIFT) build --package-path Tests/OutsideUser \
-	  --scratch-path .build-outside $(STRICT)
+	  --scratch-path .build-outside --build-tests $(STRICT)
+	STRATA_LIBRARY_ONLY=1 $(SWIFT) test --package-path Tests/OutsideUser \
+	  --scratch-path .build-outside --skip-build
 
 ## api: write the public API of Strata, one declaration per line, to Tests/PublicAPI/Strata.txt
 ## (from the symbol graph of the debug build); api-check fails when the surface differs from it.

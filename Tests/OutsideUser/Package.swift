@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 // The demo app as an outside user of Strata: DemoKit, DemoKitTesting, strata-demo and the
 // documentation snippets (symbolic links to their files and folders in the repository) built as a
-// package of its own that links the library's products by path. `package` declarations are
+// package of its own that links the library's products by path, and tests written as an app's
+// own tests would be (Tests/OutsideUserTests). `package` declarations are
 // visible only inside the package that declares them, so this build fails on any use of what
 // Strata does not make public. Run by `make outside` (part of `make test`), which sets
 // STRATA_LIBRARY_ONLY=1 so that Strata's manifest declares the library alone.
@@ -37,6 +38,12 @@ let package = Package(
         "DemoKit",
         .product(name: "Strata", package: strata),
         .product(name: "StrataSandbox", package: strata),
+      ]),
+    .testTarget(
+      name: "OutsideUserTests",
+      dependencies: [
+        .product(name: "Strata", package: strata),
+        .product(name: "StrataTesting", package: strata),
       ]),
   ]
     + samples.map { name in

@@ -11,9 +11,9 @@ public struct Config: Sendable, CustomStringConvertible {
   /// Every resolved entry, by key.
   package private(set) var values: [String: ConfigValue]
   /// Keys defined more than once in the file(s); the later definition won.
-  package let duplicates: [ConfigDuplicate]
-  /// Optional includes that were not found (skipped, not an error).
-  package let skippedIncludes: [SourceLocation]
+  public let duplicates: [ConfigDuplicate]
+  /// Optional includes that were not found (skipped, not an error): where each directive is.
+  public let skippedIncludes: [SourceLocation]
   /// The top-level file, if one was read; named in "missing key" errors.
   package let file: String?
   /// The prefix of environment variables that override keys (`STRATA_`).

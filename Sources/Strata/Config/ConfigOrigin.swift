@@ -39,13 +39,13 @@ public struct ConfigValue: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A key defined more than once; the later definition wins.
-package struct ConfigDuplicate: Sendable, Hashable, CustomStringConvertible {
+public struct ConfigDuplicate: Sendable, Hashable, CustomStringConvertible {
   /// The key defined twice.
-  package let key: String
+  public let key: String
   /// Where the overridden definition was.
-  package let previous: SourceLocation
+  public let previous: SourceLocation
   /// Where the winning definition is.
-  package let winner: SourceLocation
+  public let winner: SourceLocation
 
   /// Creates a duplicate report.
   package init(key: String, previous: SourceLocation, winner: SourceLocation) {
@@ -53,10 +53,10 @@ package struct ConfigDuplicate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether both definitions are in the same file (rather than one overriding an include).
-  package var isWithinOneFile: Bool { previous.file == winner.file }
+  public var isWithinOneFile: Bool { previous.file == winner.file }
 
   /// A one-line explanation naming both locations.
-  package var description: String {
+  public var description: String {
     "\(key) defined at \(previous) is redefined at \(winner); the later definition wins"
   }
 }

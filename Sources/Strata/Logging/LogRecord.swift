@@ -17,7 +17,9 @@ public struct LogRecord: Sendable, Equatable {
   /// carry them as a `fields` object. Values are masked like the message.
   public let fields: [String: String]
 
-  package init(
+  /// Creates a record: what a test hands a ``LogSink`` it checks, or a sink that forwards
+  /// records it received elsewhere.
+  public init(
     timestamp: Date = Date(), level: LogLevel, category: String, message: String,
     file: String = #fileID, line: UInt = #line, fields: [String: String] = [:]
   ) {

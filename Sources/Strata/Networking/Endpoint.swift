@@ -67,8 +67,8 @@ extension Endpoint {
 /// The response of an endpoint that returns nothing worth decoding (204, an empty body, or a
 /// body the caller ignores).
 public struct EmptyResponse: Decodable, Sendable, Equatable {
-  /// Creates an empty response.
-  package init() {}
+  /// Creates an empty response (what a test double returns for a request without a body).
+  public init() {}
 
   /// Accepts any JSON value (or none): the body is ignored.
   public init(from decoder: any Decoder) throws {}

@@ -235,8 +235,8 @@ extension NetworkError {
     /// The first characters of the body (secrets redacted).
     public var bodyExcerpt: String
 
-    /// Creates a failure (what a mock throws to stand in for a decoder's).
-    package init(status: Int, codingPath: String, reason: String, bodyExcerpt: String = "") {
+    /// Creates a failure (what a test double throws to stand in for a decoder's).
+    public init(status: Int, codingPath: String, reason: String, bodyExcerpt: String = "") {
       (self.status, self.codingPath, self.reason, self.bodyExcerpt) = (
         status, codingPath, reason, bodyExcerpt
       )

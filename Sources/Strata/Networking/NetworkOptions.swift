@@ -6,7 +6,7 @@ import Foundation
 /// included; the **idle timeout** bounds how long one attempt may wait for data.
 /// ```swift
 /// var options = NetworkOptions(baseURL: api, deadline: .seconds(20), retryPolicy: .none)
-/// options.middleware = [RequestIDHeader()]
+/// options.middleware = [DefaultHeaders(["X-Client": "checkout"])]
 /// ```
 public struct NetworkOptions: Sendable {
   /// The base URL endpoints' relative paths are resolved against.

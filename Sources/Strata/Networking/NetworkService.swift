@@ -68,6 +68,8 @@ public final class NetworkService: Networking {
     do {
       return try await send(endpoint, label: label)
     } catch let error as NetworkError {
+      // The one `error` line of a call that failed for good; its retries were `info`.
+      logger.error("\(label) failed: \(error)")
       throw error.labelled(label)
     }
   }
@@ -257,10 +259,7 @@ public final class NetworkService: Networking {
   {
     guard call.retries < call.policy.maxRetries,
       call.policy.shouldRetry(failure, method: call.method)
-    else {
-      logger.debug("\(call.label) failed: \(failure)")
-      return .fail(failure)
-    }
+    else { return .fail(failure) }
     call.retries += 1
     let delay = call.policy.delay(forRetry: call.retries, retryAfter: retryAfter)
     guard clock.now() + delay < call.deadline else {

@@ -145,7 +145,8 @@ final class AppContext: Sendable {
     return (config, file)
   }
 
-  /// A command is quiet on success: warnings and errors only, unless `-v`/`--verbose`
+  /// A command is quiet on success: warnings and errors only (and no networking errors: the
+  /// command reports a failed call itself), unless `-v`/`--verbose`
   /// (info), `--log-level`, or `LOG_LEVEL` (configuration, `STRATA_LOG_LEVEL` or the plain
   /// `LOG_LEVEL` variable) asks for more.
   static func bootstrapLogging(_ config: Config, _ invocation: Invocation) throws {
@@ -172,6 +173,14 @@ final class AppContext: Sendable {
           "--log-level must be one of \(LogLevel.names), got \(Invocation.quoted(name))")
       }
       levels.global = level
+    }
+    let quiet =
+      !invocation.verbose && invocation.logLevel == nil && !asked(Config.Key.logLevel.name)
+      && ProcessInfo.processInfo.environment["LOG_LEVEL"] == nil
+    if quiet, levels.categories["networking"] == nil {
+      // A command says in words why a call failed; the networking log's `error` line for it
+      // would say it twice. `-v` or any level asked for shows it.
+      levels.categories["networking"] = .critical
     }
     Log.levels = levels
   }

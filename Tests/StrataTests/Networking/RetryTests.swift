@@ -256,6 +256,20 @@ struct RetryTests {
         "retry 1/3 in 1.0s: GET /users/1 → 503", "retry 2/3 in 2.0s: GET /users/1 → 503",
       ])
   }
+
+  /// A call that fails for good says so once, at `error`, naming the call; its retries were
+  /// `info`, and nothing else is logged above it.
+  @Test func aFinalFailureIsLoggedOnceAtError() async throws {
+    let capture = CapturingLogSink()
+    let transport = MockTransport.statuses([503, 503, 503, 503], body: "{}")
+    await Log.withScope(sink: capture, levels: LogThresholds(global: .info)) {
+      _ = await networkError { _ = try await makeService(transport).send(GetUser()) }
+    }
+    let errors = capture.records(level: .error)
+    #expect(errors.count == 1 && errors.first?.message.hasPrefix("GET /users/1 failed: ") == true)
+    #expect(capture.records.filter { $0.level > .info && $0.level != .error }.isEmpty)
+    #expect(capture.records(level: .info).count == 3, "\(capture.messages)")
+  }
 }
 
 /// Jitter through the service, not only `RetryPolicy.delay`: the waits a real call makes are
