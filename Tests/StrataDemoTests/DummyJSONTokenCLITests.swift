@@ -114,7 +114,7 @@ struct HTTPLogCLITests {
       try JSONDecoder().decode(RequestRecord.self, from: Data($0.utf8))
     }
     #expect(records.map(\.status) == [503, 200])
-    #expect(records.map(\.attempt) == [1, 2] && records.last?.retryReason == "503")
+    #expect(records.map(\.attempt) == [1, 2] && records.last?.retriedBecause == "503")
     #expect(records.allSatisfy { $0.method == "GET" && $0.url.contains("/users?limit=2") })
     #expect(!text.contains("eyJhbGciOiJIUzI1NiIs") && !text.contains(SecurityCLITests.password))
     let mode =

@@ -381,4 +381,23 @@ public enum ResponseSource: Sendable, Equatable {
     case .stale: "stale"
     }
   }
+
+  /// How old the stored answer is, in whole seconds: for ``cache(age:)`` and ``stale(age:)``.
+  public var age: Int? {
+    switch self {
+    case .cache(let age), .stale(let age): age
+    case .network, .revalidated: nil
+    }
+  }
+
+  /// The source a ``label`` names (`age` for `hit` and `stale`); nil for any other text.
+  init?(label: String, age: Int) {
+    switch label {
+    case "miss": self = .network
+    case "hit": self = .cache(age: age)
+    case "revalidated": self = .revalidated
+    case "stale": self = .stale(age: age)
+    default: return nil
+    }
+  }
 }

@@ -70,7 +70,7 @@ extension NetworkService {
     } catch {
       return .fail(.unauthorized(.refreshRejected))
     }
-    call.retryReason = "token renewed after \(status)"
+    call.retriedBecause = "token renewed after \(status)"
     return .replay
   }
 }

@@ -158,9 +158,7 @@ extension NetworkService {
       request: call.label, method: "GET",
       url: call.request.url.map(redactor.redact(url:)) ?? "?", status: stored.status,
       durationMilliseconds: 0, bytesSent: 0, bytesReceived: 0, attempt: 0)
-    record.cache = source.label
-    if case .cache(let age) = source { record.cacheAge = age }
-    if case .stale(let age) = source { record.cacheAge = age }
+    record.source = source
     options.onRequestRecord?(record)
     logger.log(.debug, "← \(stored.status) \(call.label) from the cache", fields: record.fields)
   }

@@ -36,7 +36,7 @@ extension NetworkService {
   /// ``NetworkOptions/onRequestRecord``, and as the fields of the `networking` debug line.
   func record(
     _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ next: Next, of call: Call,
-    retryReason: String?, duration: Duration, cache: String? = nil, cacheAge: Int? = nil
+    retriedBecause: String?, duration: Duration, source: ResponseSource? = nil
   ) {
     let logs = logger.isEnabled(.debug)
     guard logs || options.onRequestRecord != nil else { return }
@@ -46,7 +46,7 @@ extension NetworkService {
       url: request.url.map(redactor.redact(url:)) ?? "?", status: nil,
       durationMilliseconds: duration.inSeconds * 1000, bytesSent: request.httpBody?.count ?? 0,
       bytesReceived: 0, attempt: call.attempt,
-      retryReason: retryReason)
+      retriedBecause: retriedBecause)
     switch outcome {
     case .success(let (data, response)):
       record.status = response.statusCode
@@ -55,7 +55,7 @@ extension NetworkService {
       record.error = Self.reason(error)
     }
     if case .retry(let retry, _) = next { record.retry = retry }
-    (record.cache, record.cacheAge) = (cache, cacheAge)
+    record.source = source
     options.onRequestRecord?(record)
     if logs {
       let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"

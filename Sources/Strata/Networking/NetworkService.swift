@@ -95,7 +95,7 @@ public final class NetworkService: Networking {
     var retries = 0
     var renewed = false
     /// Why the next attempt is made (for its record).
-    var retryReason: String?
+    var retriedBecause: String?
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -140,7 +140,7 @@ public final class NetworkService: Networking {
     let requestTime = cache?.currentDate ?? Date()
     while true {
       let started = ContinuousClock.now
-      let why = call.retryReason
+      let why = call.retriedBecause
       let outcome = try await attempt(&call)
       if let cache, let entry = stored, case .success(let (_, response)) = outcome,
         response.statusCode == 304
@@ -154,8 +154,8 @@ public final class NetworkService: Networking {
           continue
         }
         record(
-          outcome, .done(answer.body, status: 304), of: call, retryReason: why,
-          duration: ContinuousClock.now - started, cache: ResponseSource.revalidated.label)
+          outcome, .done(answer.body, status: 304), of: call, retriedBecause: why,
+          duration: ContinuousClock.now - started, source: .revalidated)
         return Fetched(value: try decode(E.Response.self, answer), source: .revalidated)
       }
       let next = try await decide(outcome, &call)
@@ -171,9 +171,8 @@ public final class NetworkService: Networking {
         stored.flatMap { standsIn($0, E.Response.self, for: next, call: call, in: cache) }
       }
       record(
-        outcome, next, of: call, retryReason: why, duration: ContinuousClock.now - started,
-        cache: cache.map { _ in standIn == nil ? ResponseSource.network.label : "stale" },
-        cacheAge: standIn?.age)
+        outcome, next, of: call, retriedBecause: why, duration: ContinuousClock.now - started,
+        source: cache.map { _ in standIn.map { .stale(age: $0.age) } ?? .network })
       if let standIn {
         try await checkSession(of: call)
         logger.info("\(label): answered from the cache (\(standIn.age)s old) after a failure")
@@ -267,7 +266,7 @@ public final class NetworkService: Networking {
       return .fail(failure)
     }
     let reason = Self.reason(failure)
-    call.retryReason = reason
+    call.retriedBecause = reason
     logger.info(
       "retry \(call.retries)/\(call.policy.maxRetries) in \(delay.shortDescription): \(call.label) → \(reason)"
     )

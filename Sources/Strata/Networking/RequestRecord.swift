@@ -31,24 +31,25 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public var bytesReceived: Int
   /// 1 for the first attempt, 2 for the first retry, …
   public var attempt: Int
-  /// Why this attempt was made again (`503`, `URLError -1005`, `token renewed`); nil
-  /// for a first attempt.
-  public var retryReason: String?
+  /// Why this attempt is a retry (`503`, `URLError -1005`, `token renewed after 401`): the
+  /// previous attempt's ``Retry/reason``; nil for a first attempt.
+  public var retriedBecause: String?
   /// The failure, when the attempt got no HTTP response.
   public var error: String?
   /// The retry that will follow, when this attempt failed and one will be made.
   public var retry: Retry?
-  /// What the HTTP cache did: `hit` (no request was made: `attempt` is 0), `revalidated`
-  /// (a 304 confirmed the stored answer), `stale` (a stored answer stood in for this failed
-  /// attempt, or — `attempt` 0 — was used within its `stale-while-revalidate` window while a
-  /// revalidation runs behind it) or `miss`; nil when the request does not use the cache.
-  public var cache: String?
-  /// For `hit` and `stale`: how old the stored answer is, in whole seconds.
-  public var cacheAge: Int?
+  /// Where the answer came from, when the request uses the HTTP cache (nil when it does
+  /// not): ``ResponseSource/cache(age:)`` (no request was made: `attempt` is 0),
+  /// ``ResponseSource/revalidated`` (a 304 confirmed the stored answer),
+  /// ``ResponseSource/stale(age:)`` (a stored answer stood in for this failed attempt, or —
+  /// `attempt` 0 — was used within its `stale-while-revalidate` window while a revalidation
+  /// runs behind it) or ``ResponseSource/network``. In JSON: `"cache"` (its
+  /// ``ResponseSource/label``) and `"cacheAge"` (whole seconds).
+  public var source: ResponseSource?
 
   init(
     request: String, method: String, url: String, status: Int?, durationMilliseconds: Double,
-    bytesSent: Int, bytesReceived: Int, attempt: Int, retryReason: String? = nil,
+    bytesSent: Int, bytesReceived: Int, attempt: Int, retriedBecause: String? = nil,
     error: String? = nil
   ) {
     self.request = request
@@ -59,7 +60,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
     self.bytesSent = bytesSent
     self.bytesReceived = bytesReceived
     self.attempt = attempt
-    self.retryReason = retryReason
+    self.retriedBecause = retriedBecause
     self.error = error
   }
 
@@ -72,11 +73,59 @@ public struct RequestRecord: Sendable, Equatable, Codable {
       "http.attempt": String(attempt),
     ]
     if let status { fields["http.status"] = String(status) }
-    if let retryReason { fields["http.retry_reason"] = retryReason }
+    if let retriedBecause { fields["http.retry_reason"] = retriedBecause }
     if let error { fields["http.error"] = error }
     if let retry { fields["http.retry_in_ms"] = String(format: "%.0f", retry.delayMilliseconds) }
-    if let cache { fields["http.cache"] = cache }
-    if let cacheAge { fields["http.cache_age_s"] = String(cacheAge) }
+    if let source { fields["http.cache"] = source.label }
+    if let age = source?.age { fields["http.cache_age_s"] = String(age) }
     return fields
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case request, method, url, status, durationMilliseconds, bytesSent, bytesReceived, attempt
+    case retriedBecause = "retryReason"
+    case error, retry, cache, cacheAge
+  }
+
+  /// Reads a record as ``encode(to:)`` writes it (a `--http-log` line, say).
+  public init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    request = try values.decode(String.self, forKey: .request)
+    method = try values.decode(String.self, forKey: .method)
+    url = try values.decode(String.self, forKey: .url)
+    status = try values.decodeIfPresent(Int.self, forKey: .status)
+    durationMilliseconds = try values.decode(Double.self, forKey: .durationMilliseconds)
+    bytesSent = try values.decode(Int.self, forKey: .bytesSent)
+    bytesReceived = try values.decode(Int.self, forKey: .bytesReceived)
+    attempt = try values.decode(Int.self, forKey: .attempt)
+    retriedBecause = try values.decodeIfPresent(String.self, forKey: .retriedBecause)
+    error = try values.decodeIfPresent(String.self, forKey: .error)
+    retry = try values.decodeIfPresent(Retry.self, forKey: .retry)
+    source = try values.decodeIfPresent(String.self, forKey: .cache).map { label in
+      let age = try values.decodeIfPresent(Int.self, forKey: .cacheAge) ?? 0
+      guard let source = ResponseSource(label: label, age: age) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .cache, in: values, debugDescription: "not a cache outcome: \(label)")
+      }
+      return source
+    }
+  }
+
+  /// The record as a JSON object, its source as `"cache"` and `"cacheAge"`.
+  public func encode(to encoder: any Encoder) throws {
+    var values = encoder.container(keyedBy: CodingKeys.self)
+    try values.encode(request, forKey: .request)
+    try values.encode(method, forKey: .method)
+    try values.encode(url, forKey: .url)
+    try values.encodeIfPresent(status, forKey: .status)
+    try values.encode(durationMilliseconds, forKey: .durationMilliseconds)
+    try values.encode(bytesSent, forKey: .bytesSent)
+    try values.encode(bytesReceived, forKey: .bytesReceived)
+    try values.encode(attempt, forKey: .attempt)
+    try values.encodeIfPresent(retriedBecause, forKey: .retriedBecause)
+    try values.encodeIfPresent(error, forKey: .error)
+    try values.encodeIfPresent(retry, forKey: .retry)
+    try values.encodeIfPresent(source?.label, forKey: .cache)
+    try values.encodeIfPresent(source?.age, forKey: .cacheAge)
   }
 }

@@ -86,9 +86,9 @@ final class AppContext: Sendable {
       config: config,
       onRequestRecord: { record in
         httpLog?.sink(record)
-        if record.cache == "stale" {
+        if case .stale(let age) = record.source {
           // The command succeeds with what was kept: say how old it is, once per answer.
-          let age = Output.duration(.seconds(record.cacheAge ?? 0))
+          let age = Output.duration(.seconds(age))
           Terminal.error(
             "\(record.request): \(record.error ?? "server unavailable (\(record.status ?? 0))"); shown from the cache, \(age) old"
           )

@@ -112,7 +112,7 @@ struct MiddlewareTests {
     let records = log.records
     #expect(records.map(\.status) == [503, 200])
     #expect(records.map(\.attempt) == [1, 2])
-    #expect(records.map(\.retryReason) == [nil, "503"])
+    #expect(records.map(\.retriedBecause) == [nil, "503"])
     #expect(records.map(\.request) == ["GET /users/1", "GET /users/1"])
     let retry = try #require(records.first?.retry, "the failed attempt says when the retry comes")
     #expect(retry.number == 1 && retry.maxRetries == 3 && retry.reason == "503")

@@ -54,3 +54,25 @@ struct RequestValueTests {
     #expect(transport.requestCount == 0)
   }
 }
+
+@Suite("RequestRecord as JSON")
+struct RequestRecordJSONTests {
+  /// The typed source is written as `"cache"` and `"cacheAge"` (what `--http-log` lines have
+  /// always said), and read back the same; a label that names no outcome is an error.
+  @Test func theSourceRoundTripsAsCacheAndAge() throws {
+    let line = #"""
+      {"request":"GET /users/1","method":"GET","url":"https://api.example/users/1",
+       "status":503,"durationMilliseconds":1.5,"bytesSent":0,"bytesReceived":10,"attempt":2,
+       "retryReason":"503","cache":"stale","cacheAge":12}
+      """#
+    let record = try JSONDecoder().decode(RequestRecord.self, from: Data(line.utf8))
+    #expect(record.source == .stale(age: 12) && record.retriedBecause == "503")
+    let written = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+    #expect(written.contains(#""cache":"stale""#) && written.contains(#""cacheAge":12"#))
+    #expect(try JSONDecoder().decode(RequestRecord.self, from: Data(written.utf8)) == record)
+    let odd = line.replacingOccurrences(of: #""stale""#, with: #""fresh""#)
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(RequestRecord.self, from: Data(odd.utf8))
+    }
+  }
+}
