@@ -112,7 +112,7 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     if !offline, connectivity?.isOnline ?? true {
       do {
         _ = try await sync(store, progress: nil)
-      } catch StoreError.syncInProgress {}
+      } catch FileError.syncInProgress {}
     }
     return try await store.record(entry.recordKey ?? entry.idempotencyKey).map {
       Entry(item: $0.value, status: $0.status, message: $0.message)
@@ -125,7 +125,7 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// 201, a 204, JSON of another shape: sending it again would only make a duplicate), or
   /// after `maxAttempts` sends; any other failure keeps it pending. A cancelled sync stops
   /// before the next change; the one in flight finishes within its request's deadline.
-  /// - Throws: `StoreError.syncInProgress` when another sync of this store is running.
+  /// - Throws: `FileError.syncInProgress` when another sync of this store is running.
   public func sync(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)? = nil) async throws
     -> [LocalStore<Item>.Outcome]
   {

@@ -125,7 +125,7 @@ extension SyncScheduler {
       // Another sync holding a store, or a stop: the changes wait for the next pass. Anything
       // else the store throws is its own trouble, which waiting does not fix.
       func note(_ error: any Error) {
-        guard let store = error as? StoreError else { return }
+        guard let store = error as? FileError else { return }
         if case .syncInProgress = store { return }
         problem = problem ?? store.description
       }

@@ -12,7 +12,7 @@ import Foundation
 /// - Trusted only when the current user owns it, no one else can read it (mode `& 0o077 == 0`),
 ///   it is a regular file (not a symbolic link) of at most 64 KiB, and its directory is owned by
 ///   the current user and writable by no one else; otherwise ``load()`` and ``save(_:)`` throw a
-///   `Failure` that says what to fix.
+///   ``FileError`` that says what to fix.
 /// - ``clear()`` removes the file whatever its mode, owner or content, so signing out always
 ///   works; ``storedAccount()`` reads the account such a file names (never its tokens), so the
 ///   sign-out also forgets that account's answers.
@@ -24,45 +24,6 @@ import Foundation
 ///   directory is created with mode 0700.
 public final class FileTokenStore: TokenStore {
   /// Why the store refused to work.
-  public enum Failure: Error, Equatable, CustomStringConvertible, LocalizedError {
-    /// The file can be read by group or others; it is not trusted.
-    case insecurePermissions(path: String, mode: UInt16)
-    /// The directory can be written by group or others, so someone else could swap the file.
-    case insecureDirectory(path: String, mode: UInt16)
-    /// The file or its directory belongs to another user.
-    case foreignOwner(path: String, owner: UInt32)
-    /// The path is not a regular file (a symbolic link, a directory, a device, …).
-    case notRegularFile(path: String)
-    /// The file is larger than any credentials file (64 KiB).
-    case tooLarge(path: String, size: Int)
-    /// Another process held the refresh lock for longer than the time limit.
-    case lockTimedOut(path: String)
-    /// A filesystem call failed.
-    case io(path: String, operation: String, errno: Int32)
-
-    /// A sentence saying what to do.
-    public var description: String {
-      switch self {
-      case .insecurePermissions(let path, let mode):
-        "refusing to read \(path): mode \(String(mode, radix: 8)) lets other users read it; run chmod 600 \(path)"
-      case .insecureDirectory(let path, let mode):
-        "refusing to keep credentials in \(path): mode \(String(mode, radix: 8)) lets other users write there; run chmod 700 \(path)"
-      case .foreignOwner(let path, let owner):
-        "refusing to use \(path): it belongs to user \(owner), not to you"
-      case .notRegularFile(let path):
-        "refusing to use \(path): it is not a regular file (a symbolic link?); remove it"
-      case .tooLarge(let path, let size):
-        "refusing to read \(path): \(size) bytes is too large for a credentials file; remove it"
-      case .lockTimedOut(let path):
-        "another process held \(path) for too long; try again"
-      case .io(let path, let operation, let code):
-        "\(operation) \(path) failed: \(String(cString: strerror(code)))"
-      }
-    }
-
-    public var errorDescription: String? { description }
-  }
-
   /// The largest credentials file read.
   package static let maxFileSize = 64 * 1024
 
@@ -97,22 +58,24 @@ public final class FileTokenStore: TokenStore {
   }
 
   /// - Returns: The credentials, or nil when there is no file or it is corrupt.
-  /// - Throws: `Failure` for a file or directory that cannot be trusted.
+  /// - Throws: ``FileError`` for a file or directory that cannot be trusted.
   public func load() throws -> Credentials? {
     try checkDirectory(create: false)
     var info = stat()
     guard lstat(path, &info) == 0 else {
       if errno == ENOENT { return nil }
-      throw Failure.io(path: path, operation: "stat", errno: errno)
+      throw FileError.io(path: path, operation: "stat", errno: errno)
     }
-    guard info.st_mode & S_IFMT == S_IFREG else { throw Failure.notRegularFile(path: path) }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw FileError.notRegularFile(path: path, found: FileError.kind(of: info.st_mode))
+    }
     guard info.st_uid == geteuid() else {
-      throw Failure.foreignOwner(path: path, owner: UInt32(info.st_uid))
+      throw FileError.foreignOwner(path: path, owner: UInt32(info.st_uid))
     }
     let mode = UInt16(info.st_mode & 0o777)
-    guard mode & 0o077 == 0 else { throw Failure.insecurePermissions(path: path, mode: mode) }
+    guard mode & 0o077 == 0 else { throw FileError.readableByOthers(path: path, mode: mode) }
     guard Int(info.st_size) <= Self.maxFileSize else {
-      throw Failure.tooLarge(path: path, size: Int(info.st_size))
+      throw FileError.tooLarge(path: path, size: Int(info.st_size), limit: Self.maxFileSize)
     }
     let data = try readContents()
     do {
@@ -128,15 +91,15 @@ public final class FileTokenStore: TokenStore {
   private func readContents() throws -> Data {
     let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else {
-      if errno == ELOOP { throw Failure.notRegularFile(path: path) }
-      throw Failure.io(path: path, operation: "open", errno: errno)
+      if errno == ELOOP { throw FileError.notRegularFile(path: path, found: "a symbolic link") }
+      throw FileError.io(path: path, operation: "open", errno: errno)
     }
     let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     guard let data = try? file.read(upToCount: Self.maxFileSize + 1) ?? Data() else {
-      throw Failure.io(path: path, operation: "read", errno: errno)
+      throw FileError.io(path: path, operation: "read", errno: errno)
     }
     guard data.count <= Self.maxFileSize else {
-      throw Failure.tooLarge(path: path, size: data.count)
+      throw FileError.tooLarge(path: path, size: data.count, limit: Self.maxFileSize)
     }
     return data
   }
@@ -159,7 +122,7 @@ public final class FileTokenStore: TokenStore {
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(credentials)
     if let failure = FileDescriptor.replaceAtomically(path, with: data, mode: 0o600) {
-      throw Failure.io(path: path, operation: failure.operation, errno: failure.errno)
+      throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
     }
   }
 
@@ -167,7 +130,7 @@ public final class FileTokenStore: TokenStore {
   /// - Throws: `Failure/io(path:operation:errno:)` unless it did not exist.
   public func clear() throws {
     guard unlink(path) == 0 || errno == ENOENT else {
-      throw Failure.io(path: path, operation: "delete", errno: errno)
+      throw FileError.io(path: path, operation: "delete", errno: errno)
     }
   }
 
@@ -188,9 +151,9 @@ public final class FileTokenStore: TokenStore {
       let lock = try await FileLock.acquire(lockPath, exclusive: true, timeout: timeout)
       return TokenStoreLock { lock.release() }
     } catch FileLock.Failure.io(let operation, let code) {
-      throw Failure.io(path: lockPath, operation: operation, errno: code)
+      throw FileError.io(path: lockPath, operation: operation, errno: code)
     } catch is FileLock.Failure {
-      throw Failure.lockTimedOut(path: lockPath)
+      throw FileError.lockTimedOut(path: lockPath)
     }
   }
 
@@ -204,13 +167,10 @@ public final class FileTokenStore: TokenStore {
   /// `directory` must belong to the current user and be writable by no one else (`create`:
   /// a missing one is made, mode 0700) — the rule for every file that holds a session.
   package static func checkDirectory(_ directory: String, create: Bool) throws {
-    switch FileDescriptor.checkPrivateDirectory(directory, create: create) {
-    case nil: return
-    case .foreignOwner(let owner): throw Failure.foreignOwner(path: directory, owner: owner)
-    case .writableByOthers(let mode): throw Failure.insecureDirectory(path: directory, mode: mode)
-    case .symbolicLink: throw Failure.io(path: directory, operation: "use", errno: ELOOP)
-    case .failed(let operation, let code):
-      throw Failure.io(path: directory, operation: operation, errno: code)
+    if let refused = FileError.directory(
+      directory, FileDescriptor.checkPrivateDirectory(directory, create: create))
+    {
+      throw refused
     }
   }
 

@@ -38,12 +38,12 @@ final class JournalFile {
       if let fd = opened, !files.syncDirectory(of: path) {
         let code = errno
         files.close(fd)
-        throw StoreError.io(path: path, operation: "sync directory", errno: code)
+        throw FileError.io(path: path, operation: "sync directory", errno: code)
       }
     }
     // Created by another process between the two opens: open what it made.
     guard let fd = try opened ?? Self.openRegularFile(path, flags, files: files) else {
-      throw StoreError.io(path: path, operation: "open", errno: ENOENT)
+      throw FileError.io(path: path, operation: "open", errno: ENOENT)
     }
     self.path = path
     self.fd = fd
@@ -54,20 +54,20 @@ final class JournalFile {
 
   /// Opens one of the store's files (mode 0600 when created), never through a symbolic link
   /// and only if it is a regular file — a directory, a device or a pipe at a store path is a
-  /// ``StoreError/notRegularFile(path:found:)`` naming it. Nil: there is no such file.
+  /// ``FileError/notRegularFile(path:found:)`` naming it. Nil: there is no such file.
   static func openRegularFile(
     _ path: String, _ flags: Int32, files: any DurableFiles = SystemFiles()
   ) throws -> Int32? {
     let fd = files.open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       if errno == ENOENT || errno == EEXIST { return nil }
-      if errno == ELOOP { throw StoreError.notRegularFile(path: path, found: "a symbolic link") }
-      throw StoreError.io(path: path, operation: "open", errno: errno)
+      if errno == ELOOP { throw FileError.notRegularFile(path: path, found: "a symbolic link") }
+      throw FileError.io(path: path, operation: "open", errno: errno)
     }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       files.close(fd)
-      throw StoreError.notRegularFile(path: path, found: StoreError.kind(of: info.st_mode))
+      throw FileError.notRegularFile(path: path, found: FileError.kind(of: info.st_mode))
     }
     return fd
   }
@@ -86,7 +86,7 @@ final class JournalFile {
     let start = offset
     let end = size
     guard end >= start else {
-      throw StoreError.unreadable(path: path, reason: "the journal is shorter than what was read")
+      throw FileError.unreadable(path: path, reason: "the journal is shorter than what was read")
     }
     var count = min(end - start, max(1, limit))
     while true {
@@ -126,7 +126,7 @@ final class JournalFile {
 
   /// Up to `count` bytes of `fd` (the store file at `path`) from file offset `offset`, fewer
   /// at the end of the file, resuming after short reads and `EINTR`.
-  /// - Throws: ``StoreError/io(path:operation:errno:)`` for a failed read.
+  /// - Throws: ``FileError/io(path:operation:errno:)`` for a failed read.
   static func read(_ fd: Int32, at offset: Int, count: Int, path: String) throws
     -> [UInt8]
   {
@@ -138,7 +138,7 @@ final class JournalFile {
         return pread(fd, base + filled, buffer.count - filled, off_t(offset + filled))
       }
       if got < 0, errno == EINTR { continue }
-      guard got >= 0 else { throw StoreError.io(path: path, operation: "read", errno: errno) }
+      guard got >= 0 else { throw FileError.io(path: path, operation: "read", errno: errno) }
       if got == 0 { break }
       filled += got
     }
@@ -150,7 +150,7 @@ final class JournalFile {
   func dropTornTail() throws {
     guard hasTornTail else { return }
     guard files.truncate(fd, to: offset) else {
-      throw StoreError.io(path: path, operation: "truncate", errno: errno)
+      throw FileError.io(path: path, operation: "truncate", errno: errno)
     }
     hasTornTail = false
   }
@@ -159,7 +159,7 @@ final class JournalFile {
   /// called with the record half written.
   func append(_ json: Data, pause: ((String) -> Void)? = nil) throws {
     if let code = StoreCrashPoint.injectedFailure(path) {
-      throw StoreError.io(path: path, operation: "write", errno: code)
+      throw FileError.io(path: path, operation: "write", errno: code)
     }
     let line = JournalLines.line(for: json)
     var written = true
@@ -174,7 +174,7 @@ final class JournalFile {
       let code = errno
       // Whatever part was written is a torn record: take it back now.
       _ = files.truncate(fd, to: offset)
-      throw StoreError.io(path: path, operation: "write", errno: code)
+      throw FileError.io(path: path, operation: "write", errno: code)
     }
     offset += line.count
   }

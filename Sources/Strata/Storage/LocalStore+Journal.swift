@@ -58,10 +58,10 @@ extension LocalStore {
     guard let change, let journal else { return result }
     let json = try encoder.encode(change)
     guard json.count <= options.maxRecordSize else {
-      throw StoreError.tooLarge(path: journal.path, size: json.count, limit: options.maxRecordSize)
+      throw FileError.tooLarge(path: journal.path, size: json.count, limit: options.maxRecordSize)
     }
     if case .enqueue = change, snapshotSize + journal.offset + json.count > options.maxStoreSize {
-      throw StoreError.full(path: base, limit: options.maxStoreSize)
+      throw FileError.full(path: base, limit: options.maxStoreSize)
     }
     try journal.append(json, pause: StoreCrashPoint.current)
     state.apply(change)
@@ -131,7 +131,7 @@ extension LocalStore {
       case .undecodable(let error):
         // A record whose checksum holds but which this build cannot decode is not damage
         // to skip: it may be a newer build's change.
-        throw StoreError.unreadable(path: journal.path, reason: String(describing: error))
+        throw FileError.unreadable(path: journal.path, reason: String(describing: error))
       }
     }
   }

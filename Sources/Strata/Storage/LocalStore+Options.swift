@@ -20,7 +20,7 @@ extension LocalStore {
     package var minimumCompactionSize = 256 << 10
     /// The largest snapshot the reader accepts; a compaction never writes a larger one.
     package var maxSnapshotSize = 1 << 30
-    /// New changes are refused (``StoreError/full(path:limit:)``) before the snapshot and the
+    /// New changes are refused (``FileError/full(path:limit:)``) before the snapshot and the
     /// journal together pass this: what the store holds can always be compacted and read back.
     package var maxStoreSize = 1 << 29
     package var lockTimeout = Duration.seconds(30)

@@ -57,15 +57,15 @@ extension LocalStore {
   /// while the sync runs wait for the next one. When an outcome cannot be written (a full
   /// disk) the sync throws at once and sends nothing more; the next sync starts with that
   /// change, under the same key.
-  /// - Throws: ``StoreError/syncInProgress(path:)`` when a sync of this store is running;
-  ///   ``StoreError`` when an outcome cannot be recorded; `CancellationError` when cancelled
+  /// - Throws: ``FileError/syncInProgress(path:)`` when a sync of this store is running;
+  ///   ``FileError`` when an outcome cannot be recorded; `CancellationError` when cancelled
   ///   (the change in flight stays pending).
   public func sync(
     maxAttempts: Int = 5,
     progress: (@Sendable (Progress) -> Void)? = nil,
     send: @Sendable (OutboxEntry) async throws -> Settled?
   ) async throws -> [Outcome] {
-    guard !isSyncing else { throw StoreError.syncInProgress(path: base) }
+    guard !isSyncing else { throw FileError.syncInProgress(path: base) }
     isSyncing = true
     defer { isSyncing = false }
     try checkDirectory()
@@ -108,7 +108,7 @@ extension LocalStore {
       }
       do {
         try await writeOutcome(entry, kept)
-      } catch StoreError.tooLarge where kept != nil {
+      } catch FileError.tooLarge where kept != nil {
         // Too large to keep is not a reason to send it again: synced, without the answer.
         entry.message =
           "the server's answer is over the \(options.maxRecordSize)-byte limit: not kept"

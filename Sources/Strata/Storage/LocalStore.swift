@@ -10,7 +10,7 @@ import Foundation
 /// - **One writer at a time, across processes**: every read-modify-write holds an exclusive
 ///   `flock` on `<path>.lock`, and first reads what other processes wrote.
 /// - **One sync at a time**: a second ``sync(maxAttempts:progress:send:)`` — here or in another process —
-///   throws ``StoreError/syncInProgress(path:)`` at once, so no change is sent twice by two
+///   throws ``FileError/syncInProgress(path:)`` at once, so no change is sent twice by two
 ///   syncs, even to a server that ignores `Idempotency-Key`.
 /// - **Sent once, if the server honours `Idempotency-Key`**: an outcome is recorded before
 ///   the next send and a synced change is never sent again; only a process killed between a
@@ -140,7 +140,7 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// Keeps a change to send later — and, when `value` is given, shows it under `key`
   /// (default: the change's idempotency key) as `pending`, in the same record, so the two
   /// never disagree. The idempotency key is fixed now.
-  /// - Throws: ``StoreError/tooLarge(path:size:limit:)`` for a change over 1 MiB.
+  /// - Throws: ``FileError/tooLarge(path:size:limit:)`` for a change over 1 MiB.
   @discardableResult
   public func enqueue(kind: String, payload: Data, showing value: Value? = nil, key: String? = nil)
     async throws -> OutboxEntry

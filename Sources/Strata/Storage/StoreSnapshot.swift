@@ -82,10 +82,10 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   }
 
   /// The snapshot at `path`.
-  /// - Throws: ``StoreError/tooLarge(path:size:limit:)`` over `maxSize`,
-  ///   ``StoreError/unsupportedVersion(path:found:expected:)`` for a format this build does
+  /// - Throws: ``FileError/tooLarge(path:size:limit:)`` over `maxSize`,
+  ///   ``FileError/unsupportedVersion(path:found:expected:)`` for a format this build does
   ///   not know (a newer one: nothing is damaged, so nothing is set aside), and
-  ///   ``StoreError/unreadable(path:reason:)`` for a line whose checksum holds but which does
+  ///   ``FileError/unreadable(path:reason:)`` for a line whose checksum holds but which does
   ///   not decode (a newer build's change, not damage).
   /// - Parameter reserving: Room to leave in the tables for that many changes to come.
   /// - Parameter piece: How many bytes of lines to read and decode at a time.
@@ -96,10 +96,10 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
-      throw StoreError.io(path: path, operation: "stat", errno: errno)
+      throw FileError.io(path: path, operation: "stat", errno: errno)
     }
     let size = Int(info.st_size)
-    guard size <= maxSize else { throw StoreError.tooLarge(path: path, size: size, limit: maxSize) }
+    guard size <= maxSize else { throw FileError.tooLarge(path: path, size: size, limit: maxSize) }
     let head = try JournalFile.read(fd, at: 0, count: min(size, 80), path: path)
     guard let header = try parseHeader(head, path: path) else {
       return .damaged(
@@ -139,7 +139,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
         intact = false
         return nil
       case .undecodable(let error):
-        throw StoreError.unreadable(path: path, reason: String(describing: error))
+        throw FileError.unreadable(path: path, reason: String(describing: error))
       }
     }
     var damagedLines: [[UInt8]] = []
@@ -200,7 +200,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
 
   /// Replaces the snapshot at `path` atomically (temporary file, fsync, rename, directory
   /// fsync): a reader, or a crash, sees the old one or the new one whole.
-  /// - Throws: ``StoreError/tooLarge(path:size:limit:)`` when it would be over `maxSize`,
+  /// - Throws: ``FileError/tooLarge(path:size:limit:)`` when it would be over `maxSize`,
   ///   which the reader refuses: nothing is written then.
   func write(
     to path: String, maxSize: Int, files: any DurableFiles, pause: ((String) -> Void)?
@@ -214,19 +214,19 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
       bytes.reserveCapacity(lines.reduce(bytes.count) { $0 + $1.count + 10 })
       for json in lines { bytes += JournalLines.line(for: json) }
     } catch {
-      throw StoreError.unreadable(path: path, reason: "not encodable: \(error)")
+      throw FileError.unreadable(path: path, reason: "not encodable: \(error)")
     }
     guard bytes.count <= maxSize else {
-      throw StoreError.tooLarge(path: path, size: bytes.count, limit: maxSize)
+      throw FileError.tooLarge(path: path, size: bytes.count, limit: maxSize)
     }
     if let code = StoreCrashPoint.injectedFailure(path) {
-      throw StoreError.io(path: path, operation: "write", errno: code)
+      throw FileError.io(path: path, operation: "write", errno: code)
     }
     if let failure = FileDescriptor.replaceAtomically(
       path, with: bytes, mode: 0o600, files: files,
       beforeRename: pause.map { pause in { pause("compact.written") } })
     {
-      throw StoreError.io(path: path, operation: failure.operation, errno: failure.errno)
+      throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
     }
   }
 
@@ -241,7 +241,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
       let generation = Int(words[2]), generation >= 0
     else { return nil }
     guard (2...formatVersion).contains(version) else {
-      throw StoreError.unsupportedVersion(path: path, found: version, expected: formatVersion)
+      throw FileError.unsupportedVersion(path: path, found: version, expected: formatVersion)
     }
     var header = Header(
       version: version, generation: generation, checksum: nil, counts: nil,

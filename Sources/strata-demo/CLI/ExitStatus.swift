@@ -72,7 +72,7 @@ enum Failure {
     case let file as CantCreate:
       Terminal.error("strata-demo: \(file)")
       return .cantCreate
-    case StoreError.syncInProgress:
+    case FileError.syncInProgress:
       Terminal.error(
         "strata-demo: another sync is running; what it does not send, the next sync will")
       return .tempFail

@@ -31,7 +31,7 @@ struct FileTokenStoreTests {
     let store = FileTokenStore(path: directory.path + "/credentials.json")
     try store.save(Self.credentials)
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
-    #expect(throws: FileTokenStore.Failure.insecurePermissions(path: store.path, mode: 0o644)) {
+    #expect(throws: FileError.readableByOthers(path: store.path, mode: 0o644)) {
       try store.load()
     }
   }

@@ -245,8 +245,8 @@ struct SessionSafetyTests {
     try store.save(oldCredentials)
     try FileManager.default.setAttributes(
       [.posixPermissions: 0o777], ofItemAtPath: directory.path + "/app")
-    #expect(throws: FileTokenStore.Failure.self) { try store.load() }
-    #expect(throws: FileTokenStore.Failure.self) { try store.save(oldCredentials) }
+    #expect(throws: FileError.self) { try store.load() }
+    #expect(throws: FileError.self) { try store.save(oldCredentials) }
   }
 
   @Test func aSymbolicLinkOrAnOversizedFileIsRefused() throws {
@@ -254,12 +254,15 @@ struct SessionSafetyTests {
     let target = try directory.write("elsewhere.json", "{}")
     try FileManager.default.createSymbolicLink(
       atPath: directory.path + "/link.json", withDestinationPath: target)
-    #expect(throws: FileTokenStore.Failure.notRegularFile(path: directory.path + "/link.json")) {
+    #expect(
+      throws: FileError.notRegularFile(
+        path: directory.path + "/link.json", found: "a symbolic link")
+    ) {
       try FileTokenStore(path: directory.path + "/link.json").load()
     }
     let big = try directory.write("big.json", String(repeating: " ", count: 100_000))
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: big)
-    #expect(throws: FileTokenStore.Failure.tooLarge(path: big, size: 100_000)) {
+    #expect(throws: FileError.tooLarge(path: big, size: 100_000, limit: 64 * 1024)) {
       try FileTokenStore(path: big).load()
     }
   }

@@ -98,7 +98,7 @@ struct NetworkErrorContextTests {
     #expect(
       DependencyError.circularDependency(path: ["A", "B", "A"])
         == .circularDependency(path: ["A", "B", "A"]))
-    let store: any Error = FileTokenStore.Failure.notRegularFile(path: "/tmp/t")
+    let store: any Error = FileError.notRegularFile(path: "/tmp/t", found: "a directory")
     #expect(store.localizedDescription.hasPrefix("refusing to use /tmp/t"))
   }
 }

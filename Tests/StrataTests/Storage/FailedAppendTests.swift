@@ -59,7 +59,7 @@ struct FailedAppendTests {
     let journal = try #require(directory.logs.first)
     let before = FileDescriptor.size(of: journal)
     files.arm()
-    await #expect(throws: StoreError.self) { try await queue("refused") }
+    await #expect(throws: FileError.self) { try await queue("refused") }
     #expect(FileDescriptor.size(of: journal) == before, "the file is as it was, at once")
     try await queue("after")
 
@@ -85,7 +85,7 @@ struct WriterLockTests {
     _ = try await LocalStoreTests.queue(store, ["before"])
     let reader = try await FileLock.acquire(
       directory.base + ".lock", exclusive: false, timeout: .seconds(120))
-    await #expect(throws: StoreError.self) {
+    await #expect(throws: FileError.self) {
       _ = try await LocalStoreTests.queue(store, ["while read"])
     }
     #expect(try await store.outbox().count == 1, "reads share the lock")

@@ -154,7 +154,7 @@ struct LocalStoreTests {
     #expect(outcomes[0].entry.message?.contains("not kept") == true)
     let reopened = LocalStore<Note>(path: directory.base)
     #expect(try await reopened.record(entry.idempotencyKey)?.value.text == "small")
-    await #expect(throws: StoreError.self) {
+    await #expect(throws: FileError.self) {
       try await reopened.enqueue(kind: "note.create", payload: Data(huge.utf8))
     }
     _ = try await Self.queue(reopened, ["after"])
@@ -348,10 +348,10 @@ struct LocalStoreJournalTests {
     }
     try await gate.waitUntilEntered()
     let other = LocalStore<Note>(path: directory.base)
-    await #expect(throws: StoreError.syncInProgress(path: directory.base)) {
+    await #expect(throws: FileError.syncInProgress(path: directory.base)) {
       try await other.sync(send: server.send)
     }
-    await #expect(throws: StoreError.syncInProgress(path: directory.base)) {
+    await #expect(throws: FileError.syncInProgress(path: directory.base)) {
       try await store.sync(send: server.send)
     }
     _ = try await LocalStoreTests.queue(other, ["queued meanwhile"])
@@ -438,23 +438,24 @@ struct LocalStoreJournalTests {
     try directory.create()
     try FileManager.default.createDirectory(
       atPath: directory.base + ".snapshot", withIntermediateDirectories: true)
-    let error = await #expect(throws: StoreError.self) {
+    let error = await #expect(throws: FileError.self) {
       try await LocalStore<Note>(path: directory.base).outbox()
     }
     #expect(
       error?.description
-        == "\(directory.base).snapshot is a directory, not a store file: move it away")
+        == "refusing to use \(directory.base).snapshot: it is a directory, not a regular file; "
+        + "move it away")
     try FileManager.default.removeItem(atPath: directory.base + ".snapshot")
     try FileManager.default.createSymbolicLink(
       atPath: directory.base + ".snapshot", withDestinationPath: "/dev/zero")
-    let link = await #expect(throws: StoreError.self) {
+    let link = await #expect(throws: FileError.self) {
       try await LocalStore<Note>(path: directory.base).outbox()
     }
     #expect(link?.description.contains("a symbolic link") == true)
     try FileManager.default.removeItem(atPath: directory.base + ".snapshot")
     for mode: mode_t in [0o777, 0o755] {
       chmod(directory.path, mode)
-      let open = await #expect(throws: StoreError.self) {
+      let open = await #expect(throws: FileError.self) {
         try await LocalStore<Note>(path: directory.base).outbox()
       }
       #expect(open?.description.contains("run chmod 700 \(directory.path)") == true)
@@ -463,7 +464,7 @@ struct LocalStoreJournalTests {
     let linked = directory.path + "-link"
     try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: directory.path)
     defer { try? FileManager.default.removeItem(atPath: linked) }
-    let throughLink = await #expect(throws: StoreError.self) {
+    let throughLink = await #expect(throws: FileError.self) {
       try await LocalStore<Note>(path: linked + "/notes").outbox()
     }
     #expect(throughLink?.description.contains("is a symbolic link") == true)

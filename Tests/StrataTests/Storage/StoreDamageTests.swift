@@ -148,7 +148,7 @@ struct StoreDamageTests {
         refused = error
       }
     }
-    guard case .full(let path, let limit) = try #require(refused as? StoreError) else {
+    guard case .full(let path, let limit) = try #require(refused as? FileError) else {
       Issue.record("expected a full store, got \(String(describing: refused))")
       return
     }
@@ -333,7 +333,7 @@ struct StoreDamageTests {
       if first { full.withLock { $0 = true } }  // the disk fills while "b" is on the wire
       return nil
     }
-    await #expect(throws: StoreError.self) { _ = try await store.sync(send: send) }
+    await #expect(throws: FileError.self) { _ = try await store.sync(send: send) }
     #expect(keys.withLock { $0 } == [entries[0], entries[1]].map(\.idempotencyKey), "c not sent")
     full.withLock { $0 = false }
     let outcomes = try await LocalStore<Note>(path: directory.base).sync(send: send)

@@ -8,35 +8,48 @@ import Foundation
   import Musl
 #endif
 
-/// Why a ``LocalStore`` could not read or write its files, as a sentence naming the path.
-public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedError {
-  /// Something other than a regular file is where a store file belongs.
+/// Why a file the library keeps — a ``LocalStore``'s, a session's (``FileTokenStore``) —
+/// could not be read or written, as a sentence naming the path and what to do.
+public enum FileError: Error, Equatable, CustomStringConvertible, LocalizedError {
+  /// Something other than what belongs there is at `path` (`found`: "a directory", "a
+  /// symbolic link", …).
   case notRegularFile(path: String, found: String)
-  /// The store's directory belongs to another user or others may write in it.
-  case insecureDirectory(path: String, reason: String)
-  /// The snapshot was written by another format version.
+  /// The file can be read by other users; what it holds is not trusted (a session file).
+  case readableByOthers(path: String, mode: UInt16)
+  /// The directory lets other users in: they could swap a file (or, for what only its owner
+  /// may read, read one).
+  case insecureDirectory(path: String, mode: UInt16)
+  /// The file or its directory belongs to another user.
+  case foreignOwner(path: String, owner: UInt32)
+  /// The file was written by another format version.
   case unsupportedVersion(path: String, found: Int, expected: Int)
-  /// The snapshot is damaged (the decoder's explanation).
+  /// The file is damaged (the decoder's explanation).
   case unreadable(path: String, reason: String)
   /// A file, or one value, is over the limit.
   case tooLarge(path: String, size: Int, limit: Int)
   /// The store holds as much as it may (`limit` bytes of snapshot and journal): a new change
   /// is refused, before anything is written, so what is kept can always be read back.
   case full(path: String, limit: Int)
-  /// Another process held the store's lock for longer than the time limit.
+  /// Another process held the file's lock for longer than the time limit.
   case lockTimedOut(path: String)
   /// A sync of this store is running (in this process or another): its changes are sent by
   /// it, and anything queued after it started by the next one.
   case syncInProgress(path: String)
-  /// A filesystem call failed.
+  /// A file system call failed.
   case io(path: String, operation: String, errno: Int32)
 
   public var description: String {
     switch self {
     case .notRegularFile(let path, let found):
-      "\(path) is \(found), not a store file: move it away"
-    case .insecureDirectory(let path, let reason):
-      "refusing to keep data in \(path): \(reason)"
+      "refusing to use \(path): it is \(found), not a regular file; move it away"
+    case .readableByOthers(let path, let mode):
+      "refusing to read \(path): mode \(String(mode, radix: 8)) lets other users read it; run "
+        + "chmod 600 \(path)"
+    case .insecureDirectory(let path, let mode):
+      "refusing to keep data in \(path): mode \(String(mode, radix: 8)) lets other users in; "
+        + "run chmod 700 \(path)"
+    case .foreignOwner(let path, let owner):
+      "refusing to use \(path): it belongs to user \(owner), not to you"
     case .unsupportedVersion(let path, let found, let expected):
       "\(path) was written by format version \(found); this build reads version \(expected)"
     case .unreadable(let path, let reason):
@@ -56,6 +69,20 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
   }
 
   public var errorDescription: String? { description }
+
+  /// Refuses `directory` for `problem` — the one reading of the private-directory check, for
+  /// every file the library keeps; nil when there is none.
+  package static func directory(_ directory: String, _ problem: FileDescriptor.DirectoryProblem?)
+    -> FileError?
+  {
+    switch problem {
+    case nil: nil
+    case .foreignOwner(let owner): .foreignOwner(path: directory, owner: owner)
+    case .writableByOthers(let mode): .insecureDirectory(path: directory, mode: mode)
+    case .symbolicLink: .notRegularFile(path: directory, found: "a symbolic link")
+    case .failed(let operation, let code): .io(path: directory, operation: operation, errno: code)
+    }
+  }
 
   /// What kind of file `mode` says a path is, for ``notRegularFile(path:found:)``.
   static func kind(of mode: mode_t) -> String {
