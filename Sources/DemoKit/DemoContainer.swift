@@ -63,7 +63,7 @@ public enum DemoContainer {
       configuration.connectivity = try c.resolve(Connectivity.self)
       return configuration
     }
-    container.register((any NetworkClock).self, scope: .singleton) { _ in SystemNetworkClock() }
+    container.register((any MonotonicClock).self, scope: .singleton) { _ in SystemMonotonicClock() }
     // DEADLINE and IDLE_TIMEOUT are the service's (NetworkOptions(config:)).
     container.register((any HTTPTransport).self, scope: .singleton) { _ in URLSessionTransport() }
     // The API's origin: the session, its token file and its bearer token belong to it alone.

@@ -1,11 +1,11 @@
 import Strata
 import StrataConcurrency
 
-/// A ``NetworkClock`` that never waits: each sleep is recorded and moves ``now()`` forward at once,
+/// A ``MonotonicClock`` that never waits: each sleep is recorded and moves ``now()`` forward at once,
 /// so a test of a 1 s + 2 s + 4 s backoff runs in microseconds and can assert the exact delays. Set
 /// ``suspendsSleeps`` to make sleeps wait until cancelled or
 /// ``resumeSleepers()`` (for cancellation tests).
-public final class ManualClock: NetworkClock {
+public final class ManualClock: MonotonicClock {
   private struct State {
     var now: Duration = .zero
     var sleeps: [Duration] = []

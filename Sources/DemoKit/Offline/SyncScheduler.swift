@@ -30,7 +30,7 @@ public actor SyncScheduler {
 
   private let interval: Duration
   private let maxDelay: Duration
-  private let clock: any NetworkClock
+  private let clock: any MonotonicClock
   private let send: @Sendable () async -> Pass
   private let events: AsyncStream<Event>
   private let yield: AsyncStream<Event>.Continuation
@@ -42,7 +42,7 @@ public actor SyncScheduler {
   /// A scheduler running `send` (one pass over the outbox) on its triggers.
   public init(
     interval: Duration, maxDelay: Duration = .seconds(15 * 60),
-    clock: any NetworkClock = SystemNetworkClock(), send: @escaping @Sendable () async -> Pass
+    clock: any MonotonicClock = SystemMonotonicClock(), send: @escaping @Sendable () async -> Pass
   ) {
     self.interval = interval
     self.maxDelay = max(interval, maxDelay)

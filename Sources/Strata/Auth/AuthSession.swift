@@ -39,7 +39,7 @@ public actor AuthSession: Authenticator {
   private let store: any TokenStore
   private let refresher: Refresh?
   private let options: Options
-  private let clock: any NetworkClock
+  private let clock: any MonotonicClock
   private let now: @Sendable () -> Date
   /// Where the service keeps answers: the signed-in account's are removed when it signs out.
   private let cache: HTTPCache?
@@ -68,7 +68,7 @@ public actor AuthSession: Authenticator {
   ///   ends — signed out, or rejected by the server.
   /// - Parameter refresh: The refresh call (nil: a rejected token ends the session).
   public init(
-    origin: Origin, store: any TokenStore, clock: any NetworkClock = SystemNetworkClock(),
+    origin: Origin, store: any TokenStore, clock: any MonotonicClock = SystemMonotonicClock(),
     now: @escaping @Sendable () -> Date = { Date() }, cache: HTTPCache? = nil,
     refresh: (@Sendable (_ refreshToken: String) async throws -> Credentials)? = nil
   ) {
@@ -81,7 +81,7 @@ public actor AuthSession: Authenticator {
   /// refresh-loop guard in `options`.
   package init(
     origin: Origin, store: any TokenStore, options: Options,
-    clock: any NetworkClock = SystemNetworkClock(),
+    clock: any MonotonicClock = SystemMonotonicClock(),
     now: @escaping @Sendable () -> Date = { Date() }, cache: HTTPCache? = nil,
     refresh: (@Sendable (_ refreshToken: String) async throws -> Credentials)? = nil
   ) {

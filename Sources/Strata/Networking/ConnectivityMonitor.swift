@@ -31,7 +31,7 @@ package struct RouteTableConnectivityMonitor: ConnectivityMonitor {
   private let readTable: @Sendable () -> String?
   private let readIPv6Table: @Sendable () -> String?
   private let interval: Duration
-  private let clock: any NetworkClock
+  private let clock: any MonotonicClock
 
   /// - Parameter interval: How often to look (default 2 s).
   /// - Parameter clock: Sleeps between looks (tests inject a manual clock).
@@ -39,7 +39,7 @@ package struct RouteTableConnectivityMonitor: ConnectivityMonitor {
   ///   cannot be read.
   /// - Parameter readIPv6Table: Reads the IPv6 one, likewise.
   package init(
-    interval: Duration = .seconds(2), clock: any NetworkClock = SystemNetworkClock(),
+    interval: Duration = .seconds(2), clock: any MonotonicClock = SystemMonotonicClock(),
     readTable: @escaping @Sendable () -> String? = {
       try? String(contentsOfFile: "/proc/net/route", encoding: .utf8)
     },

@@ -14,7 +14,7 @@ public final class NetworkService: Networking {
   package let options: NetworkOptions
   let transport: any HTTPTransport
   let authenticator: (any Authenticator)?
-  let clock: any NetworkClock
+  let clock: any MonotonicClock
   let decoder: JSONDecoder
   /// Tells this service's decoded values from another's in a shared ``HTTPCache``; never
   /// reused within a process (an object's address can be).
@@ -33,7 +33,7 @@ public final class NetworkService: Networking {
   /// - Parameter logger: Where to log (default: the `networking` category).
   public init(
     options: NetworkOptions, transport: any HTTPTransport = URLSessionTransport(),
-    authenticator: (any Authenticator)? = nil, clock: any NetworkClock = SystemNetworkClock(),
+    authenticator: (any Authenticator)? = nil, clock: any MonotonicClock = SystemMonotonicClock(),
     decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
     logger: Log = Log(category: "networking")
   ) {

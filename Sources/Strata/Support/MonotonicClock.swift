@@ -1,7 +1,7 @@
-/// Time as the networking layer sees it: a monotonic reading and a cancellable sleep. Backoff
+/// A monotonic reading and a cancellable sleep: what deadlines and waits are measured on. Backoff
 /// sleeps and the deadline budget across retries go through it, so tests inject `ManualClock`
 /// and never wait. (The in-flight guard of a single exchange uses real time: it bounds real I/O.)
-public protocol NetworkClock: Sendable {
+public protocol MonotonicClock: Sendable {
   /// Monotonic time since an arbitrary origin.
   func now() -> Duration
   /// - Throws: `CancellationError` if the task is cancelled meanwhile.
@@ -9,7 +9,7 @@ public protocol NetworkClock: Sendable {
 }
 
 /// The real clock (`ContinuousClock`).
-public struct SystemNetworkClock: NetworkClock {
+public struct SystemMonotonicClock: MonotonicClock {
   private let origin = ContinuousClock.now
 
   public init() {}
