@@ -69,7 +69,8 @@ struct CLIEdgeTests {
       let sandbox = try await cli.run(bad + ["-v", "--sandbox", "users"])
       #expect(sandbox.status == 78)
       let lines = sandbox.stderr.split(separator: "\n")
-      #expect(lines.count == 1, "one line, no sandbox started: \(sandbox.stderr)")
+      #expect(
+        lines.count == 1, "one line; the sandbox, only listening, is stopped: \(sandbox.stderr)")
       #expect(lines.first?.hasPrefix("strata-demo: configuration error: ") == true)
     }
   }

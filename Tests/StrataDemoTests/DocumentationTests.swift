@@ -200,26 +200,26 @@ struct DocumentationTests {
     let examples = Self.blocks("console", in: readme).flatMap(Self.examples)
     #expect(examples.count >= 8, "the README shows its commands")
     #expect(examples.contains { $0.arguments == ["tour"] }, "the tour is shown")
-    try await withSandbox { server in
-      // One home for the whole README: a login shown early serves the commands after it.
-      var cli = try CLIRunner()
-      cli.extraEnvironment = ["STRATA_API": server.baseURL.absoluteString]
-      for example in examples {
-        var expected = example.expected
-        var status: Int32 = 0
-        if let last = expected.last, last.hasPrefix("(exit "), last.hasSuffix(")") {
-          status = Int32(last.dropFirst("(exit ".count).dropLast()) ?? -1
-          expected.removeLast()
-        }
-        let result = try await cli.run(example.arguments)
-        let shown = result.stdout + (example.ignoresStderr ? "" : result.stderr)
-        let lines = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let actual = lines.last == "" ? lines.dropLast() : lines[...]
-        let command = "strata-demo " + example.arguments.joined(separator: " ")
-        #expect(result.status == status, "\(command): exit \(result.status)\n\(result.stderr)")
-        let same = Self.matches(expected[...], actual)
-        #expect(same, "\(command) printed:\n\(actual.joined(separator: "\n"))")
+    // As a newcomer types it: one terminal (one home), the default embedded sandbox — a new
+    // one for each command, the same server to the session: a login shown early serves the
+    // commands after it.
+    let cli = try CLIRunner()
+    defer { try? FileManager.default.removeItem(atPath: cli.home) }
+    for example in examples {
+      var expected = example.expected
+      var status: Int32 = 0
+      if let last = expected.last, last.hasPrefix("(exit "), last.hasSuffix(")") {
+        status = Int32(last.dropFirst("(exit ".count).dropLast()) ?? -1
+        expected.removeLast()
       }
+      let result = try await cli.run(example.arguments)
+      let shown = result.stdout + (example.ignoresStderr ? "" : result.stderr)
+      let lines = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      let actual = lines.last == "" ? lines.dropLast() : lines[...]
+      let command = "strata-demo " + example.arguments.joined(separator: " ")
+      #expect(result.status == status, "\(command): exit \(result.status)\n\(result.stderr)")
+      let same = Self.matches(expected[...], actual)
+      #expect(same, "\(command) printed:\n\(actual.joined(separator: "\n"))")
     }
   }
 

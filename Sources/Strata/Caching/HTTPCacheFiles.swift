@@ -11,8 +11,9 @@ import Foundation
 /// The disk tier of ``HTTPCache``: one file per answer, `<hash of the key>.entry`, in an
 /// owner-only directory. A file is a header line `strata-http-cache 1 <CRC-32 of the rest>`,
 /// a JSON line of what the answer was for (its key, status, headers, Vary values and times),
-/// then the body. It is written beside and renamed into place, so a reader — or a process
-/// killed mid-write — sees the old file, the new one, or none; a file that fails its checksum
+/// then the body. It is written in `tmp/` and renamed into place, so a reader — or a process
+/// killed mid-write — sees the old file, the new one, or none (what a killed writer leaves in
+/// `tmp/` is removed by the next process that reads the index); a file that fails its checksum
 /// or names another key is a miss (and removed), never a crash. Files are not synced: a cache
 /// may lose answers at a power cut, and then misses.
 struct HTTPCacheFiles: Sendable {
@@ -71,10 +72,23 @@ struct HTTPCacheFiles: Sendable {
     let header = Self.magic + String(format: "%08x", CRC32.checksum(rest)) + "\n"
     let bytes = Data(header.utf8) + rest
     let path = directory + "/" + name
-    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    guard
-      FileManager.default.createFile(
-        atPath: temporary, contents: bytes, attributes: [.posixPermissions: 0o600])
+    // Written in `tmp/`, so that what killed writers leave is found by listing that folder
+    // alone, never the entries.
+    let temporary =
+      directory + "/tmp/" + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    // Written directly (Foundation's `createFile` writes a temporary file of its own, which a
+    // killed writer would leave under a name no sweep knows).
+    func create() -> Bool {
+      let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      guard fd >= 0 else { return false }
+      defer { close(fd) }
+      guard FileDescriptor.writeAll(fd, bytes) else {
+        unlink(temporary)  // a full disk: nothing half written stays
+        return false
+      }
+      return true
+    }
+    guard create() || (errno == ENOENT && mkdir(directory + "/tmp", 0o700) == 0 && create())
     else { return nil }
     guard rename(temporary, path) == 0 else {
       unlink(temporary)
@@ -134,6 +148,31 @@ struct HTTPCacheFiles: Sendable {
   func contents() -> [String] {
     Self.onListing?()
     return (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+  }
+
+  /// Removes what killed writers left in `tmp/` — a file whose writer (the process its name
+  /// gives) is gone, or older than `age` — listing that folder only: it holds the writes in
+  /// progress, not the entries.
+  func removeLeftovers(olderThan age: TimeInterval) {
+    let folder = directory + "/tmp"
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+      let path = folder + "/" + name
+      if Self.writerIsGone(name) || Self.isOlder(path, than: age) { unlink(path) }
+    }
+  }
+
+  /// Whether the process a temporary file's name gives (`….tmp-<pid>-<random>`) has ended.
+  static func writerIsGone(_ name: String) -> Bool {
+    guard let marker = name.range(of: ".tmp-", options: .backwards),
+      let pid = name[marker.upperBound...].split(separator: "-").first.flatMap({ Int32($0) }),
+      pid > 0
+    else { return false }
+    return kill(pid, 0) != 0 && errno == ESRCH
+  }
+
+  private static func isOlder(_ path: String, than age: TimeInterval) -> Bool {
+    let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate]
+    return (modified as? Date).map { $0.timeIntervalSinceNow < -age } ?? false
   }
 
   /// Tests count listings here: a lookup, a store or a count must make none.

@@ -115,6 +115,8 @@ struct HTTPCacheIndex {
       guard tail.starts(with: Self.header) else { return compact(fromScratch: true) }
       start += Self.header.count
       entries.reserveCapacity(tail.count / 32)  // a line is about 30 bytes
+      // Once per process that reads the index (its first store, removal or count).
+      files.removeLeftovers(olderThan: Self.leftoverAge)
     }
     // Only whole lines: a writer's line may be half there (it holds the lock; this may not).
     guard let end = tail.lastIndex(of: UInt8(ascii: "\n")), end >= start else { return true }
@@ -141,11 +143,13 @@ struct HTTPCacheIndex {
       if HTTPCacheFiles.isEntryName(name) {
         onDisk.insert(name)
       } else if name.contains(".tmp-"),
-        let use = files.diskUse(of: name), use.modified.timeIntervalSinceNow < -Self.leftoverAge
+        HTTPCacheFiles.writerIsGone(name)
+          || (files.diskUse(of: name)?.modified.timeIntervalSinceNow ?? 0) < -Self.leftoverAge
       {
-        unlink(files.directory + "/" + name)  // a write a killed process left half done
+        unlink(files.directory + "/" + name)  // an older build's write, left half done
       }
     }
+    files.removeLeftovers(olderThan: Self.leftoverAge)
     let known = fromScratch ? [] : entries.oldestFirst.filter { onDisk.contains($0.key) }
     let knownNames = Set(known.map(\.key))
     let adopted = onDisk.subtracting(knownNames).compactMap { name in

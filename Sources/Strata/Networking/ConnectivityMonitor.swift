@@ -95,7 +95,9 @@ package struct RouteTableConnectivityMonitor: ConnectivityMonitor {
       while !Task.isCancelled {
         let online = currentState() ?? true
         if online != last {
-          Log.networking.info("connectivity: \(online ? "online" : "offline")")
+          // The first reading is where things start (debug); a change is news (info).
+          Log.networking.log(
+            last == nil ? .debug : .info, "connectivity: \(online ? "online" : "offline")")
           continuation.yield(online)
           last = online
         }

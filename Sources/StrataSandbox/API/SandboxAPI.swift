@@ -16,10 +16,11 @@ struct SandboxAPI: Sendable {
 
   init(
     seed: SeedData = .standard, now: @escaping @Sendable () -> Date,
-    rotatesRefreshTokens: Bool = false
+    rotatesRefreshTokens: Bool = false, signingKey: [UInt8]? = nil
   ) {
     self.seed = seed
-    self.tokens = TokenIssuer(now: now, rotatesRefreshTokens: rotatesRefreshTokens)
+    self.tokens = TokenIssuer(
+      now: now, rotatesRefreshTokens: rotatesRefreshTokens, secret: signingKey)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     func encode<T: Encodable>(_ items: [T]) -> [Data] {

@@ -35,6 +35,9 @@ public final class SandboxServer: Sendable {
     /// as by the real DummyJSON, which ignores the header (false). Changes are
     /// counted either way (``SandboxServer/changesDone(path:)``).
     public var honoursIdempotencyKeys = true
+    /// The key its tokens are signed and checked with (HMAC-SHA256); nil: a random one, so no
+    /// other server accepts them.
+    public var signingKey: [UInt8]?
 
     /// - Parameter port: Port on 127.0.0.1 (0: any free port).
     /// - Parameter limits: Size and time limits.
@@ -108,7 +111,8 @@ public final class SandboxServer: Sendable {
       maxBytes: configuration.limits.maxIdempotentBytes,
       honoursKeys: configuration.honoursIdempotencyKeys)
     self.api = SandboxAPI(
-      now: configuration.now, rotatesRefreshTokens: configuration.rotatesRefreshTokens)
+      now: configuration.now, rotatesRefreshTokens: configuration.rotatesRefreshTokens,
+      signingKey: configuration.signingKey)
   }
 
   // MARK: Lifecycle

@@ -38,27 +38,14 @@ final class AppContext: Sendable {
   /// One sentence per log file that could not be written (a full disk).
   var logProblems: [String] { logs.compactMap(\.problem) }
 
-  /// Loads config (layers: --set/--api, STRATA_*, file, defaults) and checks all of it, opens
-  /// the HTTP log, and only then starts the sandbox (if asked) and builds the container: a bad
-  /// value is one line and exit 78 before anything starts or is sent.
+  /// Loads config (layers: --set/--api, STRATA_*, file, defaults), opens the HTTP log, starts
+  /// the sandbox (if asked) and builds the container once, checking all of it: a bad value is
+  /// one line and exit 78 before anything is sent (the sandbox, only listening, is stopped).
   static func start(_ invocation: Invocation, overrides extra: [Config.Key: String] = [:])
     async throws -> AppContext
   {
     var (config, file) = try loadConfig(invocation, extra: extra)
     try bootstrapLogging(config, invocation)
-    let usesSandbox = try config.string(.api) == "sandbox"
-    if usesSandbox {
-      // Every value is checked by building (not using) the container once; the sandbox's
-      // address is not known yet, so a stand-in takes its place.
-      var standIn: [Config.Key: String] = [.api: "http://127.0.0.1", .tokenStore: "memory"]
-      if try config.string(.httpCache, default: "disk").lowercased() == "disk" {
-        standIn[.httpCache] = "memory"
-      }
-      try DemoContainer.make(
-        config: config.overriding(standIn),
-        connectivityMonitor: SilentConnectivityMonitor()
-      ).validate()
-    }
     let httpLog = try invocation.httpLog.map { try JSONLinesFile(path: $0) }
     let analyticsLog = try invocation.analyticsLog.map {
       try JSONLinesFile(path: $0, name: "analytics log")
@@ -67,18 +54,20 @@ final class AppContext: Sendable {
 
     let clock = SandboxClock()
     var sandbox: SandboxServer?
-    if usesSandbox {
-      let server = SandboxServer(configuration: .init(now: { clock.now }))
-      try server.start()
-      Log.general.info("embedded sandbox on \(server.baseURL.absoluteString)")
-      sandbox = server
-      // The embedded sandbox's tokens and answers die with it: its session and HTTP cache
-      // are kept in memory only (a new port every run would leave a directory each time).
-      var sandboxed: [Config.Key: String] = [
-        .api: server.baseURL.absoluteString, .tokenStore: "memory",
-      ]
-      if try config.string(.httpCache, default: "disk").lowercased() == "disk" {
-        sandboxed[.httpCache] = "memory"
+    var sandboxKeepsIdentity = true
+    if try config.string(.api) == "sandbox" {
+      let (server, keepsIdentity) = try SandboxServer.startWithMachineIdentity(
+        app: try config.string(.appName, default: "strata-demo"),
+        configuration: .init(now: { clock.now }))
+      (sandbox, sandboxKeepsIdentity) = (server, keepsIdentity)
+      var sandboxed: [Config.Key: String] = [.api: server.baseURL.absoluteString]
+      if !keepsIdentity {
+        // Its usual port was taken: this run's origin is its own, so its session and answers
+        // are kept in memory (a directory for a one-off port would stay behind).
+        sandboxed[.tokenStore] = "memory"
+        if try config.string(.httpCache, default: "disk").lowercased() == "disk" {
+          sandboxed[.httpCache] = "memory"
+        }
       }
       config = config.overriding(sandboxed)
     }
@@ -106,6 +95,12 @@ final class AppContext: Sendable {
     } catch {
       await sandbox?.stop()
       throw error
+    }
+    if let sandbox {
+      Log.general.info("embedded sandbox on \(sandbox.baseURL.absoluteString)")
+      if !sandboxKeepsIdentity {
+        Log.general.notice("the sandbox's usual port is taken; this run's session is not kept")
+      }
     }
     return AppContext(
       config: config, configFile: file, container: container, sandbox: sandbox, sandboxClock: clock,
@@ -184,11 +179,6 @@ final class AppContext: Sendable {
     }
     Log.levels = levels
   }
-}
-
-/// The monitor of the container built only to check the configuration: it never reports.
-private struct SilentConnectivityMonitor: ConnectivityMonitor {
-  func updates() -> AsyncStream<Bool> { AsyncStream { $0.finish() } }
 }
 
 extension LogLevel {

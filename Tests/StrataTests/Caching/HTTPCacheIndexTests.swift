@@ -144,6 +144,16 @@ struct HTTPCacheIndexTests {
     #expect(!FileManager.default.fileExists(atPath: old))
     #expect(FileManager.default.fileExists(atPath: recent))
 
+    // Writes in progress live in `tmp/`: a dead writer's is cleared by the next process that
+    // reads the index, a live one's (this process's) stays.
+    let folder = directory + "/tmp/"
+    let dead = folder + "3.entry.tmp-\(Int32.max - 7)-1"
+    let live = folder + "4.entry.tmp-\(getpid())-1"
+    for path in [dead, live] { try Data("half".utf8).write(to: URL(fileURLWithPath: path)) }
+    #expect(Self.process(root, clock).count == 4)
+    #expect(!FileManager.default.fileExists(atPath: dead))
+    #expect(FileManager.default.fileExists(atPath: live))
+
     try Data("not an index\n+ 1.entry 4096\n".utf8).write(to: URL(fileURLWithPath: index))
     #expect(Self.process(root, clock).count == 4, "a foreign header: rebuilt")
   }

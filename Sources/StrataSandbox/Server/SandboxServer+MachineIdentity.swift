@@ -1,0 +1,81 @@
+import Foundation
+import Strata
+
+extension SandboxServer {
+  /// Starts a sandbox that is the same server from one run to the next on this machine: the
+  /// same port (while it is free) and the same token-signing key, kept in
+  /// `<data>/<app>/sandbox-identity.json` (mode 0600, in the app's data directory). A session one
+  /// command signs in is then the next command's: the origin its tokens are bound to and the
+  /// key they are checked with stay the same. The first run picks a free port and keeps it.
+  /// - Parameter app: The application whose data directory keeps the identity.
+  /// - Parameter configuration: Everything else about the server (its port and key are the
+  ///   identity's).
+  /// - Parameter environment: Where `XDG_DATA_HOME` and `HOME` are read.
+  /// - Returns: The running server, and whether it has the identity's port — false when that
+  ///   port was taken (another run's sandbox, say) and a free one serves this run alone.
+  /// - Throws: ``StartError`` when no port at all could be had.
+  public static func startWithMachineIdentity(
+    app: String, configuration: Configuration = Configuration(),
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> (server: SandboxServer, keepsIdentity: Bool) {
+    let directory = AppDirectories(app: app, environment: environment).data
+    let path = directory + "/sandbox-identity.json"
+    let known = MachineIdentity.read(path)
+    let identity =
+      known ?? MachineIdentity(port: 0, key: (0..<32).map { _ in UInt8.random(in: .min ... .max) })
+    var configuration = configuration
+    (configuration.port, configuration.signingKey) = (identity.port, identity.key)
+    let server = SandboxServer(configuration: configuration)
+    do {
+      try server.start()
+    } catch {
+      guard identity.port != 0 else { throw error }
+      configuration.port = 0
+      let elsewhere = SandboxServer(configuration: configuration)
+      try elsewhere.start()
+      return (elsewhere, false)
+    }
+    if known == nil {
+      // The first run's choice; a directory that cannot be written only costs the next run
+      // this session.
+      _ = FileDescriptor.checkPrivateDirectory(directory, create: true)
+      MachineIdentity(port: UInt16(clamping: server.port), key: identity.key).write(path)
+    }
+    return (server, true)
+  }
+}
+
+/// The port and signing key a machine's embedded sandbox keeps between runs.
+private struct MachineIdentity {
+  var port: UInt16
+  var key: [UInt8]
+
+  private struct Stored: Codable {
+    var port: Int
+    var key: String
+  }
+
+  init(port: UInt16, key: [UInt8]) { (self.port, self.key) = (port, key) }
+
+  /// The identity in `path`, or nil when there is none or it is not one (then a new one is
+  /// made, and the sessions the old one signed no longer verify).
+  static func read(_ path: String) -> MachineIdentity? {
+    guard let data = FileManager.default.contents(atPath: path), data.count < 4_096,
+      let stored = try? JSONDecoder().decode(Stored.self, from: data),
+      (1...65_535).contains(stored.port), stored.key.utf8.count == 64
+    else { return nil }
+    var key: [UInt8] = []
+    var digits = stored.key.makeIterator()
+    while let high = digits.next(), let low = digits.next() {
+      guard let byte = UInt8(String([high, low]), radix: 16) else { return nil }
+      key.append(byte)
+    }
+    return MachineIdentity(port: UInt16(stored.port), key: key)
+  }
+
+  func write(_ path: String) {
+    let stored = Stored(port: Int(port), key: key.map { String(format: "%02x", $0) }.joined())
+    guard let bytes = try? JSONEncoder().encode(stored) else { return }
+    _ = FileDescriptor.replaceAtomically(path, with: Array(bytes), mode: 0o600)
+  }
+}
