@@ -55,6 +55,7 @@ public final class RecordingNetworking: Networking {
 
   /// Records `endpoint`, then decodes the script's answer into its response type.
   public func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
+    let endpoint = endpoint.request
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     let body = try endpoint.body.map { String(decoding: try encoder.encode($0), as: UTF8.self) }

@@ -116,8 +116,7 @@ extension CoreBenchmarks {
 
   struct Item: Decodable, Sendable { let id: Int }
   struct GetItem: Endpoint {
-    typealias Response = Item
-    var path: String { "items/1" }
+    var request: Request<Item> { Request(path: "items/1") }
   }
 
   /// What NetworkService adds per call when the transport answers at once.

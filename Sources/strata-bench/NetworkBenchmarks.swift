@@ -22,14 +22,14 @@ enum NetworkBenchmarks {
     let total: Int
   }
   struct ListUsers: Endpoint {
-    typealias Response = UsersPage
-    var path: String { "users" }
-    var queryItems: [URLQueryItem] { [URLQueryItem(name: "limit", value: "30")] }
+    var request: Request<UsersPage> {
+      var request = Request<UsersPage>(path: "users")
+      request.queryItems = [URLQueryItem(name: "limit", value: "30")]
+      return request
+    }
   }
   struct Me: Endpoint {
-    typealias Response = User
-    var path: String { "auth/me" }
-    var requiresAuth: Bool { true }
+    var request: Request<User> { Request(path: "auth/me", requiresAuth: true) }
   }
   /// The service's options without an HTTP cache.
   static func uncached(_ server: SandboxServer) -> NetworkOptions {

@@ -12,7 +12,7 @@ public struct NetworkOptions: Sendable {
   /// The base URL endpoints' relative paths are resolved against.
   public var baseURL: URL
   /// A call's overall deadline, retries and backoff waits included (an endpoint may set its
-  /// own, ``Endpoint/deadline``). When it passes, the call fails with the error
+  /// own, ``Request/deadline``). When it passes, the call fails with the error
   /// ``NetworkError/Kind/deadlineExceeded`` and nothing more is sent.
   public var deadline: Duration
   /// How long one attempt may wait for data before it fails with `URLError(.timedOut)` (and
@@ -25,7 +25,7 @@ public struct NetworkOptions: Sendable {
   /// `<APP_NAME> Strata/<version> (<system>)`).
   public var userAgent: String
   /// Largest response body accepted, in bytes (default 10 MiB). A larger one is cut off as it
-  /// streams in and the call fails with `responseTooLarge`; ``Endpoint/maxResponseSize`` sets
+  /// streams in and the call fails with `responseTooLarge`; ``Request/maxResponseSize`` sets
   /// an endpoint's own limit.
   public var maxResponseSize: Int
   /// Show personal data (`ssn`, `iban`, `email`, …) in logged request bodies — for local

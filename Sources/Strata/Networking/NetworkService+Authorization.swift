@@ -11,7 +11,7 @@ extension NetworkService {
   /// origin issued the session (a token never goes to another origin). Work done for an owner
   /// (`DataOwner.acting`) is sent only while that owner is the one signed in, and the
   /// device's never carries a token.
-  func authorise<E: Endpoint>(_ endpoint: E, label: String) async throws -> Call {
+  func authorise<Response>(_ endpoint: Request<Response>, label: String) async throws -> Call {
     var policy = endpoint.retryPolicy ?? options.retryPolicy
     if endpoint.retryPolicy == nil, endpoint.idempotencyKey != nil {
       // A key makes a repeat harmless: the service's policy, POST and PATCH included.

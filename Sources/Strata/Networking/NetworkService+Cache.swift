@@ -11,16 +11,16 @@ extension NetworkService {
   /// A fresh kept answer, or one within its `stale-while-revalidate` window (revalidated
   /// behind it); nil when the server must be asked. A kept answer that no longer decodes is
   /// dropped, and `stored` with it.
-  func cached<E: Endpoint>(
-    _ stored: inout CachedResponse?, _ endpoint: E, label: String, call: Call,
+  func cached<Response>(
+    _ stored: inout CachedResponse?, _ endpoint: Request<Response>, label: String, call: Call,
     in cache: HTTPCache
-  ) -> Fetched<E.Response>? {
+  ) -> Fetched<Response>? {
     guard let hit = stored else { return nil }
     let now = cache.currentDate
     let age = Int(hit.age(at: now))
     let fresh = hit.isFresh(at: now)
     guard fresh || hit.canServeWhileRevalidating(at: now) else { return nil }
-    guard let value = keptValue(E.Response.self, hit, for: call, in: cache) else {
+    guard let value = keptValue(Response.self, hit, for: call, in: cache) else {
       stored = nil
       return nil
     }
@@ -105,8 +105,8 @@ extension NetworkService {
 
   /// Revalidates the answer stored under `key` in the background, one revalidation at a time
   /// per answer; the caller has the stale answer already, so a failure is only logged.
-  private func revalidateInBackground<E: Endpoint>(
-    _ endpoint: E, label: String, key: String, in cache: HTTPCache
+  private func revalidateInBackground<Response>(
+    _ endpoint: Request<Response>, label: String, key: String, in cache: HTTPCache
   ) {
     guard cache.beginRevalidation(key) else { return }
     Task.detached { [self] in

@@ -64,9 +64,10 @@ public final class NetworkService: Networking {
   /// server could not be reached.
   /// - Throws: as ``send(_:)``.
   public func fetch<E: Endpoint>(_ endpoint: E) async throws -> Fetched<E.Response> {
-    let label = Self.label(endpoint.method, endpoint.path)
+    let request = endpoint.request
+    let label = Self.label(request.method, request.path)
     do {
-      return try await send(endpoint, label: label)
+      return try await send(request, label: label)
     } catch let error as NetworkError {
       // The one `error` line of a call that failed for good; its retries were `info`.
       logger.error("\(label) failed: \(error)")
@@ -121,8 +122,8 @@ public final class NetworkService: Networking {
 
   /// - Parameter policy: The endpoint's cache policy, unless given (a background
   ///   revalidation).
-  func send<E: Endpoint>(_ endpoint: E, label: String, policy: CachePolicy? = nil)
-    async throws -> Fetched<E.Response>
+  func send<Response>(_ endpoint: Request<Response>, label: String, policy: CachePolicy? = nil)
+    async throws -> Fetched<Response>
   {
     let policy = policy ?? endpoint.cachePolicy
     var call = try await authorise(endpoint, label: label)
@@ -156,7 +157,7 @@ public final class NetworkService: Networking {
         record(
           outcome, .done(answer.body, status: 304), of: call, retriedBecause: why,
           duration: ContinuousClock.now - started, source: .revalidated)
-        return Fetched(value: try decode(E.Response.self, answer), source: .revalidated)
+        return Fetched(value: try decode(Response.self, answer), source: .revalidated)
       }
       let next = try await decide(outcome, &call)
       if stored != nil, case .fail(let error) = next, let status = error.status,
@@ -168,7 +169,7 @@ public final class NetworkService: Networking {
         stored = nil
       }
       let standIn = cache.flatMap { cache in
-        stored.flatMap { standsIn($0, E.Response.self, for: next, call: call, in: cache) }
+        stored.flatMap { standsIn($0, Response.self, for: next, call: call, in: cache) }
       }
       record(
         outcome, next, of: call, retriedBecause: why, duration: ContinuousClock.now - started,
@@ -184,7 +185,7 @@ public final class NetworkService: Networking {
           throw NetworkError(.invalidResponse)
         }
         return try await answer(
-          data, status: status, response, E.Response.self, call: call, at: requestTime, in: cache)
+          data, status: status, response, Response.self, call: call, at: requestTime, in: cache)
       case .fail(let error): throw error
       case .retry(_, let delay): try await clock.sleep(for: delay)
       case .replay: continue

@@ -13,8 +13,7 @@ import Foundation
 ///
 /// Everything but the path has a default (GET, no query, no body, no authentication, the
 /// service's retry policy, deadline and size limit); every property can be changed after
-/// creation. A request that needs logic of its own can still be a type conforming to
-/// ``Endpoint``: `Request` is the same protocol with stored properties.
+/// creation. A type of an app's that makes a request conforms to ``Endpoint``.
 public struct Request<Response: Decodable & Sendable>: Endpoint {
   /// Relative to the service's base URL (`users/1` or `/users/1`), or an absolute URL.
   public var path: String
@@ -25,18 +24,25 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   public var body: (any Encodable & Sendable)?
   /// Applied last; they replace the service's defaults of the same name.
   public var headers: [String: String]
-  /// Whether it carries the session's bearer token (and takes part in its renewal).
+  /// Whether it carries `Authorization: Bearer …` (and takes part in the token's renewal).
   public var requiresAuth: Bool
   /// This request's own retry policy; nil uses the service's.
   public var retryPolicy: RetryPolicy?
   /// This request's own overall deadline; nil uses the service's.
   public var deadline: Duration?
-  /// This request's own response size limit in bytes; nil uses the service's.
+  /// This request's own response size limit in bytes; nil uses the service's
+  /// ``NetworkOptions/maxResponseSize``.
   public var maxResponseSize: Int?
-  /// Sent as `Idempotency-Key` on every attempt (see ``Endpoint/idempotencyKey``).
+  /// Sent as `Idempotency-Key`: the same value on every attempt (and every later replay) of
+  /// one change, so the server can answer a repeat with its first answer. Fix it when the
+  /// change is made, not when it is sent. A keyed request without its own ``retryPolicy`` is
+  /// retried by the service's policy with POST and PATCH included.
   public var idempotencyKey: String?
-  /// How this GET uses the HTTP cache (see ``Endpoint/cachePolicy``).
+  /// How this GET uses the service's ``HTTPCache`` (default ``CachePolicy/useCache``).
   public var cachePolicy: CachePolicy = .useCache
+
+  /// The request itself: a `Request` is its own ``Endpoint``.
+  public var request: Request<Response> { self }
 
   /// `query` takes pairs in order; a nil value leaves the parameter out, so optional
   /// parameters need no `if`: `query: [("limit", limit.map(String.init))]`.

@@ -4,7 +4,7 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Turns an ``Endpoint`` into a `URLRequest`: base URL + path (or an absolute URL), query items
+/// Turns a ``Request`` into a `URLRequest`: base URL + path (or an absolute URL), query items
 /// percent-encoded strictly (only RFC 3986 unreserved characters stay as they are, so `+`, `&`
 /// and `=` inside values survive), default headers, a JSON body, endpoint headers last.
 struct RequestBuilder: Sendable {
@@ -24,7 +24,7 @@ struct RequestBuilder: Sendable {
     self.base = base
   }
 
-  func build<E: Endpoint>(_ endpoint: E) throws -> URLRequest {
+  func build<Response>(_ endpoint: Request<Response>) throws -> URLRequest {
     let url = try makeURL(endpoint)
     var request = URLRequest(url: url)
     request.httpMethod = endpoint.method.rawValue
@@ -63,7 +63,7 @@ struct RequestBuilder: Sendable {
     return request
   }
 
-  private func makeURL<E: Endpoint>(_ endpoint: E) throws -> URL {
+  private func makeURL<Response>(_ endpoint: Request<Response>) throws -> URL {
     let path = endpoint.path
     var components: URLComponents
     if Self.isAbsolute(path), let absolute = URLComponents(string: path), absolute.scheme != nil {

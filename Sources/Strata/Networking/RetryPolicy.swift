@@ -65,7 +65,7 @@ public struct RetryPolicy: Sendable, Equatable {
   /// not a retry).
   public static let none = RetryPolicy(maxRetries: 0)
   /// The default, with POST and PATCH retried too: for requests that carry an
-  /// `Idempotency-Key` (``Endpoint/idempotencyKey``), which a server uses to answer a repeat
+  /// `Idempotency-Key` (``Request/idempotencyKey``), which a server uses to answer a repeat
   /// with the first answer instead of doing the work twice. Never for a POST without one.
   public static let idempotentWrites = RetryPolicy(
     retryableMethods: [.get, .head, .options, .put, .delete, .post, .patch])

@@ -14,9 +14,8 @@ final class StartCounter: Sendable {
 }
 
 struct AbsoluteEndpoint: Endpoint {
-  typealias Response = TestUser
   let path: String
-  var requiresAuth: Bool { true }
+  var request: Request<TestUser> { Request(path: path, requiresAuth: true) }
 }
 
 @Suite("Session safety: origin binding and refresh that never corrupts a session")

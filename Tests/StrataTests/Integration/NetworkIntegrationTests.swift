@@ -22,17 +22,13 @@ struct SandboxUserPage: Decodable, Sendable {
 }
 
 struct ListUsers: Endpoint {
-  typealias Response = SandboxUserPage
-  var path: String { "users" }
-  var queryItems: [URLQueryItem] {
-    [URLQueryItem(name: "limit", value: "5"), URLQueryItem(name: "select", value: "firstName")]
+  var request: Request<SandboxUserPage> {
+    Request(path: "users", query: ["limit": "5", "select": "firstName"])
   }
 }
 
 struct SlowUser: Endpoint {
-  typealias Response = TestUser
-  var path: String { "users/1" }
-  var deadline: Duration? { .milliseconds(300) }
+  var request: Request<TestUser> { Request(path: "users/1", deadline: .milliseconds(300)) }
 }
 
 func sandboxService(

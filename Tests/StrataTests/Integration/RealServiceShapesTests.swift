@@ -28,14 +28,12 @@ struct RealServiceShapesTests {
   }
 
   struct GetPersonalFields: Endpoint {
-    typealias Response = PersonalFields
-    var path: String { "users/7" }
+    var request: Request<PersonalFields> { Request(path: "users/7") }
   }
 
   /// `/auth/me` sent without the session: only a cookie jar could sign it in.
   struct AnonymousMe: Endpoint {
-    typealias Response = TestUser
-    var path: String { "auth/me" }
+    var request: Request<TestUser> { Request(path: "auth/me") }
   }
 
   @Test func personalFieldsOfServedUsersNeverReachTheLogsAtAnyLevel() async throws {

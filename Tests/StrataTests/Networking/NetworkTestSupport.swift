@@ -13,23 +13,19 @@ struct TestUser: Decodable, Sendable, Equatable {
 }
 
 struct GetUser: Endpoint {
-  typealias Response = TestUser
   var id = 1
-  var path: String { "users/\(id)" }
+  var request: Request<TestUser> { Request(path: "users/\(id)") }
 }
 
 struct GetMe: Endpoint {
-  typealias Response = TestUser
-  var path: String { "auth/me" }
-  var requiresAuth: Bool { true }
+  var request: Request<TestUser> { Request(path: "auth/me", requiresAuth: true) }
 }
 
 struct CreateThing: Endpoint {
-  typealias Response = EmptyResponse
   struct Body: Encodable, Sendable { let title: String }
-  var path: String { "things" }
-  var method: HTTPMethod { .post }
-  var body: (any Encodable & Sendable)? { Body(title: "t") }
+  var request: Request<EmptyResponse> {
+    Request(path: "things", method: .post, body: Body(title: "t"))
+  }
 }
 
 /// The origin of ``makeService(_:clock:policy:timeout:authenticator:baseURL:)``'s default base URL.

@@ -8,13 +8,19 @@ import Testing
   import FoundationNetworking
 #endif
 
+/// A type of its own that makes its request from its fields.
 struct Probe: Endpoint {
-  typealias Response = EmptyResponse
   var path: String
   var method: HTTPMethod = .get
   var queryItems: [URLQueryItem] = []
   var headers: [String: String] = [:]
   var body: (any Encodable & Sendable)? = nil
+
+  var request: Request<EmptyResponse> {
+    var request = Request<EmptyResponse>(path: path, method: method, body: body, headers: headers)
+    request.queryItems = queryItems
+    return request
+  }
 }
 
 @Suite("Request building")
@@ -120,8 +126,7 @@ struct NetworkErrorTests {
     let users: [User]
   }
   struct GetUsers: Endpoint {
-    typealias Response = Users
-    var path: String { "users" }
+    var request: Request<Users> { Request(path: "users") }
   }
 
   @Test func decodingErrorNamesStatusPathAndExcerpt() async throws {
@@ -176,8 +181,7 @@ struct NetworkErrorTests {
     }
   }
   struct GetProbe: Endpoint {
-    typealias Response = ThreadProbe
-    var path: String { "x" }
+    var request: Request<ThreadProbe> { Request(path: "x") }
   }
 
   @MainActor

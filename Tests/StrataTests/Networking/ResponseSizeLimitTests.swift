@@ -8,8 +8,7 @@ import Testing
 @Suite("Response size limit at the boundary (real URLSession)")
 struct ResponseSizeLimitTests {
   struct Text: Endpoint {
-    typealias Response = String
-    var path: String { "text" }
+    var request: Request<String> { Request(path: "text") }
   }
 
   static let limit = 5_000

@@ -45,10 +45,9 @@ struct RetryTests {
   /// `Idempotency-Key` (with the same key), and only such a POST.
   @Test func aKeyedPostIsRetriedByTheDefaultPolicy() async throws {
     struct KeyedCreate: Endpoint {
-      typealias Response = EmptyResponse
-      var path: String { "things" }
-      var method: HTTPMethod { .post }
-      var idempotencyKey: String? { "key-1" }
+      var request: Request<EmptyResponse> {
+        Request(path: "things", method: .post, idempotencyKey: "key-1")
+      }
     }
     let base = try #require(URL(string: "https://api.example"))
     let transport = MockTransport.statuses([503, 503, 201])

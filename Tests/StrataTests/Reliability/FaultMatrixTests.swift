@@ -9,13 +9,11 @@ import Testing
 #endif
 
 struct Numbers: Endpoint {
-  typealias Response = [Int]
-  var path: String { "numbers" }
+  var request: Request<[Int]> { Request(path: "numbers") }
 }
 
 struct Nothing: Endpoint {
-  typealias Response = EmptyResponse
-  var path: String { "users/1" }
+  var request: Request<EmptyResponse> { Request(path: "users/1") }
 }
 
 /// Every hostile server behaviour, through the real URLSession, with the documented error and

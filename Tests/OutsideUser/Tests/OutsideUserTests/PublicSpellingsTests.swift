@@ -32,9 +32,7 @@ struct PublicSpellingsTests {
   }
 
   struct DeletePost: Endpoint {
-    typealias Response = EmptyResponse
-    var path: String { "posts/1" }
-    var method: HTTPMethod { .delete }
+    var request: Request<EmptyResponse> { Request(path: "posts/1", method: .delete) }
   }
 
   @Test func anAnswerWithoutABodyIsEmptyResponse() async throws {
