@@ -45,7 +45,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
 
   /// A value's line in a format-4 snapshot: the record's fields and its key, flat (one JSON
   /// object less to decode per value than a wrapper would cost).
-  private struct KeyedRecord: Codable, StoreLine {
+  struct KeyedRecord: Codable, StoreLine {
     var key: String
     var value: Value
     var status: SyncStatus
@@ -196,38 +196,6 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
         bytes: try JournalFile.read(fd, at: 0, count: size, path: path), lines: damagedLines)
     }
     return .intact(snapshot)
-  }
-
-  /// Replaces the snapshot at `path` atomically (temporary file, fsync, rename, directory
-  /// fsync): a reader, or a crash, sees the old one or the new one whole.
-  /// - Throws: ``FileError/tooLarge(path:size:limit:)`` when it would be over `maxSize`,
-  ///   which the reader refuses: nothing is written then.
-  func write(
-    to path: String, maxSize: Int, files: any DurableFiles, pause: ((String) -> Void)?
-  ) throws {
-    var bytes = Array(
-      "strata-store \(Self.formatVersion) \(generation) \(outbox.count) \(records.count)\n".utf8)
-    do {
-      let lines =
-        try JournalLines.encode(outbox)
-        + JournalLines.encode(records.map { KeyedRecord($0.key, $0.value) })
-      bytes.reserveCapacity(lines.reduce(bytes.count) { $0 + $1.count + 10 })
-      for json in lines { bytes += JournalLines.line(for: json) }
-    } catch {
-      throw FileError.unreadable(path: path, reason: "not encodable: \(error)")
-    }
-    guard bytes.count <= maxSize else {
-      throw FileError.tooLarge(path: path, size: bytes.count, limit: maxSize)
-    }
-    if let code = StoreCrashPoint.injectedFailure(path) {
-      throw FileError.io(path: path, operation: "write", errno: code)
-    }
-    if let failure = FileDescriptor.replaceAtomically(
-      path, with: bytes, mode: 0o600, files: files,
-      beforeRename: pause.map { pause in { pause("compact.written") } })
-    {
-      throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
-    }
   }
 
   /// The header's version, generation, checks (format 3's checksum, format 4's line counts)

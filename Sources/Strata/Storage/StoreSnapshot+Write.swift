@@ -1,0 +1,36 @@
+import Foundation
+
+/// Writing a snapshot: the whole store in one file, replaced atomically at compaction.
+extension StoreSnapshot {
+  /// Replaces the snapshot at `path` atomically (temporary file, fsync, rename, directory
+  /// fsync): a reader, or a crash, sees the old one or the new one whole.
+  /// - Throws: ``FileError/tooLarge(path:size:limit:)`` when it would be over `maxSize`,
+  ///   which the reader refuses: nothing is written then.
+  func write(
+    to path: String, maxSize: Int, files: any DurableFiles, pause: ((String) -> Void)?
+  ) throws {
+    var bytes = Array(
+      "strata-store \(Self.formatVersion) \(generation) \(outbox.count) \(records.count)\n".utf8)
+    do {
+      let lines =
+        try JournalLines.encode(outbox)
+        + JournalLines.encode(records.map { KeyedRecord($0.key, $0.value) })
+      bytes.reserveCapacity(lines.reduce(bytes.count) { $0 + $1.count + 10 })
+      for json in lines { bytes += JournalLines.line(for: json) }
+    } catch {
+      throw FileError.unreadable(path: path, reason: "not encodable: \(error)")
+    }
+    guard bytes.count <= maxSize else {
+      throw FileError.tooLarge(path: path, size: bytes.count, limit: maxSize)
+    }
+    if let code = StoreCrashPoint.injectedFailure(path) {
+      throw FileError.io(path: path, operation: "write", errno: code)
+    }
+    if let failure = FileDescriptor.replaceAtomically(
+      path, with: bytes, mode: 0o600, files: files,
+      beforeRename: pause.map { pause in { pause("compact.written") } })
+    {
+      throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
+    }
+  }
+}
