@@ -8,7 +8,8 @@ public enum DemoContainer {
   /// - Parameter environment: For the token file location.
   /// - Parameter onRequestRecord: Told every request attempt's record (the CLI's `--http-log`, and
   ///   its "retrying in 2s (2/3)…" line before a retry wait).
-  /// - Parameter now: Wall-clock time, for token expiry (tests share one clock with a sandbox).
+  /// - Parameter now: Wall-clock time, for token expiry and the HTTP cache's ages (tests share
+  ///   one clock with a sandbox).
   /// - Parameter connectivityMonitor: Says whether there is a network route (default: the platform's;
   ///   tests inject their own).
   /// - Parameter analytics: Told the domain's events (default: nothing is tracked).
@@ -31,7 +32,7 @@ public enum DemoContainer {
 
     registerServices(
       container, config: config, onRequestRecord: onRequestRecord,
-      connectivityMonitor: connectivityMonitor)
+      connectivityMonitor: connectivityMonitor, now: now)
     registerSession(container, environment: environment, now: now)
     registerRepositories(container, features: features, environment: environment, now: now)
     registerViewModels(container, features: features)
@@ -42,7 +43,7 @@ public enum DemoContainer {
   private static func registerServices(
     _ container: DependencyContainer, config: Config,
     onRequestRecord: (@Sendable (RequestRecord) -> Void)?,
-    connectivityMonitor: (any ConnectivityMonitor)?
+    connectivityMonitor: (any ConnectivityMonitor)?, now: @escaping @Sendable () -> Date
   ) {
     container.register(Config.self, scope: .singleton) { _ in config }
     container.register(AppEnvironment.self, scope: .singleton) { c in
@@ -56,7 +57,7 @@ public enum DemoContainer {
     }
     container.register(NetworkOptions.self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
-      var configuration = try NetworkOptions(config: config, baseURL: config.url(.api))
+      var configuration = try NetworkOptions(config: config, baseURL: config.url(.api), now: now)
       configuration.onRequestRecord = onRequestRecord
       configuration.credentialRejection = .dummyJSON
       configuration.serverMessageFormat = .dummyJSON
@@ -141,8 +142,7 @@ public enum DemoContainer {
         network: try c.resolve(),
         ttl: try config.duration(
           .usersCacheTTL, default: .seconds(60), in: .zero...Duration.seconds(24 * 3600)),
-        signedIn: try config.bool(.usersRequireSignIn, default: false),
-        account: { [session = try c.resolve(AuthSession.self)] in await session.account() })
+        signedIn: try config.bool(.usersRequireSignIn, default: false))
     }
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())

@@ -27,8 +27,7 @@ struct AccountSecretsTests {
       options: NetworkOptions(baseURL: URL(string: "https://api.example")!),
       transport: transport, authenticator: session)
     let users = APIUsersRepository(
-      network: network, signedIn: true, account: { await session.account() },
-      now: { Date(timeIntervalSince1970: 1_800_000_000) })
+      network: network, signedIn: true, now: { Date(timeIntervalSince1970: 1_800_000_000) })
     #expect(try await users.user(id: 2).firstName == "A")
     #expect(try await users.user(id: 2).firstName == "A" && transport.requestCount == 1)
     try await session.signIn(

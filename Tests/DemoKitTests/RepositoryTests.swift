@@ -164,8 +164,7 @@ struct RepositoryTests {
 @Suite("Users cache")
 struct UsersCacheTests {
   @Test func repeatWithinTTLSendsNothingAfterTTLOrMutationRefetches() async throws {
-    try await DemoHarness.with { harness, _ in
-      let now = DemoHarness.Clock()
+    try await DemoHarness.with { harness, now in
       let network = try harness.container.resolve((any Networking).self)
       let users = APIUsersRepository(network: network, ttl: .seconds(30), now: { now.now })
       let journal = harness.server.journal

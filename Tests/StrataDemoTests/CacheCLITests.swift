@@ -28,6 +28,12 @@ struct CacheCLITests {
 
       let first = try await cli.run(api + ["users", "--limit", "2"])
       #expect(first.status == 0, "\(first.stderr)")
+      // Within USERS_CACHE_TTL (60 s) the next command's read is the cache's, unsent.
+      let fresh = cli.home + "/fresh.jsonl"
+      #expect(try await cli.run(api + ["--http-log", fresh, "users", "--limit", "2"]).status == 0)
+      #expect(try String(contentsOfFile: fresh, encoding: .utf8).contains(#""cache":"hit""#))
+      // Without it (DummyJSON names no lifetime), every read asks, and a 304 says "the same".
+      let api = api + ["--set", "USERS_CACHE_TTL=0s"]
       let second = try await cli.run(api + ["--http-log", log, "users", "--limit", "2"])
       #expect(second.status == 0 && second.stdout == first.stdout)
       let record = try String(contentsOfFile: log, encoding: .utf8)

@@ -25,9 +25,11 @@ struct CachedResponse: Sendable {
   let decoded = DecodedAnswer()
 
   /// - Parameter variedValue: The request's value of a header its `Vary` names, as it is kept.
+  /// - Parameter usableWithoutLifetime: The request gives answers a lifetime of its own
+  ///   (``CachePolicy/freshFor(_:)``), so one with neither lifetime nor validator is usable.
   init?(
     _ body: Data, _ response: HTTPURLResponse, variedValue: (String) -> String?,
-    requestTime: Date, responseTime: Date
+    requestTime: Date, responseTime: Date, usableWithoutLifetime: Bool = false
   ) {
     var headers: [String: String] = [:]
     for (name, value) in response.allHeaderFields {
@@ -48,7 +50,8 @@ struct CachedResponse: Sendable {
     self.parsed = parsed
     (self.requestTime, self.responseTime) = (requestTime, responseTime)
     // Without a lifetime or a validator it could never be used: not stored (no heuristics).
-    guard parsed.lifetime != nil || etag != nil || lastModified != nil else {
+    guard usableWithoutLifetime || parsed.lifetime != nil || etag != nil || lastModified != nil
+    else {
       return nil
     }
   }
@@ -125,9 +128,10 @@ struct CachedResponse: Sendable {
     return max(apparent, corrected) + max(0, now.timeIntervalSince(responseTime))
   }
 
-  /// Fresh: usable without asking the server.
-  func isFresh(at now: Date) -> Bool {
-    guard !control.noCache, let lifetime = parsed.lifetime else { return false }
+  /// Fresh: usable without asking the server — within its lifetime, or, when it has none,
+  /// within the `heuristic` lifetime the client chose (seconds).
+  func isFresh(at now: Date, heuristic: TimeInterval? = nil) -> Bool {
+    guard !control.noCache, let lifetime = parsed.lifetime ?? heuristic else { return false }
     return age(at: now) < lifetime
   }
 

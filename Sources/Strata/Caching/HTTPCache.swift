@@ -28,7 +28,7 @@ import StrataConcurrency
 /// `Proxy-Authorization` or `Cookie` keeps a keyed digest of the request's value (HMAC-SHA256
 /// under a random key of this cache's), a URL's user name and password never reach a key,
 /// and an answer that holds a secret the process knows (``KnownSecrets``: a token a server
-/// echoes back) is not kept at all. `Cache-Control: private` therefore needs nothing more (a private cache may keep
+/// echoes back, a password a listing includes) is kept in memory only, never in a file. `Cache-Control: private` therefore needs nothing more (a private cache may keep
 /// such an answer, RFC 9111 §5.2.2.7), and `public` widens nothing: it lets *shared* caches
 /// keep answers to authorised requests, and a signed-in user's answers stay that user's here.
 ///
@@ -286,7 +286,7 @@ public final class HTTPCache: Sendable {
   /// Keeps `response` for `request` made for `account` when it may be kept; drops an older
   /// one either way. An answer for an account is kept only while the account's session mark
   /// is still `epoch` (read by ``epoch(for:)`` before the request went out); one that holds a
-  /// secret the process knows is not kept.
+  /// secret the process knows is kept in memory only.
   func store(
     _ response: CachedResponse?, for request: URLRequest, account: String?, epoch: String?
   ) {
@@ -298,12 +298,17 @@ public final class HTTPCache: Sendable {
     }
     let holdsSecret = response.map(Self.holdsSecret) ?? false
     state.withLock { state in
-      guard let response, response.byteCount <= maxBytes, !holdsSecret else {
+      guard let response, response.byteCount <= maxBytes else {
         remove(key, name, &state)
         return
       }
       _ = state.memory.put(key, response, size: response.byteCount, budget: memoryBytes)
-      if let files, let bytes = files.write(response, key: key, name: name) {
+      if holdsSecret {
+        // In memory, where the secret is already; never in a file. An older copy goes.
+        if let files, unlink(files.directory + "/" + name) == 0 {
+          record([.removed(name)], &state)
+        }
+      } else if let files, let bytes = files.write(response, key: key, name: name) {
         // The replica is needed now (eviction); recording reads it up to date.
         if state.disk == nil { state.disk = HTTPCacheIndex(files: files) }
         record([.kept(name, bytes: bytes)], budget: maxBytes, &state)

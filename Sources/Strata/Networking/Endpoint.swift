@@ -23,6 +23,25 @@ public enum CachePolicy: Sendable, Equatable {
   case revalidate
   /// Neither read nor write the cache.
   case bypass
+  /// As ``useCache``, and an answer whose server gave it no lifetime is fresh for `lifetime`
+  /// after it arrived: the client's own choice (a heuristic, RFC 9111 §4.2.2) for a server
+  /// that says nothing of freshness, as DummyJSON does. The server's `max-age` and `no-cache`
+  /// still win.
+  case freshFor(Duration)
+
+  /// Whether a fresh kept answer is used without a request.
+  var usesFreshAnswers: Bool {
+    switch self {
+    case .useCache, .freshFor: true
+    case .revalidate, .bypass: false
+    }
+  }
+
+  /// The client's lifetime for answers without one, in seconds.
+  var heuristicLifetime: TimeInterval? {
+    if case .freshFor(let lifetime) = self { return lifetime.inSeconds }
+    return nil
+  }
 }
 
 /// The response of an endpoint that returns nothing worth decoding (204, an empty body, or a

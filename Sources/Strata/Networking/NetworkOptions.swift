@@ -76,10 +76,13 @@ public struct NetworkOptions: Sendable {
   /// above), then lets code change what it needs.
   /// - Parameter config: The configuration.
   /// - Parameter baseURL: The API's base URL (the caller resolves `API`, which may name a sandbox).
+  /// - Parameter now: The wall clock the HTTP cache ages its answers by (tests inject theirs).
   /// - Throws: ``ConfigError`` for a malformed value, or for `RESOURCE_TIMEOUT` and
   ///   `REQUEST_TIMEOUT`, the names `DEADLINE` and `IDLE_TIMEOUT` had before (a renamed key
   ///   silently ignored would change how long calls wait).
-  public init(config: Config, baseURL: URL) throws {
+  public init(
+    config: Config, baseURL: URL, now: @escaping @Sendable () -> Date = { Date() }
+  ) throws {
     for (old, new) in [
       ("RESOURCE_TIMEOUT", Config.Key.deadline), ("REQUEST_TIMEOUT", .idleTimeout),
     ]
@@ -108,24 +111,26 @@ public struct NetworkOptions: Sendable {
       idleTimeout = try config.duration(.idleTimeout, in: .milliseconds(1)...Self.longestTimeout)
     }
     revealsPersonalData = try config.bool(.logRevealPrivate, default: false)
-    cache = try Self.cache(config: config, baseURL: baseURL)
+    cache = try Self.cache(config: config, baseURL: baseURL, now: now)
   }
 
   /// `HTTP_CACHE`, `HTTP_CACHE_SIZE`, `HTTP_CACHE_MAX_STALE`: on disk under the app's cache
   /// directory (memory when there is no `APP_NAME` to name it), in memory, or none.
-  private static func cache(config: Config, baseURL: URL) throws -> HTTPCache? {
+  private static func cache(
+    config: Config, baseURL: URL, now: @escaping @Sendable () -> Date
+  ) throws -> HTTPCache? {
     let size = try config.byteCount(.httpCacheSize, default: 50 << 20, in: 0...(1 << 40))
     let maxStale = try config.duration(
       .httpCacheMaxStale, default: .seconds(86_400), in: .zero...Duration.seconds(365 * 86_400))
     let mode = try config.string(.httpCache, default: "disk")
     switch mode.lowercased() {
     case "off": return nil
-    case "memory": return HTTPCache(maxBytes: size, maxStale: maxStale)
+    case "memory": return HTTPCache(maxBytes: size, maxStale: maxStale, now: now)
     case "disk":
       guard let app = config.value(.appName)?.value, let origin = Origin(baseURL) else {
-        return HTTPCache(maxBytes: size, maxStale: maxStale)
+        return HTTPCache(maxBytes: size, maxStale: maxStale, now: now)
       }
-      return HTTPCache(app: app, origin: origin, maxBytes: size, maxStale: maxStale)
+      return HTTPCache(app: app, origin: origin, maxBytes: size, maxStale: maxStale, now: now)
     default:
       var location: SourceLocation?
       if case .file(let found) = config.value(.httpCache)?.origin { location = found }

@@ -12,13 +12,13 @@ extension NetworkService {
   /// behind it); nil when the server must be asked. A kept answer that no longer decodes is
   /// dropped, and `stored` with it.
   func cached<Response>(
-    _ stored: inout CachedResponse?, _ endpoint: Request<Response>, label: String, call: Call,
-    in cache: HTTPCache
+    _ stored: inout CachedResponse?, _ endpoint: Request<Response>, _ policy: CachePolicy,
+    label: String, call: Call, in cache: HTTPCache
   ) -> Fetched<Response>? {
     guard let hit = stored else { return nil }
     let now = cache.currentDate
     let age = Int(hit.age(at: now))
-    let fresh = hit.isFresh(at: now)
+    let fresh = hit.isFresh(at: now, heuristic: policy.heuristicLifetime)
     guard fresh || hit.canServeWhileRevalidating(at: now) else { return nil }
     guard let value = keptValue(Response.self, hit, for: call, in: cache) else {
       stored = nil
@@ -134,7 +134,8 @@ extension NetworkService {
       cache.store(
         CachedResponse(
           data, response, variedValue: { cache.variedValue($0, of: request) },
-          requestTime: requestTime, responseTime: cache.currentDate),
+          requestTime: requestTime, responseTime: cache.currentDate,
+          usableWithoutLifetime: call.heuristicLifetime != nil),
         for: request, account: call.account, epoch: call.epoch)
       return
     }

@@ -97,6 +97,8 @@ public final class NetworkService: Networking {
     var renewed = false
     /// Why the next attempt is made (for its record).
     var retriedBecause: String?
+    /// The lifetime the request gives answers without one (``CachePolicy/freshFor(_:)``).
+    var heuristicLifetime: TimeInterval?
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -127,13 +129,14 @@ public final class NetworkService: Networking {
   {
     let policy = policy ?? endpoint.cachePolicy
     var call = try await authorise(endpoint, label: label)
+    call.heuristicLifetime = policy.heuristicLifetime
     // A token makes the answer one user's: kept for their account, or not at all.
     let cache = call.token == nil || call.account != nil ? options.cache : nil
     if let cache, let account = call.account { call.epoch = cache.epoch(for: account) }
     // `bypass` reads nothing kept; its answer still replaces what was, when it may be kept.
     var stored = policy == .bypass ? nil : cache?.lookUp(call.request, account: call.account)
-    if let cache, policy == .useCache,
-      let answer = cached(&stored, endpoint, label: label, call: call, in: cache)
+    if let cache, policy.usesFreshAnswers,
+      let answer = cached(&stored, endpoint, policy, label: label, call: call, in: cache)
     {
       return answer
     }

@@ -324,6 +324,39 @@ struct HTTPCacheTests {
 
   /// `Vary`: an answer is only for requests that send the same values of the headers it
   /// names.
+  /// `freshFor` is the client's lifetime for answers whose server names none: used unsent
+  /// within it, revalidated after; the server's own `max-age` and `no-cache` still win, and an
+  /// answer with no validator is kept for it too.
+  @Test func freshForGivesAnswersWithoutALifetimeOne() async throws {
+    let clock = WallClock()
+    let transport = server { request, _ in
+      if let tag = request.value(forHTTPHeaderField: "If-None-Match") {
+        return (304, "", ["ETag": tag])
+      }
+      return switch request.url?.path ?? "" {
+      case "/users/1": (200, userJSON, ["ETag": "\"1\""])
+      case "/users/2": (200, userJSON, ["ETag": "\"2\"", "Cache-Control": "max-age=5"])
+      case "/users/3": (200, userJSON, ["ETag": "\"3\"", "Cache-Control": "no-cache"])
+      default: (200, userJSON, [:])
+      }
+    }
+    let network = service(transport, clock)
+    func read(_ id: Int) async throws -> ResponseSource {
+      var request = Request<TestUser>(path: "users/\(id)")
+      request.cachePolicy = .freshFor(.seconds(30))
+      return try await network.fetch(request).source
+    }
+    for id in 1...4 { #expect(try await read(id) == .network) }
+    clock.advance(10)
+    #expect(try await read(1) == .cache(age: 10), "within the client's lifetime")
+    #expect(try await read(2) == .revalidated, "the server's max-age=5 wins")
+    #expect(try await read(3) == .revalidated, "no-cache wins")
+    #expect(try await read(4) == .cache(age: 10), "kept without a validator")
+    #expect(try await network.fetch(GetUser(id: 1)).source == .revalidated, "useCache: none")
+    clock.advance(30)
+    #expect(try await read(4) == .network, "past it, and nothing to revalidate with")
+  }
+
   @Test func varyKeepsAnswersApart() async throws {
     let clock = WallClock()
     let transport = server { _, _ in

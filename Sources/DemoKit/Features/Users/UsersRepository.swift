@@ -29,87 +29,68 @@ extension UsersRepository {
 
 // MARK: - Live implementation
 
-/// ``UsersRepository`` over DummyJSON with a TTL cache: a repeated read within the TTL sends nothing;
-/// an edit clears the cache.
+/// ``UsersRepository`` over DummyJSON, with one cache: the service's HTTP cache, asked to take
+/// an answer as fresh for `ttl` (DummyJSON names no lifetime), so a repeated read within it
+/// sends nothing and says so (``ResponseSource/cache(age:)``). A rename makes the reads of the
+/// next `ttl` ask the server (a 304 when nothing changed), since a kept page may name the old
+/// name; a refresh asks it at once.
 public final class APIUsersRepository: UsersRepository {
   private let network: any Networking
-  private let pages: TTLCache<String, Fetched<Page<User>>>
-  private let users: TTLCache<String, User>
+  private let ttl: Duration
   private let signedIn: Bool
-  private let account: @Sendable () async -> String?
+  private let now: @Sendable () -> Date
+  /// Until when reads ask the server after a change of ours.
+  private let askUntil = Locked(Date.distantPast)
 
-  /// - Parameter network: The networking layer.
-  /// - Parameter ttl: How long responses stay cached (default 60 s).
+  /// - Parameter network: The networking layer (its HTTP cache is the one this uses).
+  /// - Parameter ttl: How long an answer is used without asking (default 60 s).
   /// - Parameter signedIn: Read through DummyJSON's authenticated routes (`/auth/users…`), which
-  ///   need a session, instead of the public ones.
-  /// - Parameter account: Who is signed in (the session's ``AuthSession/account()``): what a
-  ///   signed-in read keeps here is that account's alone, never served to the next one.
+  ///   need a session, instead of the public ones (the HTTP cache keeps such answers for the
+  ///   signed-in account alone).
   /// - Parameter now: Wall-clock time (tests inject their own).
   public init(
     network: any Networking, ttl: Duration = .seconds(60), signedIn: Bool = false,
-    account: @escaping @Sendable () async -> String? = { nil },
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
-    self.network = network
-    self.signedIn = signedIn
-    self.account = account
-    self.pages = TTLCache(ttl: ttl, now: now)
-    self.users = TTLCache(ttl: ttl, now: now)
+    (self.network, self.ttl, self.signedIn, self.now) = (network, ttl, signedIn, now)
   }
 
-  /// A page of users (cached).
+  /// A page of users.
   public func page(limit: Int, skip: Int) async throws -> Page<User> {
     try await fetchPage(limit: limit, skip: skip, refresh: false).value
   }
 
-  /// A page and its source; `refresh` forgets the pages kept here and revalidates with the
-  /// server. A stale answer (the server away) is shown but not kept: the next read asks again.
+  /// A page and where it came from; `refresh` asks the server (a 304 when nothing changed).
   public func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> Fetched<Page<User>> {
-    var request = scoped(Page<User>.request(limit, skip))
-    if refresh {
-      request.cachePolicy = .revalidate
-      await pages.removeAll()
-    }
-    let network = self.network
-    let key = await keyed("list:\(limit):\(skip)")
-    let (fetched, cached) = try await pages.value(for: key) { [request] in
-      try await network.fetch(request)
-    }
-    if cached { Log.networking.debug("users: \(key) from cache") }
-    if case .stale = fetched.source { await pages.removeAll() }
-    return fetched
+    try await network.fetch(read(Page<User>.request(limit, skip), refresh: refresh))
   }
 
-  /// Users matching a query (cached).
+  /// Users matching a query.
   public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
-    try await cachedPage(
-      await keyed("search:\(query):\(limit):\(skip)"),
-      scoped(UserRequests.search(query, limit: limit, skip: skip)))
+    try await network.send(
+      read(UserRequests.search(query, limit: limit, skip: skip), refresh: false))
   }
 
   public func user(id: Int) async throws -> User {
-    let network = self.network
-    let request = scoped(UserRequests.get(id: id))
-    let (user, cached) = try await users.value(for: await keyed("user:\(id)")) {
-      try await network.send(request)
-    }
-    if cached { Log.networking.debug("users: user \(id) from cache") }
-    return user
+    try await network.send(read(UserRequests.get(id: id), refresh: false))
   }
 
-  /// Renames a user and clears the cache.
+  /// Renames a user; the reads of the next `ttl` ask the server.
   public func rename(id: Int, firstName: String) async throws -> User {
     let updated = try await network.send(
       scoped(UserRequests.update(id: id, firstName: firstName)))
-    await pages.removeAll()
-    await users.removeAll()
+    let seconds = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
+    askUntil.withLock { $0 = now().addingTimeInterval(seconds) }
     return updated
   }
 
-  /// `name` as a key of what is kept here: a signed-in read's is the account's own.
-  private func keyed(_ name: String) async -> String {
-    guard signedIn else { return name }
-    return "\(await account() ?? "") \(name)"
+  /// `request` as this repository reads: fresh for `ttl`, or asking the server after a change
+  /// of ours or when refreshing.
+  private func read<Response>(_ request: Request<Response>, refresh: Bool) -> Request<Response> {
+    var read = scoped(request)
+    let changed = askUntil.withLock { $0 } > now()
+    read.cachePolicy = refresh || changed ? .revalidate : .freshFor(ttl)
+    return read
   }
 
   /// The request itself, or its `/auth/…` twin when reads need a session.
@@ -119,16 +100,6 @@ public final class APIUsersRepository: UsersRepository {
     authenticated.path = "auth/" + request.path
     authenticated.requiresAuth = true
     return authenticated
-  }
-
-  private func cachedPage<E: Endpoint>(_ key: String, _ endpoint: E) async throws -> Page<User>
-  where E.Response == Page<User> {
-    let network = self.network
-    let (page, cached) = try await pages.value(for: key) {
-      Fetched(value: try await network.send(endpoint), source: .network)
-    }
-    if cached { Log.networking.debug("users: \(key) from cache") }
-    return page.value
   }
 }
 
