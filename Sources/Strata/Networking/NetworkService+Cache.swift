@@ -34,6 +34,40 @@ extension NetworkService {
     return Fetched(value: value, source: source)
   }
 
+  /// The kept answer, refreshed by a `304` to a conditional request (recorded as
+  /// revalidated); nil when the 304 names another representation than the one kept.
+  func notModified<Response: Decodable & Sendable>(
+    _ stored: CachedResponse, _ exchange: (Data, HTTPURLResponse), _ type: Response.Type,
+    call: Call,
+    retriedBecause why: String?, since started: ContinuousClock.Instant, requestTime: Date,
+    in cache: HTTPCache
+  ) async throws -> Fetched<Response>? {
+    try await checkSession(of: call)
+    guard let answer = revalidated(stored, by: exchange.1, call: call, at: requestTime, in: cache)
+    else { return nil }
+    record(
+      .success(exchange), .done(answer.body, exchange.1), of: call,
+      retriedBecause: why, duration: ContinuousClock.now - started, source: .revalidated)
+    return Fetched(value: try decode(type, answer), source: .revalidated)
+  }
+
+  /// What stands in for a failed attempt (`next`): the kept answer, within its limits. A
+  /// conditional request refused for good (a 431 for an oversized validator, a 404) drops it
+  /// instead, so it is not offered again.
+  func standIn<Response: Decodable & Sendable>(
+    for next: Next, _ stored: inout CachedResponse?, _ type: Response.Type, call: Call,
+    in cache: HTTPCache?
+  ) -> (value: Response, age: Int)? {
+    guard let cache else { return nil }
+    if stored != nil, case .fail(let error) = next, let status = error.status,
+      (400..<500).contains(status), ![401, 407, 408, 429].contains(status)
+    {
+      cache.store(nil, for: call.request, account: call.account, epoch: nil)
+      stored = nil
+    }
+    return stored.flatMap { standsIn($0, type, for: next, call: call, in: cache) }
+  }
+
   /// What a `304` makes of the kept answer: freshened with its headers and kept — or, when it
   /// says `no-store`, used this once and dropped. Nil when the 304's validator names another
   /// representation than the kept one (dropped: the caller asks again without validators).
@@ -77,15 +111,15 @@ extension NetworkService {
   /// or a body cut short is never served from the cache); a change (POST, PUT, PATCH,
   /// DELETE) drops what was kept for its URL whatever its answer says.
   func answer<Response: Decodable & Sendable>(
-    _ data: Data, status: Int, _ response: HTTPURLResponse, _ type: Response.Type, call: Call,
+    _ data: Data, _ response: HTTPURLResponse, _ type: Response.Type, call: Call,
     at requestTime: Date, in cache: HTTPCache?
   ) async throws -> Fetched<Response> {
     guard call.method == .get else {
       keep(data, response, for: call, requestTime: requestTime, in: cache)
-      return Fetched(value: try decode(type, data, status: status), source: .network)
+      return Fetched(value: try decode(type, data, status: response.statusCode), source: .network)
     }
     try await checkSession(of: call)
-    let value = try decode(type, data, status: status)
+    let value = try decode(type, data, status: response.statusCode)
     keep(data, response, for: call, requestTime: requestTime, in: cache)
     return Fetched(value: value, source: .network)
   }

@@ -115,7 +115,7 @@ public final class NetworkService: Networking {
 
   /// What the attempt's outcome leads to.
   enum Next {
-    case done(Data, status: Int)
+    case done(Data, HTTPURLResponse)
     case fail(NetworkError)
     case retry(RequestRecord.Retry, after: Duration)
     /// The token was renewed: replay at once.
@@ -128,52 +128,34 @@ public final class NetworkService: Networking {
     async throws -> Fetched<Response>
   {
     let policy = policy ?? endpoint.cachePolicy
-    var call = try await authorise(endpoint, label: label)
-    call.heuristicLifetime = policy.heuristicLifetime
-    // A token makes the answer one user's: kept for their account, or not at all.
-    let cache = call.token == nil || call.account != nil ? options.cache : nil
-    if let cache, let account = call.account { call.epoch = cache.epoch(for: account) }
-    // `bypass` reads nothing kept; its answer still replaces what was, when it may be kept.
-    var stored = policy == .bypass ? nil : cache?.lookUp(call.request, account: call.account)
+    var (call, cache, stored) = try await prepare(endpoint, label: label, policy: policy)
     if let cache, policy.usesFreshAnswers,
       let answer = cached(&stored, endpoint, policy, label: label, call: call, in: cache)
     {
       return answer
     }
+    // After `cached`, which drops a kept answer that no longer decodes: not asked about.
     if let stored { call.makeConditional(on: stored) }
     let requestTime = cache?.currentDate ?? Date()
     while true {
-      let started = ContinuousClock.now
-      let why = call.retriedBecause
+      let (started, why) = (ContinuousClock.now, call.retriedBecause)
       let outcome = try await attempt(&call)
-      if let cache, let entry = stored, case .success(let (_, response)) = outcome,
-        response.statusCode == 304
+      if let cache, let entry = stored, case .success(let exchange) = outcome,
+        exchange.1.statusCode == 304
       {
-        try await checkSession(of: call)
-        guard let answer = revalidated(entry, by: response, call: call, at: requestTime, in: cache)
-        else {
-          // It names another representation than the one kept: ask again, unconditionally.
-          stored = nil
-          call.makeConditional(on: nil)
-          continue
+        if let answer = try await notModified(
+          entry, exchange, Response.self, call: call, retriedBecause: why, since: started,
+          requestTime: requestTime, in: cache)
+        {
+          return answer
         }
-        record(
-          outcome, .done(answer.body, status: 304), of: call, retriedBecause: why,
-          duration: ContinuousClock.now - started, source: .revalidated)
-        return Fetched(value: try decode(Response.self, answer), source: .revalidated)
+        // It names another representation than the one kept: ask again, unconditionally.
+        stored = nil
+        call.makeConditional(on: nil)
+        continue
       }
       let next = try await decide(outcome, &call)
-      if stored != nil, case .fail(let error) = next, let status = error.status,
-        (400..<500).contains(status), ![401, 407, 408, 429].contains(status)
-      {
-        // A conditional request refused (a 431 for an oversized validator, a 404): what was
-        // kept is not offered again.
-        cache?.store(nil, for: call.request, account: call.account, epoch: nil)
-        stored = nil
-      }
-      let standIn = cache.flatMap { cache in
-        stored.flatMap { standsIn($0, Response.self, for: next, call: call, in: cache) }
-      }
+      let standIn = standIn(for: next, &stored, Response.self, call: call, in: cache)
       record(
         outcome, next, of: call, retriedBecause: why, duration: ContinuousClock.now - started,
         source: cache.map { _ in standIn.map { .stale(age: $0.age) } ?? .network })
@@ -183,12 +165,9 @@ public final class NetworkService: Networking {
         return Fetched(value: standIn.value, source: .stale(age: standIn.age))
       }
       switch next {
-      case .done(let data, let status):
-        guard case .success(let (_, response)) = outcome else {
-          throw NetworkError(.invalidResponse)
-        }
+      case .done(let data, let response):
         return try await answer(
-          data, status: status, response, Response.self, call: call, at: requestTime, in: cache)
+          data, response, Response.self, call: call, at: requestTime, in: cache)
       case .fail(let error): throw error
       case .retry(_, let delay): try await clock.sleep(for: delay)
       case .replay: continue
@@ -197,6 +176,20 @@ public final class NetworkService: Networking {
   }
 
   // MARK: Steps
+
+  /// The call, the cache it may use — a token makes the answer one user's: kept for their
+  /// account, or not at all — and the answer kept for it (none for `bypass`, whose answer
+  /// still replaces what was).
+  private func prepare<Response>(
+    _ endpoint: Request<Response>, label: String, policy: CachePolicy
+  ) async throws -> (Call, HTTPCache?, CachedResponse?) {
+    var call = try await authorise(endpoint, label: label)
+    call.heuristicLifetime = policy.heuristicLifetime
+    let cache = call.token == nil || call.account != nil ? options.cache : nil
+    if let cache, let account = call.account { call.epoch = cache.epoch(for: account) }
+    let stored = policy == .bypass ? nil : cache?.lookUp(call.request, account: call.account)
+    return (call, cache, stored)
+  }
 
   /// One exchange, unless the deadline has passed or there is no network route.
   func attempt(_ call: inout Call) async throws -> Result<
@@ -231,7 +224,7 @@ public final class NetworkService: Networking {
     case .success(let exchange): (data, response) = exchange
     }
     let status = response.statusCode
-    if (200..<300).contains(status) { return .done(data, status: status) }
+    if (200..<300).contains(status) { return .done(data, response) }
     if status == 304 {
       // Not Modified, for a request that named no kept answer: nothing to use.
       return retry(after: NetworkError(.invalidResponse), retryAfter: nil, &call)
