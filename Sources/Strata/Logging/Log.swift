@@ -101,49 +101,63 @@ public struct Log: Sendable {
   /// - Parameter message: The message; evaluated only when enabled.
   /// - Parameter file: The source file.
   /// - Parameter line: The source line.
+  /// - Parameter fields: Structured values, as in ``log(_:_:file:line:fields:)``.
   public func trace(
-    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
-  ) { log(.trace, message(), file: file, line: line) }
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line,
+    fields: @autoclosure () -> [String: String] = [:]
+  ) { log(.trace, message(), file: file, line: line, fields: fields()) }
 
   /// - Parameter message: The message; evaluated only when enabled.
   /// - Parameter file: The source file.
   /// - Parameter line: The source line.
+  /// - Parameter fields: Structured values, as in ``log(_:_:file:line:fields:)``.
   public func debug(
-    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
-  ) { log(.debug, message(), file: file, line: line) }
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line,
+    fields: @autoclosure () -> [String: String] = [:]
+  ) { log(.debug, message(), file: file, line: line, fields: fields()) }
 
   /// - Parameter message: The message; evaluated only when enabled.
   /// - Parameter file: The source file.
   /// - Parameter line: The source line.
+  /// - Parameter fields: Structured values, as in ``log(_:_:file:line:fields:)``.
   public func info(
-    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
-  ) { log(.info, message(), file: file, line: line) }
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line,
+    fields: @autoclosure () -> [String: String] = [:]
+  ) { log(.info, message(), file: file, line: line, fields: fields()) }
 
   /// - Parameter message: The message; evaluated only when enabled.
   /// - Parameter file: The source file.
   /// - Parameter line: The source line.
+  /// - Parameter fields: Structured values, as in ``log(_:_:file:line:fields:)``.
   public func notice(
-    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
-  ) { log(.notice, message(), file: file, line: line) }
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line,
+    fields: @autoclosure () -> [String: String] = [:]
+  ) { log(.notice, message(), file: file, line: line, fields: fields()) }
 
   /// - Parameter message: The message; evaluated only when enabled.
   /// - Parameter file: The source file.
   /// - Parameter line: The source line.
+  /// - Parameter fields: Structured values, as in ``log(_:_:file:line:fields:)``.
   public func warning(
-    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
-  ) { log(.warning, message(), file: file, line: line) }
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line,
+    fields: @autoclosure () -> [String: String] = [:]
+  ) { log(.warning, message(), file: file, line: line, fields: fields()) }
 
   /// - Parameter message: The message; evaluated only when enabled.
   /// - Parameter file: The source file.
   /// - Parameter line: The source line.
+  /// - Parameter fields: Structured values, as in ``log(_:_:file:line:fields:)``.
   public func error(
-    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
-  ) { log(.error, message(), file: file, line: line) }
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line,
+    fields: @autoclosure () -> [String: String] = [:]
+  ) { log(.error, message(), file: file, line: line, fields: fields()) }
 
   /// - Parameter message: The message; evaluated only when enabled.
   /// - Parameter file: The source file.
   /// - Parameter line: The source line.
+  /// - Parameter fields: Structured values, as in ``log(_:_:file:line:fields:)``.
   public func critical(
-    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line
-  ) { log(.critical, message(), file: file, line: line) }
+    _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: UInt = #line,
+    fields: @autoclosure () -> [String: String] = [:]
+  ) { log(.critical, message(), file: file, line: line, fields: fields()) }
 }

@@ -101,6 +101,28 @@ struct LoggerTests {
     #expect(record.fields == ["card": "ref <redacted>", "amount": "12"])
   }
 
+  /// Every level takes fields, lazily: the same record as `log(_:_:fields:)` gives.
+  @Test func everyLevelTakesFields() throws {
+    let capture = CapturingLogSink()
+    let counter = EvaluationCounter()
+    Log.withScope(sink: capture, levels: LogThresholds(global: .info)) {
+      let log = Log(category: "orders")
+      log.trace("t", fields: ["n": counter.next()])
+      log.debug("d", fields: ["n": counter.next()])
+      log.info("i", fields: ["level": "info"])
+      log.notice("n", fields: ["level": "notice"])
+      log.warning("w", fields: ["level": "warning"])
+      log.error("e", fields: ["level": "error"])
+      log.critical("c", fields: ["level": "critical"])
+    }
+    #expect(counter.count == 0, "below the threshold: never evaluated")
+    #expect(
+      capture.records.map { $0.fields["level"] } == [
+        "info", "notice", "warning", "error", "critical",
+      ])
+    #expect(capture.records.map(\.level) == [.info, .notice, .warning, .error, .critical])
+  }
+
   @Test func recordsCarrySourceAndCategory() throws {
     let capture = CapturingLogSink()
     Log.withScope(sink: capture) { Log(category: "payments").notice("charged") }
