@@ -120,10 +120,11 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   }
 
   /// Sends every pending change in the order it was made (see `LocalStore.sync`). A change
-  /// fails for good (a dead letter, kept to look at) when the server refuses it
-  /// (``NetworkError/isRefusal``), when it took it but answered what cannot be read (an empty
-  /// 201, a 204, JSON of another shape: sending it again would only make a duplicate), or
-  /// after `maxAttempts` sends; any other failure keeps it pending. A cancelled sync stops
+  /// fails for good (a dead letter, kept to look at) when the server refuses it or took it
+  /// and answered what cannot be read (`ChangeRefused(NetworkError)`, the store's rule), or
+  /// after `maxAttempts` sends — each one call with the service's retries, so at most
+  /// `maxAttempts × (1 + RETRY_MAX_RETRIES)` requests under one `Idempotency-Key`; any other
+  /// failure keeps it pending. A cancelled sync stops
   /// before the next change; the one in flight finishes within its request's deadline.
   /// - Throws: `FileError.syncInProgress` when another sync of this store is running.
   public func sync(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)? = nil) async throws
@@ -143,26 +144,10 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   private func sendPending(
     _ store: LocalStore<Item>, progress: (@Sendable (LocalStore<Item>.Progress) -> Void)?
   ) async throws -> [LocalStore<Item>.Outcome] {
+    // Its own task: cancelling the sync must not abandon a send half done. What a failure
+    // means for the change is the store's one rule (`ChangeRefused(NetworkError)`).
     try await store.sync(maxAttempts: maxAttempts, progress: progress) { [send] entry in
-      do {
-        // Its own task: cancelling the sync must not abandon a send half done.
-        return try await Task { try await send(entry) }.value
-      } catch let error as NetworkError where error.isRefusal {
-        throw ChangeRefused(
-          error.status.map { status in
-            "HTTP \(status)" + (error.serverMessage.map { ": \($0)" } ?? "")
-          } ?? error.description)
-      } catch let error as NetworkError {
-        // A body that is not JSON at all (the excerpt reads `<N bytes, not JSON>`) is a captive
-        // portal's page, not the API's answer: the change may never have reached the API.
-        guard case .decoding(let failure) = error.kind, (200...299).contains(failure.status),
-          !failure.bodyExcerpt.hasSuffix("not JSON>")
-        else { throw error }
-        let body = failure.bodyExcerpt.prefix(80)
-        throw ChangeRefused(
-          "HTTP \(failure.status): the server took it but its answer (\(body)) could not be "
-            + "read; it is not sent again (it may exist on the server)")
-      }
+      try await Task { try await send(entry) }.value
     }
   }
 

@@ -38,7 +38,8 @@ extension LocalStore {
   /// before the next send:
   /// - `send` returns → `synced`; its answer is kept under its key (not when over 1 MiB: then
   ///   the change is synced with a note saying so).
-  /// - `send` throws ``ChangeRefused`` → `failed` with the reason (a dead letter: kept, not
+  /// - `send` throws ``ChangeRefused``, or a ``NetworkError`` that amounts to one
+  ///   (`ChangeRefused(error)`) → `failed` with the reason (a dead letter: kept, not
   ///   sent again until ``retryFailed()``, or dropped by ``discard(_:)``); the next change goes on.
   /// - any other error (offline, timeout, 5xx, a page that is not the API's, a session that
   ///   could not be renewed) → the change stays `pending` and the sync stops, keeping order —
@@ -86,18 +87,9 @@ extension LocalStore {
         entry.message = nil
       } catch let error as NetworkError where error.kind == .unauthorized(.sessionEnded) {
         break  // not sent: it waits for its owner's session, as it was
-      } catch let refusal as ChangeRefused {
-        entry.status = .failed
-        entry.message = refusal.reason
       } catch {
         cancelled = error is CancellationError
-        let reason = UntrustedText.sanitize(String(describing: error), limit: 200)
-        if !cancelled, entry.attempts >= max(1, maxAttempts) {
-          entry.status = .failed
-          entry.message = "given up after \(entry.attempts) attempts: \(reason)"
-        } else {
-          entry.message = reason
-        }
+        Self.settle(&entry, after: error, maxAttempts: maxAttempts)
       }
       var kept = answer
       if let value = answer?.value, let json = try? encoder.encode(value),
@@ -148,5 +140,25 @@ extension LocalStore {
     record.message = entry.message
     record.updatedAt = stamp
     return .settle(entry: entry, record: record, formerKey: nil)
+  }
+
+  /// What a failed send makes of its change: `failed` when the failure is a refusal
+  /// (``ChangeRefused``) or the change has now been sent `maxAttempts` times; else still
+  /// pending, with the reason. A change is thus sent at most `maxAttempts` times, each send
+  /// one call of the service's with its own retries: at most `maxAttempts × (1 + maxRetries)`
+  /// requests, all under the change's one `Idempotency-Key`.
+  private static func settle(_ entry: inout OutboxEntry, after error: any Error, maxAttempts: Int) {
+    let refusal = error as? ChangeRefused ?? (error as? NetworkError).flatMap(ChangeRefused.init)
+    if let refusal {
+      (entry.status, entry.message) = (.failed, refusal.reason)
+      return
+    }
+    let reason = UntrustedText.sanitize(String(describing: error), limit: 200)
+    guard !(error is CancellationError), entry.attempts >= max(1, maxAttempts) else {
+      entry.message = reason
+      return
+    }
+    entry.status = .failed
+    entry.message = "given up after \(entry.attempts) attempts: \(reason)"
   }
 }

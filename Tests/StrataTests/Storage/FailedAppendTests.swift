@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataConcurrency
+import StrataTesting
 import Testing
 
 #if canImport(Glibc)
@@ -93,5 +94,52 @@ struct WriterLockTests {
     _ = try await LocalStoreTests.queue(store, ["after"])
     let texts = try await store.outbox().map { String(decoding: $0.payload, as: UTF8.self) }
     #expect(texts == ["before", "after"])
+  }
+}
+
+@Suite("LocalStore: how often a change is sent")
+struct SendLimitTests {
+  /// A server that never takes the change: each sync sends it once — one call, with the
+  /// service's retries — and after `maxAttempts` syncs it is a dead letter. The server saw
+  /// exactly `maxAttempts × (1 + maxRetries)` requests, all under the change's one key.
+  @Test func aChangeIsSentAtMostAttemptsTimesOneCallWithItsRetries() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["never taken"])
+    let transport = MockTransport.statuses(Array(repeating: 503, count: 100))
+    let service = makeService(transport, policy: RetryPolicy(maxRetries: 2))
+    let (maxAttempts, maxRetries) = (3, 2)
+    for _ in 0..<maxAttempts + 2 {
+      _ = try await store.sync(maxAttempts: maxAttempts) { entry in
+        var request = Request<Note>(path: "notes", method: .post, body: ["text": "t"])
+        request.idempotencyKey = entry.idempotencyKey
+        return .init(key: "n", value: try await service.send(request))
+      }
+    }
+    #expect(transport.requestCount == maxAttempts * (1 + maxRetries))
+    let keys = Set(transport.requests.map { $0.value(forHTTPHeaderField: "Idempotency-Key") })
+    #expect(keys.count == 1 && keys.first != nil)
+    let entry = try #require(try await store.outbox().first)
+    #expect(entry.status == .failed && entry.attempts == maxAttempts)
+    #expect(entry.message?.hasPrefix("given up after 3 attempts") == true)
+  }
+
+  /// The one rule for what a failed send means: a refusal, or JSON the client cannot read
+  /// after a 2xx, fails the change; a page that is not JSON, a 5xx or a 409 does not.
+  @Test func aNetworkErrorIsARefusalByOneRule() {
+    let refused = NetworkError.server(
+      status: 422, body: Data(#"{"message":"bad"}"#.utf8), serverMessage: "bad")
+    #expect(ChangeRefused(refused)?.reason == "HTTP 422: bad")
+    let unreadable = NetworkError(
+      .decoding(.init(status: 201, codingPath: "id", reason: "missing", bodyExcerpt: "{}")))
+    #expect(ChangeRefused(unreadable)?.reason.hasPrefix("HTTP 201: the server took it") == true)
+    let page = NetworkError(
+      .decoding(.init(status: 200, codingPath: "", reason: "x", bodyExcerpt: "<9 bytes, not JSON>"))
+    )
+    #expect(ChangeRefused(page) == nil)
+    #expect(ChangeRefused(NetworkError.server(status: 503)) == nil)
+    #expect(ChangeRefused(NetworkError.server(status: 409)) == nil)
+    #expect(ChangeRefused(NetworkError(.offline)) == nil)
   }
 }

@@ -109,7 +109,9 @@ struct LocalStoreTests {
   /// not be renewed, a body over the limit, offline — keeps the change pending.
   @Test(arguments: [
     NetworkError(
-      .decoding(.init(status: 200, codingPath: "", reason: "not JSON", bodyExcerpt: "<html>"))),
+      .decoding(
+        .init(
+          status: 200, codingPath: "", reason: "not JSON", bodyExcerpt: "<6 bytes, not JSON>"))),
     NetworkError(.unauthorized(.refreshRejected)), NetworkError(.refreshFailed),
     NetworkError(.responseTooLarge(limit: 10)), NetworkError(.offline),
     NetworkError.server(status: 500), NetworkError.transport(URLError(.timedOut)),
