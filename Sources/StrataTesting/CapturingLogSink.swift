@@ -4,7 +4,7 @@ import StrataConcurrency
 /// A ``LogSink`` that keeps every record in memory, for assertions in tests.
 /// ```swift
 /// let capture = CapturingLogSink()
-/// await Log.withScope(sink: capture) { try await service.send(endpoint) }
+/// _ = try await Log.withScope(sink: capture) { try await service.send(endpoint) }
 /// #expect(!capture.text.contains(token))
 /// ```
 public final class CapturingLogSink: LogSink {

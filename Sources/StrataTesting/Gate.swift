@@ -4,10 +4,14 @@ import StrataConcurrency
 /// response overtaken by a newer one) is set up deterministically, without sleeping.
 /// ```swift
 /// let gate = Gate()
-/// let slow = Task { await gate.pass(); return "old" }   // held
-/// try await gate.waitUntilEntered()                      // it is in flight now
-/// …                                                      // change the world meanwhile
-/// gate.open()                                            // let it finish
+/// let slow = Task {
+///   await gate.pass()  // held here
+///   return "old"
+/// }
+/// try await gate.waitUntilEntered()  // it is in flight now
+/// // … change the world meanwhile, then let it finish:
+/// gate.open()
+/// #expect(await slow.value == "old")
 /// ```
 public final class Gate: Sendable {
   private struct State {

@@ -8,9 +8,9 @@ import StrataConcurrency
 
 /// A closure-backed ``HTTPTransport`` that records every request, with presets for the usual cases:
 /// ```swift
-/// let transport = MockTransport.statuses([503, 503, 200], body: #"{"id":1}"#)
-/// let transport = MockTransport.successful(json: #"{"id":1}"#)
-/// let transport = MockTransport.failing(URLError(.timedOut))
+/// let flaky = MockTransport.statuses([503, 503, 200], body: #"{"id":1}"#)
+/// let fine = MockTransport.successful(json: #"{"id":1}"#)
+/// let away = MockTransport.failing(URLError(.timedOut))
 /// ```
 public final class MockTransport: HTTPTransport {
   /// Answers one request: the request and its 1-based index among all requests.

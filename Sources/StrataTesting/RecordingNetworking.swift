@@ -6,8 +6,8 @@ import StrataConcurrency
 /// given and answers from a script, without HTTP. The answer is JSON text decoded into the
 /// request's response type, as `NetworkService` would.
 /// ```swift
-/// let network = RecordingNetworking.answering(["GET posts/1/comments": #"{"comments":[],…}"#])
-/// _ = try await APICommentsRepository(network: network).comments(postId: 1)
+/// let network = RecordingNetworking.answering(["GET posts/1/comments": #"{"comments":[]}"#])
+/// _ = try await CommentsClient(network: network).comments(postId: 1)
 /// #expect(network.requests.map(\.line) == ["GET posts/1/comments"])
 /// ```
 public final class RecordingNetworking: Networking {

@@ -5,7 +5,8 @@ import Foundation
 /// Only the issuer can verify a token; a client reading `exp` to schedule its refresh is
 /// safe, since the server still checks every token it is sent.
 /// ```swift
-/// let expiresAt = JSONWebTokenClaims(token: accessToken)?.expiresAt
+/// let expiresAt =
+///   JSONWebTokenClaims(token: accessToken)?.expiresAt
 ///   ?? now.addingTimeInterval(requestedLifetime)
 /// ```
 package struct JSONWebTokenClaims: Sendable, Equatable {

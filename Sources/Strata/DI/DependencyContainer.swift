@@ -3,9 +3,11 @@ import StrataConcurrency
 /// A hand-rolled dependency-injection container: register factories, resolve services.
 /// ```swift
 /// let container = DependencyContainer()
-/// container.register(Networking.self, scope: .singleton) { _ in NetworkService(...) }
-/// container.register(UsersRepository.self) { c in APIUsersRepository(network: try c.resolve()) }
-/// let users: UsersRepository = try container.resolve()
+/// container.register((any Networking).self, scope: .singleton) { _ in
+///   NetworkService(options: NetworkOptions(baseURL: api))
+/// }
+/// container.register(UsersClient.self) { c in UsersClient(network: try c.resolve()) }
+/// let users: UsersClient = try container.resolve()
 /// ```
 ///
 /// - Thread-safe: concurrent resolves of a singleton run its factory exactly once; no

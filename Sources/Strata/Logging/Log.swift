@@ -2,7 +2,12 @@
 /// ```swift
 /// Log.networking.info("GET \(path) → \(status)")
 /// Log.auth.debug("refreshing for \(user, privacy: .private)")
-/// static let payments = Log(category: "payments")
+/// ```
+/// A category of an app's own:
+/// ```swift
+/// extension Log {
+///   static let payments = Log(category: "payments")
+/// }
 /// ```
 ///
 /// Cheap to copy; create once (`static let`) and reuse. Messages are autoclosures: a disabled
@@ -40,7 +45,8 @@ public struct Log: Sendable {
   /// Logs `message` at `level` if that level is enabled: for a level decided at run time, or
   /// structured values beside the message.
   /// ```swift
-  /// Log.general.log(status >= 500 ? .error : .notice, "checkout failed", fields: ["status": "\(status)"])
+  /// Log.general.log(
+  ///   status >= 500 ? .error : .notice, "checkout failed", fields: ["status": "\(status)"])
   /// ```
   /// - Parameter level: The severity.
   /// - Parameter message: The message; evaluated only when the level is enabled.

@@ -1,0 +1,208 @@
+import Foundation
+import Strata
+import StrataConcurrency
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+// The code samples of the library's doc comments, compiled: `DocCommentSampleTests` fails on a
+// sample in a doc comment that is not found here word for word (indentation aside). Each sits
+// in a function that gives it the names it uses.
+
+private struct Post: Decodable, Sendable {}
+private struct NewPost: Encodable, Sendable {}
+private struct Comments: Decodable, Sendable {}
+
+/// A repository of an app's, as the samples name one.
+private struct UsersClient: Sendable {
+  let network: any Networking
+}
+
+private struct CommentsClient: Sendable {
+  let network: any Networking
+  func comments(postId: Int) async throws -> Comments {
+    try await network.send(Request<Comments>(path: "posts/\(postId)/comments"))
+  }
+}
+
+private final class Counter: Sendable {
+  private let value = Lock(0)
+  func increment() { value.withLock { $0 += 1 } }
+}
+
+private final class Child: Sendable {}
+private final class Parent: @unchecked Sendable {
+  var child: Child?
+}
+
+private func showLogin() {}
+private func showNotFound() {}
+private func show(_ message: String) {}
+
+extension Log {
+  static let payments = Log(category: "payments")
+}
+
+private enum DocCommentSamples {
+  static func tokenExpiry(accessToken: String, now: Date, requestedLifetime: TimeInterval) -> Date {
+    let expiresAt =
+      JSONWebTokenClaims(token: accessToken)?.expiresAt
+      ?? now.addingTimeInterval(requestedLifetime)
+    return expiresAt
+  }
+
+  static func options(api: URL) -> NetworkOptions {
+    var options = NetworkOptions(baseURL: api, deadline: .seconds(20), retryPolicy: .none)
+    options.middleware = [DefaultHeaders(["X-Client": "checkout"])]
+    return options
+  }
+
+  static func requests(network: NetworkService) async throws {
+    enum PostRequests {
+      static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
+      static func create(_ new: NewPost) -> Request<Post> {
+        Request(path: "posts/add", method: .post, body: new)
+      }
+    }
+    let post = try await network.send(PostRequests.get(id: 1))  // a Post
+    _ = (post, PostRequests.create(NewPost()))
+  }
+
+  static func errors(load: () async throws -> Void) async throws {
+    do {
+      try await load()
+    } catch let error as NetworkError {
+      switch error.kind {
+      case .unauthorized(.notSignedIn): showLogin()
+      case .server(404, _): showNotFound()
+      default: show(error.localizedDescription)
+      }
+    }
+  }
+
+  static func middleware(_ options: inout NetworkOptions, config: Config) throws -> Counter {
+    struct CountAttempts: HTTPMiddleware {
+      let counter: Counter
+      func intercept(
+        _ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext
+      ) async throws -> (Data, HTTPURLResponse) {
+        counter.increment()
+        return try await next(request)
+      }
+    }
+    options.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
+    let counter = Counter()
+    options.middleware.append(CountAttempts(counter: counter))
+    return counter
+  }
+
+  static func container(api: URL) throws -> UsersClient {
+    let container = DependencyContainer()
+    container.register((any Networking).self, scope: .singleton) { _ in
+      NetworkService(options: NetworkOptions(baseURL: api))
+    }
+    container.register(UsersClient.self) { c in UsersClient(network: try c.resolve()) }
+    let users: UsersClient = try container.resolve()
+    return users
+  }
+
+  static func initCompleted(_ container: DependencyContainer) {
+    container.register(Child.self) { _ in Child() }
+    container.register(Parent.self, scope: .singleton) { _ in Parent() }
+      .initCompleted { container, parent in parent.child = try container.resolve(Child.self) }
+  }
+
+  static func logging(username: String, path: String, status: Int, user: String) {
+    Log.auth.info("signed in as \(username, privacy: .private)")
+    Log.networking.info("GET \(path) → \(status)")
+    Log.auth.debug("refreshing for \(user, privacy: .private)")
+    Log.general.log(
+      status >= 500 ? .error : .notice, "checkout failed", fields: ["status": "\(status)"])
+    Log.payments.notice("refunded")
+  }
+
+  static func gate() async throws {
+    let gate = Gate()
+    let slow = Task {
+      await gate.pass()  // held here
+      return "old"
+    }
+    try await gate.waitUntilEntered()  // it is in flight now
+    // … change the world meanwhile, then let it finish:
+    gate.open()
+    #expect(await slow.value == "old")
+  }
+
+  static func recording() async throws {
+    let network = RecordingNetworking.answering(["GET posts/1/comments": #"{"comments":[]}"#])
+    _ = try await CommentsClient(network: network).comments(postId: 1)
+    #expect(network.requests.map(\.line) == ["GET posts/1/comments"])
+  }
+
+  static func capturing<E: Endpoint>(service: NetworkService, endpoint: E, token: String)
+    async throws
+  {
+    let capture = CapturingLogSink()
+    _ = try await Log.withScope(sink: capture) { try await service.send(endpoint) }
+    #expect(!capture.text.contains(token))
+  }
+
+  static func transports() -> [MockTransport] {
+    let flaky = MockTransport.statuses([503, 503, 200], body: #"{"id":1}"#)
+    let fine = MockTransport.successful(json: #"{"id":1}"#)
+    let away = MockTransport.failing(URLError(.timedOut))
+    return [flaky, fine, away]
+  }
+}
+
+@Suite("Doc comments: every code sample compiles")
+struct DocCommentSampleTests {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// Lines without their indentation, joined: what a sample and this file are compared by.
+  static func normalised(_ lines: some Sequence<Substring>) -> String {
+    lines.map { $0.drop { $0 == " " } }.joined(separator: "\n")
+  }
+
+  /// Every ```swift block in the doc comments of the library and its testing kit.
+  static func samples() throws -> [(file: String, code: String)] {
+    var found: [(String, String)] = []
+    for folder in ["Sources/Strata", "Sources/StrataTesting"] {
+      let base = root.appendingPathComponent(folder)
+      let files = FileManager.default.enumerator(atPath: base.path)?.allObjects as? [String] ?? []
+      for file in files where file.hasSuffix(".swift") {
+        let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+        var block: [Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+          let trimmed = line.drop { $0 == " " }
+          guard trimmed.hasPrefix("///") else { continue }
+          let content = trimmed.dropFirst(3).drop { $0 == " " }
+          if content == "```swift" {
+            block = []
+          } else if content == "```", let lines = block {
+            found.append((folder + "/" + file, normalised(lines)))
+            block = nil
+          } else if block != nil {
+            block?.append(trimmed.dropFirst(trimmed.hasPrefix("/// ") ? 4 : 3))
+          }
+        }
+      }
+    }
+    return found
+  }
+
+  @Test func everySampleIsCompiledHere() throws {
+    let compiled = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    let text = Self.normalised(compiled.split(separator: "\n", omittingEmptySubsequences: false))
+    let samples = try Self.samples()
+    #expect(samples.count >= 15)
+    for sample in samples {
+      #expect(text.contains(sample.code), "\(sample.file): a sample not compiled:\n\(sample.code)")
+    }
+  }
+}
