@@ -91,7 +91,7 @@ struct DomainTests {
   @Test func theCompositionRootRegistersNothingATurnedOffFeatureNeeds() throws {
     func container(_ sets: [Config.Key: String]) throws -> DependencyContainer {
       let config = try Config(
-        environment: [:], overrides: Dictionary(uniqueKeysWithValues: sets.map { ($0.name, $1) }),
+        environment: [:], overrides: sets,
         defaults: [.api: "http://127.0.0.1:1", .tokenStore: "memory"])
       return DemoContainer.make(config: config, environment: [:])
     }

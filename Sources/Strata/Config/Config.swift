@@ -35,7 +35,7 @@ public struct Config: Sendable, CustomStringConvertible {
     file: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     environmentPrefix: String = "STRATA_",
-    overrides: [String: String] = [:],
+    overrides: [Key: String] = [:],
     defaults: [Key: String] = [:],
     secretKeys: Set<String> = []
   ) throws {
@@ -58,7 +58,7 @@ public struct Config: Sendable, CustomStringConvertible {
     parsing text: String,
     name: String = "<string>",
     environment: [String: String] = [:],
-    overrides: [String: String] = [:],
+    overrides: [Key: String] = [:],
     defaults: [Key: String] = [:],
     secretKeys: Set<String> = []
   ) throws {
@@ -72,7 +72,7 @@ public struct Config: Sendable, CustomStringConvertible {
 
   private init(
     assignments: [ConfigAssignment], skippedIncludes: [SourceLocation], file: String?,
-    environment: [String: String], environmentPrefix: String, overrides: [String: String],
+    environment: [String: String], environmentPrefix: String, overrides: [Key: String],
     defaults: [Key: String], secretKeys: Set<String>
   ) throws {
     var definitions: [String: SubstitutionResolver.Definition] = [:]
@@ -107,12 +107,14 @@ public struct Config: Sendable, CustomStringConvertible {
       guard Self.isValidKey(key) else { continue }
       _ = define(key, .init(segments: [.literal(value)], origin: .environment(variable: variable)))
     }
-    for (key, value) in overrides.sorted(by: { $0.key < $1.key }) {
+    for (key, value) in overrides.sorted(by: { $0.key.name < $1.key.name }) {
       _ = define(
-        key, .init(segments: try Self.parseOverride(key: key, value: value), origin: .override))
+        key.name,
+        .init(segments: try Self.parseOverride(key: key.name, value: value), origin: .override))
     }
 
-    let secrets = secretKeys.union(defaults.keys.filter(\.isMarkedSecret).map(\.name))
+    let marked = (Array(defaults.keys) + Array(overrides.keys)).filter(\.isMarkedSecret)
+    let secrets = secretKeys.union(marked.map(\.name))
     let values = try Self.resolve(
       definitions, in: order, environment: environment, secrets: secrets)
     self.values = values
@@ -195,20 +197,6 @@ public struct Config: Sendable, CustomStringConvertible {
     for (key, value) in defaults where copy.values[key.name] == nil {
       copy.values[key.name] = ConfigValue(
         key: key.name, value: value, origin: .defaults, isSecret: key.isSecret)
-    }
-    return copy
-  }
-
-  /// A copy with `changes` applied as overrides: what an app decides once it has loaded the
-  /// configuration (the address of a server it started, say), without reading it again.
-  /// Substitution is not run again: a key that referenced a changed one keeps its value.
-  public func overriding(_ changes: [Key: String]) -> Config {
-    var copy = self
-    for (key, value) in changes {
-      let secret = key.isSecret || values[key.name]?.isSecret == true
-      if secret, value.utf8.count >= 8 { KnownSecrets.register(value) }
-      copy.values[key.name] = ConfigValue(
-        key: key.name, value: value, origin: .override, isSecret: secret)
     }
     return copy
   }

@@ -69,7 +69,8 @@ final class AppContext: Sendable {
           sandboxed[.httpCache] = "memory"
         }
       }
-      config = config.overriding(sandboxed)
+      // Loaded again with the sandbox's address: what refers to `API` follows it.
+      (config, file) = try loadConfig(invocation, extra: extra.merging(sandboxed) { $1 })
     }
     let container = DemoContainer.make(
       config: config,
@@ -128,12 +129,12 @@ final class AppContext: Sendable {
     // Only a file the user names is read: a config file lying in the working directory could
     // otherwise point the stored session's credentials at another server.
     let file = invocation.configPath ?? ProcessInfo.processInfo.environment["STRATA_CONFIG"]
-    var overrides: [String: String] = [:]
-    for (key, value) in invocation.sets { overrides[key] = value }
-    if let api = invocation.api { overrides[Config.Key.api.name] = api }
-    if invocation.noCache { overrides[Config.Key.httpCache.name] = "off" }
-    if invocation.sandbox { overrides[Config.Key.api.name] = "sandbox" }
-    for (key, value) in extra { overrides[key.name] = value }
+    var overrides: [Config.Key: String] = [:]
+    for (key, value) in invocation.sets { overrides[Config.Key(key)] = value }
+    if let api = invocation.api { overrides[.api] = api }
+    if invocation.noCache { overrides[.httpCache] = "off" }
+    if invocation.sandbox { overrides[.api] = "sandbox" }
+    for (key, value) in extra { overrides[key] = value }
     let loaded = try Config(file: file, overrides: overrides, defaults: [.appName: "strata-demo"])
     // The environment it names (or the build's) fills in everything else.
     let (_, config) = try AppEnvironment.resolve(loaded)

@@ -236,5 +236,10 @@ struct ConfigSecretTests {
     #expect(other.value(marked)?.isSecret == true)
     let error = try #require(throws: ConfigError.self) { try other.int(marked) }
     #expect(!error.description.contains("1234x"))
+    // An override says so the same way: its key marked secret.
+    let overridden = try Config(
+      parsing: "", overrides: [Config.Key("OTP", secret: true): "9f8e7d6c5b"])
+    #expect(overridden.value("OTP")?.isSecret == true)
+    #expect(!overridden.description.contains("9f8e7d6c5b"))
   }
 }
