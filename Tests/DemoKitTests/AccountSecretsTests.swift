@@ -23,11 +23,12 @@ struct AccountSecretsTests {
       return try MockTransport.response(
         request, status: 200, body: #"{"id":2,"firstName":"\#(name)","lastName":"x"}"#)
     }
-    let network = NetworkService(
-      options: NetworkOptions(baseURL: URL(string: "https://api.example")!),
-      transport: transport, authenticator: session)
-    let users = APIUsersRepository(
-      network: network, signedIn: true, now: { Date(timeIntervalSince1970: 1_800_000_000) })
+    // One fixed clock for the repository and its HTTP cache: no verdict on elapsed time.
+    let now = { @Sendable in Date(timeIntervalSince1970: 1_800_000_000) }
+    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
+    options.cache = HTTPCache(now: now)
+    let network = NetworkService(options: options, transport: transport, authenticator: session)
+    let users = APIUsersRepository(network: network, signedIn: true, now: now)
     #expect(try await users.user(id: 2).firstName == "A")
     #expect(try await users.user(id: 2).firstName == "A" && transport.requestCount == 1)
     try await session.signIn(
