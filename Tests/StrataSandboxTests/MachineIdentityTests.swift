@@ -31,33 +31,28 @@ struct MachineIdentityTests {
   @Test func aTokenOneRunSignedIsTheNextRunsAtTheSameOrigin() async throws {
     let home = NSTemporaryDirectory() + "strata-identity-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: home) }
-    let environment = ["HOME": home]
-    let (first, kept) = try SandboxServer.startWithMachineIdentity(
-      app: "demo", environment: environment)
+    let file = home + "/.local/share/demo/sandbox-identity.json"
+    let (first, kept) = try SandboxServer.startWithMachineIdentity(at: file)
     #expect(kept)
     let token = try await Self.login(first)
-    let file = home + "/.local/share/demo/sandbox-identity.json"
     let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions]
     #expect(mode as? Int == 0o600)
 
     // Another run while the first still serves: a port of its own, for that run alone.
-    let (beside, besideKept) = try SandboxServer.startWithMachineIdentity(
-      app: "demo", environment: environment)
+    let (beside, besideKept) = try SandboxServer.startWithMachineIdentity(at: file)
     #expect(!besideKept && beside.port != first.port)
     #expect(try await Self.me(beside, token) == 200, "the same key checks the token")
     await beside.stop()
     await first.stop()
 
-    let (next, nextKept) = try SandboxServer.startWithMachineIdentity(
-      app: "demo", environment: environment)
+    let (next, nextKept) = try SandboxServer.startWithMachineIdentity(at: file)
     #expect(nextKept && next.baseURL == first.baseURL)
     #expect(try await Self.me(next, token) == 200)
     await next.stop()
 
     // A damaged identity is replaced: the old tokens no longer verify.
     try Data("{not json".utf8).write(to: URL(fileURLWithPath: file))
-    let (fresh, freshKept) = try SandboxServer.startWithMachineIdentity(
-      app: "demo", environment: environment)
+    let (fresh, freshKept) = try SandboxServer.startWithMachineIdentity(at: file)
     let status = try await Self.me(fresh, token)
     #expect(freshKept && status == 500, "a bad signature: 500, as DummyJSON answers it")
     await fresh.stop()

@@ -13,10 +13,13 @@ import Foundation
 ///
 /// The app name and an origin become one path component each (``component(for:)``): `..`,
 /// `/` and `%2F` tricks in a host cannot climb out.
-package struct AppDirectories: Sendable, Equatable {
-  package let config: String
-  package let data: String
-  package let cache: String
+public struct AppDirectories: Sendable, Equatable {
+  /// Where settings and sessions go (`~/.config/<app>`).
+  public let config: String
+  /// Where what is kept offline goes (`~/.local/share/<app>`).
+  public let data: String
+  /// Where what may be thrown away goes (`~/.cache/<app>`).
+  public let cache: String
 
   /// Where the platform keeps an app's files when no `XDG_*` variable says.
   package enum Layout: Sendable, Equatable {
@@ -36,10 +39,14 @@ package struct AppDirectories: Sendable, Equatable {
     }
   }
 
-  package init(
-    app: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-    layout: Layout = .current
-  ) {
+  /// This platform's directories of `app`.
+  /// - Parameter app: The application's name (one path component).
+  /// - Parameter environment: Where `XDG_*` and `HOME` are read.
+  public init(app: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    self.init(app: app, environment: environment, layout: .current)
+  }
+
+  package init(app: String, environment: [String: String], layout: Layout) {
     let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
     func base(_ variable: String, _ fallback: String) -> String {
       environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? fallback

@@ -1,25 +1,20 @@
 import Foundation
-import Strata
 
 extension SandboxServer {
   /// Starts a sandbox that is the same server from one run to the next on this machine: the
-  /// same port (while it is free) and the same token-signing key, kept in
-  /// `<data>/<app>/sandbox-identity.json` (mode 0600, in the app's data directory). A session one
-  /// command signs in is then the next command's: the origin its tokens are bound to and the
-  /// key they are checked with stay the same. The first run picks a free port and keeps it.
-  /// - Parameter app: The application whose data directory keeps the identity.
+  /// same port (while it is free) and the same token-signing key, kept in the file at `path`
+  /// (mode 0600; its folder is made 0700 when missing). A session one command signs in is then
+  /// the next command's: the origin its tokens are bound to and the key they are checked with
+  /// stay the same. The first run picks a free port and keeps it.
+  /// - Parameter path: The identity's file (an app's data directory is the place for it).
   /// - Parameter configuration: Everything else about the server (its port and key are the
   ///   identity's).
-  /// - Parameter environment: Where `XDG_DATA_HOME` and `HOME` are read.
   /// - Returns: The running server, and whether it has the identity's port — false when that
   ///   port was taken (another run's sandbox, say) and a free one serves this run alone.
   /// - Throws: ``StartError`` when no port at all could be had.
   public static func startWithMachineIdentity(
-    app: String, configuration: Configuration = Configuration(),
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    at path: String, configuration: Configuration = Configuration()
   ) throws -> (server: SandboxServer, keepsIdentity: Bool) {
-    let directory = AppDirectories(app: app, environment: environment).data
-    let path = directory + "/sandbox-identity.json"
     let known = MachineIdentity.read(path)
     let identity =
       known ?? MachineIdentity(port: 0, key: (0..<32).map { _ in UInt8.random(in: .min ... .max) })
@@ -38,7 +33,9 @@ extension SandboxServer {
     if known == nil {
       // The first run's choice; a directory that cannot be written only costs the next run
       // this session.
-      _ = FileDescriptor.checkPrivateDirectory(directory, create: true)
+      try? FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
       MachineIdentity(port: UInt16(clamping: server.port), key: identity.key).write(path)
     }
     return (server, true)
@@ -75,7 +72,11 @@ private struct MachineIdentity {
 
   func write(_ path: String) {
     let stored = Stored(port: Int(port), key: key.map { String(format: "%02x", $0) }.joined())
-    guard let bytes = try? JSONEncoder().encode(stored) else { return }
-    _ = FileDescriptor.replaceAtomically(path, with: Array(bytes), mode: 0o600)
+    let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+    guard let bytes = try? JSONEncoder().encode(stored),
+      FileManager.default.createFile(
+        atPath: temporary, contents: bytes, attributes: [.posixPermissions: 0o600])
+    else { return }
+    if rename(temporary, path) != 0 { unlink(temporary) }
   }
 }

@@ -56,8 +56,9 @@ final class AppContext: Sendable {
     var sandbox: SandboxServer?
     var sandboxKeepsIdentity = true
     if try config.string(.api) == "sandbox" {
+      let app = try config.string(.appName, default: "strata-demo")
       let (server, keepsIdentity) = try SandboxServer.startWithMachineIdentity(
-        app: try config.string(.appName, default: "strata-demo"),
+        at: AppDirectories(app: app).data + "/sandbox-identity.json",
         configuration: .init(now: { clock.now }))
       (sandbox, sandboxKeepsIdentity) = (server, keepsIdentity)
       var sandboxed: [Config.Key: String] = [.api: server.baseURL.absoluteString]
