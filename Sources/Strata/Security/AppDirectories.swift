@@ -11,7 +11,7 @@ import Foundation
 ///   container root, where iOS does not let an app write; the system may empty Caches, which
 ///   the HTTP cache takes as misses.
 ///
-/// The app name and an origin become one path component each (``component(for:)``): `..`,
+/// The app name and an origin become one path component each (`component(for:)`): `..`,
 /// `/` and `%2F` tricks in a host cannot climb out.
 public struct AppDirectories: Sendable, Equatable {
   /// Where settings and sessions go (`~/.config/<app>`).
