@@ -29,6 +29,7 @@ struct DemoHarness {
         TOKEN_LIFETIME = 1m
         RETRY_BASE_DELAY = 10ms
         DEADLINE = 300s
+        IDLE_TIMEOUT = 300s
         \(extraConfig)
         """, name: "test.xcconfig")
     let now: @Sendable () -> Date
