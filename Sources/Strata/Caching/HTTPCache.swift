@@ -237,7 +237,8 @@ public final class HTTPCache: Sendable {
   /// The stored answer for a request like `request` made for `account`, marked as just used.
   func lookUp(_ request: URLRequest, account: String?) -> CachedResponse? {
     guard let key = Self.key(request, account: account) else { return nil }
-    let name = HTTPCacheFiles.name(for: key, account: account)
+    // A memory-only cache names no file: nothing to hash on its hits.
+    let name = files == nil ? "" : HTTPCacheFiles.name(for: key, account: account)
     let varied = { (name: String) in self.variedValue(name, of: request) }
     return state.withLock { state in
       var found = state.memory.use(key)

@@ -51,6 +51,20 @@ struct HTTPCacheIndexTests {
     }
   }
 
+  /// The directory of a cache that keeps `numbers`.
+  private static func directory(keeping numbers: ClosedRange<Int>, _ root: String, _ clock: Clock)
+    throws -> String
+  {
+    let cache = process(root, clock)
+    keep(numbers, in: cache, clock)
+    return try #require(cache.directory)
+  }
+
+  /// The entry file's name of `number`'s answer.
+  private static func fileName(_ number: Int) -> String {
+    HTTPCacheFiles.name(for: HTTPCache.key(request(number).url!, account: nil), account: nil)
+  }
+
   private static func isKept(_ number: Int, in cache: HTTPCache) -> Bool {
     cache.lookUp(request(number), account: nil) != nil
   }
@@ -115,9 +129,7 @@ struct HTTPCacheIndexTests {
     let root = NSTemporaryDirectory() + "strata-index-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: root) }
     let clock = Clock()
-    let cache = Self.process(root, clock)
-    Self.keep(1...3, in: cache, clock)
-    let directory = try #require(cache.directory)
+    let directory = try Self.directory(keeping: 1...3, root, clock)
     let victim = root + "/victim"
     try Data("keep me".utf8).write(to: URL(fileURLWithPath: victim))
     let index = directory + "/index"
@@ -165,26 +177,16 @@ struct HTTPCacheIndexTests {
     let root = NSTemporaryDirectory() + "strata-index-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: root) }
     let clock = Clock()
-    let cache = Self.process(root, clock)
-    Self.keep(1...2, in: cache, clock)
-    let directory = try #require(cache.directory)
+    let directory = try Self.directory(keeping: 1...2, root, clock)
     let files = try #require(HTTPCacheFiles(directory: directory))
-    let stray = HTTPCacheFiles.name(
-      for: HTTPCache.key(Self.request(9).url!, account: nil), account: nil)
+    let stray = Self.fileName(9)
     files.write(
       Self.answer(9, clock), key: HTTPCache.key(Self.request(9).url!, account: nil), name: stray)
-    let gone = HTTPCacheFiles.name(
-      for: HTTPCache.key(Self.request(1).url!, account: nil), account: nil)
-    unlink(directory + "/" + gone)
+    unlink(directory + "/" + Self.fileName(1))
     var index = HTTPCacheIndex(files: files)
     index.refresh()
     index.rewrite(fromScratch: false)
-    #expect(
-      index.entries.oldestFirst.map(\.key) == [
-        stray,
-        HTTPCacheFiles.name(
-          for: HTTPCache.key(Self.request(2).url!, account: nil), account: nil),
-      ])
+    #expect(index.entries.oldestFirst.map(\.key) == [stray, Self.fileName(2)])
     #expect(Self.process(root, clock).count == 2)
   }
 }
