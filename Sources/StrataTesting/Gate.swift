@@ -57,11 +57,15 @@ public final class Gate: Sendable {
   /// fails the test instead of hanging it.
   public func waitUntilEntered(_ count: Int = 1, limit: Duration = .seconds(120)) async throws {
     let deadline = ContinuousClock.now + limit
+    // From 1 ms up to every 10 ms: many tests waiting at once must not keep the cooperative
+    // pool busy with wake-ups on a loaded machine.
+    var pause = Duration.milliseconds(1)
     while entered < count {
       guard ContinuousClock.now < deadline else {
         throw TimedOut(expected: count, arrived: entered, limit: limit)
       }
-      try await Task.sleep(for: .milliseconds(1))
+      try await Task.sleep(for: pause)
+      pause = min(pause * 2, .milliseconds(10))
     }
   }
 
