@@ -29,7 +29,7 @@ final class APIQuotesRepository: QuotesRepository {
   init(network: any Networking) { self.network = network }
 
   func list(limit: Int, skip: Int) async throws -> Page<Quote> {
-    try await network.send(Page.request(limit, skip))
+    try await network.send(Page.request(limit, skip)).value
   }
 }
 // snippet.end

@@ -13,5 +13,5 @@ let config = try Config(file: "Config/Release.xcconfig")  // STRATA_API=… over
 try Log.bootstrap(config: config)  // LOG_LEVEL, LOG_FORMAT; nothing is logged before
 let network = NetworkService(
   options: try NetworkOptions(config: config, baseURL: config.url(.api)))
-let user = try await network.send(Request<User>(path: "users/1"))  // a User, no annotation
+let user = try await network.send(Request<User>(path: "users/1")).value  // a User, no annotation
 print(user.firstName)

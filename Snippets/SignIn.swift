@@ -25,11 +25,11 @@ let session = AuthSession(origin: origin, store: FileTokenStore(app: "MyApp", or
 let network = NetworkService(
   options: try NetworkOptions(config: config, baseURL: api), authenticator: session)
 
-let tokens = try await network.send(
-  Request<SignedIn>(
-    path: "auth/login", method: .post,
-    body: Login(username: "emilys", password: Secret("emilyspass"))))
+let login = Request<SignedIn>(
+  path: "auth/login", method: .post,
+  body: Login(username: "emilys", password: Secret("emilyspass")))
+let tokens = try await network.send(login).value
 try await session.signIn(
   Credentials(
     accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, lifetime: .seconds(3600)))
-let me = try await network.send(Request<User>(path: "auth/me", requiresAuth: true))
+let me = try await network.send(Request<User>(path: "auth/me", requiresAuth: true)).value

@@ -46,4 +46,4 @@ do {
 
 // Or behind the whole service: retries, decoding and redaction work as over the network.
 let service = NetworkService(options: NetworkOptions(baseURL: api), transport: replay)
-print(try await service.send(Request<User>(path: "users/1")).firstName)
+print(try await service.send(Request<User>(path: "users/1")).value.firstName)

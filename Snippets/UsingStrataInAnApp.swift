@@ -60,9 +60,9 @@ let network = NetworkService(options: options, authenticator: session)
 
 // snippet.signin
 if await !session.isSignedIn {
-  let tokens = try await network.send(
-    Request<SignedIn>(
-      path: "auth/login", method: .post, body: Login(username: "emilys", password: password)))
+  let login = Request<SignedIn>(
+    path: "auth/login", method: .post, body: Login(username: "emilys", password: password))
+  let tokens = try await network.send(login).value
   // The account (an id, never a token) is whom the cache and the stores keep data for.
   try await session.signIn(
     Credentials(
@@ -73,8 +73,8 @@ if await !session.isSignedIn {
 
 // snippet.requests
 do {
-  let page = try await network.send(
-    Request<Posts>(path: "posts", query: ["limit": String(pageSize)], requiresAuth: true))
+  let posts = Request<Posts>(path: "posts", query: ["limit": String(pageSize)], requiresAuth: true)
+  let page = try await network.send(posts).value
   log.info("\(page.posts.count) of \(page.total) posts")
 } catch let error as NetworkError {
   switch error.kind {
@@ -98,11 +98,11 @@ let outcomes = try await store.sync(
   progress: { step in log.info("sending \(step.done + 1) of \(step.total): \(step.entry.kind)") },
   send: { entry in
     guard entry.kind == "post.create" else { throw ChangeRefused("unknown change \(entry.kind)") }
-    let created = try await network.send(
-      Request<Post>(
-        path: "posts/add", method: .post,
-        body: JSONDecoder().decode(Post.self, from: entry.payload), requiresAuth: true,
-        idempotencyKey: entry.idempotencyKey))
+    let create = Request<Post>(
+      path: "posts/add", method: .post,
+      body: try JSONDecoder().decode(Post.self, from: entry.payload), requiresAuth: true,
+      idempotencyKey: entry.idempotencyKey)
+    let created = try await network.send(create).value
     return LocalStore.Settled(key: "\(created.id ?? 0)", value: created)
   })
 for outcome in outcomes {

@@ -53,8 +53,9 @@ public final class RecordingNetworking: Networking {
   /// Every request so far, in order.
   public var requests: [Recorded] { recorded.withLock { $0 } }
 
-  /// Records `endpoint`, then decodes the script's answer into its response type.
-  public func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
+  /// Records `endpoint`, then decodes the script's answer into its response type (a `200`
+  /// from the network).
+  public func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response> {
     let endpoint = endpoint.request
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
@@ -64,9 +65,9 @@ public final class RecordingNetworking: Networking {
       requiresAuth: endpoint.requiresAuth)
     recorded.withLock { $0.append(request) }
     let answer = try script(request)
-    if let empty = EmptyResponse() as? E.Response { return empty }
+    if let empty = EmptyResponse() as? E.Response { return NetworkResponse(empty) }
     do {
-      return try JSONDecoder().decode(E.Response.self, from: Data(answer.utf8))
+      return NetworkResponse(try JSONDecoder().decode(E.Response.self, from: Data(answer.utf8)))
     } catch {
       throw NetworkError(
         .decoding(.init(status: 200, codingPath: "", reason: "\(error)", bodyExcerpt: answer)),

@@ -38,7 +38,7 @@ enum CacheBenchmarks {
       let cache = HTTPCache(
         app: "strata-demo", origin: origin, maxBytes: budget, environment: environment)
       let filler = service(cache, at: server.baseURL)
-      for index in 0..<entries { _ = try await filler.fetch(Request<Item>(path: "kept/\(index)")) }
+      for index in 0..<entries { _ = try await filler.send(Request<Item>(path: "kept/\(index)")) }
       // The fill's writes are flushed first: their write-back would otherwise be measured.
       sync()
       _ = CLIBenchmarks.median(api + ["user", "1"], status: 0, runs: 1, environment: environment)
@@ -106,7 +106,7 @@ enum CacheBenchmarks {
     var page = Request<NetworkBenchmarks.UsersPage>(path: "users", query: ["limit": "30"])
     let (pageHit, pageGet, fullBytes) = try await hitAndGet(&page, service, bytes)
     page.cachePolicy = .revalidate
-    let revalidation = try await microseconds(calls: 100) { _ = try await service.fetch(page) }
+    let revalidation = try await microseconds(calls: 100) { _ = try await service.send(page) }
     let notModifiedBytes = bytes.received
     return [
       BenchmarkResult(
@@ -135,11 +135,11 @@ enum CacheBenchmarks {
     _ request: inout Request<Value>, _ service: NetworkService, _ bytes: Bytes
   ) async throws -> (hit: Double, get: Double, bytes: Int) {
     let fresh = request
-    _ = try await service.fetch(fresh)
-    let hit = try await microseconds(calls: 2_000) { _ = try await service.fetch(fresh) }
+    _ = try await service.send(fresh)
+    let hit = try await microseconds(calls: 2_000) { _ = try await service.send(fresh) }
     request.cachePolicy = .bypass
     let bypass = request
-    let get = try await microseconds(calls: 100) { _ = try await service.fetch(bypass) }
+    let get = try await microseconds(calls: 100) { _ = try await service.send(bypass) }
     return (hit, get, bytes.received)
   }
 
@@ -171,11 +171,11 @@ enum CacheBenchmarks {
           : HTTPCache(maxBytes: 64 << 20)
         let service = service(cache, at: api)
         for index in 0..<entries {
-          _ = try await service.fetch(Request<Item>(path: "kept/\(index)"))
+          _ = try await service.send(Request<Item>(path: "kept/\(index)"))
         }
         var next = 0
         costs["\(onDisk) \(entries)"] = try await microseconds(calls: 400) {
-          _ = try await service.fetch(Request<Item>(path: "new/\(next)"))
+          _ = try await service.send(Request<Item>(path: "new/\(next)"))
           next += 1
         }
       }
@@ -201,10 +201,10 @@ enum CacheBenchmarks {
     for entries in [10, 10_000] {
       let service = service(HTTPCache(maxBytes: 64 << 20), at: api)
       let requests = (0..<entries).map { Request<Item>(path: "items/\($0)") }
-      for request in requests { _ = try await service.fetch(request) }
+      for request in requests { _ = try await service.send(request) }
       var next = 0
       perHit[entries] = try await microseconds(calls: 20_000) {
-        _ = try await service.fetch(requests[next])
+        _ = try await service.send(requests[next])
         next = (next + 1) % entries
       }
     }
@@ -221,7 +221,7 @@ enum CacheBenchmarks {
       app: "strata-bench", origin: origin, maxBytes: budget, environment: environment)
     let diskService = service(disk, at: api)
     let start = ContinuousClock.now
-    for index in 0..<100_000 { _ = try await diskService.fetch(Request<Item>(path: "d/\(index)")) }
+    for index in 0..<100_000 { _ = try await diskService.send(Request<Item>(path: "d/\(index)")) }
     let seconds = Measure.nanoseconds(ContinuousClock.now - start) / 1e9
     // Read back by a new cache, as the next process would find it.
     let onDisk = HTTPCache(

@@ -201,7 +201,7 @@ enum NetworkBenchmarks {
     let transport = URLSessionTransport()
     let plain = NetworkService(
       options: uncached(server), transport: transport)
-    let login = try await plain.send(DummyJSONAuth.login())
+    let login = try await plain.send(DummyJSONAuth.login()).value
     guard let origin = Origin(server.baseURL) else { throw URLError(.badURL) }
     let good = AuthSession(
       origin: origin,
@@ -228,7 +228,7 @@ enum NetworkBenchmarks {
           Credentials(
             accessToken: "sbx_at_stale", refreshToken: login.refreshToken, origin: origin)),
         refresh: { token in
-          let renewed = try await plain.send(DummyJSONAuth.refresh(token))
+          let renewed = try await plain.send(DummyJSONAuth.refresh(token)).value
           return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
         })
       let service = NetworkService(

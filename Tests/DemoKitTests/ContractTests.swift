@@ -53,9 +53,9 @@ struct ContractTests {
       let network = try target.container.resolve((any Networking).self)
       // Not user 1: the record holds emilys' password, which a sign-in elsewhere in this
       // process makes a known secret, and an answer holding one is never cached.
-      let first = try await network.fetch(Request<Someone>(path: "users/2"))
+      let first = try await network.send(Request<Someone>(path: "users/2"))
       #expect(first.source == .network && first.value.id == 2)
-      let second = try await network.fetch(Request<Someone>(path: "users/2"))
+      let second = try await network.send(Request<Someone>(path: "users/2"))
       switch second.source {
       case .revalidated, .cache: #expect(second.value.id == 2)
       default: Issue.record("the second read was downloaded again: \(second.source)")

@@ -171,7 +171,7 @@ struct StoreCrashTests {
     for id in 0..<40 {
       let item: Item
       do {
-        item = try await offline.send(Request<Item>(path: "items/\(id)"))
+        item = try await offline.send(Request<Item>(path: "items/\(id)")).value
       } catch let error as NetworkError {
         // A miss (the first write of this URL was the one cut short) asks the network, which
         // is away; a torn answer would fail to decode instead.
@@ -200,6 +200,6 @@ struct StoreCrashTests {
     // gone), listing only the folder of writes in progress.
     let left = (try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory + "/tmp")) ?? []
     #expect(left.isEmpty, "no half-written file stays: \(left)")
-    #expect(try await offline.send(Request<Item>(path: "items/99")).fill == "b")
+    #expect(try await offline.send(Request<Item>(path: "items/99")).value.fill == "b")
   }
 }

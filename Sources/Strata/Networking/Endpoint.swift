@@ -1,7 +1,7 @@
 import Foundation
 
 /// What ``NetworkService`` sends: a ``Request``, typed by what its response decodes to, so
-/// `try await network.send(UserRequests.get(id: 1))` returns a `User` with no annotation.
+/// `try await network.send(UserRequests.get(id: 1)).value` is a `User` with no annotation.
 ///
 /// `Request` is one; conform a type of your own when making the request takes logic (a path
 /// built from several values, a body from a form) — it says only which request it is.

@@ -14,7 +14,7 @@ extension NetworkService {
   func cached<Response>(
     _ stored: inout CachedResponse?, _ endpoint: Request<Response>, _ policy: CachePolicy,
     label: String, call: Call, in cache: HTTPCache
-  ) -> Fetched<Response>? {
+  ) -> NetworkResponse<Response>? {
     guard let hit = stored else { return nil }
     let now = cache.currentDate
     let age = Int(hit.age(at: now))
@@ -31,7 +31,7 @@ extension NetworkService {
       revalidateInBackground(
         endpoint, label: label, key: HTTPCache.key(url, account: call.account), in: cache)
     }
-    return Fetched(value: value, source: source)
+    return NetworkResponse(value, source: source, status: hit.status)
   }
 
   /// The kept answer, refreshed by a `304` to a conditional request (recorded as
@@ -41,14 +41,14 @@ extension NetworkService {
     call: Call,
     retriedBecause why: String?, since started: ContinuousClock.Instant, requestTime: Date,
     in cache: HTTPCache
-  ) async throws -> Fetched<Response>? {
+  ) async throws -> NetworkResponse<Response>? {
     try await checkSession(of: call)
     guard let answer = revalidated(stored, by: exchange.1, call: call, at: requestTime, in: cache)
     else { return nil }
     record(
       .success(exchange), .done(answer.body, exchange.1), of: call,
       retriedBecause: why, duration: ContinuousClock.now - started, source: .revalidated)
-    return Fetched(value: try decode(type, answer), source: .revalidated)
+    return NetworkResponse(try decode(type, answer), source: .revalidated, status: answer.status)
   }
 
   /// What stands in for a failed attempt (`next`): the kept answer, within its limits. A
@@ -57,7 +57,7 @@ extension NetworkService {
   func standIn<Response: Decodable & Sendable>(
     for next: Next, _ stored: inout CachedResponse?, _ type: Response.Type, call: Call,
     in cache: HTTPCache?
-  ) -> (value: Response, age: Int)? {
+  ) -> (value: Response, age: Int, status: Int)? {
     guard let cache else { return nil }
     if stored != nil, case .fail(let error) = next, let status = error.status,
       (400..<500).contains(status), ![401, 407, 408, 429].contains(status)
@@ -93,7 +93,7 @@ extension NetworkService {
   func standsIn<Response: Decodable & Sendable>(
     _ stored: CachedResponse, _ type: Response.Type, for next: Next, call: Call,
     in cache: HTTPCache
-  ) -> (value: Response, age: Int)? {
+  ) -> (value: Response, age: Int, status: Int)? {
     guard case .fail(let error) = next else { return nil }
     switch error.kind {
     case .transport, .offline, .deadlineExceeded, .invalidResponse: break
@@ -104,7 +104,7 @@ extension NetworkService {
     guard stored.canStandIn(at: now, maxStale: cache.maxStale.inSeconds),
       let value = keptValue(type, stored, for: call, in: cache)
     else { return nil }
-    return (value, Int(stored.age(at: now)))
+    return (value, Int(stored.age(at: now)), stored.status)
   }
 
   /// A success's value. A GET's answer is kept only once it decoded (a captive portal's page
@@ -113,15 +113,16 @@ extension NetworkService {
   func answer<Response: Decodable & Sendable>(
     _ data: Data, _ response: HTTPURLResponse, _ type: Response.Type, call: Call,
     at requestTime: Date, in cache: HTTPCache?
-  ) async throws -> Fetched<Response> {
+  ) async throws -> NetworkResponse<Response> {
     guard call.method == .get else {
       keep(data, response, for: call, requestTime: requestTime, in: cache)
-      return Fetched(value: try decode(type, data, status: response.statusCode), source: .network)
+      let value = try decode(type, data, status: response.statusCode)
+      return NetworkResponse(value, status: response.statusCode)
     }
     try await checkSession(of: call)
     let value = try decode(type, data, status: response.statusCode)
     keep(data, response, for: call, requestTime: requestTime, in: cache)
-    return Fetched(value: value, source: .network)
+    return NetworkResponse(value, status: response.statusCode)
   }
 
   /// A kept answer's value, or nil after dropping an answer that no longer decodes.

@@ -49,21 +49,15 @@ public final class NetworkService: Networking {
 
   // MARK: Sending
 
-  /// Sends `endpoint` and decodes its response.
+  /// Sends `endpoint` and decodes its answer, saying where it came from: the network, the
+  /// HTTP cache (``NetworkOptions/cache``), a revalidation, or a stale answer standing in
+  /// because the server could not be reached.
   ///
   /// A nonisolated async function: it runs on the global executor, so decoding a large body
   /// never happens on the caller's actor (the main actor, for a view model).
   /// - Throws: ``NetworkError``; `CancellationError` when the task is cancelled (no
   ///   further attempt is made).
-  public func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
-    try await fetch(endpoint).value
-  }
-
-  /// Sends `endpoint` and says where its answer came from: the network, the HTTP cache
-  /// (``NetworkOptions/cache``), a revalidation, or a stale answer standing in because the
-  /// server could not be reached.
-  /// - Throws: as ``send(_:)``.
-  public func fetch<E: Endpoint>(_ endpoint: E) async throws -> Fetched<E.Response> {
+  public func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response> {
     let request = endpoint.request
     let label = Self.label(request.method, request.path)
     do {
@@ -125,7 +119,7 @@ public final class NetworkService: Networking {
   /// - Parameter policy: The endpoint's cache policy, unless given (a background
   ///   revalidation).
   func send<Response>(_ endpoint: Request<Response>, label: String, policy: CachePolicy? = nil)
-    async throws -> Fetched<Response>
+    async throws -> NetworkResponse<Response>
   {
     let policy = policy ?? endpoint.cachePolicy
     var (call, cache, stored) = try await prepare(endpoint, label: label, policy: policy)
@@ -162,7 +156,8 @@ public final class NetworkService: Networking {
       if let standIn {
         try await checkSession(of: call)
         logger.info("\(label): answered from the cache (\(standIn.age)s old) after a failure")
-        return Fetched(value: standIn.value, source: .stale(age: standIn.age))
+        return NetworkResponse(
+          standIn.value, source: .stale(age: standIn.age), status: standIn.status)
       }
       switch next {
       case .done(let data, let response):

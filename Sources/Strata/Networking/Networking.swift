@@ -1,30 +1,29 @@
-/// What repositories depend on: send an endpoint, get its decoded response. `NetworkService` is
-/// the real implementation; tests substitute their own.
+/// What repositories depend on: send an endpoint, get its answer. `NetworkService` is the real
+/// implementation; tests substitute their own.
 public protocol Networking: Sendable {
-  /// Sends `endpoint` and decodes its response.
+  /// Sends `endpoint`: the answer's ``NetworkResponse/value`` is the decoded response, and it
+  /// says where it came from (the network, the HTTP cache, a revalidation, or a stale answer
+  /// standing in for a failure) and with which status.
+  /// ```swift
+  /// let user = try await network.send(Request<User>(path: "users/1")).value
+  /// ```
   /// - Throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
-  func send<E: Endpoint>(_ endpoint: E) async throws -> E.Response
-
-  /// Sends `endpoint` and says where the answer came from (the network, the HTTP cache, a
-  /// revalidation, or a stale answer standing in for a failure). The default sends and says
-  /// ``ResponseSource/network``: substitutes without a cache need not implement it.
-  func fetch<E: Endpoint>(_ endpoint: E) async throws -> Fetched<E.Response>
+  func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response>
 }
 
-extension Networking {
-  public func fetch<E: Endpoint>(_ endpoint: E) async throws -> Fetched<E.Response> {
-    Fetched(value: try await send(endpoint), source: .network)
-  }
-}
-
-/// An answer and where it came from.
-public struct Fetched<Value: Sendable>: Sendable {
+/// A decoded answer, where it came from and its HTTP status.
+public struct NetworkResponse<Value: Sendable>: Sendable {
   /// The decoded response.
   public let value: Value
   /// The network, the cache (with the answer's age), a 304, or a stale stand-in.
   public let source: ResponseSource
+  /// The HTTP status of the answer the value was decoded from: the kept answer's own status
+  /// when it came from the cache (a `304` refreshes the kept answer and is not the status).
+  public let status: Int
 
   /// For a fake ``Networking`` of your own: a repository test can say an answer came from
   /// the cache, or stood in for a failure.
-  public init(value: Value, source: ResponseSource) { (self.value, self.source) = (value, source) }
+  public init(_ value: Value, source: ResponseSource = .network, status: Int = 200) {
+    (self.value, self.source, self.status) = (value, source, status)
+  }
 }

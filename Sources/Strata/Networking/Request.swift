@@ -8,7 +8,7 @@ import Foundation
 ///     Request(path: "posts/add", method: .post, body: new)
 ///   }
 /// }
-/// let post = try await network.send(PostRequests.get(id: 1))  // a Post
+/// let post = try await network.send(PostRequests.get(id: 1)).value  // a Post
 /// ```
 ///
 /// Everything but the path has a default (GET, no query, no body, no authentication, the

@@ -2,7 +2,7 @@
 /// or records an issue and returns early — so no test leaves a server running.
 /// ```swift
 /// try await withSandbox { server in
-///   let page = try await service(server).send(UserRequests.list(limit: 5, skip: 0))
+///   let page = try await service(server).send(UserRequests.list(limit: 5, skip: 0)).value
 ///   #expect(page.total == 120)
 /// }
 /// ```

@@ -276,14 +276,14 @@ enum TourCommand {
     tour.step(13, "NetworkService's HTTP cache: a 304, then the server away")
     let network = try app.resolve((any Networking).self)
     let request = Request<User>(path: "users/2")
-    _ = try await network.fetch(request)
-    let again = try await network.fetch(request)
+    _ = try await network.send(request)
+    let again = try await network.send(request)
     tour.say(
       "read twice: the second sent the first answer's ETag and got 304 Not Modified (\(again.source.label), no body)"
     )
     tour.evidence()
     sandbox.faults.add(.init(method: "GET", path: "/users/2", count: 10, action: .dropConnection))
-    let away = try await network.fetch(request)
+    let away = try await network.send(request)
     guard case .stale(let age) = away.source else {
       throw tour.failure("the server away, the read was \(away.source.label)")
     }

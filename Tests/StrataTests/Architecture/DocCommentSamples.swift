@@ -24,7 +24,7 @@ private struct UsersClient: Sendable {
 private struct CommentsClient: Sendable {
   let network: any Networking
   func comments(postId: Int) async throws -> Comments {
-    try await network.send(Request<Comments>(path: "posts/\(postId)/comments"))
+    try await network.send(Request<Comments>(path: "posts/\(postId)/comments")).value
   }
 }
 
@@ -67,8 +67,14 @@ private enum DocCommentSamples {
         Request(path: "posts/add", method: .post, body: new)
       }
     }
-    let post = try await network.send(PostRequests.get(id: 1))  // a Post
+    let post = try await network.send(PostRequests.get(id: 1)).value  // a Post
     _ = (post, PostRequests.create(NewPost()))
+  }
+
+  static func networking(network: any Networking) async throws {
+    struct User: Decodable, Sendable {}
+    let user = try await network.send(Request<User>(path: "users/1")).value
+    _ = user
   }
 
   static func errors(load: () async throws -> Void) async throws {

@@ -84,8 +84,8 @@ struct AccountBoundaryTests {
     let network = Self.network(transport, session, cache: cache)
     let me = Request<TestUser>(path: "auth/me", headers: ["Cookie": cookie], requiresAuth: true)
 
-    #expect(try await network.fetch(me).source == .network)
-    #expect(try await network.fetch(me).source == .cache(age: 0), "the digests match")
+    #expect(try await network.send(me).source == .network)
+    #expect(try await network.send(me).source == .cache(age: 0), "the digests match")
     let files = everyByte(under: root)
     #expect(files.contains { $0.path.hasSuffix(".entry") })
     #expect(holds(files, token).isEmpty && holds(files, cookie).isEmpty)
@@ -94,10 +94,10 @@ struct AccountBoundaryTests {
     // The same account with a renewed token: the server said the answer depends on it.
     try await session.signIn(
       Credentials(accessToken: token + "-2", refreshToken: "r2", account: "alice"))
-    #expect(try await network.fetch(me).source == .network)
+    #expect(try await network.send(me).source == .network)
     // Another process sharing the directory computes the same digests.
     let other = Self.network(transport, session, cache: Self.diskCache(root))
-    #expect(try await other.fetch(me).source == .cache(age: 0))
+    #expect(try await other.send(me).source == .cache(age: 0))
     #expect(transport.requestCount == 2)
   }
 
@@ -116,7 +116,7 @@ struct AccountBoundaryTests {
     let files = everyByte(under: root)
     #expect(!files.isEmpty && holds(files, password).isEmpty && holds(files, "someone").isEmpty)
     let plain = Self.network(transport, nil, cache: cache)
-    #expect(try await plain.fetch(GetUser()).source == .cache(age: 0))
+    #expect(try await plain.send(GetUser()).source == .cache(age: 0))
     #expect(HTTPCache.withoutUserInfo("http://a:b@h:1/x?q=@") == "http://h:1/x?q=@")
     #expect(HTTPCache.withoutUserInfo("http://h/x?mail=a@b") == "http://h/x?mail=a@b")
   }
@@ -138,11 +138,11 @@ struct AccountBoundaryTests {
     let session = Self.session("alice", token: token, cache: cache)
     let network = Self.network(transport, session, cache: cache)
     _ = try await network.send(GetMe())
-    #expect(try await network.fetch(GetMe()).source == .cache(age: 0), "in memory, where it is")
+    #expect(try await network.send(GetMe()).source == .cache(age: 0), "in memory, where it is")
     #expect(holds(everyByte(under: root), token).isEmpty, "never in a file")
     #expect(cache.count == 0)
     let nextProcess = Self.network(transport, session, cache: Self.diskCache(root))
-    #expect(try await nextProcess.fetch(GetMe()).source == .network)
+    #expect(try await nextProcess.send(GetMe()).source == .network)
   }
 
   // MARK: Sign-out is a line in time
@@ -158,7 +158,7 @@ struct AccountBoundaryTests {
     let transport = Self.gated(gate)
     let session = Self.session("alice", token: "tok-alice", cache: cache)
     let network = Self.network(transport, session, cache: cache)
-    let read = Task { try await network.fetch(GetMe()) }
+    let read = Task { try await network.send(GetMe()) }
     try await gate.waitUntilEntered()
     await session.signOut()
     if signsInAgain {
@@ -182,7 +182,7 @@ struct AccountBoundaryTests {
     let transport = Self.gated(gate)
     let session = Self.session("alice", token: "tok-alice", cache: cache)
     let network = Self.network(transport, session, cache: cache)
-    let read = Task { try await network.fetch(GetMe()) }
+    let read = Task { try await network.send(GetMe()) }
     try await gate.waitUntilEntered()
     Self.diskCache(root).removeAll(account: "alice")  // the other process's sign-out
     gate.open()  // and every later request goes at once
@@ -190,10 +190,10 @@ struct AccountBoundaryTests {
     #expect(!everyByte(under: root).contains { $0.path.hasSuffix(".entry") })
 
     // Kept before the other process's sign-out: gone from this one's memory too.
-    #expect(try await network.fetch(GetMe()).source == .network)
-    #expect(try await network.fetch(GetMe()).source == .cache(age: 0))
+    #expect(try await network.send(GetMe()).source == .network)
+    #expect(try await network.send(GetMe()).source == .cache(age: 0))
     Self.diskCache(root).removeAll(account: "alice")
-    #expect(try await network.fetch(GetMe()).source == .network)
+    #expect(try await network.send(GetMe()).source == .network)
   }
 
   /// The other process's sign-out lands between this one's write of an answer and its

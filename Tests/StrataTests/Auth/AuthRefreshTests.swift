@@ -54,7 +54,7 @@ struct AuthRefreshTests {
     let session = AuthSession(
       origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
     let transport = acceptingTokens(["tok-new-1"])
-    let user = try await makeService(transport, authenticator: session).send(GetMe())
+    let user = try await makeService(transport, authenticator: session).send(GetMe()).value
     #expect(user.id == 1)
     #expect(refresher.count == 1)
     #expect(
@@ -107,7 +107,7 @@ struct AuthRefreshTests {
     let transport = acceptingTokens(["tok-new-1"])
     let service = makeService(transport, authenticator: session)
     let successes = try await withThrowingTaskGroup(of: Int.self) { group in
-      for _ in 0..<100 { group.addTask { try await service.send(GetMe()).id } }
+      for _ in 0..<100 { group.addTask { try await service.send(GetMe()).value.id } }
       return try await group.reduce(0) { $0 + $1 }
     }
     #expect(successes == 100)

@@ -89,7 +89,7 @@ struct SessionSafetyTests {
     let session = AuthSession(
       origin: exampleOrigin, store: store,
       refresh: { token in
-        let renewed = try await portal.send(DummyJSONAuth.refresh(token))
+        let renewed = try await portal.send(DummyJSONAuth.refresh(token)).value
         return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
       })
     let error = await networkError {

@@ -63,18 +63,18 @@ struct HTTPCacheTests {
     }
     let network = service(transport, clock, records: records)
 
-    #expect(try await network.fetch(GetUser()).source == .network)
+    #expect(try await network.send(GetUser()).source == .network)
     clock.advance(30)
-    let hit = try await network.fetch(GetUser())
+    let hit = try await network.send(GetUser())
     #expect(hit.source == .cache(age: 30) && hit.value == TestUser(id: 1, firstName: "Emily"))
     #expect(transport.requestCount == 1)
 
     clock.advance(31)  // 61 s: past max-age=60
-    let revalidated = try await network.fetch(GetUser())
+    let revalidated = try await network.send(GetUser())
     #expect(revalidated.source == .revalidated)
     #expect(revalidated.value == TestUser(id: 1, firstName: "Emily"))
     clock.advance(100)  // fresh again for the 304's max-age=120
-    #expect(try await network.fetch(GetUser()).source == .cache(age: 100))
+    #expect(try await network.send(GetUser()).source == .cache(age: 100))
     #expect(transport.requestCount == 2)
     #expect(records.all.map(\.source?.label) == ["miss", "hit", "revalidated", "hit"])
     #expect(records.all.map(\.attempt) == [1, 0, 1, 0])
@@ -83,6 +83,33 @@ struct HTTPCacheTests {
   /// A hit returns the value the service decoded from that answer before, without parsing
   /// the body again; another type, another service's decoder (it may decode differently) and
   /// a new answer each decode for themselves.
+  /// The status a `send` gives is the answer's own: a 201 from the network, and the kept
+  /// answer's 200 when a 304 refreshed it or it stood in for a 503 (neither the 304 nor the
+  /// 503 is what the value was decoded from).
+  @Test func theStatusIsTheOneTheValueWasDecodedFrom() async throws {
+    let clock = WallClock()
+    let transport = server { request, index in
+      switch index {
+      case 1: return (201, #"{"id":7}"#, [:])
+      case 2: return (200, userJSON, ["Cache-Control": "max-age=60", "ETag": "\"a\""])
+      case 3: return (304, "", ["Cache-Control": "max-age=60", "ETag": "\"a\""])
+      default: return (503, "", [:])
+      }
+    }
+    let network = service(transport, clock)
+    let created = try await network.send(Request<Created>(path: "users/add", method: .post))
+    #expect(created.status == 201 && created.source == .network)
+    #expect(try await network.send(GetUser()).status == 200)
+    clock.advance(61)
+    let revalidated = try await network.send(GetUser())
+    #expect(revalidated.source == .revalidated && revalidated.status == 200)
+    clock.advance(61)
+    let standIn = try await network.send(GetUser())
+    #expect(standIn.source == .stale(age: 61) && standIn.status == 200)
+  }
+
+  private struct Created: Decodable, Sendable { let id: Int }
+
   @Test func aStoredAnswerIsDecodedOncePerServiceAndType() async throws {
     struct Counted: Decodable, Sendable, Equatable {
       static let decodes = Lock(0)
@@ -100,20 +127,20 @@ struct HTTPCacheTests {
     }
     let first = service(transport, clock)
     let counted = Request<Counted>(path: "users/1")
-    #expect(try await first.send(counted).firstName == "Emily1")
-    for _ in 0..<3 { #expect(try await first.send(counted).firstName == "Emily1") }
+    #expect(try await first.send(counted).value.firstName == "Emily1")
+    for _ in 0..<3 { #expect(try await first.send(counted).value.firstName == "Emily1") }
     #expect(Counted.decodes.withLock { $0 } == 2, "the answer, then its first hit; no more")
 
-    #expect(try await first.send(GetUser()) == TestUser(id: 1, firstName: "Emily1"))
+    #expect(try await first.send(GetUser()).value == TestUser(id: 1, firstName: "Emily1"))
     var options = first.options
     options.onRequestRecord = nil
     let second = NetworkService(options: options, transport: transport, clock: ManualClock())
-    #expect(try await second.send(counted).firstName == "Emily1")
+    #expect(try await second.send(counted).value.firstName == "Emily1")
     #expect(Counted.decodes.withLock { $0 } == 3, "another service decodes for itself")
 
     clock.advance(61)
-    #expect(try await first.send(counted).firstName == "Emily2")
-    #expect(try await first.send(counted).firstName == "Emily2")
+    #expect(try await first.send(counted).value.firstName == "Emily2")
+    #expect(try await first.send(counted).value.firstName == "Emily2")
     #expect(Counted.decodes.withLock { $0 } == 5, "a new answer is decoded again")
     #expect(transport.requestCount == 2)
   }
@@ -135,8 +162,8 @@ struct HTTPCacheTests {
     }
     let network = service(transport, clock)
     _ = try await network.send(GetUser())
-    #expect(try await network.send(GetUser()).firstName == "Emma")
-    let third = try await network.fetch(GetUser())
+    #expect(try await network.send(GetUser()).value.firstName == "Emma")
+    let third = try await network.send(GetUser())
     #expect(third.source == .revalidated && third.value.firstName == "Emma")
     #expect(transport.requestCount == 3)
   }
@@ -152,7 +179,7 @@ struct HTTPCacheTests {
     let transport = server { _, _ in (200, userJSON, headers) }
     let network = service(transport, clock)
     _ = try await network.send(GetUser())
-    #expect(try await network.fetch(GetUser()).source == .network)
+    #expect(try await network.send(GetUser()).source == .network)
     #expect(transport.requestCount == 2)
   }
 
@@ -167,7 +194,7 @@ struct HTTPCacheTests {
     }
     let network = NetworkService(options: options, transport: transport, clock: ManualClock())
     _ = try await network.send(GetUser())
-    #expect(try await network.fetch(GetUser()).source == .cache(age: 0))
+    #expect(try await network.send(GetUser()).source == .cache(age: 0))
     #expect(cache.count == 1)
     #expect(transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "Cookie") == nil })
   }
@@ -184,7 +211,7 @@ struct HTTPCacheTests {
     let network = service(transport, clock, maxStale: .seconds(3_600))
     _ = try await network.send(GetUser())
     clock.advance(1_000)
-    #expect(try await network.fetch(GetUser()).source == .stale(age: 1_000))
+    #expect(try await network.send(GetUser()).source == .stale(age: 1_000))
     clock.advance(3_000)  // 3,990 s past its freshness: over maxStale
     let error = await networkError { _ = try await network.send(GetUser()) }
     #expect(error?.status == 503)
@@ -201,7 +228,7 @@ struct HTTPCacheTests {
       let network = service(transport, clock)
       _ = try await network.send(GetUser())
       clock.advance(1_000)
-      let source = try? await network.fetch(GetUser()).source
+      let source = try? await network.send(GetUser()).source
       #expect((source == .stale(age: 1_000)) == standsIn, "\(headers)")
     }
 
@@ -225,7 +252,7 @@ struct HTTPCacheTests {
     let network = service(transport, clock, records: records)
     _ = try await network.send(GetUser())
     clock.advance(720)
-    let answer = try await network.fetch(GetUser())
+    let answer = try await network.send(GetUser())
     #expect(answer.source == .stale(age: 720) && answer.value.firstName == "Emily")
     #expect(records.all.map(\.source) == [.network, .stale(age: 720)])
   }
@@ -247,11 +274,11 @@ struct HTTPCacheTests {
     _ = try await network.send(GetUser(id: 1))
     _ = try await network.send(GetUser(id: 2))
     _ = try await network.send(Request<EmptyResponse>(path: "users/add", method: .post))
-    #expect(try await network.fetch(GetUser(id: 1)).source == .network)
-    #expect(try await network.fetch(GetUser(id: 2)).source == .cache(age: 0))
+    #expect(try await network.send(GetUser(id: 1)).source == .network)
+    #expect(try await network.send(GetUser(id: 2)).source == .cache(age: 0))
 
     _ = try await network.send(Request<EmptyResponse>(path: "users/2", method: .delete))
-    #expect(try await network.fetch(GetUser(id: 2)).source == .network)
+    #expect(try await network.send(GetUser(id: 2)).source == .network)
   }
 
   /// A refresh asks the server even when the stored answer is fresh; `bypass` neither reads
@@ -263,9 +290,9 @@ struct HTTPCacheTests {
     var refresh = Request<TestUser>(path: "users/1")
     _ = try await network.send(refresh)
     refresh.cachePolicy = .revalidate
-    #expect(try await network.fetch(refresh).source == .network)
+    #expect(try await network.send(refresh).source == .network)
     refresh.cachePolicy = .bypass
-    #expect(try await network.fetch(refresh).source == .network)
+    #expect(try await network.send(refresh).source == .network)
     #expect(transport.requestCount == 3)
 
     let session = InMemoryTokenStore(
@@ -281,7 +308,7 @@ struct HTTPCacheTests {
         refresh: { _ in Credentials(accessToken: "t", refreshToken: "r", origin: exampleOrigin) }),
       clock: ManualClock())
     _ = try await signedIn.send(GetMe())
-    #expect(try await signedIn.fetch(GetMe()).source == .network)
+    #expect(try await signedIn.send(GetMe()).source == .network)
   }
 
   /// `stale-while-revalidate`: past its freshness but within the window, the stored answer
@@ -303,22 +330,22 @@ struct HTTPCacheTests {
     }
     let records = RecordBox()
     let network = service(transport, clock, records: records)
-    #expect(try await network.fetch(GetUser()).source == .network)
+    #expect(try await network.send(GetUser()).source == .network)
     clock.advance(30)
-    let quick = try await network.fetch(GetUser())
+    let quick = try await network.send(GetUser())
     #expect(quick.source == .stale(age: 30) && quick.value.firstName == "Emily")
     try await gate.waitUntilEntered()
-    #expect(try await network.fetch(GetUser()).source == .stale(age: 30), "still the stale one")
+    #expect(try await network.send(GetUser()).source == .stale(age: 30), "still the stale one")
     gate.open()
     try await waitUntil("the background revalidation") {
       records.all.contains { $0.source == .revalidated }
     }
     #expect(transport.requestCount == 2, "one revalidation for both reads")
-    #expect(try await network.fetch(GetUser()).source == .cache(age: 0), "fresh again")
+    #expect(try await network.send(GetUser()).source == .cache(age: 0), "fresh again")
     #expect(records.all.filter { $0.source?.label == "stale" }.allSatisfy { $0.attempt == 0 })
 
     clock.advance(10 + 61)
-    #expect(try await network.fetch(GetUser()).source == .revalidated, "past the window: waits")
+    #expect(try await network.send(GetUser()).source == .revalidated, "past the window: waits")
     #expect(transport.requestCount == 3)
   }
 
@@ -344,7 +371,7 @@ struct HTTPCacheTests {
     func read(_ id: Int) async throws -> ResponseSource {
       var request = Request<TestUser>(path: "users/\(id)")
       request.cachePolicy = .freshFor(.seconds(30))
-      return try await network.fetch(request).source
+      return try await network.send(request).source
     }
     for id in 1...4 { #expect(try await read(id) == .network) }
     clock.advance(10)
@@ -352,7 +379,7 @@ struct HTTPCacheTests {
     #expect(try await read(2) == .revalidated, "the server's max-age=5 wins")
     #expect(try await read(3) == .revalidated, "no-cache wins")
     #expect(try await read(4) == .cache(age: 10), "kept without a validator")
-    #expect(try await network.fetch(GetUser(id: 1)).source == .revalidated, "useCache: none")
+    #expect(try await network.send(GetUser(id: 1)).source == .revalidated, "useCache: none")
     clock.advance(30)
     #expect(try await read(4) == .network, "past it, and nothing to revalidate with")
   }
@@ -366,12 +393,12 @@ struct HTTPCacheTests {
     _ = try await network.send(
       Request<TestUser>(path: "users/1", headers: ["Accept-Language": "en"]))
     #expect(
-      try await network.fetch(
+      try await network.send(
         Request<TestUser>(path: "users/1", headers: ["Accept-Language": "en"])
       )
       .source == .cache(age: 0))
     #expect(
-      try await network.fetch(
+      try await network.send(
         Request<TestUser>(path: "users/1", headers: ["Accept-Language": "fr"])
       )
       .source == .network)
@@ -393,7 +420,7 @@ struct HTTPCacheTests {
     for id in 1...10 { _ = try await network.send(GetUser(id: id)) }
     #expect(cache.byteCount <= 1_000 && cache.count >= 2)
     // The newest is still kept, its absurd max-age capped, not a trap.
-    #expect(try await network.fetch(GetUser(id: 10)).source == .cache(age: 0))
+    #expect(try await network.send(GetUser(id: 10)).source == .cache(age: 0))
     _ = try await network.send(GetUser(id: 1))  // the oldest went first: asked without a tag
     #expect(transport.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
   }
@@ -444,18 +471,18 @@ struct HTTPCacheDiskTests {
       )
     }
     let (alice, aliceNetwork) = signedIn("alice", token: "tok-alice-1")
-    #expect(try await aliceNetwork.fetch(GetMe()).source == .network)
-    #expect(try await aliceNetwork.fetch(GetMe()).source == .cache(age: 0))
+    #expect(try await aliceNetwork.send(GetMe()).source == .network)
+    #expect(try await aliceNetwork.send(GetMe()).source == .cache(age: 0))
     try await alice.signIn(
       Credentials(accessToken: "tok-alice-2", refreshToken: "r-2", account: "alice"))
-    #expect(try await aliceNetwork.fetch(GetMe()).source == .cache(age: 0), "keyed by account")
+    #expect(try await aliceNetwork.send(GetMe()).source == .cache(age: 0), "keyed by account")
 
     let (bob, bobNetwork) = signedIn("bob", token: "tok-bob")
-    let bobsAnswer = try await bobNetwork.fetch(GetMe())
+    let bobsAnswer = try await bobNetwork.send(GetMe())
     #expect(bobsAnswer.source == .network && bobsAnswer.value.firstName == "Bob", "not Alice's")
-    #expect(try await bobNetwork.fetch(GetMe()).value.firstName == "Bob")
+    #expect(try await bobNetwork.send(GetMe()).value.firstName == "Bob")
     let (_, nobody) = signedIn(nil, token: "tok-alice-3")
-    #expect(try await nobody.fetch(GetMe()).source == .network, "no account: nothing kept")
+    #expect(try await nobody.send(GetMe()).source == .network, "no account: nothing kept")
     #expect(cache.count == 2 && transport.requestCount == 3)
 
     await alice.signOut()
@@ -465,7 +492,7 @@ struct HTTPCacheDiskTests {
     let entries = files.filter { $0.hasSuffix(".entry") }
     #expect(entries.count == 1 && !files.joined().contains("alice"), "\(files)")
     #expect(Self.cache(root, clock).count == 1, "on disk too")
-    #expect(try await bobNetwork.fetch(GetMe()).source == .cache(age: 0), "Bob's stay")
+    #expect(try await bobNetwork.send(GetMe()).source == .cache(age: 0), "Bob's stay")
 
     await bob.rejected(renewedToken: "tok-bob")
     #expect(cache.count == 0 && Self.cache(root, clock).count == 0, "a rejected session's too")
@@ -498,13 +525,13 @@ struct HTTPCacheDiskTests {
         options: options, transport: transport, authenticator: session, clock: ManualClock())
     }
     let alice = network("alice")
-    #expect(try await alice.fetch(GetMe()).source == .network)
-    #expect(try await alice.fetch(GetMe()).source == .cache(age: 0))
-    let bob = try await network("bob").fetch(GetMe())
+    #expect(try await alice.send(GetMe()).source == .network)
+    #expect(try await alice.send(GetMe()).source == .cache(age: 0))
+    let bob = try await network("bob").send(GetMe())
     #expect(bob.source == .network && bob.value.firstName == "Bob", "Alice's public answer")
     let anyone = network(nil)
-    _ = try await anyone.fetch(GetUser())
-    let again = try await anyone.fetch(GetUser())
+    _ = try await anyone.send(GetUser())
+    let again = try await anyone.send(GetUser())
     #expect(again.source == .cache(age: 0) && again.value.firstName == "Anyone")
     #expect(transport.requestCount == 3)
   }
@@ -527,9 +554,9 @@ struct HTTPCacheDiskTests {
     let restarted = Self.cache(root, clock)
     #expect(restarted.count == 1)
     let offline = MockTransport { _, _ in throw URLError(.notConnectedToInternet) }
-    #expect(try await Self.network(restarted, offline).fetch(GetUser()).source == .cache(age: 30))
+    #expect(try await Self.network(restarted, offline).send(GetUser()).source == .cache(age: 30))
     clock.advance(600)
-    let answer = try await Self.network(Self.cache(root, clock), offline).fetch(GetUser())
+    let answer = try await Self.network(Self.cache(root, clock), offline).send(GetUser())
     #expect(answer.source == .stale(age: 630) && answer.value.firstName == "Emily")
   }
 
@@ -545,7 +572,7 @@ struct HTTPCacheDiskTests {
     }
     _ = try await Self.network(Self.cache(root, clock), online).send(GetUser())
     let offline = MockTransport { _, _ in throw URLError(.notConnectedToInternet) }
-    let answer = try await Self.network(reader, offline).fetch(GetUser())
+    let answer = try await Self.network(reader, offline).send(GetUser())
     #expect(answer.source == .cache(age: 0) && answer.value.firstName == "Emily")
     #expect(offline.requestCount == 0 && reader.count == 1)
   }
@@ -607,7 +634,7 @@ struct HTTPCacheDiskTests {
     #expect(reopened.byteCount == onDisk)
     let offline = MockTransport { _, _ in throw URLError(.notConnectedToInternet) }
     #expect(
-      try await Self.network(reopened, offline).fetch(GetUser(id: 12)).source == .cache(age: 0))
+      try await Self.network(reopened, offline).send(GetUser(id: 12)).source == .cache(age: 0))
     #expect(
       await networkError { _ = try await Self.network(reopened, offline).send(GetUser(id: 1)) }
         != nil)

@@ -61,8 +61,8 @@ struct RecencyListTests {
     options.cache = HTTPCache(now: { Date(timeIntervalSince1970: 1_800_000_000) })
     let network = NetworkService(options: options, transport: transport, clock: ManualClock())
     _ = try await network.send(GetUser())
-    #expect(try await network.fetch(GetUser()).source == .revalidated)
-    #expect(try await network.fetch(GetUser()).source == .revalidated)
+    #expect(try await network.send(GetUser()).source == .revalidated)
+    #expect(try await network.send(GetUser()).source == .revalidated)
     let tags = transport.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") }
     #expect(tags == [nil, "\"a\"", "W/\"a\""])
   }

@@ -47,8 +47,8 @@ struct UsableAnswersTests {
     let (network, cache) = Self.service(transport)
     await #expect(throws: NetworkError.self) { try await network.send(GetUser()) }
     #expect(cache.count == 0)
-    #expect(try await network.fetch(GetUser()).source == .network)
-    #expect(try await network.fetch(GetUser()).source == .cache(age: 0))
+    #expect(try await network.send(GetUser()).source == .network)
+    #expect(try await network.send(GetUser()).source == .cache(age: 0))
     #expect(transport.requestCount == 2)
   }
 
@@ -60,7 +60,7 @@ struct UsableAnswersTests {
     }
     let (network, cache) = Self.service(transport)
     _ = try await network.send(GetUser())
-    #expect(try await network.send(Request<Other>(path: "users/1")).title == "t")
+    #expect(try await network.send(Request<Other>(path: "users/1")).value.title == "t")
     #expect(transport.requestCount == 2, "the kept answer was not the last word")
     #expect(cache.count == 1, "the server's new answer is kept in its place")
   }
@@ -71,11 +71,11 @@ struct UsableAnswersTests {
       (200, #"{"id":1,"firstName":"V\#(index)"}"#, ["Cache-Control": "max-age=600"])
     }
     let (network, _) = Self.service(transport)
-    #expect(try await network.send(GetUser()).firstName == "V1")
+    #expect(try await network.send(GetUser()).value.firstName == "V1")
     var bypass = Request<TestUser>(path: "users/1")
     bypass.cachePolicy = .bypass
-    #expect(try await network.fetch(bypass).value.firstName == "V2")
-    let after = try await network.fetch(GetUser())
+    #expect(try await network.send(bypass).value.firstName == "V2")
+    let after = try await network.send(GetUser())
     #expect(after.source == .cache(age: 0) && after.value.firstName == "V2")
   }
 
@@ -88,7 +88,7 @@ struct UsableAnswersTests {
     }
     let (network, cache) = Self.service(transport)
     _ = try await network.send(GetUser())
-    let again = try await network.fetch(GetUser())
+    let again = try await network.send(GetUser())
     #expect(again.source == .revalidated && again.value.firstName == "Emily")
     #expect(cache.count == 0)
   }
@@ -106,7 +106,7 @@ struct UsableAnswersTests {
     }
     let (network, _) = Self.service(transport)
     _ = try await network.send(GetUser())
-    let again = try await network.fetch(GetUser())
+    let again = try await network.send(GetUser())
     #expect(again.source == .network && again.value.firstName == "Emma")
     #expect(transport.requests.map(Self.condition) == [nil, "\"a\"", nil])
   }
@@ -128,7 +128,7 @@ struct UsableAnswersTests {
     }
     let (network, _) = Self.service(transport)
     _ = try await network.send(GetUser())
-    let source = try await network.fetch(GetUser()).source
+    let source = try await network.send(GetUser()).source
     #expect((source == .revalidated) == selected, "\(kept) kept, 304 with \(answered)")
   }
 

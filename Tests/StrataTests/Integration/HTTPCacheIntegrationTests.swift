@@ -29,15 +29,15 @@ struct HTTPCacheIntegrationTests {
   @Test func aSecondReadIsRevalidatedWithTheServersETag() async throws {
     try await withSandbox { server in
       let network = Self.service(server)
-      #expect(try await network.fetch(GetUser(id: 2)).source == .network)
-      let again = try await network.fetch(GetUser(id: 2))
+      #expect(try await network.send(GetUser(id: 2)).source == .network)
+      let again = try await network.send(GetUser(id: 2))
       #expect(again.source == .revalidated && again.value.firstName == "Michael")
       let conditional = server.journal.entries.last { $0.path == "/users/2" }
       #expect(conditional?.header("If-None-Match")?.hasPrefix("W/\"") == true)
 
       _ = try await network.send(
         Request<EmptyResponse>(path: "users/2", method: .put, body: ["firstName": "Emma"]))
-      #expect(try await network.fetch(GetUser(id: 2)).source == .network)
+      #expect(try await network.send(GetUser(id: 2)).source == .network)
     }
   }
 
@@ -51,14 +51,14 @@ struct HTTPCacheIntegrationTests {
       _ = try await network.send(GetUser(id: 2))
       let before = server.journal.entries.count
       // Real time passes on a busy machine: any age below the 600 s it is fresh for.
-      guard case .cache(let age) = try await network.fetch(GetUser(id: 2)).source, age < 600 else {
+      guard case .cache(let age) = try await network.send(GetUser(id: 2)).source, age < 600 else {
         Issue.record("the fresh answer was not used")
         return
       }
       #expect(server.journal.entries.count == before)
       var refresh = Request<TestUser>(path: "users/2")
       refresh.cachePolicy = .revalidate
-      #expect(try await network.fetch(refresh).source == .revalidated)
+      #expect(try await network.send(refresh).source == .revalidated)
       #expect(server.journal.entries.count == before + 1)
     }
   }
@@ -70,7 +70,7 @@ struct HTTPCacheIntegrationTests {
     let network = Self.service(server)
     _ = try await network.send(GetUser(id: 2))
     server.stopAndWait()
-    let answer = try await network.fetch(GetUser(id: 2))
+    let answer = try await network.send(GetUser(id: 2))
     guard case .stale = answer.source else {
       Issue.record("expected a stale answer, got \(answer.source)")
       return

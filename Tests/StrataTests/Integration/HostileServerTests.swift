@@ -18,7 +18,7 @@ struct HostileServerTests {
     let server = SandboxServer()
     try server.start()
     let plain = sandboxService(server)
-    let login = try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60))
+    let login = try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60)).value
     return (server, login, sandboxSession(server, plain, login))
   }
 
@@ -43,7 +43,7 @@ struct HostileServerTests {
     let result = await call.result
     #expect(throws: CancellationError.self) { try result.get() }
     #expect(server.journal.count(path: "/users/1") == 1, "not retried")
-    let next = try await service.send(GetUser(id: 2))
+    let next = try await service.send(GetUser(id: 2)).value
     #expect(next.id == 2, "the one connection allowed was given back")
   }
 
@@ -210,7 +210,7 @@ struct HostileServerTests {
     let service = NetworkService(
       options: NetworkOptions(baseURL: server.baseURL, deadline: .seconds(300)),
       transport: URLSessionTransport(), authenticator: session)
-    #expect(try await service.send(GetMe()).firstName == "Emily")
+    #expect(try await service.send(GetMe()).value.firstName == "Emily")
     #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
     #expect(server.journal.count(method: "GET", path: "/auth/me") == 2)
   }
@@ -246,7 +246,7 @@ struct HostileServerTests {
     }
     #expect(verdicts.count == calls)
     #expect(verdicts.allSatisfy { $0 == .unauthorized(.signInRequired) }, "\(verdicts)")
-    #expect(try await service.send(GetUser()).id == 1)
+    #expect(try await service.send(GetUser()).value.id == 1)
     #expect(server.journal.count(method: "GET", path: "/users/1") == calls + 1)
   }
 }

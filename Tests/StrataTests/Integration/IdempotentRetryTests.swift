@@ -42,7 +42,8 @@ struct IdempotentRetryTests {
       let created = try await sandboxService(
         server, policy: policy, transport: URLSessionTransport()
       ).send(
-        Self.create(key: key, policy: policy))
+        Self.create(key: key, policy: policy)
+      ).value
       #expect(created == Created(id: 151, title: "Once"))
       #expect(server.changesDone(path: "/posts/add") == 1, "one post on the server")
       let sent = server.journal.entries.filter { $0.path == "/posts/add" }

@@ -55,7 +55,7 @@ func sandboxSession(
       Credentials(
         accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)),
     refresh: { token in
-      let renewed = try await plain.send(DummyJSONAuth.refresh(token))
+      let renewed = try await plain.send(DummyJSONAuth.refresh(token)).value
       return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
     })
 }
@@ -64,7 +64,7 @@ func sandboxSession(
 struct NetworkIntegrationTests {
   @Test func getAndDecode() async throws {
     try await withSandbox { server in
-      let page = try await sandboxService(server).send(ListUsers())
+      let page = try await sandboxService(server).send(ListUsers()).value
       #expect(page.users.count == 5 && page.total == 120)
       #expect(page.users.first == TestUser(id: 1, firstName: "Emily"))
       let entry = try #require(server.journal.entries.first)
@@ -76,7 +76,7 @@ struct NetworkIntegrationTests {
   @Test func serviceUnavailableTwiceThenSuccess() async throws {
     try await withSandbox { server in
       server.faults.fail(503, method: "GET", path: "/users/1", count: 2)
-      let user = try await sandboxService(server).send(GetUser())
+      let user = try await sandboxService(server).send(GetUser()).value
       #expect(user.firstName == "Emily")
       #expect(server.journal.count(method: "GET", path: "/users/1") == 3)
     }
@@ -162,12 +162,12 @@ struct NetworkIntegrationTests {
     let clock = Lock(Date(timeIntervalSince1970: 1_800_000_000))
     try await withSandbox(.init(now: { clock.withLock { $0 } })) { server in
       let plain = sandboxService(server)
-      let login = try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60))
+      let login = try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60)).value
       let session = sandboxSession(server, plain, login)
       let service = sandboxService(server, authenticator: session)
-      #expect(try await service.send(GetMe()).firstName == "Emily")
+      #expect(try await service.send(GetMe()).value.firstName == "Emily")
       clock.withLock { $0 += 120 }  // the access token (60 s) is now expired on the server
-      #expect(try await service.send(GetMe()).firstName == "Emily")
+      #expect(try await service.send(GetMe()).value.firstName == "Emily")
       #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
       #expect(server.journal.count(method: "GET", path: "/auth/me") == 3)
     }

@@ -30,7 +30,7 @@ struct ReadmeExampleTests {
       let config = try Config(file: release, overrides: ["API": server.baseURL.absoluteString])
       let network = NetworkService(
         options: try NetworkOptions(config: config, baseURL: config.url(.api)))
-      let user = try await network.send(UserRequests.get(id: 1))  // a User, no annotation
+      let user = try await network.send(UserRequests.get(id: 1)).value  // a User, no annotation
 
       #expect(user.firstName == "Emily")
       #expect(try config.string(.logLevel) == "notice")

@@ -41,7 +41,7 @@ struct RealServiceShapesTests {
     try server.start()
     defer { server.stopAndWait() }
     let service = sandboxService(server)
-    let personal = try await service.send(GetPersonalFields()).values
+    let personal = try await service.send(GetPersonalFields()).value.values
     let capture = CapturingLogSink()
     try await Log.withScope(sink: capture, levels: .all) {
       _ = try await service.send(GetPersonalFields())
@@ -82,7 +82,7 @@ struct RealServiceShapesTests {
     }
     let service = NetworkService(
       options: configuration, transport: sharedTransport, authenticator: session)
-    #expect(try await service.send(GetMe()).firstName == "Emily")
+    #expect(try await service.send(GetMe()).value.firstName == "Emily")
     #expect(server.journal.count(method: "GET", path: "/auth/me") == 2, "500, then 200")
     #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
 

@@ -154,7 +154,7 @@ struct MiddlewareTests {
     configuration.onRequestRecord = log.sink
     // Its own transport: this test's faulted connections never share a pool with others.
     let service = NetworkService(options: configuration, transport: URLSessionTransport())
-    #expect(try await service.send(GetUser()).firstName == "Emily")
+    #expect(try await service.send(GetUser()).value.firstName == "Emily")
     #expect(server.journal.entries.allSatisfy { $0.header("X-Client") == "strata-tests" })
     #expect(log.records.map(\.status) == [503, 200])
     #expect(log.records.last.map { $0.bytesReceived > 500 } == true)

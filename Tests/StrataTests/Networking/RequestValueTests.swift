@@ -17,7 +17,7 @@ struct RequestValueTests {
     let request = Request<TestUser>(
       path: "users/search", query: ["q": "em ily", "limit": "5", "skip": skip.map(String.init)],
       headers: ["X-Trace": "t1"])
-    let user = try await makeService(transport).send(request)
+    let user = try await makeService(transport).send(request).value
     #expect(user == TestUser(id: 1, firstName: "Emily"))
     let sent = try #require(transport.requests.first)
     #expect(sent.httpMethod == "GET")

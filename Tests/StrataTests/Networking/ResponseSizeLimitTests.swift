@@ -32,7 +32,7 @@ struct ResponseSizeLimitTests {
   func exactlyTheLimitIsAccepted(_ framing: CannedHTTPServer.Framing) async throws {
     let server = try CannedHTTPServer(
       response: CannedHTTPServer.response(Self.body(Self.limit), framing: framing))
-    let text = try await Self.service(server).send(Text())
+    let text = try await Self.service(server).send(Text()).value
     #expect(text.utf8.count == Self.limit - 2)
     #expect(server.requests == 1)
   }

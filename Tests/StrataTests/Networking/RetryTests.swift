@@ -13,7 +13,7 @@ struct RetryTests {
   @Test func twoFailuresThenSuccessWaitsOneThenTwoSeconds() async throws {
     let transport = MockTransport.statuses([503, 503, 200], body: userJSON)
     let clock = ManualClock()
-    let user = try await makeService(transport, clock: clock).send(GetUser())
+    let user = try await makeService(transport, clock: clock).send(GetUser()).value
     #expect(user == TestUser(id: 1, firstName: "Emily"))
     #expect(transport.requestCount == 3)
     #expect(clock.sleeps == [.seconds(1), .seconds(2)])

@@ -14,13 +14,13 @@ struct AuthLoadTests {
     try await withSandbox(.init(now: { clock.withLock { $0 } })) { server in
       let plain = sandboxService(server)
       let session = sandboxSession(
-        server, plain, try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60)))
+        server, plain, try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60)).value)
       let service = sandboxService(server, authenticator: session)
-      #expect(try await service.send(GetMe()).id == 1)
+      #expect(try await service.send(GetMe()).value.id == 1)
       clock.withLock { $0 += 120 }  // expired for the server
 
       let ids = try await withThrowingTaskGroup(of: Int.self) { group in
-        for _ in 0..<200 { group.addTask { try await service.send(GetMe()).id } }
+        for _ in 0..<200 { group.addTask { try await service.send(GetMe()).value.id } }
         return try await group.reduce(into: [Int]()) { $0.append($1) }
       }
       #expect(ids.count == 200 && ids.allSatisfy { $0 == 1 })
@@ -34,7 +34,7 @@ struct AuthLoadTests {
     try await withSandbox(.init(now: { clock.withLock { $0 } })) { server in
       let plain = sandboxService(server)
       let session = sandboxSession(
-        server, plain, try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60)))
+        server, plain, try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60)).value)
       let events = session.events()
       let service = sandboxService(server, authenticator: session)
       server.faults.fail(403, method: "POST", path: "/auth/refresh", count: 1000)

@@ -78,7 +78,7 @@ struct ExtremeInputTests {
     // A deadline of ~292 billion years: the watchdog saturates instead of overflowing.
     let service = makeService(
       MockTransport.successful(json: userJSON), timeout: .seconds(Int64.max))
-    #expect(try await service.send(GetUser()).id == 1)
+    #expect(try await service.send(GetUser()).value.id == 1)
   }
 
   @Test func aDeadlineThatFiresAtOnceIsNeverLost() async throws {

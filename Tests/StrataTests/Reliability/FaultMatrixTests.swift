@@ -43,7 +43,7 @@ struct FaultMatrixTests {
       server.faults.fail(502, path: "/users/1")
       server.faults.fail(503, path: "/users/1")
       server.faults.fail(504, path: "/users/1")
-      let value = try await service.send(GetUser())
+      let value = try await service.send(GetUser()).value
       #expect(value.firstName == "Emily")
       #expect(server.journal.count(path: "/users/1") == 4)
     }
@@ -61,7 +61,7 @@ struct FaultMatrixTests {
   @Test func connectionDroppedMidResponseIsRetried() async throws {
     try await withService { server, service in
       server.faults.add(.init(path: "/users/1", action: .truncateBody))
-      let value = try await service.send(GetUser())
+      let value = try await service.send(GetUser()).value
       #expect(value.id == 1)
       #expect(server.journal.count(path: "/users/1") == 2)
     }
@@ -135,7 +135,7 @@ struct FaultMatrixTests {
         .init(
           path: "/users/1",
           action: .respond(status: 200, headers: ["Content-Type": "text/plain"], body: userJSON)))
-      let value = try await service.send(GetUser())
+      let value = try await service.send(GetUser()).value
       #expect(value.firstName == "Emily")
     }
   }
@@ -157,7 +157,7 @@ struct FaultMatrixTests {
     try await withService { server, service in
       let numbers = "[" + (0..<600_000).map(String.init).joined(separator: ",") + "]"
       server.faults.add(.init(path: "/numbers", action: .respond(status: 200, body: numbers)))
-      let decoded = try await service.send(Numbers())
+      let decoded = try await service.send(Numbers()).value
       #expect(decoded.count == 600_000 && decoded.last == 599_999)
     }
   }

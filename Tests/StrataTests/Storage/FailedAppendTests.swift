@@ -114,7 +114,7 @@ struct SendLimitTests {
       _ = try await store.sync(maxAttempts: maxAttempts) { entry in
         var request = Request<Note>(path: "notes", method: .post, body: ["text": "t"])
         request.idempotencyKey = entry.idempotencyKey
-        return .init(key: "n", value: try await service.send(request))
+        return .init(key: "n", value: try await service.send(request).value)
       }
     }
     #expect(transport.requestCount == maxAttempts * (1 + maxRetries))

@@ -44,7 +44,8 @@ public final class APIAuthRepository: AuthRepository {
     KnownSecrets.register(password)  // masked wherever it might turn up, e.g. echoed back
     let response = try await network.send(
       AuthRequests.login(
-        username: username, password: password, lifetimeMinutes: renewal.lifetimeMinutes))
+        username: username, password: password, lifetimeMinutes: renewal.lifetimeMinutes)
+    ).value
     try await session.signIn(
       renewal.credentials(from: response.tokens, account: "user-\(response.user.id)"))
     Log.account.info("logged in as \(response.user.username, privacy: .private)")
@@ -57,7 +58,7 @@ public final class APIAuthRepository: AuthRepository {
     try await renewal.renew(refreshToken)
   }
 
-  public func me() async throws -> User { try await network.send(AuthRequests.me) }
+  public func me() async throws -> User { try await network.send(AuthRequests.me).value }
 
   /// Ends the session: tells the server (`POST /auth/logout`, one attempt, best effort) and
   /// forgets the credentials locally whatever it answers.

@@ -31,7 +31,8 @@ public struct TokenRenewal: Sendable {
   public func renew(_ refreshToken: String) async throws -> Credentials {
     credentials(
       from: try await network.send(
-        AuthRequests.refresh(refreshToken, lifetimeMinutes: lifetimeMinutes)))
+        AuthRequests.refresh(refreshToken, lifetimeMinutes: lifetimeMinutes)
+      ).value)
   }
 
   /// Credentials from a token answer, expiring when the token says (else after

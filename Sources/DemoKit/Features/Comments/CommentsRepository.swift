@@ -17,12 +17,12 @@ public final class APICommentsRepository: CommentsRepository {
 
   /// A page of all comments.
   public func list(limit: Int, skip: Int) async throws -> Page<PostComment> {
-    try await network.send(Page.request(limit, skip))
+    try await network.send(Page.request(limit, skip)).value
   }
 
   /// The comments on post `postId`.
   public func comments(postId: Int) async throws -> Page<PostComment> {
-    try await network.send(CommentRequests.forPost(postId))
+    try await network.send(CommentRequests.forPost(postId)).value
   }
 }
 

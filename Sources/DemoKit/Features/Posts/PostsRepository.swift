@@ -35,26 +35,26 @@ public final class APIPostsRepository: PostsRepository {
 
   /// A page of posts.
   public func list(limit: Int, skip: Int) async throws -> Page<Post> {
-    try await network.send(Page.request(limit, skip))
+    try await network.send(Page.request(limit, skip)).value
   }
 
   public func post(id: Int) async throws -> Post {
-    try await network.send(PostRequests.get(id: id))
+    try await network.send(PostRequests.get(id: id)).value
   }
 
   /// Creates a post (never retried).
   public func create(title: String, body: String, userId: Int) async throws -> Post {
-    try await network.send(PostRequests.create(title: title, body: body, userId: userId))
+    try await network.send(PostRequests.create(title: title, body: body, userId: userId)).value
   }
 
   /// Creates a post with its idempotency key (the service then retries it like a GET).
   public func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post {
-    try await network.send(PostRequests.create(draft, idempotencyKey: idempotencyKey))
+    try await network.send(PostRequests.create(draft, idempotencyKey: idempotencyKey)).value
   }
 
   /// Changes a post's title.
   public func update(id: Int, title: String) async throws -> Post {
-    try await network.send(PostRequests.update(id: id, title: title))
+    try await network.send(PostRequests.update(id: id, title: title)).value
   }
 
   public func delete(id: Int) async throws {

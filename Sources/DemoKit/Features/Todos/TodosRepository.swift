@@ -19,16 +19,16 @@ public final class APITodosRepository: TodosRepository {
 
   /// A page of todos.
   public func list(limit: Int, skip: Int) async throws -> Page<Todo> {
-    try await network.send(Page.request(limit, skip))
+    try await network.send(Page.request(limit, skip)).value
   }
 
   public func todo(id: Int) async throws -> Todo {
-    try await network.send(TodoRequests.get(id: id))
+    try await network.send(TodoRequests.get(id: id)).value
   }
 
   /// Sets a todo's completed flag.
   public func setCompleted(id: Int, _ completed: Bool) async throws -> Todo {
-    try await network.send(TodoRequests.setCompleted(id: id, completed))
+    try await network.send(TodoRequests.setCompleted(id: id, completed)).value
   }
 }
 

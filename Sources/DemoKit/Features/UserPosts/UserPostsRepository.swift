@@ -13,7 +13,7 @@ public final class APIUserPostsRepository: UserPostsRepository {
   public init(network: any Networking) { self.network = network }
 
   public func posts(byUser userId: Int, limit: Int, skip: Int) async throws -> Page<Post> {
-    try await network.send(UserPostsRequests.byUser(userId, limit: limit, skip: skip))
+    try await network.send(UserPostsRequests.byUser(userId, limit: limit, skip: skip)).value
   }
 }
 

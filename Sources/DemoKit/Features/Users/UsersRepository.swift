@@ -9,7 +9,7 @@ public protocol UsersRepository: Sendable {
   /// cache, a 304, or a stale answer standing in while the server is away). `refresh` asks
   /// the server — past the repository's copy and the HTTP cache's fresh one — as a
   /// pull-to-refresh must.
-  func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> Fetched<Page<User>>
+  func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> NetworkResponse<Page<User>>
   /// Users matching a query.
   /// - Parameter query: Text to find in names, username or e-mail.
   /// - Parameter limit: Page size.
@@ -22,8 +22,10 @@ public protocol UsersRepository: Sendable {
 
 extension UsersRepository {
   /// A repository that keeps nothing (a fake, a test double): every page is the network's.
-  public func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> Fetched<Page<User>> {
-    Fetched(value: try await page(limit: limit, skip: skip), source: .network)
+  public func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> NetworkResponse<
+    Page<User>
+  > {
+    NetworkResponse(try await page(limit: limit, skip: skip))
   }
 }
 
@@ -61,24 +63,28 @@ public final class APIUsersRepository: UsersRepository {
   }
 
   /// A page and where it came from; `refresh` asks the server (a 304 when nothing changed).
-  public func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> Fetched<Page<User>> {
-    try await network.fetch(read(Page<User>.request(limit, skip), refresh: refresh))
+  public func fetchPage(limit: Int, skip: Int, refresh: Bool) async throws -> NetworkResponse<
+    Page<User>
+  > {
+    try await network.send(read(Page<User>.request(limit, skip), refresh: refresh))
   }
 
   /// Users matching a query.
   public func search(_ query: String, limit: Int, skip: Int) async throws -> Page<User> {
     try await network.send(
-      read(UserRequests.search(query, limit: limit, skip: skip), refresh: false))
+      read(UserRequests.search(query, limit: limit, skip: skip), refresh: false)
+    ).value
   }
 
   public func user(id: Int) async throws -> User {
-    try await network.send(read(UserRequests.get(id: id), refresh: false))
+    try await network.send(read(UserRequests.get(id: id), refresh: false)).value
   }
 
   /// Renames a user; the reads of the next `ttl` ask the server.
   public func rename(id: Int, firstName: String) async throws -> User {
     let updated = try await network.send(
-      scoped(UserRequests.update(id: id, firstName: firstName)))
+      scoped(UserRequests.update(id: id, firstName: firstName))
+    ).value
     let seconds = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
     askUntil.withLock { $0 = now().addingTimeInterval(seconds) }
     return updated

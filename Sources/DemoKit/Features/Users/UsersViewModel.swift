@@ -123,13 +123,12 @@ public final class UsersViewModel {
     output.state = .loading
     let skip = output.skip + (reset ? 0 : output.users.count)
     let query = output.query
-    let result: Result<Fetched<Page<User>>, any Error>
+    let result: Result<NetworkResponse<Page<User>>, any Error>
     do {
       result = .success(
         query.isEmpty
           ? try await repo.fetchPage(limit: pageSize, skip: skip, refresh: refresh)
-          : Fetched(
-            value: try await repo.search(query, limit: pageSize, skip: skip), source: .network))
+          : NetworkResponse(try await repo.search(query, limit: pageSize, skip: skip)))
     } catch {
       result = .failure(error)
     }

@@ -41,7 +41,8 @@ struct PublicSpellingsTests {
     }
     let service = NetworkService(
       options: NetworkOptions(baseURL: URL(string: "https://api.example")!), transport: transport)
-    #expect(try await service.send(DeletePost()) == EmptyResponse())
+    let deleted = try await service.send(DeletePost())
+    #expect(deleted.value == EmptyResponse() && deleted.status == 204 && deleted.source == .network)
   }
 
   /// A sink an app writes (to forward records elsewhere) is tested with records it makes.
