@@ -52,10 +52,10 @@ public final class Gate: Sendable {
   }
 
   /// Waits until `count` callers have reached ``pass()``. A hang guard, not a verdict on
-  /// speed: after `limit` (two minutes by default — a busy machine runs a parallel suite
+  /// speed: after `limit` (five minutes by default — a busy machine runs a parallel suite
   /// several times slower) it throws ``TimedOut``, saying what it waited for, so a regression
   /// fails the test instead of hanging it.
-  public func waitUntilEntered(_ count: Int = 1, limit: Duration = .seconds(120)) async throws {
+  public func waitUntilEntered(_ count: Int = 1, limit: Duration = .seconds(300)) async throws {
     let deadline = ContinuousClock.now + limit
     // From 1 ms up to every 10 ms: many tests waiting at once must not keep the cooperative
     // pool busy with wake-ups on a loaded machine.

@@ -25,7 +25,8 @@ struct AccountSecretsTests {
     }
     // One fixed clock for the repository and its HTTP cache: no verdict on elapsed time.
     let now = { @Sendable in Date(timeIntervalSince1970: 1_800_000_000) }
-    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300))
     options.cache = HTTPCache(now: now)
     let network = NetworkService(options: options, transport: transport, authenticator: session)
     let users = APIUsersRepository(network: network, signedIn: true, now: now)

@@ -26,6 +26,8 @@ struct ContractTests {
           TOKEN_STORE = memory
           TOKEN_LIFETIME = 1m
           RETRY_BASE_DELAY = 200ms
+          DEADLINE = 300s
+          IDLE_TIMEOUT = 300s
           """, name: "contract.xcconfig")
       return Target(container: DemoContainer.make(config: config)) { await server?.stop() }
     }

@@ -70,7 +70,7 @@ struct OfflinePostsTests {
 
   /// The live repository over a real `NetworkService`: what the transport answers decides.
   func livePosts(_ transport: MockTransport, _ directory: String) -> OfflinePosts {
-    var options = NetworkOptions(baseURL: URL(string: "https://api.test")!)
+    var options = NetworkOptions(baseURL: URL(string: "https://api.test")!, deadline: .seconds(300))
     options.retryPolicy = .none
     options.serverMessageFormat = .dummyJSON
     return OfflinePosts(

@@ -38,7 +38,8 @@ struct UsersRefreshTests {
       default: throw URLError(.notConnectedToInternet)
       }
     }
-    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
     options.cache = HTTPCache(now: { clock.now })
     let network = NetworkService(options: options, transport: transport, clock: ManualClock())
     let model = UsersViewModel(repo: APIUsersRepository(network: network, now: { clock.now }))

@@ -64,7 +64,7 @@ struct CLIRunner: Sendable {
   }
 
   /// Runs the binary; `directory` is the working directory (default: the package root).
-  func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 60)
+  func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 300)
     async throws -> Result
   {
     let environment = self.environment

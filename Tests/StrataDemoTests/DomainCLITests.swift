@@ -124,13 +124,13 @@ struct SyncWatchCLITests {
       #expect(queued.status == 0, "\(queued.stderr)")
       server.faults.add(
         .init(method: "POST", path: "/posts/add", count: 8, action: .respond(status: 503)))
-      // The shell polls the command's output (a hang guard of 60 s, not a verdict on speed),
+      // The shell polls the command's output (a hang guard of 300 s, not a verdict on speed),
       // then sends SIGTERM and reports the status.
       let script = """
         "$0" "$@" > "$HOME/watch.out" 2> "$HOME/watch.err" &
         pid=$!
         tries=0
-        until grep -q '^sent 1' "$HOME/watch.out" || [ $tries -ge 1200 ]; do
+        until grep -q '^sent 1' "$HOME/watch.out" || [ $tries -ge 3000 ]; do
           sleep 0.1; tries=$((tries + 1))
         done
         kill -TERM $pid
@@ -166,7 +166,7 @@ struct SyncWatchCLITests {
       server.faults.add(
         .init(
           method: "POST", path: "/posts/add", count: 1,
-          action: .hold { _ = release.wait(timeout: .now() + 120) }))
+          action: .hold { _ = release.wait(timeout: .now() + 300) }))
       // The shell waits (hang guards, not verdicts on speed) until the server holds the post,
       // signals, waits until the watch says it is stopping, signals again (two signals sent
       // back to back can reach a process as one), and reports the status.
@@ -174,10 +174,10 @@ struct SyncWatchCLITests {
         "$0" "$@" > "$HOME/watch.out" 2> "$HOME/watch.err" &
         pid=$!
         tries=0
-        until [ -e "$HOME/held" ] || [ $tries -ge 1200 ]; do sleep 0.1; tries=$((tries + 1)); done
+        until [ -e "$HOME/held" ] || [ $tries -ge 3000 ]; do sleep 0.1; tries=$((tries + 1)); done
         kill -TERM $pid
         tries=0
-        until grep -q 'stopping after' "$HOME/watch.err" || [ $tries -ge 1200 ]; do
+        until grep -q 'stopping after' "$HOME/watch.err" || [ $tries -ge 3000 ]; do
           sleep 0.1; tries=$((tries + 1))
         done
         kill -TERM $pid
@@ -189,10 +189,11 @@ struct SyncWatchCLITests {
       let watching = Task {
         try await CLIEdgeTests.shell(cli, script, api + ["sync", "--watch"])
       }
-      var waited = 0  // a hang guard of two minutes, not a verdict on speed
-      while server.journal.count(method: "POST", path: "/posts/add") == 0, waited < 6_000 {
+      let patience = ContinuousClock.now + .seconds(300)  // a hang guard, not a verdict on speed
+      while server.journal.count(method: "POST", path: "/posts/add") == 0,
+        ContinuousClock.now < patience
+      {
         try await Task.sleep(for: .milliseconds(20))
-        waited += 1
       }
       #expect(FileManager.default.createFile(atPath: marker, contents: nil))
       let result = try await watching.value

@@ -63,7 +63,7 @@ struct EnvironmentAndOfflineCLITests {
       [
         "--set", "ENVIRONMENT=production", "--set", "ROUTE_TABLE=\(table)", "--log-level",
         "debug", "users",
-      ], timeout: 120)
+      ], timeout: 300)
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     let lines = result.stderr.split(separator: "\n")

@@ -8,7 +8,7 @@ struct LogSilenceTests {
   @Test func withoutBootstrapNothingIsWritten() async throws {
     var runner = try CLIRunner()
     runner.executable = CLIRunner.built("strata-log-probe")
-    let result = try await runner.run([], timeout: 120)
+    let result = try await runner.run([], timeout: 300)
     #expect(result.status == 0)
     #expect(result.stdout == "done\n")
     #expect(result.stderr.isEmpty, "wrote: \(result.stderr)")
@@ -18,7 +18,7 @@ struct LogSilenceTests {
   @Test func afterBootstrapTheSameCallsWrite() async throws {
     var runner = try CLIRunner()
     runner.executable = CLIRunner.built("strata-log-probe")
-    let result = try await runner.run(["--bootstrap"], timeout: 120)
+    let result = try await runner.run(["--bootstrap"], timeout: 300)
     #expect(result.status == 0)
     for expected in ["probe critical", "probe trace", "retry 1/1", "signed out"] {
       #expect(result.stderr.contains(expected), "missing '\(expected)' in: \(result.stderr)")

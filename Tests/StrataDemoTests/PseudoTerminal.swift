@@ -78,11 +78,11 @@ enum PseudoTerminal {
           return
         }
         let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: killer)  // hang guard
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: killer)  // hang guard
         process.waitUntilExit()
         killer.cancel()
         close(slave)
-        _ = reader.wait(timeout: .now() + 60)  // hang guard: the reader drains what is left
+        _ = reader.wait(timeout: .now() + 300)  // hang guard: the reader drains what is left
         close(master)
         continuation.resume(
           returning: Run(

@@ -249,7 +249,7 @@ struct ExtremeNumberCLITests {
   func everyNumericInputEndsWithADocumentedStatus(_ value: String) async throws {
     let cli = try CLIRunner()
     for arguments in Self.invocations(value) where !(arguments.first == "sandbox" && value == "0") {
-      let result = try await cli.run(arguments, timeout: 120)
+      let result = try await cli.run(arguments, timeout: 300)
       #expect([0, 1, 2, 77, 78].contains(result.status), "\(arguments) → \(result.status)")
       let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("strata-demo:") }
       #expect(errors.count <= 1, "\(arguments): \(result.stderr)")

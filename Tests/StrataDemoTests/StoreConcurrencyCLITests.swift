@@ -17,7 +17,7 @@ struct StoreConcurrencyCLITests {
   /// Waits (a hang guard, not a verdict: 60 s was missed at load 12) until the sandbox has
   /// seen `count` post creations.
   static func waitForPosts(_ server: SandboxServer, _ count: Int) async throws {
-    let deadline = ContinuousClock.now + .seconds(180)
+    let deadline = ContinuousClock.now + .seconds(300)
     while server.journal.count(method: "POST", path: "/posts/add") < count,
       ContinuousClock.now < deadline
     {

@@ -183,7 +183,7 @@ struct SandboxRobustnessTests {
     // Every server-side socket of those connections is closed again (allow the threads a moment).
     let port = sandbox.server.port
     var open = openSockets(localPort: port)
-    let patience = ContinuousClock.now + .seconds(60)  // hang guard: a busy machine waits
+    let patience = ContinuousClock.now + .seconds(300)  // hang guard: a busy machine waits
     while (open ?? 0) > 1, ContinuousClock.now < patience {
       try await Task.sleep(for: .milliseconds(20))
       open = openSockets(localPort: port)
@@ -265,7 +265,7 @@ struct SandboxLoadTests {
       sandbox.server.faults.add(
         .init(
           method: "GET", path: "/users/1", count: 1,
-          action: .hold { _ = release.wait(timeout: .now() + 120) }))
+          action: .hold { _ = release.wait(timeout: .now() + 300) }))
       async let held = sandbox.rawExchange(
         SandboxRobustnessTests.bytes(
           "GET /users/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),

@@ -49,7 +49,8 @@ struct AccountBoundaryTests {
     _ transport: MockTransport, _ session: AuthSession?, cache: HTTPCache?,
     baseURL: String = "https://api.example"
   ) -> NetworkService {
-    var options = NetworkOptions(baseURL: URL(string: baseURL)!, retryPolicy: .none)
+    var options = NetworkOptions(
+      baseURL: URL(string: baseURL)!, deadline: .seconds(300), retryPolicy: .none)
     options.cache = cache
     return NetworkService(
       options: options, transport: transport, authenticator: session, clock: ManualClock())

@@ -34,6 +34,7 @@ private func service(
 ) -> NetworkService {
   var options = NetworkOptions(
     baseURL: URL(string: "https://api.example") ?? URL(fileURLWithPath: "/"),
+    deadline: .seconds(300),
     retryPolicy: .none)
   options.cache = HTTPCache(maxStale: maxStale, now: { clock.now })
   if let records { options.onRequestRecord = { records.add($0) } }
@@ -187,7 +188,8 @@ struct HTTPCacheTests {
     let clock = WallClock()
     let cache = HTTPCache(now: { clock.now })
     var options = NetworkOptions(
-      baseURL: URL(string: "https://api.example") ?? URL(fileURLWithPath: "/"))
+      baseURL: URL(string: "https://api.example") ?? URL(fileURLWithPath: "/"),
+      deadline: .seconds(300))
     options.cache = cache
     let transport = server { _, index in
       (200, userJSON, ["Cache-Control": "max-age=60", "Set-Cookie": "session=s3cr3t-\(index)"])
@@ -299,7 +301,8 @@ struct HTTPCacheTests {
       Credentials(accessToken: "tok-abcdef", refreshToken: "ref-abcdef", origin: exampleOrigin))
     let signedIn = NetworkService(
       options: {
-        var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
+        var options = NetworkOptions(
+          baseURL: URL(string: "https://api.example")!, deadline: .seconds(300))
         options.cache = HTTPCache(now: { clock.now })
         return options
       }(), transport: transport,
@@ -315,7 +318,7 @@ struct HTTPCacheTests {
   /// comes back at once (stale, with its age) and one revalidation runs behind it, however
   /// many reads come meanwhile; the next read is fresh again. Past the window, a read waits
   /// for the server.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(5)))
   func staleWhileRevalidateAnswersAtOnceAndRevalidatesBehind() async throws {
     let clock = WallClock()
     let gate = Gate()
@@ -409,7 +412,8 @@ struct HTTPCacheTests {
   @Test func theBudgetHoldsAndHostileDirectivesAreHarmless() async throws {
     let clock = WallClock()
     let cache = HTTPCache(maxBytes: 1_000, now: { clock.now })
-    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300))
     options.cache = cache
     let body = #"{"id":1,"firstName":"\#(String(repeating: "x", count: 200))"}"#
     let transport = server { _, index in
@@ -437,7 +441,8 @@ struct HTTPCacheDiskTests {
   }
 
   private static func network(_ cache: HTTPCache, _ transport: MockTransport) -> NetworkService {
-    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
     options.cache = cache
     return NetworkService(options: options, transport: transport, clock: ManualClock())
   }
@@ -462,7 +467,8 @@ struct HTTPCacheDiskTests {
           Credentials(
             accessToken: token, refreshToken: "r-" + token, origin: exampleOrigin,
             account: account)), cache: cache)
-      var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+      var options = NetworkOptions(
+        baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
       options.cache = cache
       return (
         session,
@@ -511,7 +517,8 @@ struct HTTPCacheDiskTests {
       return (200, #"{"id":1,"firstName":"\#(name)"}"#, ["Cache-Control": control])
     }
     func network(_ account: String?) -> NetworkService {
-      var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+      var options = NetworkOptions(
+        baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
       options.cache = cache
       let session = account.map { account in
         AuthSession(

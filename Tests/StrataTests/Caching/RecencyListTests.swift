@@ -32,7 +32,8 @@ struct RecencyListTests {
       app: "strata-tests", origin: exampleOrigin,
       environment: ["XDG_CACHE_HOME": root, "HOME": root],
       now: { Date(timeIntervalSince1970: 1_800_000_000) })
-    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300))
     options.cache = cache
     let transport = MockTransport.successful(
       json: userJSON, headers: ["Cache-Control": "max-age=60", "Set-Cookie": "sid=s3cr3t-c00kie"])
@@ -57,7 +58,8 @@ struct RecencyListTests {
         request, status: index == 1 ? 200 : 304, body: index == 1 ? userJSON : "",
         headers: headers)
     }
-    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
     options.cache = HTTPCache(now: { Date(timeIntervalSince1970: 1_800_000_000) })
     let network = NetworkService(options: options, transport: transport, clock: ManualClock())
     _ = try await network.send(GetUser())

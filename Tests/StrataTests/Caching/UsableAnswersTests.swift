@@ -29,7 +29,7 @@ struct UsableAnswersTests {
   private static func service(_ transport: MockTransport) -> (NetworkService, HTTPCache) {
     let cache = HTTPCache(now: { Date(timeIntervalSince1970: 1_800_000_000) })
     var options = NetworkOptions(
-      baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
     options.cache = cache
     return (NetworkService(options: options, transport: transport, clock: ManualClock()), cache)
   }

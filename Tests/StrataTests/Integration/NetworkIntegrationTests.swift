@@ -99,7 +99,8 @@ struct NetworkIntegrationTests {
       // Its own session: on Linux, tearing down the abandoned transfer can hold up every other
       // transfer of the same URLSession for seconds.
       let service = NetworkService(
-        options: NetworkOptions(baseURL: server.baseURL, retryPolicy: .none),
+        options: NetworkOptions(
+          baseURL: server.baseURL, deadline: .seconds(300), retryPolicy: .none),
         transport: URLSessionTransport(options: .init(idleBackstop: 3600)))
       let error = await networkError { _ = try await service.send(SlowUser()) }
       #expect(error?.kind == .deadlineExceeded, "the 300 ms deadline, not the 60 s server")

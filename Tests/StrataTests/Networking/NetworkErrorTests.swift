@@ -39,7 +39,7 @@ struct NetworkErrorContextTests {
 
     let custom = #"{"message":"User with id '7' not found"}"#
     var configuration = NetworkOptions(
-      baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
     #expect(
       await networkError {
         _ = try await NetworkService(

@@ -63,13 +63,13 @@ func networkError(_ body: () async throws -> Void) async -> NetworkError? {
   }
 }
 
-/// Polls `condition` for up to 60 s: a hang guard only (a regression fails, saying what it
+/// Polls `condition` for up to 300 s: a hang guard only (a regression fails, saying what it
 /// waited for, instead of hanging), never a verdict on speed.
 func waitUntil(_ what: String, _ condition: @Sendable () -> Bool) async throws {
-  let deadline = ContinuousClock.now + .seconds(60)
+  let deadline = ContinuousClock.now + .seconds(300)
   while !condition() {
     guard ContinuousClock.now < deadline else {
-      Issue.record("timed out after 60 s waiting for \(what)")
+      Issue.record("timed out after 300 s waiting for \(what)")
       return
     }
     try await Task.sleep(for: .milliseconds(1))

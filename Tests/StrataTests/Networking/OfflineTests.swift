@@ -24,7 +24,8 @@ struct OfflineTests {
     baseURL: String = "https://api.example"
   ) -> NetworkService {
     var options = NetworkOptions(
-      baseURL: URL(string: baseURL)!, retryPolicy: RetryPolicy(maxRetries: 3))
+      baseURL: URL(string: baseURL)!, deadline: .seconds(300),
+      retryPolicy: RetryPolicy(maxRetries: 3))
     options.connectivity = connectivity
     return NetworkService(options: options, transport: transport, clock: clock)
   }

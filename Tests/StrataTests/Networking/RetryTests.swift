@@ -53,7 +53,7 @@ struct RetryTests {
     let transport = MockTransport.statuses([503, 503, 201])
     let clock = ManualClock()
     let service = NetworkService(
-      options: NetworkOptions(baseURL: base), transport: transport,
+      options: NetworkOptions(baseURL: base, deadline: .seconds(300)), transport: transport,
       clock: clock)
     _ = try await service.send(KeyedCreate())
     #expect(transport.requestCount == 3)
@@ -64,7 +64,7 @@ struct RetryTests {
     let unkeyed = MockTransport.statuses([503, 201])
     let error = await networkError {
       _ = try await NetworkService(
-        options: NetworkOptions(baseURL: base), transport: unkeyed,
+        options: NetworkOptions(baseURL: base, deadline: .seconds(300)), transport: unkeyed,
         clock: ManualClock()
       ).send(CreateThing())
     }
@@ -226,7 +226,7 @@ struct RetryTests {
   @Test func theRecordStreamIsToldOfTheRetryBeforeTheWait() async throws {
     let told = Lock<[(RequestRecord, [Duration])]>([])
     let clock = ManualClock()
-    var configuration = NetworkOptions(baseURL: URL(fileURLWithPath: "/"))
+    var configuration = NetworkOptions(baseURL: URL(fileURLWithPath: "/"), deadline: .seconds(300))
     configuration.baseURL = URL(string: "https://api.example") ?? configuration.baseURL
     configuration.onRequestRecord = { record in told.withLock { $0.append((record, clock.sleeps)) }
     }

@@ -69,19 +69,19 @@ struct LockTests {
     let reader = Thread {
       reads.withLock { $0.append(snapshot.read { $0.value }) }
       readOnce.signal()
-      _ = updated.wait(timeout: .now() + 60)
+      _ = updated.wait(timeout: .now() + 300)
       reads.withLock { $0.append(snapshot.read { $0.value }) }
       finished.signal()
     }
     reader.start()
-    try #require(readOnce.wait(timeout: .now() + 60) == .success, "the reader's first read")
+    try #require(readOnce.wait(timeout: .now() + 300) == .success, "the reader's first read")
     snapshot.update {
       $0 = Tracked(1)
       return true
     }
     snapshot.update { _ in false }  // nothing published: readers keep what they hold
     updated.signal()
-    try #require(finished.wait(timeout: .now() + 60) == .success, "the reader's second read")
+    try #require(finished.wait(timeout: .now() + 300) == .success, "the reader's second read")
     #expect(reads.withLock { $0 } == [0, 1])
     // The reader's copy of 1 goes with its thread once the snapshot holds another value.
     snapshot.update {
@@ -89,7 +89,7 @@ struct LockTests {
       return true
     }
     #expect(snapshot.read { $0.value } == 2)
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + .seconds(300)
     while Tracked.alive.load() > 1, ContinuousClock.now < deadline {
       Thread.sleep(forTimeInterval: 0.01)
     }
