@@ -47,7 +47,7 @@ public enum DemoContainer {
   ) {
     container.register(Config.self, scope: .singleton) { _ in config }
     container.register(AppEnvironment.self, scope: .singleton) { c in
-      try AppEnvironment.resolve(try c.resolve(Config.self)).0
+      try AppEnvironment.named(in: try c.resolve(Config.self))
     }
     // Offline, requests fail at once (no retries, no DNS wait) and view models say so.
     container.register(Connectivity.self, scope: .singleton) { c in

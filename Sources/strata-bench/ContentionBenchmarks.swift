@@ -123,8 +123,9 @@ enum ContentionBenchmarks {
     let logger = Log(category: "bench")
     // The process-wide set-up, not a scope: the threads below are not tasks, so a task-local
     // scope would not reach them (they would measure a disabled call). Reset afterwards.
-    Log.bootstrap(sink: sink, levels: LogThresholds(global: .trace))
-    defer { Log.bootstrap(sink: sink, levels: LogThresholds(global: .critical)) }
+    Log.levels = LogThresholds(global: .trace)
+    Log.bootstrap(sink: sink)
+    defer { Log.levels = LogThresholds(global: .critical) }
     let single = perOperation(threads: 1, iterations: 50_000) { logger.debug("value is \(42)") }
     let contended = perOperation(threads: threads, iterations: 50_000) {
       logger.debug("value is \(42)")

@@ -63,12 +63,13 @@ enum CoreBenchmarks {
     // (`Log.withScope`) reads a task-local first, and a sink that keeps every record adds its
     // storage: both shown beside it.
     let last = LastRecordSink()
-    Log.bootstrap(sink: last, levels: .all)
+    Log.levels = .all
+    Log.bootstrap(sink: last)
     let nanoseconds = Measure.nanosecondsPerOperation(iterations: 200_000) {
       value &+= 1
       logger.debug("value is \(value)")
     }
-    Log.bootstrap(sink: last, levels: LogThresholds(global: .critical))
+    Log.levels = LogThresholds(global: .critical)
     let scoped = Log.withScope(sink: last, levels: .all) {
       Measure.nanosecondsPerOperation(iterations: 200_000) {
         value &+= 1

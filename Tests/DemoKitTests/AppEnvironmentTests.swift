@@ -8,8 +8,10 @@ import Testing
 struct AppEnvironmentTests {
   @Test(arguments: AppEnvironment.allCases)
   func theEnvironmentFillsWhatTheFileLeavesOut(_ environment: AppEnvironment) throws {
-    let loaded = try Config(parsing: "ENVIRONMENT = \(environment)\nRETRY_MAX_RETRIES = 7")
-    let (resolved, config) = try AppEnvironment.resolve(loaded, fallback: .debug)
+    let (resolved, config) = try AppEnvironment.resolve(fallback: .debug) { defaults in
+      try Config(
+        parsing: "ENVIRONMENT = \(environment)\nRETRY_MAX_RETRIES = 7", defaults: defaults)
+    }
     #expect(resolved == environment)
     #expect(try config.int(.retryMaxRetries, default: 0) == 7, "the file wins")
     for (key, value) in environment.defaults where ![.retryMaxRetries, .environment].contains(key) {
@@ -32,15 +34,20 @@ struct AppEnvironmentTests {
   }
 
   @Test func withoutTheKeyTheBuildDecides() throws {
-    let (resolved, config) = try AppEnvironment.resolve(Config(parsing: ""), fallback: .production)
+    let (resolved, config) = try AppEnvironment.resolve(fallback: .production) {
+      try Config(parsing: "", defaults: $0)
+    }
     #expect(resolved == .production)
     #expect(try config.string(.environment) == "production")
     #expect(try config.url(.api).absoluteString == "https://dummyjson.com")
   }
 
   @Test func anUnknownNameIsAConfigErrorWithItsLocation() throws {
-    let loaded = try Config(parsing: "\nENVIRONMENT = staging", name: "app.xcconfig")
-    let error = try #require(throws: ConfigError.self) { try AppEnvironment.resolve(loaded) }
+    let error = try #require(throws: ConfigError.self) {
+      try AppEnvironment.resolve {
+        try Config(parsing: "\nENVIRONMENT = staging", name: "app.xcconfig", defaults: $0)
+      }
+    }
     #expect(
       error.description
         == "app.xcconfig:2:1: ENVIRONMENT: expected one of debug, testing, production, got 'staging'"
@@ -51,15 +58,28 @@ struct AppEnvironmentTests {
     let file =
       URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().path + "/Config/Testing.xcconfig"
-    let (resolved, config) = try AppEnvironment.resolve(Config(file: file, environment: [:]))
+    let (resolved, config) = try AppEnvironment.resolve {
+      try Config(file: file, environment: [:], defaults: $0)
+    }
     #expect(resolved == .testing)
     #expect(try config.string(.logLevel) == "warning")
     #expect(try config.string(.api) == "sandbox")
   }
 
+  /// A file's `$(API)` sees the API of the environment it names, not the fallback's: the
+  /// named environment's defaults are a layer of the configuration, loaded with it.
+  @Test func aReferenceSeesTheNamedEnvironmentsDefaults() throws {
+    let (resolved, config) = try AppEnvironment.resolve(fallback: .debug) {
+      try Config(parsing: "ENVIRONMENT = production\nUSERS = $(API)/users", defaults: $0)
+    }
+    #expect(resolved == .production)
+    #expect(try config.string("USERS") == "https://dummyjson.com/users")
+  }
+
   @Test func theContainerKnowsItsEnvironment() throws {
-    let (_, config) = try AppEnvironment.resolve(
-      Config(parsing: "ENVIRONMENT = testing\nAPI = http://127.0.0.1:9"))
+    let (_, config) = try AppEnvironment.resolve {
+      try Config(parsing: "ENVIRONMENT = testing\nAPI = http://127.0.0.1:9", defaults: $0)
+    }
     #expect(try DemoContainer.make(config: config).resolve(AppEnvironment.self) == .testing)
   }
 }

@@ -1,11 +1,17 @@
 // Uses Strata the way an app that never sets up logging does — every level, every built-in
 // category, a failing request with a retry, a session signing in and out — then prints
-// "done". With `--bootstrap` it sets up logging first, to show the same calls do write.
+// "done". With `--bootstrap` it sets up logging first, to show the same calls do write; with
+// `--json`, from a configuration that asks for JSON lines.
 import Foundation
 import Strata
 
 if CommandLine.arguments.contains("--bootstrap") {
-  Log.bootstrap(sink: TextLogSink(), levels: .all)
+  Log.levels = .all
+  Log.bootstrap(sink: TextLogSink())
+}
+if CommandLine.arguments.contains("--json") {
+  try Log.bootstrap(config: Config(parsing: "LOG_LEVEL = trace\nLOG_FORMAT = json"))
+  Log.general.info("hello \("x", privacy: .private)")
 }
 
 for level in LogLevel.allCases {

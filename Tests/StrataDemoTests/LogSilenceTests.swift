@@ -24,4 +24,17 @@ struct LogSilenceTests {
       #expect(result.stderr.contains(expected), "missing '\(expected)' in: \(result.stderr)")
     }
   }
+
+  /// `LOG_FORMAT = json` in the configuration: every line on standard error is one JSON object.
+  @Test func aConfigurationAskingForJSONGetsJSONLines() async throws {
+    var runner = try CLIRunner()
+    runner.executable = CLIRunner.built("strata-log-probe")
+    let result = try await runner.run(["--json"], timeout: 300)
+    #expect(result.status == 0)
+    let objects = try result.stderr.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect(objects.count > 10 && objects.allSatisfy { $0?["message"] != nil }, "\(result.stderr)")
+    #expect(objects.contains { $0?["message"] as? String == "hello <private>" })
+  }
 }

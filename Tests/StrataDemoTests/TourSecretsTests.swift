@@ -13,7 +13,10 @@ struct TourSecretsTests {
     let capture = CapturingLogSink()
     let lines = Lock<[String]>([])
     let previous = Log.levels
-    defer { Log.bootstrap(sink: DiscardingLogSink(), levels: previous) }
+    defer {
+      Log.levels = previous
+      Log.bootstrap(sink: DiscardingLogSink())
+    }
     let invocation = try CommandLineParser.parse(["tour"])
     let sink: @Sendable (String, Bool) -> Void = { line, _ in lines.withLock { $0.append(line) } }
     try await Terminal.$sink.withValue(sink) {

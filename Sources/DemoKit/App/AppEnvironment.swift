@@ -55,27 +55,41 @@ public enum AppEnvironment: String, Sendable, CaseIterable, CustomStringConverti
     return values
   }
 
-  /// The environment `config` names (else ``buildDefault``), and `config`
-  /// completed with its defaults.
+  /// The environment the configuration names (else `fallback`), and the configuration with
+  /// that environment's defaults as its lowest layer — so a file's `$(API)` sees the
+  /// environment's API, and `config show` says which values came from it. `load` reads the
+  /// configuration with the defaults it is given; it runs a second time only when the file,
+  /// environment or overrides name another environment than `fallback`.
+  /// ```swift
+  /// let (environment, config) = try AppEnvironment.resolve { defaults in
+  ///   try Config(file: "Config/App.xcconfig", defaults: defaults)
+  /// }
+  /// ```
+  /// - Throws: ``ConfigError`` naming the key and where it was set, for an unknown name; what
+  ///   `load` throws.
+  public static func resolve(
+    fallback: AppEnvironment = buildDefault, _ load: ([Config.Key: String]) throws -> Config
+  ) throws -> (AppEnvironment, Config) {
+    let first = try load(fallback.defaults)
+    let environment = try named(in: first, fallback: fallback)
+    return (environment, environment == fallback ? first : try load(environment.defaults))
+  }
+
+  /// The environment `config` names (else `fallback`).
   /// - Throws: ``ConfigError`` naming the key and where it was set, for an unknown name.
-  public static func resolve(_ config: Config, fallback: AppEnvironment = buildDefault) throws
-    -> (AppEnvironment, Config)
+  public static func named(in config: Config, fallback: AppEnvironment = buildDefault) throws
+    -> AppEnvironment
   {
-    let environment: AppEnvironment
-    if let entry = config.value(.environment) {
-      guard let named = AppEnvironment(rawValue: entry.value.lowercased()) else {
-        var location: SourceLocation?
-        if case .file(let fileLocation) = entry.origin { location = fileLocation }
-        let names = allCases.map(\.rawValue).joined(separator: ", ")
-        throw ConfigError(
-          .invalidValue(key: entry.key, expected: names), at: location,
-          "\(entry.key): expected one of \(names), got '\(UntrustedText.sanitize(entry.value, limit: 40))'"
-        )
-      }
-      environment = named
-    } else {
-      environment = fallback
+    guard let entry = config.value(.environment) else { return fallback }
+    guard let named = AppEnvironment(rawValue: entry.value.lowercased()) else {
+      var location: SourceLocation?
+      if case .file(let fileLocation) = entry.origin { location = fileLocation }
+      let names = allCases.map(\.rawValue).joined(separator: ", ")
+      throw ConfigError(
+        .invalidValue(key: entry.key, expected: names), at: location,
+        "\(entry.key): expected one of \(names), got '\(UntrustedText.sanitize(entry.value, limit: 40))'"
+      )
     }
-    return (environment, config.withDefaults(environment.defaults))
+    return named
   }
 }

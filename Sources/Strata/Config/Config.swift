@@ -28,7 +28,9 @@ public struct Config: Sendable, CustomStringConvertible {
   /// - Parameter environmentPrefix: The prefix marking override variables.
   /// - Parameter overrides: Explicit overrides (highest precedence), e.g. from `--set`.
   /// - Parameter defaults: Values used when no other layer defines a key.
-  /// - Parameter secretKeys: Further keys to treat as secrets, beyond the name rule.
+  /// - Parameter secrets: Keys whose values are secrets though their names do not say so
+  ///   (a name holding `TOKEN`, `SECRET`, `PASSWORD` or `KEY` does): shown as `<redacted>`
+  ///   and masked in logs.
   /// - Throws: ``ConfigError`` with file, line and column for any syntax,
   ///   include or substitution problem.
   public init(
@@ -37,43 +39,43 @@ public struct Config: Sendable, CustomStringConvertible {
     environmentPrefix: String = "STRATA_",
     overrides: [Key: String] = [:],
     defaults: [Key: String] = [:],
-    secretKeys: Set<String> = []
+    secrets: Set<Key> = []
   ) throws {
     var parser = ConfigParser()
     let assignments = try file.map { try parser.parse(fileAt: $0) } ?? []
     try self.init(
       assignments: assignments, skippedIncludes: parser.skippedIncludes, file: file,
       environment: environment, environmentPrefix: environmentPrefix, overrides: overrides,
-      defaults: defaults, secretKeys: secretKeys)
+      defaults: defaults, secrets: secrets)
   }
 
   /// Parses configuration text held in memory (handy in tests and for embedded defaults).
   /// - Parameter text: The xcconfig-style text.
   /// - Parameter name: The name used in locations; includes resolve relative to its directory.
-  /// - Parameter environment: See ``init(file:environment:environmentPrefix:overrides:defaults:secretKeys:)``.
+  /// - Parameter environment: See ``init(file:environment:environmentPrefix:overrides:defaults:secrets:)``.
   /// - Parameter overrides: Explicit overrides (highest precedence).
   /// - Parameter defaults: Values used when no other layer defines a key.
-  /// - Parameter secretKeys: Further keys to treat as secrets.
+  /// - Parameter secrets: Keys whose values are secrets though their names do not say so.
   public init(
     parsing text: String,
     name: String = "<string>",
     environment: [String: String] = [:],
     overrides: [Key: String] = [:],
     defaults: [Key: String] = [:],
-    secretKeys: Set<String> = []
+    secrets: Set<Key> = []
   ) throws {
     var parser = ConfigParser()
     let assignments = try parser.parse(text: text, name: name)
     try self.init(
       assignments: assignments, skippedIncludes: parser.skippedIncludes, file: name,
       environment: environment, environmentPrefix: "STRATA_", overrides: overrides,
-      defaults: defaults, secretKeys: secretKeys)
+      defaults: defaults, secrets: secrets)
   }
 
   private init(
     assignments: [ConfigAssignment], skippedIncludes: [SourceLocation], file: String?,
     environment: [String: String], environmentPrefix: String, overrides: [Key: String],
-    defaults: [Key: String], secretKeys: Set<String>
+    defaults: [Key: String], secrets: Set<Key>
   ) throws {
     var definitions: [String: SubstitutionResolver.Definition] = [:]
     definitions.reserveCapacity(defaults.count + assignments.count + overrides.count)
@@ -113,10 +115,8 @@ public struct Config: Sendable, CustomStringConvertible {
         .init(segments: try Self.parseOverride(key: key.name, value: value), origin: .override))
     }
 
-    let marked = (Array(defaults.keys) + Array(overrides.keys)).filter(\.isMarkedSecret)
-    let secrets = secretKeys.union(marked.map(\.name))
     let values = try Self.resolve(
-      definitions, in: order, environment: environment, secrets: secrets)
+      definitions, in: order, environment: environment, secrets: Set(secrets.map(\.name)))
     self.values = values
     self.duplicates = duplicates
     self.skippedIncludes = skippedIncludes
@@ -188,18 +188,6 @@ public struct Config: Sendable, CustomStringConvertible {
   /// - Parameter key: The key to look up.
   /// - Returns: The resolved value with its origin, or nil.
   public func value(_ key: Key) -> ConfigValue? { values[key.name] }
-
-  /// A copy where `defaults` fill the keys no layer defines (origin: defaults): defaults an
-  /// app can only choose once it has read the configuration — those of the environment it
-  /// names, say. Values already present win.
-  public func withDefaults(_ defaults: [Key: String]) -> Config {
-    var copy = self
-    for (key, value) in defaults where copy.values[key.name] == nil {
-      copy.values[key.name] = ConfigValue(
-        key: key.name, value: value, origin: .defaults, isSecret: key.isSecret)
-    }
-    return copy
-  }
 
   /// Every entry, sorted by key (for `config show`).
   public var entries: [ConfigValue] { values.values.sorted { $0.key < $1.key } }

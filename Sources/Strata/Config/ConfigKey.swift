@@ -4,26 +4,21 @@ extension Config {
   /// Each layer declares its own keys (`Config.Key.logLevel` with logging,
   /// `Config.Key.deadline` with networking); an app adds its own the same way.
   ///
-  /// Keys whose name contains `TOKEN`, `SECRET`, `PASSWORD` or `KEY` are secrets, as is any key
-  /// created with `secret: true`; their values print as `<redacted>`.
+  /// Keys whose name contains `TOKEN`, `SECRET`, `PASSWORD` or `KEY` are secrets, as are the
+  /// keys a configuration is loaded with as `secrets:`; their values print as `<redacted>`.
   public struct Key: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The key as written in files, e.g. `API`.
     public let name: String
-    /// Whether this key was explicitly marked secret (beyond the name rule).
-    package let isMarkedSecret: Bool
 
     /// - Parameter name: The key as written in files.
-    /// - Parameter secret: Treat the value as a secret even if the name does not say so.
-    public init(_ name: String, secret: Bool = false) {
-      self.name = name
-      self.isMarkedSecret = secret
-    }
+    public init(_ name: String) { self.name = name }
 
     /// Creates a key from a literal: `let key: Config.Key = "API"`.
     public init(stringLiteral value: String) { self.init(value) }
 
-    /// Whether values of this key must be redacted.
-    package var isSecret: Bool { isMarkedSecret || Self.nameLooksSecret(name) }
+    /// Whether the name says its values must be redacted (a configuration may say so of
+    /// other keys too: ``Config/value(_:)``'s `displayValue`).
+    package var isSecret: Bool { Self.nameLooksSecret(name) }
 
     public var description: String { name }
 

@@ -1,11 +1,15 @@
 /// One JSON object per line, for log shippers:
 /// `{"timestamp":"…","level":"info","category":"networking","message":"…","file":"…","line":42}`.
 public struct JSONLogSink: LogSink {
-  private let output: LogOutput
+  private let write: @Sendable (String) -> Void
 
   /// Creates a JSON-lines sink.
-  /// - Parameter output: Where lines go (standard error by default).
-  public init(output: LogOutput = .standardError) { self.output = output }
+  /// - Parameter write: Receives each line, newline included, and must be thread-safe (a
+  ///   file, a test's buffer); nil writes to standard error, one `write(2)` per record so
+  ///   records never interleave.
+  public init(write: (@Sendable (String) -> Void)? = nil) {
+    self.write = write ?? StandardError.write
+  }
 
   /// Encodes and writes one record.
   public func log(_ record: LogRecord) {
@@ -31,7 +35,7 @@ public struct JSONLogSink: LogSink {
       line += "}"
     }
     line += "}\n"
-    output.write(line)
+    write(line)
   }
 
   /// Appends `text` as a JSON string literal (RFC 8259 escaping).

@@ -3,9 +3,10 @@ import StrataConcurrency
 /// The process-wide logging set-up: one sink and the enabled levels, bootstrapped once by
 /// the executable, plus scoped overrides for tests.
 ///
-/// Silent by default: until the app calls `bootstrap(sink:levels:revealPrivate:)` (or
-/// ``bootstrap(config:output:sink:)``) nothing is written anywhere — a library never prints on its
-/// own. Setting ``levels`` before that only records the levels bootstrap will start from.
+/// Silent by default: until the app calls `bootstrap(sink:revealPrivate:)` (or
+/// ``bootstrap(config:sink:)``) nothing is written anywhere — a library never prints on its
+/// own. ``levels`` says which levels are written, in code; set before that, they are the
+/// levels bootstrap starts from.
 ///
 /// A disabled log call costs two relaxed atomic loads: each category keeps its threshold in an
 /// atomic that setting ``levels`` updates, and a counter says whether any scope is active. A
@@ -47,45 +48,41 @@ extension Log {
 
   // MARK: Set-up
 
-  /// Installs the sink and levels every logger uses. Call once, early, from the executable;
-  /// a later call replaces the set-up.
+  /// Installs the sink every logger uses, writing the levels ``levels`` enables (`info` and
+  /// up unless set). Call once, early, from the executable; a later call replaces the sink.
   /// - Parameter sink: Where records go.
-  /// - Parameter levels: Which levels are enabled.
   /// - Parameter revealPrivate: Print `privacy: .private` values (never `Secret`s). Local debug only.
-  public static func bootstrap(
-    sink: any LogSink, levels: LogThresholds = LogThresholds(), revealPrivate: Bool = false
-  ) {
+  public static func bootstrap(sink: any LogSink, revealPrivate: Bool = false) {
     state.withLock { state in
       if let previous = setup.publish(Setup(sink: sink, revealPrivate: revealPrivate)) {
         state.retired.append(previous)
       }
       state.bootstrapped = true
-      apply(levels, to: &state)
+      apply(state.levels, to: &state)
     }
   }
 
-  /// Bootstraps from configuration: `LOG_LEVEL`, `LOG_LEVEL_<CATEGORY>`, `LOG_FORMAT`
-  /// (`text` or `json` lines) and `LOG_REVEAL_PRIVATE`. Call `Config/logDiagnostics(to:)`
-  /// next, once the levels are final, to log what loading the configuration noticed.
+  /// Bootstraps from configuration: the levels (`LOG_LEVEL`, `LOG_LEVEL_<CATEGORY>`) become
+  /// ``levels``, `LOG_REVEAL_PRIVATE` says whether private values print, and records go to
+  /// `sink` — else to standard error as `LOG_FORMAT` says (`text` or `json` lines). Call
+  /// `Config/logDiagnostics(to:)` next, once the levels are final, to log what loading the
+  /// configuration noticed.
   /// - Parameter config: The configuration.
-  /// - Parameter output: Where the `LOG_FORMAT` lines go (default: standard error).
   /// - Parameter sink: Where records go instead of the `LOG_FORMAT` lines (an app's own sink).
   /// - Throws: ``ConfigError`` for an unknown level or format.
-  public static func bootstrap(
-    config: Config, output: LogOutput = .standardError, sink: (any LogSink)? = nil
-  ) throws {
+  public static func bootstrap(config: Config, sink: (any LogSink)? = nil) throws {
     let levels = try LogThresholds(config: config)
-    let chosen = try sink ?? formatSink(config: config, output: output)
-    bootstrap(
-      sink: chosen, levels: levels,
-      revealPrivate: try config.bool(.logRevealPrivate, default: false))
+    let chosen = try sink ?? formatSink(config: config)
+    let revealPrivate = try config.bool(.logRevealPrivate, default: false)
+    state.withLock { $0.levels = levels }
+    bootstrap(sink: chosen, revealPrivate: revealPrivate)
   }
 
-  private static func formatSink(config: Config, output: LogOutput) throws -> any LogSink {
+  private static func formatSink(config: Config) throws -> any LogSink {
     let format = try config.string(.logFormat, default: "text")
     switch format.lowercased() {
-    case "text": return TextLogSink(output: output)
-    case "json": return JSONLogSink(output: output)
+    case "text": return TextLogSink()
+    case "json": return JSONLogSink()
     default:
       var location: SourceLocation?
       if case .file(let fileLocation) = config.value(.logFormat)?.origin { location = fileLocation }

@@ -13,7 +13,7 @@
 /// Cheap to copy; create once (`static let`) and reuse. Messages are autoclosures: a disabled
 /// level never evaluates (or formats) its message. Every message that is written has the
 /// process's ``KnownSecrets`` masked, at every level. Nothing is written until the app calls
-/// `bootstrap(sink:levels:revealPrivate:)` (or runs inside a `withScope`).
+/// `bootstrap(sink:revealPrivate:)` (or runs inside a `withScope`).
 public struct Log: Sendable {
   /// Strata's request lines (one per attempt, with its ``RequestRecord`` as fields).
   public static let networking = Log(category: "networking")

@@ -136,9 +136,12 @@ final class AppContext: Sendable {
     if invocation.noCache { overrides[.httpCache] = "off" }
     if invocation.sandbox { overrides[.api] = "sandbox" }
     for (key, value) in extra { overrides[key] = value }
-    let loaded = try Config(file: file, overrides: overrides, defaults: [.appName: "strata-demo"])
     // The environment it names (or the build's) fills in everything else.
-    let (_, config) = try AppEnvironment.resolve(loaded)
+    let (_, config) = try AppEnvironment.resolve { defaults in
+      var defaults = defaults
+      defaults[.appName] = "strata-demo"
+      return try Config(file: file, overrides: overrides, defaults: defaults)
+    }
     return (config, file)
   }
 

@@ -228,18 +228,20 @@ struct ConfigSecretTests {
     #expect(Config.Key(key).isSecret == isSecret)
   }
 
-  @Test func keysMarkedSecretAreRedacted() throws {
-    let config = try Config(parsing: "SESSION = \(Self.token)", secretKeys: ["SESSION"])
+  /// Keys named as `secrets:` are secrets whatever layer sets them: redacted when shown or
+  /// in an error, and masked in logs from the load on.
+  @Test func keysLoadedAsSecretsAreRedacted() throws {
+    let config = try Config(parsing: "SESSION = \(Self.token)", secrets: ["SESSION"])
     #expect(!config.description.contains(Self.token))
-    let marked = Config.Key("PIN", secret: true)
-    let other = try Config(parsing: "PIN = 1234x", defaults: [marked: "0"])
-    #expect(other.value(marked)?.isSecret == true)
-    let error = try #require(throws: ConfigError.self) { try other.int(marked) }
+    let other = try Config(parsing: "PIN = 1234x", defaults: ["PIN": "0"], secrets: ["PIN"])
+    #expect(other.value("PIN")?.isSecret == true)
+    let error = try #require(throws: ConfigError.self) { try other.int("PIN") }
     #expect(!error.description.contains("1234x"))
-    // An override says so the same way: its key marked secret.
-    let overridden = try Config(
-      parsing: "", overrides: [Config.Key("OTP", secret: true): "9f8e7d6c5b"])
+    let overridden = try Config(parsing: "", overrides: ["OTP": "9f8e7d6c5b"], secrets: ["OTP"])
     #expect(overridden.value("OTP")?.isSecret == true)
     #expect(!overridden.description.contains("9f8e7d6c5b"))
+    #expect(KnownSecrets.mask("sent 9f8e7d6c5b") == "sent <redacted>")
+    let plain = try Config(parsing: "PIN = 1234x")
+    #expect(plain.value("PIN")?.isSecret == false, "not a secret by name")
   }
 }

@@ -7,7 +7,7 @@ import Testing
 final class CapturingOutput: Sendable {
   private let storage = Lock<[String]>([])
   var lines: [String] { storage.withLock { $0 } }
-  var output: LogOutput { LogOutput { line in self.storage.withLock { $0.append(line) } } }
+  var write: @Sendable (String) -> Void { { line in self.storage.withLock { $0.append(line) } } }
 }
 
 @Suite("Log handlers")
@@ -19,7 +19,7 @@ struct LogHandlerTests {
     let record = LogRecord(
       timestamp: Date(timeIntervalSince1970: 1_700_000_000.123), level: .warning,
       category: "net\"work", message: Self.tricky, file: "Strata/X.swift", line: 42)
-    JSONLogSink(output: sink.output).log(record)
+    JSONLogSink(write: sink.write).log(record)
     let line = try #require(sink.lines.first)
     #expect(line.hasSuffix("\n"))
     #expect(line.dropLast().contains("\n") == false)
@@ -38,7 +38,7 @@ struct LogHandlerTests {
     let record = LogRecord(
       timestamp: Date(timeIntervalSince1970: 0), level: .info, category: "auth",
       message: "line one\nforged line\r")
-    TextLogSink(output: sink.output).log(record)
+    TextLogSink(write: sink.write).log(record)
     #expect(sink.lines == ["1970-01-01T00:00:00.000Z info     [auth] line one\\nforged line\\r\n"])
   }
 

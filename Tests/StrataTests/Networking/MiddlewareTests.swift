@@ -105,7 +105,7 @@ struct MiddlewareTests {
     let transport = MockTransport.statuses([503, 200], body: userJSON)
     let log = RecordCollector()
     let lines = Lock<[String]>([])
-    let handler = JSONLogSink(output: LogOutput { line in lines.withLock { $0.append(line) } })
+    let handler = JSONLogSink { line in lines.withLock { $0.append(line) } }
     try await Log.withScope(sink: handler, levels: .all) {
       _ = try await Self.service(transport, middleware: [], requestLog: log).send(GetUser())
     }
