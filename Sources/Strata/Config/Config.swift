@@ -115,13 +115,10 @@ public struct Config: Sendable, CustomStringConvertible {
         .init(segments: try Self.parseOverride(key: key.name, value: value), origin: .override))
     }
 
-    let values = try Self.resolve(
+    values = try Self.resolve(
       definitions, in: order, environment: environment, secrets: Set(secrets.map(\.name)))
-    self.values = values
-    self.duplicates = duplicates
-    self.skippedIncludes = skippedIncludes
-    self.file = file
-    self.environmentPrefix = environmentPrefix
+    (self.duplicates, self.skippedIncludes) = (duplicates, skippedIncludes)
+    (self.file, self.environmentPrefix) = (file, environmentPrefix)
   }
 
   /// Every definition with its substitutions done. Secret values are masked by value from

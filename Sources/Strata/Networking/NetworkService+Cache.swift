@@ -35,16 +35,22 @@ extension NetworkService {
   }
 
   /// The kept answer, refreshed by a `304` to a conditional request (recorded as
-  /// revalidated); nil when the 304 names another representation than the one kept.
+  /// revalidated); nil when the 304 names another representation than the one kept — which
+  /// is then dropped, and `call` made unconditional to ask again.
   func notModified<Response: Decodable & Sendable>(
-    _ stored: CachedResponse, _ exchange: (Data, HTTPURLResponse), _ type: Response.Type,
-    call: Call,
+    _ stored: inout CachedResponse?, _ exchange: (Data, HTTPURLResponse), _ type: Response.Type,
+    call: inout Call,
     retriedBecause why: String?, since started: ContinuousClock.Instant, requestTime: Date,
     in cache: HTTPCache
   ) async throws -> NetworkResponse<Response>? {
     try await checkSession(of: call)
-    guard let answer = revalidated(stored, by: exchange.1, call: call, at: requestTime, in: cache)
-    else { return nil }
+    guard let kept = stored,
+      let answer = revalidated(kept, by: exchange.1, call: call, at: requestTime, in: cache)
+    else {
+      stored = nil
+      call.makeConditional(on: nil)
+      return nil
+    }
     record(
       .success(exchange), .done(answer.body, exchange.1), of: call,
       retriedBecause: why, duration: ContinuousClock.now - started, source: .revalidated)

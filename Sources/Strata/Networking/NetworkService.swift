@@ -134,19 +134,13 @@ public final class NetworkService: Networking {
     while true {
       let (started, why) = (ContinuousClock.now, call.retriedBecause)
       let outcome = try await attempt(&call)
-      if let cache, let entry = stored, case .success(let exchange) = outcome,
+      if let cache, stored != nil, case .success(let exchange) = outcome,
         exchange.1.statusCode == 304
       {
-        if let answer = try await notModified(
-          entry, exchange, Response.self, call: call, retriedBecause: why, since: started,
+        let answer = try await notModified(
+          &stored, exchange, Response.self, call: &call, retriedBecause: why, since: started,
           requestTime: requestTime, in: cache)
-        {
-          return answer
-        }
-        // It names another representation than the one kept: ask again, unconditionally.
-        stored = nil
-        call.makeConditional(on: nil)
-        continue
+        if let answer { return answer } else { continue }  // asked again, unconditionally
       }
       let next = try await decide(outcome, &call)
       let standIn = standIn(for: next, &stored, Response.self, call: call, in: cache)

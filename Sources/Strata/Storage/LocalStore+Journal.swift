@@ -141,30 +141,8 @@ extension LocalStore {
     // that fails here is made again in full by the next call, never built on half a state.
     state = StoreState()
     journal = nil
-    // Every journal line adds at most one change and one value: the tables are sized for
-    // all of them while the snapshot is read, never grown (old and new storage at once).
-    let journalLines = journalGenerations().reduce(0) {
-      $0 + JournalFile.lineCount(at: journalPath($1))
-    }
-    let read = try StoreSnapshot<Value>.read(
-      at: snapshotPath, maxSize: options.maxSnapshotSize, reserving: journalLines,
-      piece: options.readPiece)
-    var snapshot: StoreSnapshot<Value>?
     needsRepair = false
-    switch read {
-    case .none: snapshot = Self.formatOne(at: base + ".json")
-    case .intact(let intact): snapshot = intact
-    case .damaged(let readable, let header, let bytes, let lines):
-      let name = "snapshot-\(header.map(String.init) ?? "x")"
-      StoreDamage.setAside(bytes, base: base, label: name)
-      // Each line not used, apart, so the report says what it held (a change, a value).
-      for (index, line) in lines.enumerated() {
-        StoreDamage.setAside(line, base: base, label: "\(name)-line-\(index + 1)")
-      }
-      snapshot = readable
-      needsRepair = true
-      damageWarned = false
-    }
+    let snapshot = try readSnapshot()
     state = StoreState(records: snapshot?.records ?? [:], outbox: snapshot?.outbox ?? [])
     generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
     snapshotSize = FileDescriptor.size(of: snapshotPath)
@@ -186,5 +164,32 @@ extension LocalStore {
     }
     journalGeneration = onDisk[onDisk.count - 1]
     journal = try JournalFile(path: journalPath(journalGeneration), files: options.files)
+  }
+
+  /// The snapshot, or what of a damaged one can be used (the file and each line not used set
+  /// aside, the store marked for repair); format 1's file when there is none.
+  private func readSnapshot() throws -> StoreSnapshot<Value>? {
+    // Every journal line adds at most one change and one value: the tables are sized for
+    // all of them while the snapshot is read, never grown (old and new storage at once).
+    let journalLines = journalGenerations().reduce(0) {
+      $0 + JournalFile.lineCount(at: journalPath($1))
+    }
+    let read = try StoreSnapshot<Value>.read(
+      at: snapshotPath, maxSize: options.maxSnapshotSize, reserving: journalLines,
+      piece: options.readPiece)
+    switch read {
+    case .none: return Self.formatOne(at: base + ".json")
+    case .intact(let intact): return intact
+    case .damaged(let readable, let header, let bytes, let lines):
+      let name = "snapshot-\(header.map(String.init) ?? "x")"
+      StoreDamage.setAside(bytes, base: base, label: name)
+      // Each line not used, apart, so the report says what it held (a change, a value).
+      for (index, line) in lines.enumerated() {
+        StoreDamage.setAside(line, base: base, label: "\(name)-line-\(index + 1)")
+      }
+      needsRepair = true
+      damageWarned = false
+      return readable
+    }
   }
 }

@@ -91,22 +91,7 @@ extension LocalStore {
         cancelled = error is CancellationError
         Self.settle(&entry, after: error, maxAttempts: maxAttempts)
       }
-      var kept = answer
-      if let value = answer?.value, let json = try? encoder.encode(value),
-        KnownSecrets.occur(in: json)
-      {
-        entry.message = "the server's answer holds a secret (a token it echoed): not kept"
-        kept = nil
-      }
-      do {
-        try await writeOutcome(entry, kept)
-      } catch FileError.tooLarge where kept != nil {
-        // Too large to keep is not a reason to send it again: synced, without the answer.
-        entry.message =
-          "the server's answer is over the \(options.maxRecordSize)-byte limit: not kept"
-        kept = nil
-        try await writeOutcome(entry, nil)
-      }
+      let kept = try await keepOutcome(&entry, answer)
       outcomes.append(Outcome(entry: entry, settled: kept))
       if cancelled { throw CancellationError() }
       if entry.status == .pending { break }
@@ -114,6 +99,30 @@ extension LocalStore {
     // Not this sync's failure if it cannot: the outcomes are recorded; the next write tries.
     if !outcomes.isEmpty { try? await pruneHistory() }
     return outcomes
+  }
+
+  /// Records a send's outcome, and what of the answer is kept: nothing when it holds a secret
+  /// (a token the server echoed) or is over the record limit — neither a reason to send the
+  /// change again, so it is synced without it, and `entry.message` says why.
+  private func keepOutcome(_ entry: inout OutboxEntry, _ answer: Settled?) async throws
+    -> Settled?
+  {
+    var kept = answer
+    if let value = answer?.value, let json = try? encoder.encode(value),
+      KnownSecrets.occur(in: json)
+    {
+      entry.message = "the server's answer holds a secret (a token it echoed): not kept"
+      kept = nil
+    }
+    do {
+      try await writeOutcome(entry, kept)
+    } catch FileError.tooLarge where kept != nil {
+      entry.message =
+        "the server's answer is over the \(options.maxRecordSize)-byte limit: not kept"
+      kept = nil
+      try await writeOutcome(entry, nil)
+    }
+    return kept
   }
 
   /// Writes a send's outcome: the entry, and the value under its record key — the answer, or

@@ -131,23 +131,9 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     _ fd: Int32, size: Int, header: Header, path: String, reserving: Int, piece: Int
   ) throws -> Read {
     let changes = header.counts?.changes ?? 0
-    var intact = true
-    func value<T>(_ decoded: JournalLines.Decoded<T>) throws -> T? {
-      switch decoded {
-      case .value(let value): return value
-      case .damaged:
-        intact = false
-        return nil
-      case .undecodable(let error):
-        throw FileError.unreadable(path: path, reason: String(describing: error))
-      }
-    }
-    var damagedLines: [[UInt8]] = []
-    var outbox: [OutboxEntry] = []
-    outbox.reserveCapacity(changes + reserving)
-    var records: [String: StoredRecord<Value>] = [:]
-    records.reserveCapacity((header.counts?.values ?? 0) + reserving)
-    var (offset, linesRead) = (header.bodyStart, 0)
+    var kept = Kept(
+      path: path, reserving: (changes + reserving, (header.counts?.values ?? 0) + reserving))
+    var (offset, linesRead, intact) = (header.bodyStart, 0, true)
     var piece = max(1, piece)
     while offset < size {
       let bytes = try JournalFile.read(fd, at: offset, count: min(piece, size - offset), path: path)
@@ -158,44 +144,75 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
         continue
       }
       let split = max(0, min(scan.lines.count, changes - linesRead))
-      let (changeLines, valueLines) = (Array(scan.lines[..<split]), Array(scan.lines[split...]))
-      for (line, decoded) in zip(
-        changeLines, JournalLines.decode(OutboxEntry.self, changeLines, in: bytes))
-      {
-        if let entry = try value(decoded) {
-          outbox.append(entry)
-        } else {
-          damagedLines.append(Array(bytes[line]))
-        }
-      }
-      for (line, decoded) in zip(
-        valueLines, JournalLines.decode(KeyedRecord.self, valueLines, in: bytes))
-      {
-        if let kept = try value(decoded) {
-          records[kept.key] = kept.record
-        } else {
-          damagedLines.append(Array(bytes[line]))
-        }
-      }
+      intact = try kept.decode(bytes, scan.lines, changesFirst: split) && intact
       (offset, linesRead) = (offset + scan.consumed, linesRead + scan.lines.count)
     }
     if offset != size || header.counts.map({ $0.changes + $0.values }) != linesRead {
       intact = false
     }
-    // A change and the value shown for it name one key, decoded twice: keep one copy.
-    for index in outbox.indices {
-      guard let key = outbox[index].recordKey, let kept = records.index(forKey: key) else {
-        continue
-      }
-      outbox[index].recordKey = records[kept].key
-    }
-    let snapshot = StoreSnapshot(generation: header.generation, records: records, outbox: outbox)
+    kept.shareKeys()
+    let snapshot = StoreSnapshot(
+      generation: header.generation, records: kept.records, outbox: kept.outbox)
     guard intact else {
       return .damaged(
         readable: snapshot, generation: header.generation,
-        bytes: try JournalFile.read(fd, at: 0, count: size, path: path), lines: damagedLines)
+        bytes: try JournalFile.read(fd, at: 0, count: size, path: path), lines: kept.damaged)
     }
     return .intact(snapshot)
+  }
+
+  /// What a format-4 snapshot's lines gave so far, and the damaged lines set aside.
+  private struct Kept {
+    var outbox: [OutboxEntry] = []
+    var records: [String: StoredRecord<Value>] = [:]
+    var damaged: [[UInt8]] = []
+    let path: String
+
+    init(path: String, reserving: (changes: Int, values: Int)) {
+      self.path = path
+      outbox.reserveCapacity(reserving.changes)
+      records.reserveCapacity(reserving.values)
+    }
+
+    /// Decodes one piece's lines, the first `split` changes and the rest values; false when
+    /// one failed its checksum (kept aside in `damaged`, never used).
+    mutating func decode(_ bytes: [UInt8], _ lines: [Range<Int>], changesFirst split: Int)
+      throws -> Bool
+    {
+      var intact = true
+      let path = path
+      func value<T>(_ decoded: JournalLines.Decoded<T>, _ line: Range<Int>) throws -> T? {
+        switch decoded {
+        case .value(let value): return value
+        case .damaged:
+          intact = false
+          damaged.append(Array(bytes[line]))
+          return nil
+        case .undecodable(let error):
+          throw FileError.unreadable(path: path, reason: String(describing: error))
+        }
+      }
+      let (changeLines, valueLines) = (Array(lines[..<split]), Array(lines[split...]))
+      let entries = JournalLines.decode(OutboxEntry.self, changeLines, in: bytes)
+      for (line, decoded) in zip(changeLines, entries) {
+        if let entry = try value(decoded, line) { outbox.append(entry) }
+      }
+      let values = JournalLines.decode(KeyedRecord.self, valueLines, in: bytes)
+      for (line, decoded) in zip(valueLines, values) {
+        if let kept = try value(decoded, line) { records[kept.key] = kept.record }
+      }
+      return intact
+    }
+
+    /// A change and the value shown for it name one key, decoded twice: keep one copy.
+    mutating func shareKeys() {
+      for index in outbox.indices {
+        guard let key = outbox[index].recordKey, let kept = records.index(forKey: key) else {
+          continue
+        }
+        outbox[index].recordKey = records[kept].key
+      }
+    }
   }
 
   /// The header's version, generation, checks (format 3's checksum, format 4's line counts)
