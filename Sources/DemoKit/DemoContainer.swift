@@ -80,7 +80,7 @@ public enum DemoContainer {
     }
   }
 
-  /// The token store, the renewal and the session, and the authenticated service.
+  /// The token store, the token refresh and the session, and the authenticated service.
   private static func registerSession(
     _ container: DependencyContainer, environment: [String: String],
     now: @escaping @Sendable () -> Date
@@ -103,21 +103,21 @@ public enum DemoContainer {
         return FileTokenStore(app: app, origin: try c.resolve(), environment: environment)
       }
     }
-    // The session refreshes through a renewal that sends over a service without an
+    // The session refreshes its tokens through TokenRefresh, which sends over a service without an
     // authenticator: the session does not depend on anything that depends on it.
-    container.register(TokenRenewal.self, scope: .singleton) { c in
-      TokenRenewal(
+    container.register(TokenRefresh.self, scope: .singleton) { c in
+      TokenRefresh(
         network: NetworkService(
           options: try c.resolve(), transport: try c.resolve(), clock: try c.resolve()),
         tokenLifetime: try c.resolve(Config.self).duration(
-          .tokenLifetime, default: .seconds(1800), in: TokenRenewal.tokenLifetimes,
+          .tokenLifetime, default: .seconds(1800), in: TokenRefresh.tokenLifetimes,
           step: .seconds(60)), now: now)
     }
     container.register(AuthSession.self, scope: .singleton) { c in
-      let renewal = try c.resolve(TokenRenewal.self)
+      let tokenRefresh = try c.resolve(TokenRefresh.self)
       return AuthSession(
         origin: try c.resolve(), store: try c.resolve(), clock: try c.resolve(), now: now,
-        cache: try c.resolve(NetworkOptions.self).cache, refresh: renewal.renew)
+        cache: try c.resolve(NetworkOptions.self).cache, refresh: tokenRefresh.refresh)
     }
     container.register((any Networking).self, scope: .singleton) { c in
       NetworkService(
@@ -134,7 +134,7 @@ public enum DemoContainer {
     container.register((any AuthRepository).self, scope: .singleton) { c in
       APIAuthRepository(
         network: try c.resolve(), session: try c.resolve(AuthSession.self),
-        renewal: try c.resolve(), analytics: try c.resolve())
+        tokenRefresh: try c.resolve(), analytics: try c.resolve())
     }
     container.register((any UsersRepository).self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)

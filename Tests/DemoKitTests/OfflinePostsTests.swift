@@ -80,7 +80,7 @@ struct OfflinePostsTests {
   }
 
   /// Answers that are not the API refusing this post — a captive portal's page, a 401 with no
-  /// session to renew, a body over the size limit, a proxy's HTML 404 — keep it
+  /// session to refresh, a body over the size limit, a proxy's HTML 404 — keep it
   /// pending; the API's own 400 fails it; once the network is right it is sent.
   @Test(arguments: ["portal", "401", "too large", "html 404"])
   func answersThatAreNotRefusalsKeepThePostPending(_ answer: String) async throws {

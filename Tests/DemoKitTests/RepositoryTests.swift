@@ -61,10 +61,10 @@ struct RepositoryTests {
       clock.advance(29)  // 31 s left: more than the 30 s skew
       _ = try await auth.me()
       #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 0)
-      clock.advance(2)  // 29 s left: renewed before use
+      clock.advance(2)  // 29 s left: refreshed before use
       _ = try await auth.me()
       #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 1)
-      clock.advance(61)  // past the renewed token's expiry too
+      clock.advance(61)  // past the refreshed token's expiry too
       _ = try await auth.me()
       #expect(harness.server.journal.count(method: "POST", path: "/auth/refresh") == 2)
       #expect(

@@ -38,7 +38,7 @@ struct DummyJSONTokenCLITests {
     let me = try await cli.run(api + ["me"])
     #expect(me.status == 77, "\(me.stderr)")
     #expect(me.stderr.contains("your session is no longer valid: run 'strata-demo login'"))
-    // 500 "invalid signature" → one renewal (403 "Invalid refresh token") → signed out.
+    // 500 "invalid signature" → one refresh (403 "Invalid refresh token") → signed out.
     #expect(server.journal.count(method: "GET", path: "/auth/me") == 1, "never retried")
     #expect(server.journal.count(method: "POST", path: "/auth/refresh") == 1)
     #expect(!FileManager.default.fileExists(atPath: cli.credentialsPath(for: server.baseURL)))

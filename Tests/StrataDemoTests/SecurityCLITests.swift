@@ -83,7 +83,7 @@ struct SecurityCLITests {
       .init(method: "POST", path: "/auth/refresh", count: 1, action: .echo(status: 500)))
     let kept = try await cli.run(api + ["--log-level", "trace", "me"])
     #expect(kept.status == 1, "\(kept.stderr)")
-    #expect(kept.stderr.contains("could not renew the session (it is kept; try again)"))
+    #expect(kept.stderr.contains("could not refresh the session (it is kept; try again)"))
     #expect(FileManager.default.fileExists(atPath: cli.credentialsPath(for: server.baseURL)))
 
     server.faults.fail(401, method: "GET", path: "/auth/me")
@@ -116,7 +116,7 @@ struct SecurityCLITests {
     let api = ["--api", server.baseURL.absoluteString]
     let away = ["Location": "\(other.baseURL.absoluteString)/auth/me"]
 
-    // Twice: were the foreign 401 taken for a rejection, the renewed token's replay would be
+    // Twice: were the foreign 401 taken for a rejection, the refreshed token's replay would be
     // redirected too and the session ended.
     server.faults.fail(status, method: "GET", path: "/auth/me", count: 2, headers: away)
     let me = try await cli.run(api + ["me"])
@@ -127,9 +127,9 @@ struct SecurityCLITests {
 
     server.faults.fail(401, method: "GET", path: "/auth/me")
     server.faults.fail(status, method: "POST", path: "/auth/refresh", headers: away)
-    let renewal = try await cli.run(api + ["me"])
-    #expect(renewal.status == 1, "\(renewal.stderr)")
-    #expect(renewal.stderr.contains("it is kept"), "\(renewal.stderr)")
+    let refresh = try await cli.run(api + ["me"])
+    #expect(refresh.status == 1, "\(refresh.stderr)")
+    #expect(refresh.stderr.contains("it is kept"), "\(refresh.stderr)")
     #expect(FileManager.default.fileExists(atPath: session), "the session is kept")
     for entry in other.journal.entries {
       #expect(entry.header("Authorization") == nil)

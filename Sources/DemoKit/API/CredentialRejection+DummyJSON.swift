@@ -6,7 +6,7 @@ extension CredentialRejection {
   /// missing), `400 "Invalid access token"` (well signed, but for no user it knows), and a
   /// `500` carrying the JWT library's message for a token it cannot verify (bad signature,
   /// corrupt segment). Those 500s are answers about the token, not server failures: they are
-  /// renewed once and never retried.
+  /// refreshed once and never retried.
   public static let dummyJSON = CredentialRejection { status, body in
     switch status {
     case 401: return true

@@ -94,7 +94,7 @@ public final class AppModel {
     switch reason {
     case .requested: "You signed out."
     case .refreshRejected: "Your session has expired. Sign in again."
-    case .refreshLoop: "Your session could not be renewed. Sign in again."
+    case .refreshLoop: "Your session could not be refreshed. Sign in again."
     case .tokenRejected: "The server ended your session. Sign in again."
     case .switchedAccount: "Another account signed in on this device."
     }

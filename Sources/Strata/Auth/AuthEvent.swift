@@ -5,7 +5,7 @@ import StrataConcurrency
 public enum AuthEvent: Sendable, Equatable {
   /// Credentials were stored after a login.
   case signedIn
-  /// The access token was renewed.
+  /// The access token was refreshed.
   case refreshed
   /// The session ended, and why.
   case signedOut(SignOutReason)

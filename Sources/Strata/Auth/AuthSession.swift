@@ -1,7 +1,7 @@
 import Foundation
 
 /// The signed-in session for one API origin: holds credentials, hands access tokens to
-/// `NetworkService` (only for requests to that origin), and renews them — once for any number
+/// `NetworkService` (only for requests to that origin), and refreshes them — once for any number
 /// of concurrent 401s (single flight, also across processes sharing a token file),
 /// proactively when the expiry is near, never in a loop — signing out only when the server
 /// definitively rejects the refresh.
@@ -62,7 +62,7 @@ public actor AuthSession: Authenticator {
   /// - Parameter clock: Time for the refresh-loop guard (at most 5 refreshes in 30 s; more means the
   ///   server rejects every new token, and the session ends).
   /// - Parameter now: Wall-clock time for token expiry (a token expiring within 30 s
-  ///   is renewed before use).
+  ///   is refreshed before use).
   /// - Parameter cache: The HTTP cache of the service this session signs (its
   ///   ``NetworkOptions/cache``): the account's answers are removed from it when the session
   ///   ends — signed out, or rejected by the server.
@@ -205,14 +205,14 @@ public actor AuthSession: Authenticator {
     else { return false }
     KnownSecrets.register([stored.accessToken, stored.refreshToken])
     credentials = stored
-    Log.auth.info("using the access token another process renewed")
+    Log.auth.info("using the access token another process refreshed")
     broadcaster.yield(.refreshed)
     return true
   }
 
   // MARK: Authenticator
 
-  /// The access token, renewed first when it expires within the skew.
+  /// The access token, refreshed first when it expires within the skew.
   /// - Returns: The token, or nil when signed out.
   /// - Throws: A retryable ``NetworkError`` when a needed refresh failed without a rejection.
   public func accessToken() async throws -> String? {
@@ -233,15 +233,15 @@ public actor AuthSession: Authenticator {
     }
   }
 
-  /// Ends the session when the server rejects the token it just renewed (see
-  /// ``Authenticator/rejected(renewedToken:)``); a session that has moved on is kept.
-  public func rejected(renewedToken: String) async {
-    guard let current = credentials, current.accessToken == renewedToken else { return }
-    Log.auth.notice("the server rejected a freshly renewed token; signing out")
+  /// Ends the session when the server rejects the token it just refreshed (see
+  /// ``Authenticator/rejected(refreshedToken:)``); a session that has moved on is kept.
+  public func rejected(refreshedToken: String) async {
+    guard let current = credentials, current.accessToken == refreshedToken else { return }
+    Log.auth.notice("the server rejected a freshly refreshed token; signing out")
     _ = discard(current, .tokenRejected)
   }
 
-  /// Renews the token after a 401 (see ``Authenticator/refresh(rejectedToken:)``).
+  /// Refreshes the token after a 401 (see ``Authenticator/refresh(rejectedToken:)``).
   ///
   /// One refresh runs at a time for any number of callers, and across processes sharing the
   /// store (its refresh lock is held, and the store re-read, before the refresh token is
@@ -274,7 +274,7 @@ public actor AuthSession: Authenticator {
       }
       refreshTimes.append(time)
       refreshCount += 1
-      task = Task { try await self.renew(current, using: refresher, generation: startedIn) }
+      task = Task { try await self.refresh(current, using: refresher, generation: startedIn) }
       inFlight = (startedIn, task)
     }
     let outcome = await task.result
@@ -284,7 +284,7 @@ public actor AuthSession: Authenticator {
   }
 
   /// The refresh itself, run once per session generation while callers wait on it.
-  private func renew(_ rejected: Credentials, using refresher: Refresh, generation startedIn: Int)
+  private func refresh(_ rejected: Credentials, using refresher: Refresh, generation startedIn: Int)
     async throws
   {
     defer { if inFlight?.generation == startedIn { inFlight = nil } }
@@ -297,12 +297,12 @@ public actor AuthSession: Authenticator {
     defer { lock.release() }
     guard generation == startedIn else { return }
 
-    // Another process sharing the store may have renewed the session while we waited.
+    // Another process sharing the store may have refreshed the session while we waited.
     if adoptNewer(than: rejected) { return }
 
-    let renewed: Credentials
+    let refreshed: Credentials
     do {
-      renewed = try await refresher(rejected.refreshToken).bound(
+      refreshed = try await refresher(rejected.refreshToken).bound(
         to: origin, account: rejected.account)
     } catch {
       guard generation == startedIn else { return }
@@ -316,10 +316,10 @@ public actor AuthSession: Authenticator {
       return
     }
     guard generation == startedIn else { return }
-    KnownSecrets.register([renewed.accessToken, renewed.refreshToken])
-    credentials = renewed
-    do { try store.save(renewed) } catch {
-      Log.auth.error("could not store renewed credentials: \(error)")
+    KnownSecrets.register([refreshed.accessToken, refreshed.refreshToken])
+    credentials = refreshed
+    do { try store.save(refreshed) } catch {
+      Log.auth.error("could not store refreshed credentials: \(error)")
     }
     Log.auth.info("access token refreshed")
     broadcaster.yield(.refreshed)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An access token, the refresh token that renews it, when the access token expires, and the
+/// An access token, the refresh token that refreshes it, when the access token expires, and the
 /// origin of the API that issued them. Prints as `Credentials(<redacted>)` everywhere:
 /// descriptions, `dump` and mirrors.
 public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible,
@@ -11,7 +11,7 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
   /// The token exchanged for a new pair.
   package let refreshToken: String
   /// When the access token stops working, if known (an app may show it; ``AuthSession``
-  /// renews the token shortly before).
+  /// refreshes the token shortly before).
   public let expiresAt: Date?
   /// The API that issued the tokens; they are sent nowhere else. Nil for credentials that
   /// are not bound yet (an ``AuthSession`` binds them to its origin when it stores them, and
@@ -50,8 +50,8 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
       expiresAt: JSONWebTokenClaims(token: accessToken)?.expiresAt ?? fallback, account: account)
   }
 
-  /// The same credentials bound to `origin`, for `account` when they name none (a renewal
-  /// answers with tokens only: the user is the one whose session it renews).
+  /// The same credentials bound to `origin`, for `account` when they name none (a refresh
+  /// answers with tokens only: the user is the one whose session it refreshes).
   package func bound(to origin: Origin, account fallback: String? = nil) -> Credentials {
     Credentials(
       accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt, origin: origin,

@@ -17,7 +17,7 @@
 public struct Log: Sendable {
   /// Strata's request lines (one per attempt, with its ``RequestRecord`` as fields).
   public static let networking = Log(category: "networking")
-  /// Strata's sign-in, renewal and sign-out lines.
+  /// Strata's sign-in, refresh and sign-out lines.
   public static let auth = Log(category: "auth")
   /// Anything else, including what loading the configuration noticed.
   public static let general = Log(category: "general")

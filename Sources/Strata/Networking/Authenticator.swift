@@ -1,4 +1,4 @@
-/// Supplies bearer tokens to `NetworkService` and renews them on 401. `AuthSession` is the
+/// Supplies bearer tokens to `NetworkService` and refreshes them on 401. `AuthSession` is the
 /// implementation; the service never sees refresh tokens.
 public protocol Authenticator: Sendable {
   /// The origin that issued the tokens. `NetworkService` attaches them only to requests for
@@ -15,14 +15,14 @@ public protocol Authenticator: Sendable {
   /// concurrent callers (single flight).
   /// - Parameter rejectedToken: The token the failed request carried.
   /// - Returns: A token to retry with.
-  /// - Throws: ``NetworkError/Unauthorized`` when the session cannot be renewed (and is now
+  /// - Throws: ``NetworkError/Unauthorized`` when the session cannot be refreshed (and is now
   ///   signed out), or a retryable ``NetworkError`` when the refresh call itself failed in
   ///   transit (the session stays signed in).
   func refresh(rejectedToken: String) async throws -> String
 
-  /// Called when the server rejects a token just after renewing it: the session cannot be
+  /// Called when the server rejects a token just after refreshing it: the session cannot be
   /// used, so the implementation ends it (unless it has changed since).
-  func rejected(renewedToken: String) async
+  func rejected(refreshedToken: String) async
 
   /// Who is signed in, as the HTTP cache keys their answers (never the token): the answers
   /// to requests carrying this session's tokens are kept for this account alone, and work
@@ -34,5 +34,5 @@ public protocol Authenticator: Sendable {
 
 extension Authenticator {
   /// Does nothing: an authenticator without a session to end.
-  public func rejected(renewedToken: String) async {}
+  public func rejected(refreshedToken: String) async {}
 }

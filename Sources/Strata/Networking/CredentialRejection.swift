@@ -1,9 +1,9 @@
 import Foundation
 
 /// Which answers mean "the server does not accept this access token". On such an answer to a
-/// request that carried a token, ``NetworkService`` renews the token once and replays the request —
-/// it never retries it as a server error — and if the renewed token is rejected too, it ends the
-/// session (``Authenticator/rejected(renewedToken:)``) and throws ``NetworkError/Unauthorized``.
+/// request that carried a token, ``NetworkService`` refreshes the token once and replays the request —
+/// it never retries it as a server error — and if the refreshed token is rejected too, it ends the
+/// session (``Authenticator/rejected(refreshedToken:)``) and throws ``NetworkError/Unauthorized``.
 ///
 /// The default is the standard one, `401`. Some APIs say it otherwise: DummyJSON answers a
 /// token with a bad signature with a `500` naming the JWT library's error, and a well-signed

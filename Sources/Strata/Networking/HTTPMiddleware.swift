@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Transport or middleware? Write a transport to change *how bytes travel* (another HTTP stack, a
 /// recorded replay); write a middleware to change *what is sent or seen* (a header on every
-/// request, metrics, a request log) while keeping retries, deadlines, token renewal and redaction.
+/// request, metrics, a request log) while keeping retries, deadlines, token refresh and redaction.
 /// ```swift
 /// struct CountAttempts: HTTPMiddleware {
 ///   let counter: Counter

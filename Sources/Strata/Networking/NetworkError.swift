@@ -43,7 +43,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     /// The response body grew past the limit (`NetworkOptions/maxResponseSize` or the
     /// endpoint's); the transfer was cancelled. Not retried.
     case responseTooLarge(limit: Int)
-    /// The access token had to be renewed and the refresh did not finish for a reason that is not a
+    /// The access token had to be refreshed and the refresh did not finish for a reason that is not a
     /// rejection (5xx, no connection, a captive portal's page, an unreadable answer): the session
     /// is kept and trying again later may work. `NetworkError/underlying` holds
     /// the refresh's own error.
@@ -63,11 +63,11 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case notSignedIn
     /// The server rejected the access token and then the refresh: the session is over.
     case refreshRejected
-    /// The server rejected the access token again right after it was renewed: the session is
-    /// over (or, with no session to renew, the server answered 401).
+    /// The server rejected the access token again right after it was refreshed: the session is
+    /// over (or, with no session to refresh, the server answered 401).
     case rejectedAfterRefresh
     /// The server answered 401 to a request that carried no session token (an endpoint that
-    /// does not require auth, or a service without an authenticator): nothing was renewed.
+    /// does not require auth, or a service without an authenticator): nothing was refreshed.
     case signInRequired
     /// The request was made for a session that is not the signed-in one: work done for an
     /// owner who is not signed in now (nothing was sent), or a read whose session ended —
@@ -177,7 +177,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .invalidURL(let url): "invalid URL '\(UntrustedText.sanitize(url))'"
     case .invalidResponse: "the server's response was not HTTP"
     case .unauthorized(.notSignedIn): "not signed in: sign in first"
-    case .unauthorized(.refreshRejected): "the session could not be renewed: sign in again"
+    case .unauthorized(.refreshRejected): "the session could not be refreshed: sign in again"
     case .unauthorized(.rejectedAfterRefresh): "the server rejected the session: sign in again"
     case .unauthorized(.signInRequired): "HTTP 401: the server requires signing in"
     case .unauthorized(.sessionEnded):
@@ -199,7 +199,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .answeredElsewhere(let status, let origin):
       "HTTP \(status) from \(UntrustedText.sanitize(origin)), where the API redirected the request"
     case .refreshFailed:
-      "could not renew the session (it is kept; try again)"
+      "could not refresh the session (it is kept; try again)"
         + (underlying.map { ": \(UntrustedText.sanitize(String(describing: $0)))" } ?? "")
     }
   }

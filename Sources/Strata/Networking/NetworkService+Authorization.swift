@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The session's part of a call: the bearer token attached only for the origin that issued it
-/// and only in its owner's session, and one renewal when the server rejects it.
+/// and only in its owner's session, and one refresh when the server rejects it.
 extension NetworkService {
   /// Builds the request and attaches the bearer token when the endpoint needs one and its
   /// origin issued the session (a token never goes to another origin). Work done for an owner
@@ -50,17 +50,17 @@ extension NetworkService {
     return call
   }
 
-  /// Renews a rejected token once and replays; a renewed token rejected too ends the session.
-  func renew(_ rejected: String, status: Int, _ call: inout Call) async throws -> Next {
+  /// Refreshes a rejected token once and replays; a refreshed token rejected too ends the session.
+  func refresh(_ rejected: String, status: Int, _ call: inout Call) async throws -> Next {
     guard let authenticator else { return .fail(.unauthorized(.signInRequired)) }
-    guard !call.renewed else {
+    guard !call.refreshed else {
       logger.info(
-        "\(call.label) → \(status): the renewed token was rejected too; ending the session")
-      await authenticator.rejected(renewedToken: rejected)
+        "\(call.label) → \(status): the refreshed token was rejected too; ending the session")
+      await authenticator.rejected(refreshedToken: rejected)
       return .fail(.unauthorized(.rejectedAfterRefresh))
     }
-    call.renewed = true
-    logger.info("\(call.label) → \(status): the access token was rejected; renewing it")
+    call.refreshed = true
+    logger.info("\(call.label) → \(status): the access token was rejected; refreshing it")
     do {
       call.carry(try await authenticator.refresh(rejectedToken: rejected))
     } catch let error as NetworkError where RetryPolicy.isTransient(error) {
@@ -70,7 +70,7 @@ extension NetworkService {
     } catch {
       return .fail(.unauthorized(.refreshRejected))
     }
-    call.retriedBecause = "token renewed after \(status)"
+    call.retriedBecause = "token refreshed after \(status)"
     return .replay
   }
 }

@@ -6,7 +6,7 @@ import StrataConcurrency
 #endif
 
 /// Sends ``Endpoint``s over an ``HTTPTransport``: builds the request, adds the bearer token,
-/// retries with backoff, renews the token once when the server rejects it (401, or what
+/// retries with backoff, refreshes the token once when the server rejects it (401, or what
 /// ``NetworkOptions/credentialRejection`` says), enforces one overall deadline, decodes
 /// the response off the caller's actor, and logs every step with secrets redacted.
 public final class NetworkService: Networking {
@@ -26,7 +26,7 @@ public final class NetworkService: Networking {
 
   /// - Parameter options: Base URL, deadline, retry policy, User-Agent.
   /// - Parameter transport: The HTTP seam (default: a `URLSessionTransport`).
-  /// - Parameter authenticator: Supplies and renews bearer tokens for `requiresAuth` endpoints.
+  /// - Parameter authenticator: Supplies and refreshes bearer tokens for `requiresAuth` endpoints.
   /// - Parameter clock: Backoff sleeps and deadline accounting (tests inject a manual clock).
   /// - Parameter decoder: Decodes responses.
   /// - Parameter encoder: Encodes bodies.
@@ -88,7 +88,7 @@ public final class NetworkService: Networking {
     var epoch: String?
     var attempt = 0
     var retries = 0
-    var renewed = false
+    var refreshed = false
     /// Why the next attempt is made (for its record).
     var retriedBecause: String?
     /// The lifetime the request gives answers without one (``CachePolicy/freshFor(_:)``).
@@ -112,7 +112,7 @@ public final class NetworkService: Networking {
     case done(Data, HTTPURLResponse)
     case fail(NetworkError)
     case retry(RequestRecord.Retry, after: Duration)
-    /// The token was renewed: replay at once.
+    /// The token was refreshed: replay at once.
     case replay
   }
 
@@ -202,7 +202,7 @@ public final class NetworkService: Networking {
     return outcome
   }
 
-  /// Judges an attempt: success, a rejected token to renew, a retry, or the final failure.
+  /// Judges an attempt: success, a rejected token to refresh, a retry, or the final failure.
   func decide(_ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ call: inout Call)
     async throws -> Next
   {
@@ -224,7 +224,7 @@ public final class NetworkService: Networking {
       return .fail(NetworkError(.answeredElsewhere(status: status, origin: elsewhere.description)))
     }
     if let token = call.token, options.credentialRejection.rejects(status: status, body: data) {
-      return try await renew(token, status: status, &call)
+      return try await refresh(token, status: status, &call)
     }
     if status == 401 { return .fail(.unauthorized(.signInRequired)) }
     let failure = NetworkError.server(

@@ -24,7 +24,7 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   public var body: (any Encodable & Sendable)?
   /// Applied last; they replace the service's defaults of the same name.
   public var headers: [String: String]
-  /// Whether it carries `Authorization: Bearer …` (and takes part in the token's renewal).
+  /// Whether it carries `Authorization: Bearer …` (and takes part in the token's refresh).
   public var requiresAuth: Bool
   /// This request's own retry policy; nil uses the service's.
   public var retryPolicy: RetryPolicy?

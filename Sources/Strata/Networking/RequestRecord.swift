@@ -31,7 +31,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public var bytesReceived: Int
   /// 1 for the first attempt, 2 for the first retry, …
   public var attempt: Int
-  /// Why this attempt is a retry (`503`, `URLError -1005`, `token renewed after 401`): the
+  /// Why this attempt is a retry (`503`, `URLError -1005`, `token refreshed after 401`): the
   /// previous attempt's ``Retry/reason``; nil for a first attempt.
   public var retriedBecause: String?
   /// The failure, when the attempt got no HTTP response.

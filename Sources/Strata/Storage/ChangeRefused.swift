@@ -4,7 +4,7 @@
 /// A sync's `send` may throw one of its own; a ``NetworkError`` it throws is read by
 /// `init(_: NetworkError)`, the one rule. Any other failure leaves the change `pending` and
 /// stops the sync, keeping the order: a captive portal's page, a session that could not be
-/// renewed or a timeout is never taken for a refusal.
+/// refreshed or a timeout is never taken for a refusal.
 public struct ChangeRefused: Error, Sendable, Equatable {
   /// The server's reason, one line.
   public let reason: String

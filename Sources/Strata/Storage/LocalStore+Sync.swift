@@ -42,7 +42,7 @@ extension LocalStore {
   ///   (`ChangeRefused(error)`) → `failed` with the reason (a dead letter: kept, not
   ///   sent again until ``retryFailed()``, or dropped by ``discard(_:)``); the next change goes on.
   /// - any other error (offline, timeout, 5xx, a page that is not the API's, a session that
-  ///   could not be renewed) → the change stays `pending` and the sync stops, keeping order —
+  ///   could not be refreshed) → the change stays `pending` and the sync stops, keeping order —
   ///   unless it has now been sent `maxAttempts` times (over all syncs): then it is `failed`
   ///   too, with the last error, and the queue moves on.
   /// - ``NetworkError/Unauthorized/sessionEnded``: the store's ``owner`` is not signed in

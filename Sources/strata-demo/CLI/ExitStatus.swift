@@ -28,7 +28,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// No session for the API the command talks to, or the server ended it (exit status 77).
 struct SignInRequired: Error {
   let api: String
-  /// The command started with a session and the server refused it (and its renewal).
+  /// The command started with a session and the server refused it (and its refresh).
   var sessionEnded = false
 }
 
@@ -63,7 +63,7 @@ enum Failure {
       return .failure
     case let missing as SignInRequired where missing.sessionEnded:
       // The request went out with the session's token and the server refused it (and its
-      // renewal): the session is over, and retrying cannot help.
+      // refresh): the session is over, and retrying cannot help.
       Terminal.error("strata-demo: your session is no longer valid: run 'strata-demo login'")
       return .unauthorized
     case let missing as SignInRequired:

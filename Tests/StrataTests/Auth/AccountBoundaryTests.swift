@@ -92,7 +92,7 @@ struct AccountBoundaryTests {
     #expect(holds(files, token).isEmpty && holds(files, cookie).isEmpty)
     #expect(files.contains { String(decoding: $0.bytes, as: UTF8.self).contains("hmac-sha256:") })
 
-    // The same account with a renewed token: the server said the answer depends on it.
+    // The same account with a refreshed token: the server said the answer depends on it.
     try await session.signIn(
       Credentials(accessToken: token + "-2", refreshToken: "r2", account: "alice"))
     #expect(try await network.send(me).source == .network)

@@ -153,7 +153,7 @@ struct AuthRefreshTests {
       _ = try await makeService(transport, authenticator: session).send(GetMe())
     }
     #expect(error == NetworkError(.unauthorized(.rejectedAfterRefresh), request: "GET /auth/me"))
-    #expect(refresher.count == 1 && transport.requests.count == 2, "renewed once, replayed once")
+    #expect(refresher.count == 1 && transport.requests.count == 2, "refreshed once, replayed once")
     #expect(await session.isSignedIn == false)
     #expect(await firstElements(2, of: events) == [.refreshed, .signedOut(.tokenRejected)])
   }

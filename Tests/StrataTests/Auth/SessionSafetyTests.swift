@@ -89,8 +89,8 @@ struct SessionSafetyTests {
     let session = AuthSession(
       origin: exampleOrigin, store: store,
       refresh: { token in
-        let renewed = try await portal.send(DummyJSONAuth.refresh(token)).value
-        return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
+        let refreshed = try await portal.send(DummyJSONAuth.refresh(token)).value
+        return Credentials(accessToken: refreshed.accessToken, refreshToken: refreshed.refreshToken)
       })
     let error = await networkError {
       _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
@@ -147,7 +147,7 @@ struct SessionSafetyTests {
       origin: exampleOrigin, store: store,
       refresh: { _ in
         await gate.pass()
-        return Credentials(accessToken: "tok-old-account-renewed", refreshToken: "ref-renewed")
+        return Credentials(accessToken: "tok-old-account-refreshed", refreshToken: "ref-refreshed")
       })
   }
 

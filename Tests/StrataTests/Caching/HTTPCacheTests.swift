@@ -447,7 +447,7 @@ struct HTTPCacheDiskTests {
     return NetworkService(options: options, transport: transport, clock: ManualClock())
   }
 
-  /// Answers to signed-in requests are kept per account, never by token: a renewed token of
+  /// Answers to signed-in requests are kept per account, never by token: a refreshed token of
   /// the same user still finds them; another user of the same cache never sees them; the
   /// session's end — a sign-out, or the server rejecting it — removes them, on disk too.
   @Test func signedInAnswersArePrivateToTheirAccount() async throws {
@@ -500,7 +500,7 @@ struct HTTPCacheDiskTests {
     #expect(Self.cache(root, clock).count == 1, "on disk too")
     #expect(try await bobNetwork.send(GetMe()).source == .cache(age: 0), "Bob's stay")
 
-    await bob.rejected(renewedToken: "tok-bob")
+    await bob.rejected(refreshedToken: "tok-bob")
     #expect(cache.count == 0 && Self.cache(root, clock).count == 0, "a rejected session's too")
   }
 

@@ -55,8 +55,8 @@ func sandboxSession(
       Credentials(
         accessToken: login.accessToken, refreshToken: login.refreshToken, origin: origin)),
     refresh: { token in
-      let renewed = try await plain.send(DummyJSONAuth.refresh(token)).value
-      return Credentials(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
+      let refreshed = try await plain.send(DummyJSONAuth.refresh(token)).value
+      return Credentials(accessToken: refreshed.accessToken, refreshToken: refreshed.refreshToken)
     })
 }
 

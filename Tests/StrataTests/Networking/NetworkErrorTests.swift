@@ -89,7 +89,7 @@ struct NetworkErrorContextTests {
     #expect(NetworkError.server(status: 500) == NetworkError(.server(status: 500, body: Data())))
     #expect(
       NetworkError.refreshFailed(URLError(.timedOut)).localizedDescription
-        .hasPrefix("could not renew the session (it is kept; try again)"))
+        .hasPrefix("could not refresh the session (it is kept; try again)"))
   }
 
   @Test func containerErrorsReadWellAndCompare() {
@@ -111,7 +111,7 @@ struct NetworkErrorContextTests {
 struct RefusalTableTests {
   /// The 4xx a client cannot fix by sending the same request again later.
   static let waitStatuses: Set<Int> = [
-    401,  // a session matter: renewed, or the user signs in
+    401,  // a session matter: refreshed, or the user signs in
     403,  // likewise
     407,  // a proxy wants credentials: not the API speaking
     408,  // the server timed out waiting: try again

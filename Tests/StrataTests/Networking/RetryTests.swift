@@ -192,7 +192,7 @@ struct RetryTests {
   }
 
   /// A 401 to a request that carried no token says "sign in", not "the session was rejected
-  /// after a refresh": nothing was renewed, nothing retried.
+  /// after a refresh": nothing was refreshed, nothing retried.
   @Test func a401WithoutASessionIsItsOwnReason() async throws {
     let transport = MockTransport.statuses([401])
     let error = await networkError { _ = try await makeService(transport).send(GetUser()) }

@@ -106,7 +106,7 @@ struct LocalStoreTests {
   }
 
   /// Anything but ``ChangeRefused`` — an HTML page that did not decode, a session that could
-  /// not be renewed, a body over the limit, offline — keeps the change pending.
+  /// not be refreshed, a body over the limit, offline — keeps the change pending.
   @Test(arguments: [
     NetworkError(
       .decoding(

@@ -23,18 +23,18 @@ public protocol AuthRepository: Sendable {
 public final class APIAuthRepository: AuthRepository {
   private let network: any Networking
   private let session: any AccountSession
-  private let renewal: TokenRenewal
+  private let tokenRefresh: TokenRefresh
   private let analytics: any Analytics
 
-  /// A repository signing in over `network` into `session`; `renewal` sets the token lifetime
+  /// A repository signing in over `network` into `session`; `tokenRefresh` sets the token lifetime
   /// asked for and makes the refresh call.
   public init(
-    network: any Networking, session: any AccountSession, renewal: TokenRenewal,
+    network: any Networking, session: any AccountSession, tokenRefresh: TokenRefresh,
     analytics: any Analytics = NoAnalytics()
   ) {
     self.network = network
     self.session = session
-    self.renewal = renewal
+    self.tokenRefresh = tokenRefresh
     self.analytics = analytics
   }
 
@@ -44,10 +44,10 @@ public final class APIAuthRepository: AuthRepository {
     KnownSecrets.register(password)  // masked wherever it might turn up, e.g. echoed back
     let response = try await network.send(
       AuthRequests.login(
-        username: username, password: password, lifetimeMinutes: renewal.lifetimeMinutes)
+        username: username, password: password, lifetimeMinutes: tokenRefresh.lifetimeMinutes)
     ).value
     try await session.signIn(
-      renewal.credentials(from: response.tokens, account: "user-\(response.user.id)"))
+      tokenRefresh.credentials(from: response.tokens, account: "user-\(response.user.id)"))
     Log.account.info("logged in as \(response.user.username, privacy: .private)")
     analytics.track("signed_in", ["user_id": .count(response.user.id)])
     return response.user
@@ -55,7 +55,7 @@ public final class APIAuthRepository: AuthRepository {
 
   /// Exchanges a refresh token for new credentials.
   public func refresh(refreshToken: String) async throws -> Credentials {
-    try await renewal.renew(refreshToken)
+    try await tokenRefresh.refresh(refreshToken)
   }
 
   public func me() async throws -> User { try await network.send(AuthRequests.me).value }

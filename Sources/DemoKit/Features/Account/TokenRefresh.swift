@@ -4,7 +4,7 @@ import Strata
 /// The refresh call an `AuthSession` makes: DummyJSON's `POST /auth/refresh`, sent over a
 /// service without an authenticator (it carries the refresh token in its body, never a bearer
 /// token). Because it does not need the session, the session can be built with it — no cycle.
-public struct TokenRenewal: Sendable {
+public struct TokenRefresh: Sendable {
   private let network: any Networking
   /// The lifetime asked for, in DummyJSON's whole minutes (`expiresInMins`).
   let lifetimeMinutes: Int
@@ -13,7 +13,7 @@ public struct TokenRenewal: Sendable {
   /// The access-token lifetimes DummyJSON issues: 1 minute to 30 days.
   public static let tokenLifetimes: ClosedRange<Duration> = .seconds(60)...(.seconds(43_200 * 60))
 
-  /// A renewal over `network` (one without an authenticator).
+  /// Token refreshes over `network` (one without an authenticator).
   ///
   /// `tokenLifetime` is rounded down to a minute and kept within ``tokenLifetimes``; `now` is
   /// the clock for the expiry of a token that is not a JWT.
@@ -28,7 +28,7 @@ public struct TokenRenewal: Sendable {
   }
 
   /// Exchanges a refresh token for new credentials.
-  public func renew(_ refreshToken: String) async throws -> Credentials {
+  public func refresh(_ refreshToken: String) async throws -> Credentials {
     credentials(
       from: try await network.send(
         AuthRequests.refresh(refreshToken, lifetimeMinutes: lifetimeMinutes)
@@ -36,7 +36,7 @@ public struct TokenRenewal: Sendable {
   }
 
   /// Credentials from a token answer, expiring when the token says (else after
-  /// the lifetime asked for), for `account` (a renewal keeps the session's own).
+  /// the lifetime asked for), for `account` (a refresh keeps the session's own).
   func credentials(from tokens: TokenResponse, account: String? = nil) -> Credentials {
     tokens.credentials(requested: .seconds(lifetimeMinutes * 60), now: now(), account: account)
   }
