@@ -7,24 +7,24 @@ extension LocalStore {
   /// dies there: the new (empty) journal is created first, unused until the snapshot naming
   /// its generation is renamed into place; the old journal is removed only after that.
   package func compact() throws {
-    guard journal != nil else { return }
+    guard disk.journal != nil else { return }
     let hook = StoreCrashPoint.current
     state.dropSettled(
       keeping: options.keptSyncedChanges, records: options.keptSyncedRecords,
       since: now().addingTimeInterval(-options.keptSyncedAge.inSeconds))
-    let next = max(generation ?? 0, journalGeneration) + 1
+    let next = max(disk.generation ?? 0, disk.journalGeneration) + 1
     let fresh = try JournalFile(path: journalPath(next), truncate: true, files: options.files)
     try StoreSnapshot(generation: next, records: state.records, outbox: state.outbox)
       .write(to: snapshotPath, maxSize: options.maxSnapshotSize, files: options.files, pause: hook)
     hook?("compact.renamed")
-    options.files.unlink(journalPath(journalGeneration))
+    options.files.unlink(journalPath(disk.journalGeneration))
     options.files.unlink(base + ".json")  // format 1, now in the snapshot
-    generation = next
-    journalGeneration = next
-    journal = fresh
-    snapshotSize = FileDescriptor.size(of: snapshotPath)
-    needsRepair = false
-    compactionRetryAt = 0
+    disk.generation = next
+    disk.journalGeneration = next
+    disk.journal = fresh
+    disk.snapshotSize = FileDescriptor.size(of: snapshotPath)
+    disk.needsRepair = false
+    disk.compactionRetryAt = 0
     removeLeftovers()
   }
 
@@ -32,7 +32,7 @@ extension LocalStore {
   private func removeLeftovers() {
     let directory = (base as NSString).deletingLastPathComponent
     let name = (base as NSString).lastPathComponent
-    let keep = (journalPath(journalGeneration) as NSString).lastPathComponent
+    let keep = (journalPath(disk.journalGeneration) as NSString).lastPathComponent
     for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     where file != keep
       && (file.hasPrefix(name + ".log-") || file.hasPrefix(name + ".snapshot.tmp-"))

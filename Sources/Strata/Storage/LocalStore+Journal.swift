@@ -34,8 +34,8 @@ extension LocalStore {
   /// Says once per store instance, at warning level, what damage has been set aside: every
   /// command or screen that reads a damaged store tells its user, not only the first.
   func warnAboutDamage() {
-    guard !damageWarned else { return }
-    damageWarned = true
+    guard !disk.damageWarned else { return }
+    disk.damageWarned = true
     for sentence in StoreDamage.report(base: base) { Self.logger.warning("\(sentence)") }
   }
 
@@ -53,25 +53,28 @@ extension LocalStore {
     let lock = try await lock(base + ".lock", exclusive: true, wait: true)
     defer { lock.release() }
     try catchUp(exclusive: true)
-    if needsRepair { try? compact() }
+    if disk.needsRepair { try? compact() }
     let (change, result) = try body(state)
-    guard let change, let journal else { return result }
+    guard let change, let journal = disk.journal else { return result }
     let json = try encoder.encode(change)
     guard json.count <= options.maxRecordSize else {
       throw FileError.tooLarge(path: journal.path, size: json.count, limit: options.maxRecordSize)
     }
-    if case .enqueue = change, snapshotSize + journal.offset + json.count > options.maxStoreSize {
+    if case .enqueue = change,
+      disk.snapshotSize + journal.offset + json.count > options.maxStoreSize
+    {
       throw FileError.full(path: base, limit: options.maxStoreSize)
     }
     try journal.append(json, pause: StoreCrashPoint.current)
     state.apply(change)
     let threshold = max(
-      options.minimumCompactionSize, options.compactionRatio * snapshotSize, compactionRetryAt)
+      options.minimumCompactionSize, options.compactionRatio * disk.snapshotSize,
+      disk.compactionRetryAt)
     if journal.offset > threshold {
       do {
         try compact()
       } catch {
-        compactionRetryAt = journal.offset + journal.offset / 4
+        disk.compactionRetryAt = journal.offset + journal.offset / 4
         Self.logger.warning("store \(base): compaction failed, the change is kept: \(error)")
       }
     }
@@ -97,8 +100,8 @@ extension LocalStore {
   /// them compacted it (the snapshot's generation moved), else the journal's new records.
   func catchUp(exclusive: Bool) throws {
     let current = try StoreSnapshot<Value>.generation(at: snapshotPath)
-    if journal == nil || current != generation { try reload() }
-    guard let journal else { return }
+    if disk.journal == nil || current != disk.generation { try reload() }
+    guard let journal = disk.journal else { return }
     try apply(journal)
     if exclusive { try journal.dropTornTail() }
     warnAboutDamage()
@@ -127,7 +130,7 @@ extension LocalStore {
       case .damaged:
         StoreDamage.setAside(
           Array(read.bytes[line]), base: base, label: "\(name)-at-\(read.start + line.lowerBound)")
-        damageWarned = false  // new damage: say it again
+        disk.damageWarned = false  // new damage: say it again
       case .undecodable(let error):
         // A record whose checksum holds but which this build cannot decode is not damage
         // to skip: it may be a newer build's change.
@@ -140,30 +143,30 @@ extension LocalStore {
     // The old state goes before the new one is read, not after; without a journal, a reload
     // that fails here is made again in full by the next call, never built on half a state.
     state = StoreState()
-    journal = nil
-    needsRepair = false
+    disk.journal = nil
+    disk.needsRepair = false
     let snapshot = try readSnapshot()
     state = StoreState(records: snapshot?.records ?? [:], outbox: snapshot?.outbox ?? [])
-    generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
-    snapshotSize = FileDescriptor.size(of: snapshotPath)
-    let expected = snapshot?.generation ?? generation ?? 0
+    disk.generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
+    disk.snapshotSize = FileDescriptor.size(of: snapshotPath)
+    let expected = snapshot?.generation ?? disk.generation ?? 0
     let onDisk = journalGenerations()
     guard !onDisk.isEmpty, !onDisk.contains(expected) else {
-      journalGeneration = expected
-      journal = try JournalFile(path: journalPath(expected), files: options.files)
+      disk.journalGeneration = expected
+      disk.journal = try JournalFile(path: journalPath(expected), files: options.files)
       return
     }
     // The snapshot names a journal that is not there: read the ones that are, oldest first.
     StoreDamage.setAside(
       Array("snapshot generation \(expected); journals on disk: \(onDisk)\n".utf8), base: base,
       label: "generation-\(expected)")
-    needsRepair = true
-    damageWarned = false
+    disk.needsRepair = true
+    disk.damageWarned = false
     for older in onDisk.dropLast() {
       try apply(JournalFile(path: journalPath(older), files: options.files))
     }
-    journalGeneration = onDisk[onDisk.count - 1]
-    journal = try JournalFile(path: journalPath(journalGeneration), files: options.files)
+    disk.journalGeneration = onDisk[onDisk.count - 1]
+    disk.journal = try JournalFile(path: journalPath(disk.journalGeneration), files: options.files)
   }
 
   /// The snapshot, or what of a damaged one can be used (the file and each line not used set
@@ -187,8 +190,8 @@ extension LocalStore {
       for (index, line) in lines.enumerated() {
         StoreDamage.setAside(line, base: base, label: "\(name)-line-\(index + 1)")
       }
-      needsRepair = true
-      damageWarned = false
+      disk.needsRepair = true
+      disk.damageWarned = false
       return readable
     }
   }

@@ -24,7 +24,8 @@ import Foundation
 /// The parts: this file is the API; `LocalStore+Sync` sends the outbox; `LocalStore+Journal`
 /// reads and writes under the lock and replays the journal; `LocalStore+Compaction` folds it
 /// into a snapshot; `LocalStore+FormatOne` reads the first build's files;
-/// `LocalStore+FileChecks` checks the directory and maps lock failures.
+/// `LocalStore+FileChecks` checks the directory and maps lock failures. They share two values:
+/// `StoreState`, what the store holds, and `StoreDisk`, which files are in use.
 public actor LocalStore<Value: Codable & Sendable> {
   /// Whose values and changes these are. Its changes are sent only in its session: each send
   /// runs as this owner (`DataOwner.acting`), and ``NetworkService`` sends nothing for an
@@ -33,21 +34,12 @@ public actor LocalStore<Value: Codable & Sendable> {
   let base: String
   let options: Options
   let now: @Sendable () -> Date
+  /// What the store holds, as the files said when last read.
   var state = StoreState<Value>()
-  /// The snapshot header's generation as last loaded (0: no snapshot; nil: unreadable).
-  var generation: Int? = 0
-  /// The generation of the journal in use (the snapshot's, unless that one was damaged).
-  var journalGeneration = 0
-  var journal: JournalFile?
-  var snapshotSize = 0
+  /// Which of the files are in use and in what shape.
+  var disk = StoreDisk()
   var directoryChecked = false
   var isSyncing = false
-  /// The files were found damaged: the next write compacts them into a whole store.
-  var needsRepair = false
-  /// After a failed compaction, the journal size at which the next one is tried.
-  var compactionRetryAt = 0
-  /// The damage set aside was logged (once per instance, again when more is found).
-  var damageWarned = false
   // One coder pair per store, not per operation: every read and write goes through them.
   let encoder = JSONEncoder()
   let decoder = JSONDecoder()
@@ -210,6 +202,6 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   /// The file sizes, for benchmarks: the snapshot and the current journal.
   package func fileSizes() async throws -> (snapshot: Int, journal: Int) {
-    try await reading { _ in (FileDescriptor.size(of: snapshotPath), journal?.size ?? 0) }
+    try await reading { _ in (FileDescriptor.size(of: snapshotPath), disk.journal?.size ?? 0) }
   }
 }
