@@ -65,8 +65,13 @@ struct DocumentationTests {
     return ([whole] + slices.values).map(trimmed)
   }
 
+  /// Without blank lines at either end, and without the indentation every line shares (a
+  /// slice from inside a function reads as the article shows it).
   static func trimmed(_ lines: [String]) -> String {
-    lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed().joined(separator: "\n")
+    let kept = Array(lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed())
+    let indent =
+      kept.filter { !$0.isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+    return kept.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")
   }
 
   @Test func everySwiftSampleIsTheShownPartOfACompiledSnippet() throws {
@@ -87,6 +92,38 @@ struct DocumentationTests {
       }
     }
     #expect(samples >= 6, "the README and the articles show samples")
+  }
+
+  /// The article's manifest, as a package beside a checkout named `Strata`: SwiftPM resolves
+  /// it, the `Strata` product included (a wrong identity or product fails to resolve, as the
+  /// second half shows).
+  @Test func theArticlesManifestResolvesWithAPathDependency() async throws {
+    let article = try Self.text("Sources/Strata/Strata.docc/UsingStrataInAnApp.md")
+    let manifest = try #require(
+      Self.blocks("", in: article).first { $0.first?.hasPrefix("// swift-tools-version") == true }
+    ).joined(separator: "\n")
+    #expect(manifest.contains(#".package(path: "../Strata")"#))
+    let cli = try CLIRunner()
+    func resolve(_ manifest: String, in name: String) async throws -> CLIRunner.Result {
+      let app = cli.home + "/\(name)/MyApp"
+      try FileManager.default.createDirectory(
+        atPath: app + "/Sources/MyApp", withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(
+        atPath: cli.home + "/\(name)/Strata", withDestinationPath: Self.root.path)
+      try manifest.write(toFile: app + "/Package.swift", atomically: true, encoding: .utf8)
+      try "import Strata\n".write(
+        toFile: app + "/Sources/MyApp/main.swift", atomically: true, encoding: .utf8)
+      var swift = cli
+      swift.executable = "/usr/bin/env"
+      return try await swift.run(["swift", "package", "--package-path", app, "show-dependencies"])
+    }
+    let resolved = try await resolve(manifest, in: "as-shown")
+    #expect(resolved.status == 0, "\(resolved.all)")
+    #expect(resolved.stdout.contains("strata<"), "\(resolved.stdout)")
+    let misnamed = manifest.replacingOccurrences(
+      of: #"package: "Strata")"#, with: #"package: "Strata-main")"#)
+    let refused = try await resolve(misnamed, in: "misnamed")
+    #expect(refused.status != 0 && refused.all.contains("unknown package"), "\(refused.all)")
   }
 
   /// The README's first sample, built as a snippet, run with the API pointed at the sandbox.
