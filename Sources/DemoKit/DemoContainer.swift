@@ -150,6 +150,24 @@ public enum DemoContainer {
     container.register((any UserPostsRepository).self, scope: .singleton) { c in
       APIUserPostsRepository(network: try c.resolve())
     }
+    if features.isOn(.comments) {
+      container.register((any CommentsRepository).self, scope: .singleton) { c in
+        APICommentsRepository(network: try c.resolve())
+      }
+    }
+    container.register((any TodosRepository).self, scope: .singleton) { c in
+      APITodosRepository(network: try c.resolve())
+    }
+    if features.isOn(.offline) {
+      registerOfflineStores(container, environment: environment, now: now)
+    }
+  }
+
+  /// Posts and todos kept on this device, each over its API repository.
+  private static func registerOfflineStores(
+    _ container: DependencyContainer, environment: [String: String],
+    now: @escaping @Sendable () -> Date
+  ) {
     // Posts and todos kept on this device: a directory per API origin (the token store's
     // rule) and per owner — the signed-in account, or the device when signed out — files per
     // kind.
@@ -171,32 +189,21 @@ public enum DemoContainer {
       let session = try c.resolve(AuthSession.self)
       return { DataOwner(account: await session.account()) }
     }
-    if features.isOn(.offline) {
-      let attempts: @Sendable (DependencyContainer) throws -> Int = { c in
-        try c.resolve(Config.self).int(.syncMaxAttempts, default: 5, in: 1...1_000)
-      }
-      container.register(OfflinePosts.self, scope: .singleton) { c in
-        OfflinePosts(
-          stores: try localStores(c, "posts"), owner: try owner(c), repository: try c.resolve(),
-          connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
-          analytics: try c.resolve())
-      }
-      container.register(OfflineTodos.self, scope: .singleton) { c in
-        OfflineTodos(
-          stores: try localStores(c, "todos"), owner: try owner(c), repository: try c.resolve(),
-          connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
-          analytics: try c.resolve())
-      }
+    let attempts: @Sendable (DependencyContainer) throws -> Int = { c in
+      try c.resolve(Config.self).int(.syncMaxAttempts, default: 5, in: 1...1_000)
     }
-    if features.isOn(.comments) {
-      container.register((any CommentsRepository).self, scope: .singleton) { c in
-        APICommentsRepository(network: try c.resolve())
-      }
+    container.register(OfflinePosts.self, scope: .singleton) { c in
+      OfflinePosts(
+        stores: try localStores(c, "posts"), owner: try owner(c), repository: try c.resolve(),
+        connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
+        analytics: try c.resolve())
     }
-    container.register((any TodosRepository).self, scope: .singleton) { c in
-      APITodosRepository(network: try c.resolve())
+    container.register(OfflineTodos.self, scope: .singleton) { c in
+      OfflineTodos(
+        stores: try localStores(c, "todos"), owner: try owner(c), repository: try c.resolve(),
+        connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
+        analytics: try c.resolve())
     }
-
   }
 
   private static func registerViewModels(_ container: DependencyContainer, features: FeatureFlags) {

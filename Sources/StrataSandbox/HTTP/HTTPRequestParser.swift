@@ -143,6 +143,29 @@ struct HTTPRequestParser {
     case .failure(let rejection): return .failure(rejection)
     }
 
+    let bodyLength: Int
+    switch Self.bodyLength(headers, limits: limits) {
+    case .success(let length): bodyLength = length
+    case .failure(let rejection): return .failure(rejection)
+    }
+    let connection = HeaderFields.values("connection", in: headers).first?.lowercased() ?? ""
+    let keepAlive =
+      version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
+    var target = String(parts[1])
+    if target.hasPrefix("http://"), let url = URL(string: target) {
+      target = url.path.isEmpty ? "/" : url.path + (url.query.map { "?" + $0 } ?? "")
+    }
+    return .success(
+      Head(
+        method: String(parts[0]), target: target, headers: headers, keepAlive: keepAlive,
+        bodyStart: 0, bodyLength: bodyLength))
+  }
+
+  /// The body's length as `Content-Length` gives it (0 without one): one value, digits only,
+  /// within the limit; chunked bodies are refused.
+  private static func bodyLength(
+    _ headers: [(name: String, value: String)], limits: SandboxLimits
+  ) -> Result<Int, Rejection> {
     if !HeaderFields.values("transfer-encoding", in: headers).isEmpty {
       return .failure(
         Rejection(501, "Transfer-Encoding is not supported; send Content-Length"))
@@ -158,18 +181,7 @@ struct HTTPRequestParser {
     guard bodyLength <= limits.maxBodyBytes else {
       return .failure(Rejection(413, "Request body too large"))
     }
-
-    let connection = HeaderFields.values("connection", in: headers).first?.lowercased() ?? ""
-    let keepAlive =
-      version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
-    var target = String(parts[1])
-    if target.hasPrefix("http://"), let url = URL(string: target) {
-      target = url.path.isEmpty ? "/" : url.path + (url.query.map { "?" + $0 } ?? "")
-    }
-    return .success(
-      Head(
-        method: String(parts[0]), target: target, headers: headers, keepAlive: keepAlive,
-        bodyStart: 0, bodyLength: bodyLength))
+    return .success(bodyLength)
   }
 
   private static func headerFields(_ lines: ArraySlice<Substring>) -> Result<
