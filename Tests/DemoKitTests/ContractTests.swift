@@ -118,7 +118,8 @@ struct ContractTests {
       }
       #expect(wrong?.status == 400 && wrong?.serverMessage == "Invalid credentials")
       let created = try await target.container.resolve((any PostsRepository).self).create(
-        title: "Contract", body: "Checked", userId: 5)
+        PostDraft(title: "Contract", body: "Checked", userId: 5),
+        idempotencyKey: UUID().uuidString)
       #expect(created.title == "Contract" && created.userId == 5)
     }
   }

@@ -7,11 +7,6 @@ public typealias FakePostsRepository = FakeCollection<Post>
 extension FakeCollection: PostsRepository where Item == Post {
   public func post(id: Int) async throws -> Post { try await item("post", id: id) }
 
-  public func create(title: String, body: String, userId: Int) async throws -> Post {
-    try await script.call("create", "\(title), \(body), \(userId)")
-    return Post(id: nextID, title: title, body: body, userId: userId)
-  }
-
   /// A key seen before gets its first answer, as a server honouring keys does.
   public func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post {
     try await script.call(

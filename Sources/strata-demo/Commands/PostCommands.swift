@@ -10,7 +10,7 @@ enum PostCommands {
     Command(
       "post create",
       summary:
-        "Create a post (a POST: sent once, never retried); asks step by step in a terminal.",
+        "Create a post (keyed: a lost answer is retried, made once); asks in a terminal.",
       options: [
         OptionSpec(name: "title", valueName: "TEXT", help: "title (asked in a terminal)"),
         OptionSpec(name: "body", valueName: "TEXT", help: "text (asked in a terminal)"),

@@ -208,20 +208,18 @@ enum TourCommand {
     }
     tour.evidence()
 
-    // 10. POST not retried
-    tour.step(10, "A POST meets a 503 → not retried; each outcome an analytics event")
+    // 10. A keyed POST: retried, made once
+    tour.step(10, "A POST meets a 503 → retried under its key, made once; an analytics event")
     sandbox.faults.fail(503, method: "POST", path: "/posts/add")
-    do {
-      try await model.create(hello)
-      throw tour.failure("the injected 503 did not reach the client")
-    } catch let failure as NetworkError {
-      let shown = LoadState.Failure(failure, context: "Could not create the post")
-      tour.say("failed once, as it should: \(shown.message)")
-    }
-    tour.evidence()
+    let madeBefore = sandbox.changesDone(path: "/posts/add")
     let created = try await model.create(hello).item
+    let tries = sandbox.journal.entries.filter { $0.path == "/posts/add" }
+    let keys = Set(tries.compactMap { $0.header("Idempotency-Key") })
     let createdBefore = sandbox.changesDone(path: "/posts/add")
-    tour.say("sent again by the user: created post #\(created.id)")
+    guard tries.count == 2, keys.count == 1, createdBefore == madeBefore + 1 else {
+      throw tour.failure("the post was not retried and made once under one key")
+    }
+    tour.say("created post #\(created.id) at the second try, both with one Idempotency-Key")
     tour.evidence()
 
     // 11. Offline: kept, then sent once

@@ -16,10 +16,9 @@ public protocol PostsRepository: Sendable {
   /// A page of posts.
   func list(limit: Int, skip: Int) async throws -> Page<Post>
   func post(id: Int) async throws -> Post
-  /// Creates a post (a POST: never retried, so it is never created twice).
-  func create(title: String, body: String, userId: Int) async throws -> Post
-  /// Creates a post carrying `idempotencyKey`: retried on a lost answer or a 5xx, and never
-  /// created twice, because the server answers a repeat with its first answer.
+  /// Creates a post carrying `idempotencyKey` — online and offline alike: retried on a lost
+  /// answer or a 5xx, and never created twice, because the server answers a repeat with its
+  /// first answer.
   func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post
   /// Changes a post's title.
   func update(id: Int, title: String) async throws -> Post
@@ -40,11 +39,6 @@ public final class APIPostsRepository: PostsRepository {
 
   public func post(id: Int) async throws -> Post {
     try await network.send(PostRequests.get(id: id)).value
-  }
-
-  /// Creates a post (never retried).
-  public func create(title: String, body: String, userId: Int) async throws -> Post {
-    try await network.send(PostRequests.create(title: title, body: body, userId: userId)).value
   }
 
   /// Creates a post with its idempotency key (the service then retries it like a GET).
@@ -74,13 +68,7 @@ private enum PostRequests {
 
   static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
 
-  /// `POST /posts/add`: the author must exist (400 / 404 otherwise).
-  static func create(title: String, body: String, userId: Int) -> Request<Post> {
-    Request(
-      path: "posts/add", method: .post, body: NewPost(title: title, body: body, userId: userId))
-  }
-
-  /// The same, keyed: safe to retry.
+  /// `POST /posts/add`, keyed (safe to retry): the author must exist (400 / 404 otherwise).
   static func create(_ draft: PostDraft, idempotencyKey: String) -> Request<Post> {
     Request(
       path: "posts/add", method: .post, body: draft, idempotencyKey: idempotencyKey)

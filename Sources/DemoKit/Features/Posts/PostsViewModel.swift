@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 import Strata
 
@@ -45,8 +46,9 @@ public final class PostsViewModel: LoadStateOwner {
   /// - it is kept on this device as pending, for a sync to send, when `keepOffline` or the
   ///   device has no route — if the offline feature is on (`keepOffline` without it throws
   ///   ``FeatureOff``; without a route and without it, the send fails as offline);
-  /// - otherwise it is shown at the top at once and sent (a POST: sent once, never retried):
-  ///   the server's post replaces the guess, or the guess goes away and the error is thrown.
+  /// - otherwise it is shown at the top at once and sent with an idempotency key of its own,
+  ///   so a lost answer or a 5xx is retried and the post is still made once: the server's post
+  ///   replaces the guess, or the guess goes away and the error is thrown.
   /// - Returns: The post as it now stands: `synced` (the server's) or `pending` (kept here).
   @discardableResult
   public func create(_ draft: PostDraft, keepOffline: Bool = false) async throws
@@ -72,7 +74,7 @@ public final class PostsViewModel: LoadStateOwner {
     pending.insert(provisional.id)
     defer { pending.remove(provisional.id) }
     do {
-      let saved = try await repo.create(title: draft.title, body: draft.body, userId: draft.userId)
+      let saved = try await repo.create(draft, idempotencyKey: UUID().uuidString)
       replace(provisional.id, with: saved)
       analytics.track(
         "post_created",
