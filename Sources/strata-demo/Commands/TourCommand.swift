@@ -191,7 +191,7 @@ enum TourCommand {
     tour.evidence()
   }
 
-  /// Steps 9–11: a rule refusing a post, a POST never retried, one kept on the device.
+  /// Steps 9–11: a rule refusing a post, a POST retried under its key, one kept on the device.
   private static func write(
     _ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator, userId: Int
   ) async throws {
