@@ -140,6 +140,26 @@ struct RepositoryTests {
     }
   }
 
+  /// Online edits are keyed too: a rename, a delete and a toggle that meet a 503 are retried
+  /// under one key each and succeed.
+  @Test func onlineEditsAreRetriedUnderTheirKeys() async throws {
+    try await DemoHarness.with { harness, _ in
+      for (method, path) in [("PUT", "/posts/1"), ("DELETE", "/posts/2"), ("PUT", "/todos/3")] {
+        harness.server.faults.fail(503, method: method, path: path)
+      }
+      let posts = try harness.container.resolve((any PostsRepository).self)
+      #expect(try await posts.update(id: 1, title: "Renamed").title == "Renamed")
+      try await posts.delete(id: 2)
+      let todos = try harness.container.resolve((any TodosRepository).self)
+      #expect(try await todos.setCompleted(id: 3, true).completed)
+      for path in ["/posts/1", "/posts/2", "/todos/3"] {
+        let sent = harness.server.journal.entries.filter { $0.path == path }
+        let keys = Set(sent.compactMap { $0.header("Idempotency-Key") })
+        #expect(sent.count == 2 && keys.count == 1, "\(path): \(sent.count) sends, \(keys)")
+      }
+    }
+  }
+
   @Test func usersGetSucceedsAfterTwo503s() async throws {
     try await DemoHarness.with { harness, _ in
       harness.server.faults.fail(503, method: "GET", path: "/users", count: 2)

@@ -14,8 +14,8 @@ extension NetworkService {
   func authorise<Response>(_ endpoint: Request<Response>, label: String) async throws -> Call {
     var policy = endpoint.retryPolicy ?? options.retryPolicy
     if endpoint.retryPolicy == nil, endpoint.idempotencyKey != nil {
-      // A key makes a repeat harmless: the service's policy, POST and PATCH included.
-      policy.retryableMethods.formUnion([.post, .patch])
+      // A key makes a repeat harmless: the service's policy, every write method included.
+      policy.retryableMethods.formUnion([.post, .put, .patch, .delete])
     }
     var call = Call(
       label: label, method: endpoint.method,

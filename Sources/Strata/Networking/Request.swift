@@ -36,7 +36,8 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   /// Sent as `Idempotency-Key`: the same value on every attempt (and every later replay) of
   /// one change, so the server can answer a repeat with its first answer. Fix it when the
   /// change is made, not when it is sent. A keyed request without its own ``retryPolicy`` is
-  /// retried by the service's policy with POST and PATCH included.
+  /// retried by the service's policy with every write method (POST, PUT, PATCH, DELETE)
+  /// included.
   public var idempotencyKey: String?
   /// How this GET uses the service's ``HTTPCache`` (default ``CachePolicy/useCache``).
   public var cachePolicy: CachePolicy = .useCache

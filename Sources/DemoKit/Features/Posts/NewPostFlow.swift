@@ -67,7 +67,8 @@ public final class NewPostFlow {
         return .init(
           title: "Create this post?",
           message: "\"\(title)\" by user \(fields.userId) — "
-            + (keepOffline ? "kept on this device; 'sync' sends it." : "sent with its own key: made once."),
+            + (keepOffline
+              ? "kept on this device; 'sync' sends it." : "sent with its own key: made once."),
           confirm: "Create")
       },
       submit: { fields.created = try await posts.create(fields.draft, keepOffline: keepOffline) })

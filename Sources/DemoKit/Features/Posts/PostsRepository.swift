@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 /// A post not yet created: what `create` sends (and what an outbox keeps).
@@ -74,11 +75,14 @@ private enum PostRequests {
       path: "posts/add", method: .post, body: draft, idempotencyKey: idempotencyKey)
   }
 
+  /// Keyed, as every write here: a 503 or a lost answer is retried under one key.
   static func update(id: Int, title: String) -> Request<Post> {
-    Request(path: "posts/\(id)", method: .put, body: TitleChange(title: title))
+    Request(
+      path: "posts/\(id)", method: .put, body: TitleChange(title: title),
+      idempotencyKey: UUID().uuidString)
   }
 
   static func delete(id: Int) -> Request<EmptyResponse> {
-    Request(path: "posts/\(id)", method: .delete)
+    Request(path: "posts/\(id)", method: .delete, idempotencyKey: UUID().uuidString)
   }
 }

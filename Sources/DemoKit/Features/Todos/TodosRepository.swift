@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 /// Todos: list and mark done or not.
@@ -39,7 +40,10 @@ private enum TodoRequests {
 
   static func get(id: Int) -> Request<Todo> { Request(path: "todos/\(id)") }
 
+  /// Keyed: a 503 or a lost answer is retried under one key.
   static func setCompleted(id: Int, _ completed: Bool) -> Request<Todo> {
-    Request(path: "todos/\(id)", method: .put, body: Completion(completed: completed))
+    Request(
+      path: "todos/\(id)", method: .put, body: Completion(completed: completed),
+      idempotencyKey: UUID().uuidString)
   }
 }
