@@ -99,5 +99,11 @@ struct OneCallPerIntentTests {
     #expect(todos.todos.last?.completed == true, "the list shows it")
     #expect(device.script.calls.filter { $0.hasPrefix("setCompleted") }.count == 1, "not sent")
     await #expect(throws: TodoNotOnDevice(id: 9)) { try await todos.toggle(id: 9) }
+
+    // The sync sends the change under the key it was kept with, not a new one.
+    let entry = try #require(try await offline.collection.outbox().first)
+    device.connectivity.set(online: true)
+    _ = try await offline.collection.sync()
+    #expect(device.script.calls.contains("setCompleted(2, true, key \(entry.idempotencyKey))"))
   }
 }

@@ -148,14 +148,17 @@ struct RepositoryTests {
         harness.server.faults.fail(503, method: method, path: path)
       }
       let posts = try harness.container.resolve((any PostsRepository).self)
-      #expect(try await posts.update(id: 1, title: "Renamed").title == "Renamed")
-      try await posts.delete(id: 2)
+      #expect(
+        try await posts.update(id: 1, title: "Renamed", idempotencyKey: "k-rename").title
+          == "Renamed")
+      try await posts.delete(id: 2, idempotencyKey: "k-delete")
       let todos = try harness.container.resolve((any TodosRepository).self)
-      #expect(try await todos.setCompleted(id: 3, true).completed)
+      #expect(try await todos.setCompleted(id: 3, true, idempotencyKey: "k-toggle").completed)
       for path in ["/posts/1", "/posts/2", "/todos/3"] {
         let sent = harness.server.journal.entries.filter { $0.path == path }
         let keys = Set(sent.compactMap { $0.header("Idempotency-Key") })
         #expect(sent.count == 2 && keys.count == 1, "\(path): \(sent.count) sends, \(keys)")
+        #expect(keys.first?.hasPrefix("k-") == true, "\(path): the key the caller gave")
       }
     }
   }
@@ -174,12 +177,16 @@ struct RepositoryTests {
     try await DemoHarness.with { harness, _ in
       let posts = try harness.container.resolve((any PostsRepository).self)
       #expect(try await posts.list(limit: 3, skip: 0).items.count == 3)
-      #expect(try await posts.update(id: 2, title: "New").title == "New")
-      try await posts.delete(id: 2)
+      #expect(
+        try await posts.update(id: 2, title: "New", idempotencyKey: UUID().uuidString).title
+          == "New")
+      try await posts.delete(id: 2, idempotencyKey: UUID().uuidString)
       let todos = try harness.container.resolve((any TodosRepository).self)
       let first = try #require(try await todos.list(limit: 1, skip: 0).items.first)
       #expect(
-        try await todos.setCompleted(id: first.id, !first.completed).completed == !first.completed)
+        try await todos.setCompleted(
+          id: first.id, !first.completed, idempotencyKey: UUID().uuidString
+        ).completed == !first.completed)
     }
   }
 }

@@ -71,7 +71,7 @@ final class MockTodosRepo: TodosRepository {
       ], total: 2, skip: 0, limit: 2)
   }
   func todo(id: Int) async throws -> Todo { Todo(id: id, todo: "a", completed: false, userId: 1) }
-  func setCompleted(id: Int, _ completed: Bool) async throws -> Todo {
+  func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) async throws -> Todo {
     if fails { throw NetworkError.server(status: 500, serverMessage: "boom") }
     return Todo(id: id, todo: "a", completed: completed, userId: 1)
   }

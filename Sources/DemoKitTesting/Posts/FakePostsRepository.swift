@@ -16,14 +16,14 @@ extension FakeCollection: PostsRepository where Item == Post {
     }
   }
 
-  public func update(id: Int, title: String) async throws -> Post {
+  public func update(id: Int, title: String, idempotencyKey: String) async throws -> Post {
     try await script.call("update", "\(id), \(title)")
     let post = try stored(id)
     return Post(id: id, title: title, body: post.body, userId: post.userId)
   }
 
   /// Nothing: the post is "deleted".
-  public func delete(id: Int) async throws {
+  public func delete(id: Int, idempotencyKey: String) async throws {
     try await script.call("delete", "\(id)")
   }
 

@@ -6,8 +6,10 @@ public typealias FakeTodosRepository = FakeCollection<Todo>
 extension FakeCollection: TodosRepository where Item == Todo {
   public func todo(id: Int) async throws -> Todo { try await item("todo", id: id) }
 
-  public func setCompleted(id: Int, _ completed: Bool) async throws -> Todo {
-    try await script.call("setCompleted", "\(id), \(completed)")
+  public func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) async throws
+    -> Todo
+  {
+    try await script.call("setCompleted", "\(id), \(completed), key \(idempotencyKey)")
     let todo = try await self.todo(id: id)
     return Todo(id: id, todo: todo.todo, completed: completed, userId: todo.userId)
   }

@@ -21,9 +21,10 @@ public protocol PostsRepository: Sendable {
   /// answer or a 5xx, and never created twice, because the server answers a repeat with its
   /// first answer.
   func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post
-  /// Changes a post's title.
-  func update(id: Int, title: String) async throws -> Post
-  func delete(id: Int) async throws
+  /// Changes a post's title, sent with `idempotencyKey` (retried under it, as a create is).
+  func update(id: Int, title: String, idempotencyKey: String) async throws -> Post
+  /// Deletes a post, sent with `idempotencyKey`.
+  func delete(id: Int, idempotencyKey: String) async throws
 }
 
 // MARK: - Live implementation
@@ -48,23 +49,20 @@ public final class APIPostsRepository: PostsRepository {
   }
 
   /// Changes a post's title.
-  public func update(id: Int, title: String) async throws -> Post {
-    try await network.send(PostRequests.update(id: id, title: title)).value
+  public func update(id: Int, title: String, idempotencyKey: String) async throws -> Post {
+    try await network.send(
+      PostRequests.update(id: id, title: title, idempotencyKey: idempotencyKey)
+    ).value
   }
 
-  public func delete(id: Int) async throws {
-    _ = try await network.send(PostRequests.delete(id: id))
+  public func delete(id: Int, idempotencyKey: String) async throws {
+    _ = try await network.send(PostRequests.delete(id: id, idempotencyKey: idempotencyKey))
   }
 }
 
 // MARK: - Requests
 
 private enum PostRequests {
-  private struct NewPost: Encodable, Sendable {
-    let title: String
-    let body: String
-    let userId: Int
-  }
   private struct TitleChange: Encodable, Sendable { let title: String }
 
   static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
@@ -75,14 +73,13 @@ private enum PostRequests {
       path: "posts/add", method: .post, body: draft, idempotencyKey: idempotencyKey)
   }
 
-  /// Keyed, as every write here: a 503 or a lost answer is retried under one key.
-  static func update(id: Int, title: String) -> Request<Post> {
+  static func update(id: Int, title: String, idempotencyKey: String) -> Request<Post> {
     Request(
       path: "posts/\(id)", method: .put, body: TitleChange(title: title),
-      idempotencyKey: UUID().uuidString)
+      idempotencyKey: idempotencyKey)
   }
 
-  static func delete(id: Int) -> Request<EmptyResponse> {
-    Request(path: "posts/\(id)", method: .delete, idempotencyKey: UUID().uuidString)
+  static func delete(id: Int, idempotencyKey: String) -> Request<EmptyResponse> {
+    Request(path: "posts/\(id)", method: .delete, idempotencyKey: idempotencyKey)
   }
 }

@@ -98,7 +98,8 @@ public final class PostsViewModel: LoadStateOwner {
     pending.insert(id)
     defer { pending.remove(id) }
     do {
-      replace(id, with: try await repo.update(id: id, title: title))
+      replace(
+        id, with: try await repo.update(id: id, title: title, idempotencyKey: UUID().uuidString))
       return true
     } catch {
       replace(id, with: previous)
@@ -117,7 +118,7 @@ public final class PostsViewModel: LoadStateOwner {
     pending.insert(id)
     defer { pending.remove(id) }
     do {
-      try await repo.delete(id: id)
+      try await repo.delete(id: id, idempotencyKey: UUID().uuidString)
       return true
     } catch {
       posts.insert(removed, at: min(index, posts.count))

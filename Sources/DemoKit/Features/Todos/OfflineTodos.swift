@@ -33,7 +33,8 @@ public struct OfflineTodos: OfflineFeature {
       analytics: analytics
     ) { entry in
       let change = try JSONDecoder().decode(Change.self, from: entry.payload)
-      let todo = try await repository.setCompleted(id: change.id, change.completed)
+      let todo = try await repository.setCompleted(
+        id: change.id, change.completed, idempotencyKey: entry.idempotencyKey)
       return .init(key: Self.key(change.id), value: todo)
     }
   }

@@ -7,8 +7,9 @@ public protocol TodosRepository: Sendable {
   func list(limit: Int, skip: Int) async throws -> Page<Todo>
   /// - Throws: `NetworkError` (`.server(404)` when absent).
   func todo(id: Int) async throws -> Todo
-  /// Sets a todo's completed flag.
-  func setCompleted(id: Int, _ completed: Bool) async throws -> Todo
+  /// Sets a todo's completed flag, sent with `idempotencyKey` — the same on every send of
+  /// one change (an outbox entry's own), so a 503 or a lost answer is retried under it.
+  func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) async throws -> Todo
 }
 
 // MARK: - Live implementation
@@ -28,8 +29,12 @@ public final class APITodosRepository: TodosRepository {
   }
 
   /// Sets a todo's completed flag.
-  public func setCompleted(id: Int, _ completed: Bool) async throws -> Todo {
-    try await network.send(TodoRequests.setCompleted(id: id, completed)).value
+  public func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) async throws
+    -> Todo
+  {
+    try await network.send(
+      TodoRequests.setCompleted(id: id, completed, idempotencyKey: idempotencyKey)
+    ).value
   }
 }
 
@@ -40,10 +45,9 @@ private enum TodoRequests {
 
   static func get(id: Int) -> Request<Todo> { Request(path: "todos/\(id)") }
 
-  /// Keyed: a 503 or a lost answer is retried under one key.
-  static func setCompleted(id: Int, _ completed: Bool) -> Request<Todo> {
+  static func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) -> Request<Todo> {
     Request(
       path: "todos/\(id)", method: .put, body: Completion(completed: completed),
-      idempotencyKey: UUID().uuidString)
+      idempotencyKey: idempotencyKey)
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 import Strata
 
@@ -58,7 +59,8 @@ public final class TodosViewModel: LoadStateOwner {
     let previous = todos[index].completed
     todos[index].completed.toggle()
     do {
-      let updated = try await repo.setCompleted(id: id, !previous)
+      let updated = try await repo.setCompleted(
+        id: id, !previous, idempotencyKey: UUID().uuidString)
       if let current = todos.firstIndex(where: { $0.id == id }) { todos[current] = updated }
       analytics.track("todo_toggled", ["todo_id": .count(id), "completed": .flag(!previous)])
       return OfflineTodos.Item(item: updated, status: .synced)
