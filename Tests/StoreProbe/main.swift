@@ -4,6 +4,10 @@
 //                                             once each enqueue has returned
 //   strata-store-probe sync BASE [POINT]      syncs BASE's pending changes; the "server"
 //                                             appends each sent payload to BASE.sent
+//   strata-store-probe fold BASE [POINT]      for N = 1, 2, 3, …: creates value k-N (payload
+//                                             N), folds an edit into it (payload N+100000),
+//                                             and withdraws it when N % 3 == 0, printing
+//                                             "accepted N" once all of that has returned
 //
 //   strata-store-probe cache ROOT             keeps answers in an HTTP cache under ROOT (as
 //                                             XDG_CACHE_HOME): GET /items/K for K = N % 40,
@@ -30,9 +34,9 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["enqueue", "sync", "cache"].contains(arguments[1]) else {
+guard arguments.count >= 3, ["enqueue", "sync", "fold", "cache"].contains(arguments[1]) else {
   FileHandle.standardError.write(
-    Data("usage: strata-store-probe enqueue|sync BASE [POINT] | cache ROOT\n".utf8))
+    Data("usage: strata-store-probe enqueue|sync|fold BASE [POINT] | cache ROOT\n".utf8))
   exit(2)
 }
 let base = arguments[2]
@@ -47,7 +51,7 @@ if arguments[1] == "cache" {
 let done = Lock(0)
 if arguments.count > 3 {
   let point = arguments[3]
-  let threshold = arguments[1] == "enqueue" ? 30 : 10
+  let threshold = arguments[1] == "sync" ? 10 : 30
   StoreCrashPoint.hook.withLock {
     $0 = { reached in
       guard reached == point, done.withLock({ $0 }) >= threshold else { return }
@@ -59,7 +63,7 @@ if arguments.count > 3 {
 var options = LocalStore<String>.Options()
 options.minimumCompactionSize = 2048
 // Syncing compacts whenever the log passes 2 KiB, so a 40-change sync compacts several times.
-options.compactionRatio = arguments[1] == "enqueue" ? 2 : 0
+options.compactionRatio = arguments[1] == "sync" ? 0 : 2
 options.keptSyncedChanges = 5
 let store = LocalStore<String>(path: base, options: options)
 do {
@@ -69,6 +73,14 @@ do {
       number += 1
       try await store.enqueue(
         kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)")
+      say("accepted \(number)")
+      done.withLock { $0 += 1 }
+    }
+  } else if arguments[1] == "fold" {
+    var number = 0
+    while true {
+      number += 1
+      try await fold(number, in: store)
       say("accepted \(number)")
       done.withLock { $0 += 1 }
     }
@@ -85,4 +97,21 @@ do {
 } catch {
   FileHandle.standardError.write(Data("strata-store-probe: \(error)\n".utf8))
   exit(1)
+}
+
+/// Creates `k-<number>`, folds an edit into it, and withdraws every third: three writes, each
+/// one durable step.
+func fold(_ number: Int, in store: LocalStore<String>) async throws {
+  let key = "k-\(number)"
+  try await store.enqueue(updating: key) { current, _ in
+    current == nil
+      ? .add(kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)") : nil
+  }
+  try await store.enqueue(updating: key) { _, unsent in
+    unsent.map { _ in
+      .fold(kind: "probe", payload: Data(String(number + 100_000).utf8), showing: "edited")
+    }
+  }
+  guard number % 3 == 0 else { return }
+  try await store.enqueue(updating: key) { _, unsent in unsent.map { _ in .withdraw } }
 }

@@ -102,6 +102,33 @@ struct StoreCrashTests {
       Self.payloads(try await LocalStore<String>(path: directory.base).outbox()) == kept + [0])
   }
 
+  /// A writer folding edits into changes not yet sent, and withdrawing some, killed at each
+  /// step: every fold and withdrawal it acknowledged is there, the one in flight is there
+  /// whole or not at all, and the values agree with the changes.
+  @Test(arguments: points)
+  func aKilledFoldLosesNoAcknowledgedStep(_ point: String) async throws {
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    let probe = try Probe(["fold", directory.base, point])
+    try await probe.kill(whenItSays: "paused at \(point)")
+    let accepted = probe.output.compactMap {
+      $0.hasPrefix("accepted ") ? Int($0.dropFirst(9)) : nil
+    }
+    #expect(accepted == Array(1...accepted.count) && accepted.count >= 30)
+    let store = LocalStore<String>(path: directory.base)
+    let kept = Self.payloads(try await store.outbox())
+    let acknowledged = accepted.filter { $0 % 3 != 0 }.map { $0 + 100_000 }
+    #expect(Array(kept.prefix(acknowledged.count)) == acknowledged, "every fold, in order")
+    let next = accepted.count + 1
+    let inFlight = Array(kept.dropFirst(acknowledged.count))
+    #expect([[], [next], [next + 100_000]].contains(inFlight), "whole or not at all: \(inFlight)")
+    #expect(try await store.records().count == kept.count, "the outbox and the values agree")
+    for number in accepted {
+      let record = try await store.record("k-\(number)")
+      #expect(record?.value == (number % 3 == 0 ? nil : "edited"), "k-\(number)")
+    }
+  }
+
   @Test(arguments: points)
   func aKilledSyncResendsNothingItRecorded(_ point: String) async throws {
     let directory = Directory()

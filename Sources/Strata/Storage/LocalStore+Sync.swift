@@ -70,14 +70,20 @@ extension LocalStore {
     isSyncing = true
     defer { isSyncing = false }
     try checkDirectory()
-    let syncLock = try await lock(base + ".sync-lock", exclusive: true, wait: false)
+    let syncLock = try await syncLock()
     defer { syncLock.release() }
     let pending = try await reading { $0.outbox.filter { $0.status == .pending } }
     var outcomes: [Outcome] = []
     for (done, original) in pending.enumerated() {
       try Task.checkCancellation()
       progress?(Progress(done: done, total: pending.count, entry: original))
-      var entry = original
+      var (entry, refused) = try await followed(original)
+      if let refused {
+        // Not sent, not an attempt: it could never go where the one it follows did not.
+        (entry.status, entry.message) = (.failed, refused)
+        outcomes.append(Outcome(entry: entry, settled: try await keepOutcome(&entry, nil)))
+        continue
+      }
       entry.attempts += 1
       var answer: Settled?
       var cancelled = false
@@ -100,6 +106,35 @@ extension LocalStore {
     if !outcomes.isEmpty { try? await pruneHistory() }
     return outcomes
   }
+
+  /// The sync lock, or ``FileError/syncInProgress(path:)`` when another sync holds it. A busy
+  /// lock is tried once more after a moment: a change being kept takes it for an instant to
+  /// see whether a sync runs, and that must not look like one.
+  private func syncLock() async throws -> FileLock {
+    do {
+      return try await lock(base + ".sync-lock", exclusive: true, wait: false)
+    } catch FileError.syncInProgress {
+      try await Task.sleep(for: .milliseconds(20))
+      return try await lock(base + ".sync-lock", exclusive: true, wait: false)
+    }
+  }
+
+  /// A change that follows another (``OutboxEntry/after``) as it stands now — moved to the
+  /// server's key when that one was synced — and why it cannot be sent: the one it follows
+  /// failed (its reason, passed down the chain). A change that follows none, or one synced or
+  /// forgotten since (only a synced change is), goes as it is.
+  private func followed(_ entry: OutboxEntry) async throws -> (OutboxEntry, refused: String?) {
+    guard let after = entry.after else { return (entry, nil) }
+    let (current, before) = try await reading { ($0.entry(entry.id), $0.entry(after)) }
+    guard let before, before.status == .failed else { return (current ?? entry, nil) }
+    let reason = before.message ?? "refused"
+    return (
+      current ?? entry,
+      reason.hasPrefix(Self.followsRefused) ? reason : Self.followsRefused + reason
+    )
+  }
+
+  private static var followsRefused: String { "not sent: the change it follows failed: " }
 
   /// Records a send's outcome, and what of the answer is kept: nothing when it holds a secret
   /// (a token the server echoed) or is over the record limit — neither a reason to send the
@@ -139,8 +174,18 @@ extension LocalStore {
     if let answer {
       let former = entry.recordKey
       entry.recordKey = answer.key
+      let local = former == answer.key ? nil : former
+      // Changes that follow this one and are still to go: the device goes on showing what
+      // they made of it, under the server's key, until they are sent.
+      let following = state.followers(of: entry.id).contains { $0.recordKey == former }
+      if following, let former, var shown = state.records[former] {
+        (shown.localKey, shown.updatedAt) = (local, stamp)
+        return .settle(entry: entry, record: shown, formerKey: former)
+      }
       return .settle(
-        entry: entry, record: StoredRecord(value: answer.value, status: .synced, updatedAt: stamp),
+        entry: entry,
+        record: StoredRecord(
+          value: answer.value, status: .synced, updatedAt: stamp, localKey: local),
         formerKey: former)
     }
     guard entry.status != .pending, let key = entry.recordKey, var record = state.records[key]

@@ -148,22 +148,61 @@ public actor LocalStore<Value: Codable & Sendable> {
   }
 
   /// Keeps a change made from the value the store holds under `key` at this very moment,
-  /// under the store's lock: `change` gets that value (nil when there is none) and returns the
-  /// change's payload and the value to show as `pending` (nil: nothing to do). Processes that
-  /// change one value at once each start from what the last one left — a toggle made eight
-  /// times at once flips it eight times, where reading first and queueing after would not.
-  /// - Returns: The change kept, or nil when `change` made none.
+  /// under the store's lock: `plan` gets that value's record (nil when there is none; a key
+  /// the server has since replaced finds the value under its new key, ``StoredRecord/localKey``)
+  /// and the newest change to it when that one was never sent and no sync is running here or in
+  /// another process (else nil: it may be on its way, and can no longer be rewritten), and
+  /// says what to do (nil: nothing). Processes that change one value at once each start from
+  /// what the last one left — a toggle made eight times at once flips it eight times.
+  /// - Returns: The plan carried out and the change it added, rewrote or dropped; nil when
+  ///   the plan was nil, or a fold or withdraw without an unsent change (nothing is done).
   @discardableResult
   public func enqueue(
-    kind: String, updating key: String,
-    _ change: @Sendable (Value?) throws -> (payload: Data, value: Value)?
-  ) async throws -> OutboxEntry? {
+    updating key: String,
+    _ plan:
+      @Sendable (_ current: StoredRecord<Value>?, _ unsent: OutboxEntry?) throws
+      -> OutboxPlan<Value>?
+  ) async throws -> (plan: OutboxPlan<Value>, entry: OutboxEntry)? {
     try await writing { state in
-      guard let made = try change(state.records[key]?.value) else { return (nil, nil) }
-      var entry = OutboxEntry(kind: kind, payload: made.payload, createdAt: now())
-      entry.recordKey = key
-      let record = StoredRecord(value: made.value, status: .pending, updatedAt: entry.createdAt)
-      return (.enqueue(entry: entry, record: record), entry)
+      let stamp = now()  // under the lock: the order changes are appended in
+      let key = state.currentKey(for: key) ?? key
+      let newest = state.outbox.last { $0.recordKey == key && $0.status != .synced }
+      // Asked under the store's lock: a sync that starts after this reads the pending changes
+      // under that lock too, so it sees the rewritten one; one that started before holds the
+      // sync lock, and may be sending `newest`, which then stays as it is.
+      let quiet = !isSyncing && FileLock.isFree(base + ".sync-lock")
+      let unsent = quiet && newest?.status == .pending && newest?.attempts == 0 ? newest : nil
+      guard let made = try plan(state.records[key], unsent) else { return (nil, nil) }
+      let change = Self.change(made, to: key, state.records[key], newest, unsent, at: stamp)
+      return (change.journal, change.entry.map { (made, $0) })
+    }
+  }
+
+  private static func change(
+    _ plan: OutboxPlan<Value>, to key: String, _ current: StoredRecord<Value>?,
+    _ newest: OutboxEntry?, _ unsent: OutboxEntry?, at stamp: Date
+  ) -> (journal: StoreChange<Value>?, entry: OutboxEntry?) {
+    // nil shows the value it had, deleted.
+    func shown(_ value: Value?) -> StoredRecord<Value>? {
+      guard let shown = value ?? current?.value else { return nil }
+      return StoredRecord(
+        value: shown, status: .pending, updatedAt: stamp, deleted: value == nil,
+        localKey: current?.localKey)
+    }
+    switch plan {
+    case .add(let kind, let payload, let value):
+      var entry = OutboxEntry(kind: kind, payload: payload, createdAt: stamp)
+      (entry.recordKey, entry.after) = (key, newest?.id)
+      return (.enqueue(entry: entry, record: shown(value)), entry)
+    case .fold(let kind, let payload, let value):
+      guard let unsent else { return (nil, nil) }
+      var entry = OutboxEntry(
+        id: unsent.id, kind: kind, payload: payload, createdAt: unsent.createdAt)
+      (entry.recordKey, entry.after) = (unsent.recordKey, unsent.after)
+      return (.settle(entry: entry, record: shown(value), formerKey: nil), entry)
+    case .withdraw:
+      guard let unsent else { return (nil, nil) }
+      return (.discard(id: unsent.id), unsent)
     }
   }
 

@@ -23,6 +23,10 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// The key of the value shown for this change on the device (its status follows the
   /// change's), and once `synced`, of the server's answer.
   public var recordKey: String?
+  /// The earlier change to the same value that this one follows (an edit of something whose
+  /// creation is not yet sent): it is sent only after that one is synced — to the key the
+  /// server gave it — and fails with it if that one fails.
+  public var after: UUID?
 
   /// The `Idempotency-Key` header value: the entry's identity.
   public var idempotencyKey: String { id.uuidString }

@@ -22,6 +22,18 @@ extension JSONObject {
     return value.string.map { .some($0) }
   }
 
+  fileprivate func optionalUUID(_ key: StaticString) -> UUID?? {
+    guard let value = value(key), !value.isNull else { return .some(nil) }
+    return value.uuid.map { .some($0) }
+  }
+
+  /// `true`, `false`, or false when absent.
+  fileprivate func flag(_ key: StaticString) -> Bool? {
+    guard let value = value(key) else { return false }
+    if value.bytes.elementsEqual("true".utf8) { return true }
+    return value.bytes.elementsEqual("false".utf8) ? false : nil
+  }
+
   fileprivate func status(_ key: StaticString) -> SyncStatus? {
     value(key)?.string.flatMap(SyncStatus.init(rawValue:))
   }
@@ -39,24 +51,27 @@ extension OutboxEntry: StoreLine {
   static func read(_ object: JSONObject, decoder: JSONDecoder) -> OutboxEntry? {
     guard
       object.hasOnly(
-        "id", "kind", "payload", "createdAt", "status", "attempts", "message", "recordKey"),
+        "id", "kind", "payload", "createdAt", "status", "attempts", "message", "recordKey",
+        "after"),
       let id = object.value("id")?.uuid,
       let kind = object.value("kind")?.string,
       let payload = object.value("payload")?.string.flatMap({ Data(base64Encoded: $0) }),
       let createdAt = object.date("createdAt"), let status = object.status("status"),
       let attempts = object.value("attempts")?.int, let message = object.optionalString("message"),
-      let recordKey = object.optionalString("recordKey")
+      let recordKey = object.optionalString("recordKey"), let after = object.optionalUUID("after")
     else { return nil }
     var entry = OutboxEntry(id: id, kind: kind, payload: payload, createdAt: createdAt)
-    (entry.status, entry.attempts, entry.message, entry.recordKey) =
-      (status, attempts, message, recordKey)
+    (entry.status, entry.attempts, entry.message, entry.recordKey, entry.after) =
+      (status, attempts, message, recordKey, after)
     return entry
   }
 }
 
 extension StoredRecord: StoreLine {
   static func read(_ object: JSONObject, decoder: JSONDecoder) -> StoredRecord? {
-    guard object.hasOnly("value", "status", "updatedAt", "message") else { return nil }
+    guard object.hasOnly("value", "status", "updatedAt", "message", "deleted", "localKey") else {
+      return nil
+    }
     return fields(of: object, decoder: decoder)
   }
 
@@ -64,9 +79,12 @@ extension StoredRecord: StoreLine {
   static func fields(of object: JSONObject, decoder: JSONDecoder) -> StoredRecord? {
     guard let value = object.decoded(Value.self, "value", decoder),
       let status = object.status("status"), let updatedAt = object.date("updatedAt"),
-      let message = object.optionalString("message")
+      let message = object.optionalString("message"), let deleted = object.flag("deleted"),
+      let localKey = object.optionalString("localKey")
     else { return nil }
-    return StoredRecord(value: value, status: status, updatedAt: updatedAt, message: message)
+    return StoredRecord(
+      value: value, status: status, updatedAt: updatedAt, message: message, deleted: deleted,
+      localKey: localKey)
   }
 }
 

@@ -51,18 +51,26 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     var status: SyncStatus
     var updatedAt: Date
     var message: String?
+    /// Only when true (see ``StoredRecord/deleted``).
+    var deleted: Bool?
+    var localKey: String?
 
     init(_ key: String, _ record: StoredRecord<Value>) {
       (self.key, value, status) = (key, record.value, record.status)
       (updatedAt, message) = (record.updatedAt, record.message)
+      (deleted, localKey) = (record.deleted ? true : nil, record.localKey)
     }
 
     var record: StoredRecord<Value> {
-      StoredRecord(value: value, status: status, updatedAt: updatedAt, message: message)
+      StoredRecord(
+        value: value, status: status, updatedAt: updatedAt, message: message,
+        deleted: deleted ?? false, localKey: localKey)
     }
 
     static func read(_ object: JSONObject, decoder: JSONDecoder) -> KeyedRecord? {
-      guard object.hasOnly("key", "value", "status", "updatedAt", "message"),
+      guard
+        object.hasOnly(
+          "key", "value", "status", "updatedAt", "message", "deleted", "localKey"),
         let key = object.value("key")?.string,
         let record = StoredRecord<Value>.fields(of: object, decoder: decoder)
       else { return nil }

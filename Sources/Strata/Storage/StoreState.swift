@@ -8,12 +8,15 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   case replaceSynced(values: [String: Value], at: Date)
   /// A change queued, with the value shown for it (both or neither: one record).
   case enqueue(entry: OutboxEntry, record: StoredRecord<Value>?)
-  /// A send's outcome: the entry as it now stands and the value under its record key (the
-  /// value shown under `formerKey` until then is dropped when the answer has another key).
+  /// An entry rewritten in place — a send's outcome, or a change folded into one not yet
+  /// sent — and the value under its record key. When the answer has another key than
+  /// `formerKey`, the value shown under `formerKey` is dropped and the changes that follow
+  /// this one move to the new key. A synced deletion drops its value.
   case settle(entry: OutboxEntry, record: StoredRecord<Value>?, formerKey: String?)
   /// Refused changes put back in the queue.
   case requeue(ids: [UUID], at: Date)
-  /// A refused change dropped for good, with the value shown for it unless that is synced.
+  /// A change dropped — refused and given up, or withdrawn before it was sent — with the value
+  /// shown for it unless that is synced, and the changes that follow it (``OutboxEntry/after``).
   case discard(id: UUID)
 }
 
@@ -25,10 +28,28 @@ struct StoreState<Value: Codable & Sendable> {
   /// Where each change is in ``outbox``, built the first time a change is looked up by its
   /// identity (a sync, a discard): a command that only reads never pays for it.
   private var positions: [UUID: Int]?
+  /// Whether any change follows another (``OutboxEntry/after``): until one does, a settle or
+  /// a discard has no followers to look for, and costs what it did before they existed.
+  private var hasFollowers = false
 
   init(records: [String: StoredRecord<Value>] = [:], outbox: [OutboxEntry] = []) {
     self.records = records
     self.outbox = outbox
+    hasFollowers = outbox.contains { $0.after != nil }
+  }
+
+  /// The changes not yet synced that follow the one with identity `id`, directly or not,
+  /// in queue order.
+  func followers(of id: UUID) -> [OutboxEntry] {
+    guard hasFollowers else { return [] }
+    var chain: Set<UUID> = [id]
+    var found: [OutboxEntry] = []
+    for entry in outbox where entry.status != .synced {
+      guard let after = entry.after, chain.contains(after) else { continue }
+      chain.insert(entry.id)
+      found.append(entry)
+    }
+    return found
   }
 
   /// The change with identity `id` (a search when no index is built yet).
@@ -63,23 +84,22 @@ struct StoreState<Value: Codable & Sendable> {
     case .put(let key, let record):
       records[key] = record
     case .replaceSynced(let values, let stamp):
-      records = records.filter { $0.value.status != .synced }
-      for (key, value) in values where records[key] == nil {
-        records[key] = StoredRecord(value: value, status: .synced, updatedAt: stamp)
-      }
+      replaceSynced(values, at: stamp)
     case .enqueue(let entry, let record):
       positions?[entry.id] = outbox.count
       outbox.append(entry)
+      hasFollowers = hasFollowers || entry.after != nil
       if let key = entry.recordKey, let record { records[key] = record }
     case .settle(let entry, let record, let formerKey):
-      guard let position = position(of: entry.id) else { return }
-      outbox[position] = entry
-      if let formerKey, formerKey != entry.recordKey { records[formerKey] = nil }
-      if let key = entry.recordKey, let record { records[key] = record }
+      settle(entry, record, formerKey: formerKey)
     case .discard(let id):
       guard let position = position(of: id) else { return }
-      let entry = outbox.remove(at: position)
-      if let key = entry.recordKey, records[key]?.status != .synced { records[key] = nil }
+      let dropped = [outbox[position]] + followers(of: id)
+      let ids = Set(dropped.map(\.id))
+      outbox.removeAll { ids.contains($0.id) }
+      for key in Set(dropped.compactMap(\.recordKey)) where records[key]?.status != .synced {
+        records[key] = nil
+      }
       positions = nil  // the entries after it moved
     case .requeue(let ids, let stamp):
       for id in ids {
@@ -96,6 +116,44 @@ struct StoreState<Value: Codable & Sendable> {
         }
       }
     }
+  }
+
+  private mutating func replaceSynced(_ values: [String: Value], at stamp: Date) {
+    // A value made here keeps its local key beside the server's through a refresh.
+    var localKeys: [String: String] = [:]
+    records = records.filter {
+      if $0.value.status == .synced, let local = $0.value.localKey { localKeys[$0.key] = local }
+      return $0.value.status != .synced
+    }
+    for (key, value) in values where records[key] == nil {
+      records[key] = StoredRecord(
+        value: value, status: .synced, updatedAt: stamp, localKey: localKeys[key])
+    }
+  }
+
+  private mutating func settle(
+    _ entry: OutboxEntry, _ record: StoredRecord<Value>?, formerKey: String?
+  ) {
+    guard let position = position(of: entry.id) else { return }
+    outbox[position] = entry
+    if let formerKey, let key = entry.recordKey, formerKey != key {
+      records[formerKey] = nil
+      for follower in followers(of: entry.id) where follower.recordKey == formerKey {
+        if let at = self.position(of: follower.id) { outbox[at].recordKey = key }
+      }
+    }
+    guard let key = entry.recordKey else { return }
+    if let record { records[key] = record }
+    if entry.status == .synced, records[key]?.deleted == true, followers(of: entry.id).isEmpty {
+      records[key] = nil
+    }
+  }
+
+  /// The value kept under `key`, or under the key it moved to when the server gave it its
+  /// own: the key it is kept under now, nil when neither has one.
+  func currentKey(for key: String) -> String? {
+    if records[key] != nil { return key }
+    return records.first { $0.value.localKey == key }?.key
   }
 
   /// Forgets history: all but the newest `kept` synced changes, and synced values beyond the

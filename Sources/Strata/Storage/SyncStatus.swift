@@ -21,10 +21,46 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   public var updatedAt: Date
   /// The server's refusal, for `failed`.
   public var message: String?
+  /// Deleted on this device: going (`pending`), or the deletion refused (`failed`). Once the
+  /// server has deleted it, the record is gone.
+  public var deleted: Bool
+  /// The key it had before the server gave it its own (something made on this device), kept
+  /// beside it: a change made under that key still finds it.
+  public var localKey: String?
 
   /// A record (what a store writes; tests build their own).
-  package init(value: Value, status: SyncStatus, updatedAt: Date, message: String? = nil) {
+  package init(
+    value: Value, status: SyncStatus, updatedAt: Date, message: String? = nil,
+    deleted: Bool = false, localKey: String? = nil
+  ) {
     (self.value, self.status, self.updatedAt, self.message) = (value, status, updatedAt, message)
+    (self.deleted, self.localKey) = (deleted, localKey)
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case value, status, updatedAt, message, deleted, localKey
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let fields = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      value: try fields.decode(Value.self, forKey: .value),
+      status: try fields.decode(SyncStatus.self, forKey: .status),
+      updatedAt: try fields.decode(Date.self, forKey: .updatedAt),
+      message: try fields.decodeIfPresent(String.self, forKey: .message),
+      deleted: try fields.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
+      localKey: try fields.decodeIfPresent(String.self, forKey: .localKey))
+  }
+
+  // `deleted` only when true: a line costs nothing for what almost no record is.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = encoder.container(keyedBy: CodingKeys.self)
+    try fields.encode(value, forKey: .value)
+    try fields.encode(status, forKey: .status)
+    try fields.encode(updatedAt, forKey: .updatedAt)
+    try fields.encodeIfPresent(message, forKey: .message)
+    if deleted { try fields.encode(true, forKey: .deleted) }
+    try fields.encodeIfPresent(localKey, forKey: .localKey)
   }
 }
 

@@ -58,6 +58,15 @@ package struct FileLock: Sendable {
     return FileLock(fd: fd)
   }
 
+  /// Whether no one holds `path`'s lock at this instant: taken without waiting and let go at
+  /// once. False when it cannot be told (the file cannot be opened).
+  package static func isFree(_ path: String) -> Bool {
+    let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return flock(fd, LOCK_EX | LOCK_NB) == 0
+  }
+
   /// Lets the next holder in (closing the descriptor drops the lock).
   package func release() { close(fd) }
 }

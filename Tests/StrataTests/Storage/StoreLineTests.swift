@@ -45,6 +45,7 @@ struct StoreLineTests {
     entry.attempts = Int.random(in: 0...Int(Int32.max), using: &random)
     entry.message = Bool.random(using: &random) ? text(&random, maxLength: 40) : nil
     entry.recordKey = Bool.random(using: &random) ? text(&random) : nil
+    entry.after = Bool.random(using: &random) ? UUID() : nil
     return entry
   }
 
@@ -53,7 +54,9 @@ struct StoreLineTests {
       value: Item(title: text(&random), tags: (0..<3).map { _ in text(&random, maxLength: 3) }),
       status: SyncStatus.allCases.randomElement(using: &random) ?? .synced,
       updatedAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &random)),
-      message: Bool.random(using: &random) ? text(&random) : nil)
+      message: Bool.random(using: &random) ? text(&random) : nil,
+      deleted: Bool.random(using: &random),
+      localKey: Bool.random(using: &random) ? text(&random) : nil)
   }
 
   /// The value `T` reads from `json` itself, and the one `JSONDecoder` decodes.
