@@ -49,7 +49,7 @@ struct DomainTests {
     await #expect(throws: ValidationError(field: "title", "Give the post a title.")) {
       try await model.create(PostDraft(title: "  ", body: "b", userId: 1))
     }
-    #expect(model.posts.isEmpty, "nothing shown")
+    #expect(model.rows.map(\.item).isEmpty, "nothing shown")
     #expect(script.calls.isEmpty && analytics.events.isEmpty)
   }
 
@@ -67,8 +67,8 @@ struct DomainTests {
     }
     let todos = TodosViewModel(repo: FakeTodosRepository(), analytics: analytics)
     await todos.load()
-    let before = try #require(todos.todos.first { $0.id == 1 }).completed
-    let toggled = try await todos.toggle(id: 1)
+    let before = try #require(todos.rows.map(\.item).first { $0.id == 1 }).completed
+    let toggled = try await todos.toggle(.server(1))
     #expect(toggled.status == .synced && toggled.item.completed == !before)
     #expect(analytics.names == ["post_created", "post_create_failed", "todo_toggled"])
     #expect(analytics.events[1].properties == ["status": .count(503)])

@@ -35,12 +35,12 @@ struct ObservationTests {
     await saving.load(id: 1)
     #expect(await notifies({ saving.isSaving }, when: { _ = await saving.rename(firstName: "Em") }))
     let posts = PostsViewModel(repo: FakePostsRepository())
-    #expect(await notifies({ posts.posts }, when: { await posts.load() }))
+    #expect(await notifies({ posts.rows.map(\.item) }, when: { await posts.load() }))
     let detail = PostDetailViewModel(
       posts: FakePostsRepository(), comments: FakeCommentsRepository())
     #expect(await notifies({ detail.comments }, when: { await detail.load(id: 1) }))
     let todos = TodosViewModel(repo: FakeTodosRepository())
-    #expect(await notifies({ todos.todos }, when: { await todos.load() }))
+    #expect(await notifies({ todos.rows.map(\.item) }, when: { await todos.load() }))
   }
 
   @Test func failuresAreObservedToo() async {

@@ -56,10 +56,14 @@ struct OneCallPerIntentTests {
     let posts = device.posts()
     let kept = try await posts.create(Self.draft, keepOffline: keepOffline)
     #expect(kept.status == .pending && kept.item.title == "Hello", "trimmed once, kept")
-    #expect(posts.posts.first?.title == "Hello", "on the list at once")
+    #expect(posts.rows.map(\.item).first?.title == "Hello", "on the list at once")
     _ = try await posts.create(Self.draft, keepOffline: true)
-    #expect(Set(posts.posts.map(\.id)).count == 2, "two kept posts, two ids")
-    #expect(posts.posts.allSatisfy { posts.pending.contains($0.id) }, "shown as waiting")
+    #expect(Set(posts.rows.map(\.id)).count == 2, "two kept posts, two ids")
+    #expect(
+      posts.rows.allSatisfy { row in
+        guard case .local(let id) = row.id else { return false }
+        return row.status == .pending && id.count == 8
+      }, "shown as waiting, each under its one local id")
     #expect(device.script.calls.isEmpty, "no request")
   }
 
@@ -80,7 +84,7 @@ struct OneCallPerIntentTests {
     await #expect(throws: ValidationError.self) {
       try await posts.create(PostDraft(title: " ", body: "b", userId: 1), keepOffline: keepOffline)
     }
-    #expect(posts.posts.isEmpty && device.script.calls.isEmpty)
+    #expect(posts.rows.map(\.item).isEmpty && device.script.calls.isEmpty)
   }
 
   @Test func aTodoTogglesOnlineOrOnTheDeviceThroughTheSameCall() async throws {
@@ -88,22 +92,22 @@ struct OneCallPerIntentTests {
     defer { device.remove() }
     let (todos, offline) = device.todos()
     await todos.load(limit: 2)
-    try await offline.keep(todos.todos)
-    let sent = try await todos.toggle(id: 1)
+    try await offline.keep(todos.rows.map(\.item))
+    let sent = try await todos.toggle(.server(1))
     #expect(sent.status == .synced && sent.item.completed)
-    #expect(device.script.calls.filter { $0.hasPrefix("setCompleted") }.count == 1)
+    #expect(device.script.calls.filter { $0.hasPrefix("update") }.count == 1)
 
     device.connectivity.set(online: false)
-    let kept = try await todos.toggle(id: 2)
+    let kept = try await todos.toggle(.server(2))
     #expect(kept.status == .pending && kept.item.completed, "no route: kept")
-    #expect(todos.todos.last?.completed == true, "the list shows it")
-    #expect(device.script.calls.filter { $0.hasPrefix("setCompleted") }.count == 1, "not sent")
-    await #expect(throws: TodoNotOnDevice(id: 9)) { try await todos.toggle(id: 9) }
+    #expect(todos.rows.map(\.item).last?.completed == true, "the list shows it")
+    #expect(device.script.calls.filter { $0.hasPrefix("update") }.count == 1, "not sent")
+    await #expect(throws: NotOnDevice("todo", .server(9))) { try await todos.toggle(.server(9)) }
 
     // The sync sends the change under the key it was kept with, not a new one.
     let entry = try #require(try await offline.collection.outbox().first)
     device.connectivity.set(online: true)
     _ = try await offline.collection.sync()
-    #expect(device.script.calls.contains("setCompleted(2, true, key \(entry.idempotencyKey))"))
+    #expect(device.script.calls.contains("update(2, true, key \(entry.idempotencyKey))"))
   }
 }

@@ -149,11 +149,13 @@ struct RepositoryTests {
       }
       let posts = try harness.container.resolve((any PostsRepository).self)
       #expect(
-        try await posts.update(id: 1, title: "Renamed", idempotencyKey: "k-rename").title
+        try await posts.update(id: 1, PostEdit(title: "Renamed"), idempotencyKey: "k-rename").title
           == "Renamed")
       try await posts.delete(id: 2, idempotencyKey: "k-delete")
       let todos = try harness.container.resolve((any TodosRepository).self)
-      #expect(try await todos.setCompleted(id: 3, true, idempotencyKey: "k-toggle").completed)
+      #expect(
+        try await todos.update(id: 3, TodoEdit(completed: true), idempotencyKey: "k-toggle")
+          .completed)
       for path in ["/posts/1", "/posts/2", "/todos/3"] {
         let sent = harness.server.journal.entries.filter { $0.path == path }
         let keys = Set(sent.compactMap { $0.header("Idempotency-Key") })
@@ -178,15 +180,23 @@ struct RepositoryTests {
       let posts = try harness.container.resolve((any PostsRepository).self)
       #expect(try await posts.list(limit: 3, skip: 0).items.count == 3)
       #expect(
-        try await posts.update(id: 2, title: "New", idempotencyKey: UUID().uuidString).title
+        try await posts.update(id: 2, PostEdit(title: "New"), idempotencyKey: UUID().uuidString)
+          .title
           == "New")
       try await posts.delete(id: 2, idempotencyKey: UUID().uuidString)
       let todos = try harness.container.resolve((any TodosRepository).self)
       let first = try #require(try await todos.list(limit: 1, skip: 0).items.first)
       #expect(
-        try await todos.setCompleted(
-          id: first.id, !first.completed, idempotencyKey: UUID().uuidString
+        try await todos.update(
+          id: first.id, TodoEdit(completed: !first.completed), idempotencyKey: UUID().uuidString
         ).completed == !first.completed)
+      let added = try await todos.add(
+        TodoDraft(todo: "Water the plants", userId: 3), idempotencyKey: UUID().uuidString)
+      #expect(added.todo == "Water the plants" && added.userId == 3 && !added.completed)
+      #expect(
+        try await todos.update(id: 2, TodoEdit(todo: "Call mum"), idempotencyKey: "k").todo
+          == "Call mum")
+      try await todos.delete(id: 2, idempotencyKey: UUID().uuidString)
     }
   }
 }

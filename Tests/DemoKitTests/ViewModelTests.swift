@@ -71,10 +71,14 @@ final class MockTodosRepo: TodosRepository {
       ], total: 2, skip: 0, limit: 2)
   }
   func todo(id: Int) async throws -> Todo { Todo(id: id, todo: "a", completed: false, userId: 1) }
-  func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) async throws -> Todo {
+  func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo {
     if fails { throw NetworkError.server(status: 500, serverMessage: "boom") }
-    return Todo(id: id, todo: "a", completed: completed, userId: 1)
+    return edit.applied(to: Todo(id: id, todo: "a", completed: false, userId: 1))
   }
+  func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo {
+    Todo(id: 3, todo: draft.todo, completed: draft.completed, userId: draft.userId)
+  }
+  func delete(id: Int, idempotencyKey: String) async throws {}
 }
 
 final class MockAuthRepo: AuthRepository {
@@ -169,13 +173,13 @@ struct ViewModelTests {
   @Test func toggleKeepsOnSuccessAndRevertsOnFailure() async throws {
     let good = TodosViewModel(repo: MockTodosRepo(fails: false))
     await good.load()
-    #expect(try await good.toggle(id: 1).status == .synced)
-    #expect(good.todos.first?.completed == true && good.state.message == nil)
+    #expect(try await good.toggle(.server(1)).status == .synced)
+    #expect(good.rows.map(\.item).first?.completed == true && good.state.message == nil)
 
     let bad = TodosViewModel(repo: MockTodosRepo(fails: true))
     await bad.load()
-    await #expect(throws: NetworkError.self) { try await bad.toggle(id: 2) }
-    #expect(bad.todos.last?.completed == true, "reverted")
+    await #expect(throws: NetworkError.self) { try await bad.toggle(.server(2)) }
+    #expect(bad.rows.map(\.item).last?.completed == true, "reverted")
   }
 
   @Test func loginValidationMessages() async {

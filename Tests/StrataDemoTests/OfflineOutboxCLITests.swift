@@ -156,7 +156,7 @@ struct OfflineTodosCLITests {
       let local = try await cli.run(api + ["todos", "--local"])
       #expect(local.stdout.contains("pending"))
       let sync = try await cli.run(api + ["sync"])
-      #expect(sync.stdout.contains("todo.setCompleted") && sync.stdout.contains("todo #3 not done"))
+      #expect(sync.stdout.contains("todo.update") && sync.stdout.contains("todo #3 not done"))
       #expect(server.journal.count(method: "PUT", path: "/todos/3") == 1)
       _ = try await cli.run(api + ["sync"])
       #expect(server.journal.count(method: "PUT", path: "/todos/3") == 1, "sent once")

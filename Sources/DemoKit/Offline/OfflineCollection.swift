@@ -17,13 +17,33 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     public var status: SyncStatus
     /// The server's refusal, for `failed`.
     public var message: String?
+    /// Deleted here: going (`pending`), or the deletion refused (`failed`).
+    public var deleted = false
+    /// The id this device gave it when it was made here (see ``localKey(_:)``), kept beside the
+    /// server's once the server has it; nil for what was made elsewhere.
+    public var localId: String?
+
+    public init(
+      item: Item, status: SyncStatus, message: String? = nil, deleted: Bool = false,
+      localId: String? = nil
+    ) {
+      (self.item, self.status, self.message) = (item, status, message)
+      (self.deleted, self.localId) = (deleted, localId)
+    }
+
+    init(key: String, _ record: StoredRecord<Item>) {
+      self.init(
+        item: record.value, status: record.status, message: record.message,
+        deleted: record.deleted, localId: OfflineCollection.localId(in: record.localKey ?? key))
+    }
   }
 
   /// What a sent change came to: the item the server answered with, and its key.
   public typealias Settled = LocalStore<Item>.Settled
 
-  /// Sends one change to the server.
-  public typealias Send = @Sendable (OutboxEntry) async throws -> Settled
+  /// Sends one change to the server: what the server answered, nil when it answers nothing
+  /// to keep (a deletion).
+  public typealias Send = @Sendable (OutboxEntry) async throws -> Settled?
 
   private let open: @Sendable (DataOwner) -> LocalStore<Item>
   private let owner: @Sendable () async -> DataOwner
@@ -75,33 +95,81 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     return try await Self.entries(store)
   }
 
-  /// Keeps a change (`kind`, `payload`) and shows `shown` under `key` (default: the change's
-  /// own key) as pending at once, in one write; unless `offline` (or the device has no
-  /// route), sends the outbox right away — or leaves that to a sync already running.
-  /// - Returns: The item as the device now has it (synced if the send went through).
-  public func change(
-    kind: String, payload: Data, shown: Item, key: String? = nil, offline: Bool = false
-  ) async throws -> Entry {
-    let store = await store()
-    let entry = try await store.enqueue(kind: kind, payload: payload, showing: shown, key: key)
-    return try await sent(entry, from: store, offline: offline)
-      ?? Entry(item: shown, status: .pending)
+  /// The record key of something made on this device, by the id it was given
+  /// (``Entry/localId``): `local-<id>`.
+  public static func localKey(_ id: String) -> String { "local-" + id }
+
+  static func localId(in key: String) -> String? {
+    key.hasPrefix("local-") ? String(key.dropFirst("local-".count)) : nil
   }
 
-  /// Keeps a change made from the item the device has under `key` at that moment, in one
-  /// locked step (so changes made at once, in any processes, each start from the last one),
-  /// then sends as ``change(kind:payload:shown:key:offline:)`` does.
-  /// - Returns: The item as the device now has it; nil when `make` made no change.
+  /// A new local id: eight lowercase hex digits.
+  public static func newLocalId() -> String {
+    String(UUID().uuidString.filter(\.isHexDigit).prefix(8)).lowercased()
+  }
+
+  /// Keeps something made here (`kind`, `payload`, shown as `shown`) under a new local id —
+  /// eight lowercase hex digits, short enough to type; another is drawn when the device already
+  /// has one — and sends it as ``change(_:offline:_:)`` does.
+  /// - Returns: The item as the device now has it.
+  public func make(kind: String, payload: Data, shown: Item, offline: Bool) async throws -> Entry {
+    while true {
+      let id = Self.newLocalId()
+      let made = try await change(Self.localKey(id), offline: offline) { current, _ in
+        current == nil ? .add(kind: kind, payload: payload, showing: shown) : nil
+      }
+      guard let made else { continue }  // taken: draw again
+      return made.entry ?? Entry(item: shown, status: .pending, localId: id)
+    }
+  }
+
+  /// Keeps a change to the item under `key` — a new one made here, an edit, a deletion — as
+  /// `plan` decides from what the device has at that moment (see
+  /// ``LocalStore/enqueue(updating:_:)``: the record, and the newest change to it when it can
+  /// still be rewritten), in one locked step, so changes made at once, in any processes, each
+  /// start from the last one. Then, unless `offline` (or the device has no route), sends the
+  /// outbox now — or leaves that to a sync already running.
+  /// - Returns: What was done (nil: `plan` made no change) and the item as the device now has
+  ///   it (nil: no longer kept — withdrawn, or deleted on the server).
   public func change(
-    kind: String, key: String, offline: Bool = false,
-    from make: @escaping @Sendable (Item?) throws -> (payload: Data, shown: Item)?
-  ) async throws -> Entry? {
+    _ key: String, offline: Bool = false,
+    _ plan: @escaping @Sendable (StoredRecord<Item>?, OutboxEntry?) throws -> OutboxPlan<Item>?
+  ) async throws -> (plan: OutboxPlan<Item>, entry: Entry?)? {
     let store = await store()
-    guard
-      let entry = try await store.enqueue(
-        kind: kind, updating: key, { try make($0).map { ($0.payload, $0.shown) } })
-    else { return nil }
-    return try await sent(entry, from: store, offline: offline)
+    guard let (made, entry) = try await store.enqueue(updating: key, plan) else { return nil }
+    if case .withdraw = made { return (made, nil) }
+    return (made, try await sent(entry, from: store, offline: offline))
+  }
+
+  /// What a deletion came to on this device.
+  public enum Deletion: Sendable, Equatable {
+    /// Made here and never sent: dropped, and nothing sent.
+    case withdrawn
+    /// The server deleted it.
+    case deleted
+    /// Kept as going (`pending`), or its deletion refused (`failed`).
+    case kept(Entry)
+  }
+
+  /// Deletes the item under `key` as ``change(_:offline:_:)`` does: its creation not yet sent
+  /// (kind `creation`) is withdrawn; any other change not yet sent becomes the deletion (kind
+  /// `kind`); else the deletion is a change of its own, after those before it.
+  /// - Returns: nil when the device does not have the item (or has it as deleted already).
+  public func delete(_ key: String, kind: String, creation: String, offline: Bool) async throws
+    -> Deletion?
+  {
+    let none = Data("{}".utf8)
+    let made = try await change(key, offline: offline) { current, unsent in
+      guard let current, !current.deleted else { return nil }
+      guard let unsent else { return .add(kind: kind, payload: none, showing: nil) }
+      return unsent.kind == creation ? .withdraw : .fold(kind: kind, payload: none, showing: nil)
+    }
+    switch made {
+    case nil: return nil
+    case (.withdraw, _)?: return .withdrawn
+    case (_, nil)?: return .deleted
+    case (_, let entry?)?: return .kept(entry)
+    }
   }
 
   /// Unless `offline` (or the device has no route), sends `store`'s outbox now — or leaves
@@ -114,9 +182,10 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
         _ = try await sync(store, progress: nil)
       } catch FileError.syncInProgress {}
     }
-    return try await store.record(entry.recordKey ?? entry.idempotencyKey).map {
-      Entry(item: $0.value, status: $0.status, message: $0.message)
-    }
+    // The key moves to the server's when a creation is synced.
+    let key = try await store.outbox().first { $0.id == entry.id }?.recordKey ?? entry.recordKey
+    guard let key else { return nil }
+    return try await store.record(key).map { Entry(key: key, $0) }
   }
 
   /// Sends every pending change in the order it was made (see `LocalStore.sync`). A change
@@ -163,8 +232,6 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   public func outbox() async throws -> [OutboxEntry] { try await store().outbox() }
 
   private static func entries(_ store: LocalStore<Item>) async throws -> [Entry] {
-    try await store.records().map {
-      Entry(item: $0.record.value, status: $0.record.status, message: $0.record.message)
-    }
+    try await store.records().map { Entry(key: $0.key, $0.record) }
   }
 }

@@ -16,15 +16,18 @@ extension FakeCollection: PostsRepository where Item == Post {
     }
   }
 
-  public func update(id: Int, title: String, idempotencyKey: String) async throws -> Post {
-    try await script.call("update", "\(id), \(title)")
-    let post = try stored(id)
-    return Post(id: id, title: title, body: post.body, userId: post.userId)
+  public func update(id: Int, _ edit: PostEdit, idempotencyKey: String) async throws -> Post {
+    try await script.call(
+      "update",
+      "\(id), \([edit.title, edit.body].compactMap { $0 }.joined(separator: ", ")), key \(idempotencyKey)"
+    )
+    return edit.applied(to: try stored(id))
   }
 
   /// Nothing: the post is "deleted".
   public func delete(id: Int, idempotencyKey: String) async throws {
-    try await script.call("delete", "\(id)")
+    try await script.call("delete", "\(id), key \(idempotencyKey)")
+    _ = try stored(id)
   }
 
   private var nextID: Int { (items.map(\.id).max() ?? 0) + 1 }

@@ -6,12 +6,27 @@ public typealias FakeTodosRepository = FakeCollection<Todo>
 extension FakeCollection: TodosRepository where Item == Todo {
   public func todo(id: Int) async throws -> Todo { try await item("todo", id: id) }
 
-  public func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) async throws
-    -> Todo
-  {
-    try await script.call("setCompleted", "\(id), \(completed), key \(idempotencyKey)")
-    let todo = try await self.todo(id: id)
-    return Todo(id: id, todo: todo.todo, completed: completed, userId: todo.userId)
+  /// A key seen before gets its first answer, as a server honouring keys does.
+  public func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo {
+    try await script.call(
+      "add", "\(draft.todo), \(draft.completed), \(draft.userId), key \(idempotencyKey)")
+    return once(idempotencyKey) {
+      Todo(
+        id: (items.map(\.id).max() ?? 0) + 1, todo: draft.todo, completed: draft.completed,
+        userId: draft.userId)
+    }
+  }
+
+  public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo {
+    let fields = [edit.todo, edit.completed.map(String.init)].compactMap { $0 }
+    try await script.call(
+      "update", "\(id), \(fields.joined(separator: ", ")), key \(idempotencyKey)")
+    return edit.applied(to: try stored(id))
+  }
+
+  public func delete(id: Int, idempotencyKey: String) async throws {
+    try await script.call("delete", "\(id), key \(idempotencyKey)")
+    _ = try stored(id)
   }
 }
 

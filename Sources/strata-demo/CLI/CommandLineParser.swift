@@ -1,3 +1,4 @@
+import DemoKit
 import Foundation
 import Strata
 
@@ -62,6 +63,19 @@ struct Invocation: Sendable {
     guard let text = positionals.first, let id = Self.wholeNumber(text), id > 0 else {
       throw UsageError(
         "ID must be a positive whole number, got '\(positionals.first ?? "")'", command)
+    }
+    return id
+  }
+}
+
+extension Invocation {
+  /// The positional `ID`: a server id (a positive number) or a local one (eight hex digits,
+  /// as `post create --offline` prints them).
+  func itemID() throws -> ItemID {
+    guard let text = positionals.first, let id = ItemID(text) else {
+      throw UsageError(
+        "ID must be a positive number or a local id of 8 hex digits, got "
+          + "'\(Self.quoted(positionals.first ?? "", bare: true))'", command)
     }
     return id
   }

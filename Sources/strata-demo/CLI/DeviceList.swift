@@ -19,11 +19,45 @@ enum DeviceList {
       json: entries.map { Row(name: name, entry: $0, account: owner.account) })
   }
 
+  /// What a change kept on the device says: `what` (e.g. `post abcd1234`) and how it stands —
+  /// pending (for whom, and that a sync sends it), failed (the server's reason) — as a line,
+  /// or its row in JSON.
+  static func kept<Item: Codable & Sendable & Equatable>(
+    _ entry: OfflineCollection<Item>.Entry, _ what: String, name: Row<Item>.Name,
+    owner: DataOwner
+  ) -> Output {
+    let local = entry.localId.map { " (local id \($0))" } ?? ""
+    let done = entry.deleted ? "deleted" : "changed"
+    let line =
+      entry.status == .failed
+      ? "\(what)\(local): refused by the server: \(entry.message ?? "no reason given")"
+      : "\(what)\(local) \(done) on this device for \(owner), pending — 'strata-demo sync' sends it"
+    return Output(
+      text: .line(line), json: Row(name: name, entry: entry, account: owner.account))
+  }
+
+  /// What `post delete` and `todo delete` print.
+  static func deletion<Item: Codable & Sendable & Equatable>(
+    _ deletion: OfflineCollection<Item>.Deletion, _ what: String, name: Row<Item>.Name,
+    owner: DataOwner
+  ) -> Output {
+    switch deletion {
+    case .withdrawn:
+      Output(
+        text: .line("\(what) was made on this device and never sent: dropped, nothing sent"),
+        json: ["deleted": what, "sent": "no"])
+    case .deleted:
+      Output(text: .line("\(what) deleted"), json: ["deleted": what, "sent": "yes"])
+    case .kept(let entry):
+      kept(entry, what, name: name, owner: owner)
+    }
+  }
+
   /// One kept item in JSON.
   struct Row<Item: Codable & Sendable & Equatable>: Encodable {
     /// The item's key: what it is.
     enum Name: String, CodingKey { case post, todo }
-    private enum Key: String, CodingKey { case status, message, account }
+    private enum Key: String, CodingKey { case status, message, account, localId, deleted }
 
     let name: Name
     let entry: OfflineCollection<Item>.Entry
@@ -36,6 +70,8 @@ enum DeviceList {
       try fields.encode(entry.status.rawValue, forKey: .status)
       try fields.encodeIfPresent(entry.message, forKey: .message)
       try fields.encode(account, forKey: .account)
+      try fields.encode(entry.localId, forKey: .localId)
+      if entry.deleted { try fields.encode(true, forKey: .deleted) }
     }
   }
 }

@@ -2,7 +2,9 @@ import DemoKit
 import Foundation
 import Strata
 
-/// `posts`, `post create`, `post comments ID`: posts and their comments, through view models.
+/// `posts`, `post create`, `post edit ID`, `post delete ID`, `post comments ID`: posts and their
+/// comments, through view models. An ID is the server's number or the local id a post made
+/// offline was given.
 @MainActor
 enum PostCommands {
   nonisolated static let commands = [
@@ -18,6 +20,20 @@ enum PostCommands {
         CommandTable.offline("keep it"),
       ], example: "strata-demo post create --title Hello --body World --user-id 1",
       run: .inApp(create)),
+    Command(
+      "post edit",
+      summary: "Change a post's title or body (keyed; folded into a creation not yet sent).",
+      positionals: ["ID"],
+      options: [
+        OptionSpec(name: "title", valueName: "TEXT", help: "the new title"),
+        OptionSpec(name: "body", valueName: "TEXT", help: "the new text"),
+        CommandTable.offline("keep the change"),
+      ], example: "strata-demo post edit 1 --title 'New title'", run: .inApp(edit)),
+    Command(
+      "post delete",
+      summary: "Delete a post (one made offline and never sent: nothing is sent).",
+      positionals: ["ID"], options: [CommandTable.offline("keep the deletion")],
+      example: "strata-demo post delete 1", run: .inApp(delete)),
     Command(
       "post comments", summary: "Show a post with its comments.", positionals: ["ID"],
       example: "strata-demo post comments 1", feature: .comments, run: .inApp(comments)),
@@ -63,17 +79,45 @@ enum PostCommands {
       post = created
     }
     guard post.status == .synced else {
-      let owner = try await app.resolve(OfflinePosts?.self)?.collection.currentOwner() ?? .device
+      let owner = try await owner(app)
       return Output(
         text: .line(
-          "kept on this device for \(owner), pending: \"\(post.item.title)\" — 'strata-demo sync' sends it in that session"
-        ), json: DeviceList.Row(name: .post, entry: post, account: owner.account))
+          "kept on this device for \(owner), pending: \"\(post.item.title)\", local id "
+            + "\(post.localId ?? "-") — 'strata-demo sync' sends it in that session"),
+        json: DeviceList.Row(name: .post, entry: post, account: owner.account))
     }
     return Output(
       text: .detail([
         ("Created post", "#\(post.item.id)"), ("Title", post.item.title), ("Body", post.item.body),
         ("User", String(post.item.userId)),
       ]), json: post.item)
+  }
+
+  /// `post edit ID`: one call to ``PostsViewModel/edit(_:_:keepOffline:)``.
+  static func edit(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let id = try invocation.itemID()
+    let edit = PostEdit(title: invocation.option("title"), body: invocation.option("body"))
+    let post = try await app.resolve(PostsViewModel.self).edit(
+      id, edit, keepOffline: invocation.option("offline") != nil)
+    guard post.status == .synced else {
+      return DeviceList.kept(post, "post \(id)", name: .post, owner: try await owner(app))
+    }
+    return Output(
+      text: .detail([
+        ("Edited post", "#\(post.item.id)"), ("Title", post.item.title), ("Body", post.item.body),
+      ]), json: post.item)
+  }
+
+  /// `post delete ID`: one call to ``PostsViewModel/delete(_:keepOffline:)``.
+  static func delete(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let id = try invocation.itemID()
+    let deletion = try await app.resolve(PostsViewModel.self).delete(
+      id, keepOffline: invocation.option("offline") != nil)
+    return DeviceList.deletion(deletion, "post \(id)", name: .post, owner: try await owner(app))
+  }
+
+  private static func owner(_ app: AppContext) async throws -> DataOwner {
+    try await app.resolve(OfflinePosts?.self)?.collection.currentOwner() ?? .device
   }
 
   static func comments(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
@@ -101,11 +145,11 @@ enum PostCommands {
   static func local(_ app: AppContext) async throws -> Output {
     try await DeviceList.output(
       try app.resolve(OfflinePosts.self).collection, name: .post,
-      headers: ["ID", "STATUS", "TITLE", "NOTE"]
+      headers: ["ID", "LOCAL ID", "STATUS", "TITLE", "NOTE"]
     ) {
       [
-        $0.item.id == 0 ? "-" : String($0.item.id), $0.status.rawValue, $0.item.title,
-        $0.message ?? "",
+        $0.item.id == 0 ? "-" : String($0.item.id), $0.localId ?? "-",
+        $0.status.rawValue + ($0.deleted ? " (deleted)" : ""), $0.item.title, $0.message ?? "",
       ]
     }
   }

@@ -1,15 +1,34 @@
 import DemoKit
+import Foundation
 import Strata
 
-/// `todos`, `todo toggle ID`: the todos feature, through its view model.
+/// `todos`, `todo add`, `todo edit ID`, `todo toggle ID`, `todo delete ID`: the todos feature,
+/// through its view model. An ID is the server's number or a local id (`todo add --offline`).
 @MainActor
 enum TodoCommands {
   nonisolated static let commands = [
     CommandTable.deviceList("todos", limit: 5, run: .inApp(todos)),
     Command(
+      "todo add", summary: "Add a todo (keyed: a lost answer is retried, made once).",
+      options: [
+        OptionSpec(name: "text", valueName: "TEXT", help: "what there is to do"),
+        OptionSpec(name: "user-id", valueName: "N", help: "whose (default 1)"),
+        CommandTable.offline("keep it"),
+      ], example: "strata-demo todo add --text 'Water the plants'", run: .inApp(add)),
+    Command(
+      "todo edit", summary: "Change a todo's text.", positionals: ["ID"],
+      options: [
+        OptionSpec(name: "text", valueName: "TEXT", help: "the new text"),
+        CommandTable.offline("keep the change"),
+      ], example: "strata-demo todo edit 3 --text 'Call mum'", run: .inApp(edit)),
+    Command(
       "todo toggle", summary: "Flip a todo between done and not done.", positionals: ["ID"],
       options: [CommandTable.offline("flip it")],
       example: "strata-demo todo toggle 3", run: .inApp(toggle)),
+    Command(
+      "todo delete", summary: "Delete a todo (one made offline and never sent: nothing sent).",
+      positionals: ["ID"], options: [CommandTable.offline("keep the deletion")],
+      example: "strata-demo todo delete 3", run: .inApp(delete)),
   ]
 
   static func todos(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
@@ -17,35 +36,81 @@ enum TodoCommands {
       guard try app.resolve(FeatureFlags.self).isOn(.offline) else { throw FeatureOff(.offline) }
       return try await DeviceList.output(
         try app.resolve(OfflineTodos.self).collection, name: .todo,
-        headers: ["ID", "DONE", "STATUS", "TODO"]
+        headers: ["ID", "LOCAL ID", "DONE", "STATUS", "TODO"]
       ) {
-        [String($0.item.id), $0.item.completed ? "yes" : "no", $0.status.rawValue, $0.item.todo]
+        [
+          $0.item.id == 0 ? "-" : String($0.item.id), $0.localId ?? "-",
+          $0.item.completed ? "yes" : "no", $0.status.rawValue + ($0.deleted ? " (deleted)" : ""),
+          $0.item.todo,
+        ]
       }
     }
     let model = try app.resolve(TodosViewModel.self)
     let (limit, skip) = try invocation.paging()
+    // The view model keeps the page on the device: what 'todo toggle ID --offline' can change.
     await model.load(limit: limit, skip: skip)
-    // The page stays on the device: what 'todo toggle ID --offline' can change.
-    if let page = model.page, let offline: OfflineTodos = try app.resolve() {
-      try await offline.keep(page.items)
-    }
     return try Output.page(
       model.page, failure: model.state.failure?.error, headers: ["ID", "DONE", "USER", "TODO"]
     ) { [String($0.id), $0.completed ? "yes" : "no", String($0.userId), $0.todo] }
   }
 
-  /// `todo toggle ID`: one call to ``TodosViewModel/toggle(id:keepOffline:)``, which decides
+  static func add(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    guard let text = invocation.option("text") else {
+      throw UsageError("todo add needs --text", invocation.command)
+    }
+    let draft = TodoDraft(
+      todo: text, userId: try invocation.integer("user-id", default: 1, in: 1...1_000_000))
+    let todo = try await app.resolve(TodosViewModel.self).add(
+      draft, keepOffline: invocation.option("offline") != nil)
+    return try await shown(todo, "todo \(todo.localId ?? String(todo.item.id))", app) {
+      "added todo \($0.id): \($0.todo)"
+    }
+  }
+
+  static func edit(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let id = try invocation.itemID()
+    guard let text = invocation.option("text") else {
+      throw UsageError("todo edit needs --text", invocation.command)
+    }
+    let todo = try await app.resolve(TodosViewModel.self).edit(
+      id, keepOffline: invocation.option("offline") != nil
+    ) { _ in TodoEdit(todo: text) }
+    return try await shown(todo, "todo \(id)", app) { "todo \($0.id) now reads: \($0.todo)" }
+  }
+
+  /// `todo toggle ID`: one call to ``TodosViewModel/toggle(_:keepOffline:)``, which decides
   /// whether the flip is sent or kept on this device.
   static func toggle(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    let id = try invocation.identifier()
+    let id = try invocation.itemID()
     let todo = try await app.resolve(TodosViewModel.self).toggle(
-      id: id, keepOffline: invocation.option("offline") != nil)
+      id, keepOffline: invocation.option("offline") != nil)
+    return try await shown(todo, "todo \(id)", app) {
+      "todo \($0.id) is now \($0.completed ? "done" : "not done"): \($0.todo)"
+    }
+  }
+
+  static func delete(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let id = try invocation.itemID()
+    let deletion = try await app.resolve(TodosViewModel.self).delete(
+      id, keepOffline: invocation.option("offline") != nil)
+    return DeviceList.deletion(deletion, "todo \(id)", name: .todo, owner: try await owner(app))
+  }
+
+  /// A todo as a change left it: the server's (said by `synced`; `--json`: the todo), or kept
+  /// on the device.
+  private static func shown(
+    _ todo: OfflineTodos.Item, _ what: String, _ app: AppContext, synced: (Todo) -> String
+  ) async throws -> Output {
     let done = todo.item.completed ? "done" : "not done"
     guard todo.status == .synced else {
-      return Output(
-        text: .line("todo \(id) is \(done) on this device, pending — 'strata-demo sync' sends it"),
-        json: todo.item)
+      var kept = DeviceList.kept(todo, what, name: .todo, owner: try await owner(app))
+      kept.text = .line("\(what) is \(done) on this device, pending — 'strata-demo sync' sends it")
+      return kept
     }
-    return Output(text: .line("todo \(id) is now \(done): \(todo.item.todo)"), json: todo.item)
+    return Output(text: .line(synced(todo.item)), json: todo.item)
+  }
+
+  private static func owner(_ app: AppContext) async throws -> DataOwner {
+    try await app.resolve(OfflineTodos?.self)?.collection.currentOwner() ?? .device
   }
 }

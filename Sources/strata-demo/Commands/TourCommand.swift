@@ -248,18 +248,18 @@ enum TourCommand {
     tour.step(12, "TodosViewModel: optimistic toggle, reverted when the server refuses")
     let todos = TodosViewModel(repo: try app.resolve())
     await todos.load(limit: 3)
-    guard let todo = todos.todos.first else { throw tour.failure("no todos") }
+    guard let todo = todos.rows.first?.item else { throw tour.failure("no todos") }
     sandbox.faults.add(
       .init(method: "PUT", path: "/todos/\(todo.id)", action: .delay(.milliseconds(300))))
     sandbox.faults.add(
       .init(method: "PUT", path: "/todos/\(todo.id)", action: .respond(status: 500)))
-    let toggle = Task { try await todos.toggle(id: todo.id) }
+    let toggle = Task { try await todos.toggle(.server(todo.id)) }
     try await Task.sleep(for: .milliseconds(100))
-    let shown = todos.todos.first?.completed ?? todo.completed
+    let shown = todos.rows.first?.item.completed ?? todo.completed
     var outcome = "kept"
     do { _ = try await toggle.value } catch {
       let failure = LoadState.Failure(error, context: "Could not update todo \(todo.id)")
-      outcome = "reverted to \(done(todos.todos.first?.completed ?? false)): \(failure.message)"
+      outcome = "reverted to \(done(todos.rows.first?.item.completed ?? false)): \(failure.message)"
     }
     tour.say(
       "todo \(todo.id) \"\(todo.todo)\": was \(done(todo.completed)), shown \(done(shown)) at once")

@@ -1,14 +1,21 @@
 import Foundation
 import Strata
 
-/// Posts kept on this device beside the API (an ``OfflineCollection`` of posts): written
-/// offline as pending, created by ``sync()`` with their idempotency key.
+/// Posts kept on this device beside the API (an ``OfflineCollection`` of posts): created,
+/// edited and deleted offline as pending, sent by ``sync()`` each under its own idempotency key.
+///
+/// A change to a post made here whose creation has not been sent yet folds into it: an edit
+/// makes the creation carry the new text (one `POST`), a deletion withdraws it (nothing is
+/// sent). A change to one whose creation is on its way (a sync is sending it) follows it: it
+/// goes once the server has numbered the post, to that number, and fails if the creation does.
 public struct OfflinePosts: OfflineFeature {
   /// A post as the device has it (id 0 until the server numbers it), with its status.
   public typealias Item = OfflineCollection<Post>.Entry
 
-  /// The outbox kind of a post creation.
+  /// The outbox kinds: a creation (a ``PostDraft``), an edit (a ``PostEdit``), a deletion.
   public static let createKind = "post.create"
+  public static let editKind = "post.update"
+  public static let deleteKind = "post.delete"
 
   public let collection: OfflineCollection<Post>
   private let repository: any PostsRepository
@@ -25,35 +32,99 @@ public struct OfflinePosts: OfflineFeature {
     (self.repository, self.analytics) = (repository, analytics)
     collection = OfflineCollection(
       stores: stores, owner: owner, name: "posts", connectivity: connectivity,
-      maxAttempts: maxAttempts,
-      analytics: analytics
-    ) { entry in
-      let draft = try JSONDecoder().decode(PostDraft.self, from: entry.payload)
+      maxAttempts: maxAttempts, analytics: analytics
+    ) { entry in try await Self.send(entry, to: repository) }
+  }
+
+  static func key(_ id: Int) -> String { ItemID.server(id).key("post") }
+
+  private static func send(_ entry: OutboxEntry, to repository: any PostsRepository)
+    async throws -> OfflineCollection<Post>.Settled?
+  {
+    let key = entry.idempotencyKey
+    if entry.kind == createKind {
+      let post = try await repository.create(
+        JSONDecoder().decode(PostDraft.self, from: entry.payload), idempotencyKey: key)
+      return .init(key: Self.key(post.id), value: post)
+    }
+    guard let id = ItemID.server(in: entry.recordKey, "post") else {
+      throw ChangeRefused("the post has no number from the server: its creation was not kept")
+    }
+    switch entry.kind {
+    case editKind:
+      let edit = try JSONDecoder().decode(PostEdit.self, from: entry.payload)
       return .init(
-        key: entry.idempotencyKey,
-        value: try await repository.create(draft, idempotencyKey: entry.idempotencyKey))
+        key: Self.key(id), value: try await repository.update(id: id, edit, idempotencyKey: key))
+    case deleteKind:
+      try await repository.delete(id: id, idempotencyKey: key)
+      return nil
+    default:
+      throw ChangeRefused("this build does not know a change of kind \(entry.kind)")
     }
   }
 
   /// Fetches a page and keeps it (local changes stay), then returns the local list.
   public func refresh(limit: Int = 10, skip: Int = 0) async throws -> [Item] {
     let page = try await repository.list(limit: limit, skip: skip)
-    return try await collection.refresh(with: page.items.map { ("post-\($0.id)", $0) })
+    return try await keep(page.items)
   }
 
-  /// Keeps `draft` (trimmed) as a pending post and, unless `offline`, sends it at once.
+  /// Keeps `posts` (a page the app just showed) on the device, so they can change offline.
+  @discardableResult
+  public func keep(_ posts: [Post]) async throws -> [Item] {
+    try await collection.refresh(with: posts.map { (Self.key($0.id), $0) })
+  }
+
+  /// Keeps `draft` (trimmed) as a pending post under a local id of its own and, unless
+  /// `offline`, sends it at once.
   /// - Throws: ``ValidationError`` before anything is kept, for a post ``PostRules`` refuses.
   public func create(_ draft: PostDraft, offline: Bool = false) async throws -> Item {
     let draft = try PostRules.validated(draft)
-    let item = try await collection.change(
+    let item = try await collection.make(
       kind: Self.createKind, payload: try JSONEncoder().encode(draft),
       shown: Post(id: 0, title: draft.title, body: draft.body, userId: draft.userId),
       offline: offline)
     analytics.track(
-      "post_created",
-      [
-        "user_id": .count(draft.userId), "offline": .flag(item.status == .pending),
-      ])
+      "post_created", ["user_id": .count(draft.userId), "offline": .flag(item.status == .pending)])
     return item
+  }
+
+  /// Edits post `id` as the device has it (folded into its creation or an edit not yet sent)
+  /// and, unless `offline`, sends it.
+  /// - Throws: ``ValidationError`` first, for an edit ``PostRules`` refuses; ``NotOnDevice``
+  ///   when the device does not have the post (or has it only as deleted).
+  public func edit(_ id: ItemID, _ edit: PostEdit, offline: Bool = false) async throws -> Item {
+    let edit = try PostRules.validated(edit)
+    let made = try await collection.change(id.key("post"), offline: offline) { current, unsent in
+      guard let current, !current.deleted else { throw NotOnDevice("post", id) }
+      let shown = edit.applied(to: current.value)
+      switch unsent?.kind {
+      case Self.createKind?:
+        let draft = PostDraft(title: shown.title, body: shown.body, userId: shown.userId)
+        return .fold(
+          kind: Self.createKind, payload: try JSONEncoder().encode(draft), showing: shown)
+      case Self.editKind?:
+        let earlier = try JSONDecoder().decode(PostEdit.self, from: unsent?.payload ?? Data())
+        return .fold(
+          kind: Self.editKind, payload: try JSONEncoder().encode(earlier.then(edit)),
+          showing: shown)
+      default:
+        return .add(kind: Self.editKind, payload: try JSONEncoder().encode(edit), showing: shown)
+      }
+    }
+    guard let item = made?.entry else { throw NotOnDevice("post", id) }
+    return item
+  }
+
+  /// Deletes post `id` on the device and, unless `offline`, on the server: one made here and
+  /// never sent is withdrawn (nothing is sent); an edit not yet sent becomes the deletion.
+  /// - Throws: ``NotOnDevice`` when the device does not have the post.
+  public func delete(_ id: ItemID, offline: Bool = false) async throws
+    -> OfflineCollection<Post>.Deletion
+  {
+    let deletion = try await collection.delete(
+      id.key("post"), kind: Self.deleteKind, creation: Self.createKind, offline: offline)
+    guard let deletion else { throw NotOnDevice("post", id) }
+    return deletion
   }
 }

@@ -16,6 +16,18 @@ public enum PostRules {
     return PostDraft(title: title, body: body, userId: draft.userId)
   }
 
+  /// `edit` trimmed, or the first rule it breaks; an edit must change something.
+  public static func validated(_ edit: PostEdit) throws(ValidationError) -> PostEdit {
+    let title = edit.title?.trimmingCharacters(in: .whitespacesAndNewlines)
+    let body = edit.body?.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let problem = title.flatMap(titleProblem) { throw ValidationError(field: "title", problem) }
+    if let problem = body.flatMap(bodyProblem) { throw ValidationError(field: "body", problem) }
+    guard title != nil || body != nil else {
+      throw ValidationError(field: "title", "Give a new title or body.")
+    }
+    return PostEdit(title: title, body: body)
+  }
+
   static func titleProblem(_ title: String) -> String? {
     if title.isEmpty { return "Give the post a title." }
     if title.count > longestTitle { return "A title has at most \(longestTitle) characters." }

@@ -12,6 +12,26 @@ public struct PostDraft: Codable, Sendable, Equatable {
   }
 }
 
+/// A change to a post's text: the fields given are replaced (`PUT /posts/:id` sends only them).
+public struct PostEdit: Codable, Sendable, Equatable {
+  public var title: String?
+  public var body: String?
+
+  public init(title: String? = nil, body: String? = nil) { (self.title, self.body) = (title, body) }
+
+  /// This edit, then `later` on top of it: one edit saying both.
+  public func then(_ later: PostEdit) -> PostEdit {
+    PostEdit(title: later.title ?? title, body: later.body ?? body)
+  }
+
+  /// `post` with this edit made.
+  public func applied(to post: Post) -> Post {
+    Post(
+      id: post.id, title: title ?? post.title, body: body ?? post.body, userId: post.userId,
+      tags: post.tags, reactions: post.reactions, views: post.views)
+  }
+}
+
 /// Posts: list, read, create, update, delete.
 public protocol PostsRepository: Sendable {
   /// A page of posts.
@@ -21,8 +41,8 @@ public protocol PostsRepository: Sendable {
   /// answer or a 5xx, and never created twice, because the server answers a repeat with its
   /// first answer.
   func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post
-  /// Changes a post's title, sent with `idempotencyKey` (retried under it, as a create is).
-  func update(id: Int, title: String, idempotencyKey: String) async throws -> Post
+  /// Changes a post's text, sent with `idempotencyKey` (retried under it, as a create is).
+  func update(id: Int, _ edit: PostEdit, idempotencyKey: String) async throws -> Post
   /// Deletes a post, sent with `idempotencyKey`.
   func delete(id: Int, idempotencyKey: String) async throws
 }
@@ -48,11 +68,10 @@ public final class APIPostsRepository: PostsRepository {
     try await network.send(PostRequests.create(draft, idempotencyKey: idempotencyKey)).value
   }
 
-  /// Changes a post's title.
-  public func update(id: Int, title: String, idempotencyKey: String) async throws -> Post {
-    try await network.send(
-      PostRequests.update(id: id, title: title, idempotencyKey: idempotencyKey)
-    ).value
+  /// Changes a post's text.
+  public func update(id: Int, _ edit: PostEdit, idempotencyKey: String) async throws -> Post {
+    try await network.send(PostRequests.update(id: id, edit, idempotencyKey: idempotencyKey))
+      .value
   }
 
   public func delete(id: Int, idempotencyKey: String) async throws {
@@ -63,8 +82,6 @@ public final class APIPostsRepository: PostsRepository {
 // MARK: - Requests
 
 private enum PostRequests {
-  private struct TitleChange: Encodable, Sendable { let title: String }
-
   static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
 
   /// `POST /posts/add`, keyed (safe to retry): the author must exist (400 / 404 otherwise).
@@ -73,10 +90,8 @@ private enum PostRequests {
       path: "posts/add", method: .post, body: draft, idempotencyKey: idempotencyKey)
   }
 
-  static func update(id: Int, title: String, idempotencyKey: String) -> Request<Post> {
-    Request(
-      path: "posts/\(id)", method: .put, body: TitleChange(title: title),
-      idempotencyKey: idempotencyKey)
+  static func update(id: Int, _ edit: PostEdit, idempotencyKey: String) -> Request<Post> {
+    Request(path: "posts/\(id)", method: .put, body: edit, idempotencyKey: idempotencyKey)
   }
 
   static func delete(id: Int, idempotencyKey: String) -> Request<EmptyResponse> {

@@ -2,26 +2,27 @@ import Foundation
 import Observation
 import Strata
 
-/// A list of posts and every change to it — create, rename, delete — made optimistically:
-/// the list shows the change at once, the server confirms it (its answer replaces the guess)
-/// or refuses it (the list goes back; ``create(_:keepOffline:)`` throws the error, a rename or
-/// a delete shows it in ``state``).
+/// A list of posts and every change to it — create, edit, delete — made optimistically: the
+/// list shows the change at once, marked pending; the server confirms it (its answer replaces
+/// the guess) or refuses it (the list goes back, and the error is thrown). With the offline
+/// feature, a change is kept on the device when asked or without a route, and the device's
+/// changes not yet synced are on the list with their badge (pending, or failed with the
+/// server's reason).
 @MainActor @Observable
 public final class PostsViewModel: LoadStateOwner {
+  /// One post on the list (see ``ListRow``).
+  public typealias Row = ListRow<Post>
+
   /// What the list shows, the changes not yet confirmed included.
-  public private(set) var posts: [Post] = []
+  public private(set) var rows: [Row] = []
   /// The page last loaded (totals for a footer).
   public private(set) var page: Page<Post>?
-  /// Posts whose change the server has not confirmed yet (show them as "saving…").
-  public private(set) var pending: Set<Int> = []
   /// A fetch under way, or the last request's failure.
   public var state = LoadState.idle
   @ObservationIgnored private let repo: any PostsRepository
   @ObservationIgnored private let analytics: any Analytics
   /// Where posts are kept while offline, and when.
   @ObservationIgnored private let offline: OfflineRoute<OfflinePosts>
-  /// Ids for posts the server has not numbered yet: negative, so they never clash.
-  @ObservationIgnored private var lastProvisionalID = 0
 
   /// A list read and changed through `repo`; creations are reported to `analytics`. With
   /// `offline`, a post written without a route or on request is kept on the device.
@@ -32,12 +33,21 @@ public final class PostsViewModel: LoadStateOwner {
     (self.repo, self.offline, self.analytics) = (repo, offline, analytics)
   }
 
-  /// Loads `limit` posts after the first `skip`.
+  /// Loads `limit` posts after the first `skip`, with the device's changes not yet synced on
+  /// top (a post deleted there is off the list) — and keeps the page on the device, so its
+  /// posts can change offline.
   public func load(limit: Int = 10, skip: Int = 0) async {
     let page = await loading { try await repo.list(limit: limit, skip: skip) }
     guard let page else { return }
     self.page = page
-    posts = page.items
+    rows = page.items.map { Row(id: .server($0.id), item: $0) }
+    guard let device = offline.store else { return }
+    do {
+      try await device.keep(page.items)
+      rows.showWaiting(try await device.local(), id: \.id)
+    } catch {
+      state = .failed(error, "Could not read the posts kept on this device")
+    }
   }
 
   /// Creates a post: the one call for "new post", from a screen's flow or a command line.
@@ -49,95 +59,90 @@ public final class PostsViewModel: LoadStateOwner {
   /// - otherwise it is shown at the top at once and sent with an idempotency key of its own,
   ///   so a lost answer or a 5xx is retried and the post is still made once: the server's post
   ///   replaces the guess, or the guess goes away and the error is thrown.
-  /// - Returns: The post as it now stands: `synced` (the server's) or `pending` (kept here).
+  /// - Returns: The post as it now stands: `synced` (the server's) or `pending` (kept here,
+  ///   with its local id).
   @discardableResult
   public func create(_ draft: PostDraft, keepOffline: Bool = false) async throws
     -> OfflinePosts.Item
   {
     if let device = try offline.device(keepOffline: keepOffline) {
       let kept = try await device.create(draft, offline: true)
-      // On the list as waiting for the server, under an id of its own (a kept post has 0
-      // until the server numbers it, and two of them would share it).
-      lastProvisionalID -= 1
-      let shown = kept.item
-      posts.insert(
-        Post(id: lastProvisionalID, title: shown.title, body: shown.body, userId: shown.userId),
-        at: 0)
-      pending.insert(lastProvisionalID)
+      rows.show(kept, as: kept.localId.map(ItemID.local) ?? .server(kept.item.id))
       return kept
     }
     let draft = try PostRules.validated(draft)
-    lastProvisionalID -= 1
-    let provisional = Post(
-      id: lastProvisionalID, title: draft.title, body: draft.body, userId: draft.userId)
-    posts.insert(provisional, at: 0)
-    pending.insert(provisional.id)
-    defer { pending.remove(provisional.id) }
+    let guess = ItemID.local(OfflineCollection<Post>.newLocalId())
+    rows.insert(
+      Row(
+        id: guess, item: Post(id: 0, title: draft.title, body: draft.body, userId: draft.userId),
+        status: .pending), at: 0)
     do {
       let saved = try await repo.create(draft, idempotencyKey: UUID().uuidString)
-      replace(provisional.id, with: saved)
+      rows.replace(guess, with: Row(id: .server(saved.id), item: saved))
       analytics.track(
         "post_created",
         ["post_id": .count(saved.id), "user_id": .count(draft.userId), "offline": .flag(false)])
       return OfflinePosts.Item(item: saved, status: .synced)
     } catch {
       analytics.track("post_create_failed", AnalyticsValue.failure(error))
-      posts.removeAll { $0.id == provisional.id }
+      rows.removeAll { $0.id == guess }
       throw error
     }
   }
 
-  /// Shows the new title at once, then saves it; the old title comes back on failure.
-  /// - Returns: Whether the server kept the change.
+  /// Edits post `id`: kept on the device (see ``create(_:keepOffline:)``) when asked, without
+  /// a route, or when the device has a change to it not yet synced (a post made offline
+  /// included), so changes go in the order they were made; else shown at once, sent under a
+  /// key of its own, and put back on failure (the error thrown).
+  /// - Throws: ``ValidationError`` first; ``NotOnDevice`` for a local id the device lacks.
   @discardableResult
-  public func rename(id: Int, title: String) async -> Bool {
-    state = .idle
-    guard let index = posts.firstIndex(where: { $0.id == id }) else { return false }
-    let previous = posts[index]
-    posts[index] = previous.retitled(title)
-    pending.insert(id)
-    defer { pending.remove(id) }
+  public func edit(_ id: ItemID, _ edit: PostEdit, keepOffline: Bool = false) async throws
+    -> OfflinePosts.Item
+  {
+    let edit = try PostRules.validated(edit)
+    let waiting = rows.isWaiting(id)
+    if let device = try offline.device(for: id, keepOffline: keepOffline, waiting: waiting) {
+      let kept = try await device.edit(id, edit, offline: offline.keeps(keepOffline))
+      rows.show(kept, as: id)
+      return kept
+    }
+    guard case .server(let number) = id else { throw NotOnDevice("post", id) }
+    let previous = rows.first { $0.id == id }
+    if let previous {
+      rows.replace(id, with: Row(id: id, item: edit.applied(to: previous.item), status: .pending))
+    }
     do {
-      replace(
-        id, with: try await repo.update(id: id, title: title, idempotencyKey: UUID().uuidString))
-      return true
+      let saved = try await repo.update(id: number, edit, idempotencyKey: UUID().uuidString)
+      rows.replace(id, with: Row(id: id, item: saved))
+      return OfflinePosts.Item(item: saved, status: .synced)
     } catch {
-      replace(id, with: previous)
-      state = .failed(error, "Could not rename post \(id)")
-      return false
+      if let previous { rows.replace(id, with: previous) }
+      throw error
     }
   }
 
-  /// Takes the post off the list at once, then deletes it; it comes back in its place on failure.
-  /// - Returns: Whether the server deleted it.
+  /// Deletes post `id`, routed as ``edit(_:_:keepOffline:)`` is: off the list at once, back
+  /// in its place on failure (the error thrown). A post made offline and never sent is
+  /// withdrawn: nothing is sent.
   @discardableResult
-  public func delete(id: Int) async -> Bool {
-    state = .idle
-    guard let index = posts.firstIndex(where: { $0.id == id }) else { return false }
-    let removed = posts.remove(at: index)
-    pending.insert(id)
-    defer { pending.remove(id) }
+  public func delete(_ id: ItemID, keepOffline: Bool = false) async throws
+    -> OfflineCollection<Post>.Deletion
+  {
+    let waiting = rows.isWaiting(id)
+    let index = rows.firstIndex { $0.id == id }
+    let removed = index.map { rows.remove(at: $0) }
     do {
-      try await repo.delete(id: id, idempotencyKey: UUID().uuidString)
-      return true
+      if let device = try offline.device(for: id, keepOffline: keepOffline, waiting: waiting) {
+        let deletion = try await device.delete(id, offline: offline.keeps(keepOffline))
+        if case .kept(let entry) = deletion, entry.status == .failed { rows.show(entry, as: id) }
+        return deletion
+      }
+      guard case .server(let number) = id else { throw NotOnDevice("post", id) }
+      try await repo.delete(id: number, idempotencyKey: UUID().uuidString)
+      return .deleted
     } catch {
-      posts.insert(removed, at: min(index, posts.count))
-      state = .failed(error, "Could not delete post \(id)")
-      return false
+      if let removed, let index { rows.insert(removed, at: min(index, rows.count)) }
+      throw error
     }
-  }
-
-  private func replace(_ id: Int, with post: Post) {
-    if let index = posts.firstIndex(where: { $0.id == id }) { posts[index] = post }
-  }
-
-}
-
-extension Post {
-  /// The same post with another title.
-  func retitled(_ title: String) -> Post {
-    Post(
-      id: id, title: title, body: body, userId: userId, tags: tags, reactions: reactions,
-      views: views)
   }
 }

@@ -1,19 +1,21 @@
 import Foundation
 import Strata
 
-/// Todos kept on this device beside the API (an ``OfflineCollection`` of todos): a toggle
-/// made offline shows at once as pending and is sent by ``sync()``.
+/// Todos kept on this device beside the API (an ``OfflineCollection`` of todos): added,
+/// edited, toggled and deleted offline as pending, sent by ``sync()`` — folded into an addition
+/// or an edit not yet sent, as ``OfflinePosts`` does for posts.
 public struct OfflineTodos: OfflineFeature {
   /// A todo as the device has it, with its status.
   public typealias Item = OfflineCollection<Todo>.Entry
 
-  /// The outbox kind of a done / not-done change.
-  public static let setCompletedKind = "todo.setCompleted"
-
-  private struct Change: Codable {
-    let id: Int
-    let completed: Bool
-  }
+  /// The outbox kinds: an addition (a ``TodoDraft``), an edit or toggle (a ``TodoEdit``), a
+  /// deletion.
+  public static let addKind = "todo.add"
+  public static let editKind = "todo.update"
+  public static let deleteKind = "todo.delete"
+  /// What a toggle was before edits existed (`{"id", "completed"}`): still sent from an outbox
+  /// an earlier build kept.
+  static let setCompletedKind = "todo.setCompleted"
 
   public let collection: OfflineCollection<Todo>
   private let repository: any TodosRepository
@@ -29,39 +31,100 @@ public struct OfflineTodos: OfflineFeature {
     self.repository = repository
     collection = OfflineCollection(
       stores: stores, owner: owner, name: "todos", connectivity: connectivity,
-      maxAttempts: maxAttempts,
-      analytics: analytics
-    ) { entry in
-      let change = try JSONDecoder().decode(Change.self, from: entry.payload)
-      let todo = try await repository.setCompleted(
-        id: change.id, change.completed, idempotencyKey: entry.idempotencyKey)
-      return .init(key: Self.key(change.id), value: todo)
-    }
+      maxAttempts: maxAttempts, analytics: analytics
+    ) { entry in try await Self.send(entry, to: repository) }
   }
 
-  static func key(_ id: Int) -> String { "todo-\(id)" }
+  static func key(_ id: Int) -> String { ItemID.server(id).key("todo") }
+
+  private static func send(_ entry: OutboxEntry, to repository: any TodosRepository)
+    async throws -> OfflineCollection<Todo>.Settled?
+  {
+    let (key, decoder) = (entry.idempotencyKey, JSONDecoder())
+    if entry.kind == addKind {
+      let todo = try await repository.add(
+        decoder.decode(TodoDraft.self, from: entry.payload), idempotencyKey: key)
+      return .init(key: Self.key(todo.id), value: todo)
+    }
+    guard let id = ItemID.server(in: entry.recordKey, "todo") else {
+      throw ChangeRefused("the todo has no number from the server: its addition was not kept")
+    }
+    switch entry.kind {
+    case editKind, setCompletedKind:
+      let edit = try decoder.decode(TodoEdit.self, from: entry.payload)
+      return .init(
+        key: Self.key(id), value: try await repository.update(id: id, edit, idempotencyKey: key))
+    case deleteKind:
+      try await repository.delete(id: id, idempotencyKey: key)
+      return nil
+    default:
+      throw ChangeRefused("this build does not know a change of kind \(entry.kind)")
+    }
+  }
 
   /// Fetches a page and keeps it (local changes stay), then returns the local list.
   public func refresh(limit: Int = 10, skip: Int = 0) async throws -> [Item] {
     let page = try await repository.list(limit: limit, skip: skip)
-    return try await collection.refresh(with: page.items.map { (Self.key($0.id), $0) })
+    return try await keep(page.items)
   }
 
   /// Keeps `todos` (a page the app just showed) on the device, so they can change offline.
-  public func keep(_ todos: [Todo]) async throws {
-    _ = try await collection.refresh(with: todos.map { (Self.key($0.id), $0) })
+  @discardableResult
+  public func keep(_ todos: [Todo]) async throws -> [Item] {
+    try await collection.refresh(with: todos.map { (Self.key($0.id), $0) })
   }
 
-  /// Flips todo `id` as the device has it at that moment — read and queued in one locked
-  /// step, so toggles made at once (in any processes) each flip what the last one left — and,
-  /// unless `offline`, sends the change.
-  /// - Returns: The todo as the device now has it; nil when the device does not have it.
-  public func toggle(id: Int, offline: Bool = false) async throws -> Item? {
-    try await collection.change(kind: Self.setCompletedKind, key: Self.key(id), offline: offline) {
-      current in
-      guard var todo = current else { return nil }
-      todo.completed.toggle()
-      return (try JSONEncoder().encode(Change(id: id, completed: todo.completed)), todo)
+  /// Keeps `draft` (trimmed) as a pending todo under a local id of its own and, unless
+  /// `offline`, sends it at once.
+  /// - Throws: ``ValidationError`` before anything is kept, for a todo ``TodoRules`` refuses.
+  public func add(_ draft: TodoDraft, offline: Bool = false) async throws -> Item {
+    let draft = try TodoRules.validated(draft)
+    return try await collection.make(
+      kind: Self.addKind, payload: try JSONEncoder().encode(draft),
+      shown: Todo(id: 0, todo: draft.todo, completed: draft.completed, userId: draft.userId),
+      offline: offline)
+  }
+
+  /// Changes todo `id` as the device has it at that moment and, unless `offline`, sends it.
+  /// `edit` gets the todo as it is then, so edits made at once (in any processes) each start
+  /// from the last one — a toggle made eight times at once flips it eight times.
+  /// - Throws: ``ValidationError`` for an edit ``TodoRules`` refuses; ``NotOnDevice``.
+  public func edit(
+    _ id: ItemID, offline: Bool = false, _ edit: @escaping @Sendable (Todo) -> TodoEdit
+  ) async throws -> Item {
+    let made = try await collection.change(id.key("todo"), offline: offline) { current, unsent in
+      guard let current, !current.deleted else { throw NotOnDevice("todo", id) }
+      let change = try TodoRules.validated(edit(current.value))
+      let shown = change.applied(to: current.value)
+      let encoder = JSONEncoder()
+      switch unsent?.kind {
+      case Self.addKind?:
+        let draft = TodoDraft(todo: shown.todo, completed: shown.completed, userId: shown.userId)
+        return .fold(kind: Self.addKind, payload: try encoder.encode(draft), showing: shown)
+      case Self.editKind?, Self.setCompletedKind?:
+        let earlier = try JSONDecoder().decode(TodoEdit.self, from: unsent?.payload ?? Data())
+        return .fold(
+          kind: Self.editKind, payload: try encoder.encode(earlier.then(change)), showing: shown)
+      default:
+        return .add(kind: Self.editKind, payload: try encoder.encode(change), showing: shown)
+      }
     }
+    guard let item = made?.entry else { throw NotOnDevice("todo", id) }
+    return item
+  }
+
+  /// Flips todo `id` between done and not done (see ``edit(_:offline:_:)``).
+  public func toggle(_ id: ItemID, offline: Bool = false) async throws -> Item {
+    try await edit(id, offline: offline) { TodoEdit(completed: !$0.completed) }
+  }
+
+  /// Deletes todo `id` as ``OfflinePosts/delete(_:offline:)`` deletes a post.
+  public func delete(_ id: ItemID, offline: Bool = false) async throws
+    -> OfflineCollection<Todo>.Deletion
+  {
+    let deletion = try await collection.delete(
+      id.key("todo"), kind: Self.deleteKind, creation: Self.addKind, offline: offline)
+    guard let deletion else { throw NotOnDevice("todo", id) }
+    return deletion
   }
 }

@@ -1,15 +1,18 @@
 import Foundation
 import Strata
 
-/// Todos: list and mark done or not.
+/// Todos: list, read, add, change (text, done or not), delete.
 public protocol TodosRepository: Sendable {
   /// A page of todos.
   func list(limit: Int, skip: Int) async throws -> Page<Todo>
   /// - Throws: `NetworkError` (`.server(404)` when absent).
   func todo(id: Int) async throws -> Todo
-  /// Sets a todo's completed flag, sent with `idempotencyKey` — the same on every send of
-  /// one change (an outbox entry's own), so a 503 or a lost answer is retried under it.
-  func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) async throws -> Todo
+  /// Adds a todo, sent with `idempotencyKey` — the same on every send of one change (an
+  /// outbox entry's own), so a 503 or a lost answer is retried under it, as every write is.
+  func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo
+  /// Changes a todo's text or completed flag.
+  func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo
+  func delete(id: Int, idempotencyKey: String) async throws
 }
 
 // MARK: - Live implementation
@@ -25,29 +28,24 @@ public final class APITodosRepository: TodosRepository {
   }
 
   public func todo(id: Int) async throws -> Todo {
-    try await network.send(TodoRequests.get(id: id)).value
+    try await network.send(Request(path: "todos/\(id)")).value
   }
 
-  /// Sets a todo's completed flag.
-  public func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) async throws
-    -> Todo
-  {
+  public func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo {
     try await network.send(
-      TodoRequests.setCompleted(id: id, completed, idempotencyKey: idempotencyKey)
+      Request(path: "todos/add", method: .post, body: draft, idempotencyKey: idempotencyKey)
     ).value
   }
-}
 
-// MARK: - Requests
+  public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo {
+    try await network.send(
+      Request(path: "todos/\(id)", method: .put, body: edit, idempotencyKey: idempotencyKey)
+    ).value
+  }
 
-private enum TodoRequests {
-  private struct Completion: Encodable, Sendable { let completed: Bool }
-
-  static func get(id: Int) -> Request<Todo> { Request(path: "todos/\(id)") }
-
-  static func setCompleted(id: Int, _ completed: Bool, idempotencyKey: String) -> Request<Todo> {
-    Request(
-      path: "todos/\(id)", method: .put, body: Completion(completed: completed),
-      idempotencyKey: idempotencyKey)
+  public func delete(id: Int, idempotencyKey: String) async throws {
+    _ = try await network.send(
+      Request<EmptyResponse>(
+        path: "todos/\(id)", method: .delete, idempotencyKey: idempotencyKey))
   }
 }

@@ -2,11 +2,17 @@ import Foundation
 import Observation
 import Strata
 
-/// Todos with an optimistic toggle: the change shows at once, and is reverted (the error
-/// thrown) if the server refuses it.
+/// Todos and every change to them — add, edit, toggle, delete — made optimistically, routed
+/// and shown as ``PostsViewModel`` does for posts: at once and marked pending, confirmed or put
+/// back (the error thrown); kept on the device when asked, without a route, or behind a change
+/// there not yet synced.
 @MainActor @Observable
 public final class TodosViewModel: LoadStateOwner {
-  public private(set) var todos: [Todo] = []
+  /// One todo on the list (see ``ListRow``).
+  public typealias Row = ListRow<Todo>
+
+  /// What the list shows, the changes not yet confirmed included.
+  public private(set) var rows: [Row] = []
   /// Loading, or the last request's failure.
   public var state = LoadState.idle
   @ObservationIgnored private let repo: any TodosRepository
@@ -14,8 +20,8 @@ public final class TodosViewModel: LoadStateOwner {
   /// Where todos change while offline, and when.
   @ObservationIgnored private let offline: OfflineRoute<OfflineTodos>
 
-  /// Todos read and toggled through `repo`; toggles are reported to `analytics`. With
-  /// `offline`, a toggle made without a route or on request is kept on the device.
+  /// Todos read and changed through `repo`; toggles are reported to `analytics`. With
+  /// `offline`, a change made without a route or on request is kept on the device.
   public nonisolated init(
     repo: any TodosRepository, offline: OfflineRoute<OfflineTodos> = .off,
     analytics: any Analytics = NoAnalytics()
@@ -23,62 +29,109 @@ public final class TodosViewModel: LoadStateOwner {
     (self.repo, self.offline, self.analytics) = (repo, offline, analytics)
   }
 
-  /// The page last loaded (its items are ``todos``).
+  /// The page last loaded.
   public private(set) var page: Page<Todo>?
 
-  /// Loads `limit` todos after the first `skip`.
+  /// Loads `limit` todos after the first `skip`, with the device's changes not yet synced
+  /// over them, and keeps the page on the device, so its todos can change offline.
   public func load(limit: Int = 10, skip: Int = 0) async {
     let page = await loading { try await repo.list(limit: limit, skip: skip) }
     guard let page else { return }
     self.page = page
-    todos = page.items
+    rows = page.items.map { Row(id: .server($0.id), item: $0) }
+    guard let device = offline.store else { return }
+    do {
+      try await device.keep(page.items)
+      rows.showWaiting(try await device.local(), id: \.id)
+    } catch {
+      state = .failed(error, "Could not read the todos kept on this device")
+    }
   }
 
-  /// Flips todo `id`: the one call for "toggle", from a screen or a command line. It is kept
-  /// on this device as pending, for a sync to send, when `keepOffline` or the device has no
-  /// route — if the offline feature is on (see ``PostsViewModel/create(_:keepOffline:)``);
-  /// offline, only a todo the device has can change (``TodoNotOnDevice`` otherwise). Else the
-  /// flip shows at once, the server confirms it, and on failure it is reverted and the error
-  /// thrown; a todo not on screen is fetched first.
-  /// - Returns: The todo as it now stands: `synced` (the server's) or `pending` (kept here).
+  /// Adds a todo: checked by ``TodoRules`` first, kept on the device as
+  /// ``PostsViewModel/create(_:keepOffline:)`` keeps a post, else shown on top and sent under
+  /// a key of its own.
   @discardableResult
-  public func toggle(id: Int, keepOffline: Bool = false) async throws -> OfflineTodos.Item {
+  public func add(_ draft: TodoDraft, keepOffline: Bool = false) async throws -> OfflineTodos.Item {
     if let device = try offline.device(keepOffline: keepOffline) {
-      guard let kept = try await device.toggle(id: id, offline: true) else {
-        throw TodoNotOnDevice(id: id)
-      }
-      if let index = todos.firstIndex(where: { $0.id == id }) { todos[index] = kept.item }
+      let kept = try await device.add(draft, offline: true)
+      rows.show(kept, as: kept.localId.map(ItemID.local) ?? .server(kept.item.id))
       return kept
     }
-    if !todos.contains(where: { $0.id == id }) {
-      todos.append(try await repo.todo(id: id))  // not on screen: fetch it first
-    }
-    guard let index = todos.firstIndex(where: { $0.id == id }) else {
-      throw TodoNotOnDevice(id: id)
-    }
-    let previous = todos[index].completed
-    todos[index].completed.toggle()
+    let draft = try TodoRules.validated(draft)
+    let guess = ItemID.local(OfflineCollection<Todo>.newLocalId())
+    let shown = Todo(id: 0, todo: draft.todo, completed: draft.completed, userId: draft.userId)
+    rows.insert(Row(id: guess, item: shown, status: .pending), at: 0)
     do {
-      let updated = try await repo.setCompleted(
-        id: id, !previous, idempotencyKey: UUID().uuidString)
-      if let current = todos.firstIndex(where: { $0.id == id }) { todos[current] = updated }
-      analytics.track("todo_toggled", ["todo_id": .count(id), "completed": .flag(!previous)])
-      return OfflineTodos.Item(item: updated, status: .synced)
+      let saved = try await repo.add(draft, idempotencyKey: UUID().uuidString)
+      rows.replace(guess, with: Row(id: .server(saved.id), item: saved))
+      return OfflineTodos.Item(item: saved, status: .synced)
     } catch {
-      if let current = todos.firstIndex(where: { $0.id == id }) {
-        todos[current].completed = previous
-      }
+      rows.removeAll { $0.id == guess }
       throw error
     }
   }
-}
 
-/// An offline toggle of a todo the device does not have: offline means no request at all.
-public struct TodoNotOnDevice: Error, Equatable, CustomStringConvertible {
-  public let id: Int
-  public init(id: Int) { self.id = id }
-  public var description: String {
-    "todo \(id) is not on this device: list it while online (the page shown is kept), then "
-      + "toggle it offline"
+  /// Flips todo `id` between done and not done (see ``edit(_:keepOffline:_:)``); a todo not
+  /// on the list is fetched first when online.
+  @discardableResult
+  public func toggle(_ id: ItemID, keepOffline: Bool = false) async throws -> OfflineTodos.Item {
+    let item = try await edit(id, keepOffline: keepOffline) { TodoEdit(completed: !$0.completed) }
+    analytics.track(
+      "todo_toggled", ["todo_id": .count(item.item.id), "completed": .flag(item.item.completed)])
+    return item
+  }
+
+  /// Changes todo `id` by `edit` of the todo as it stands: kept on the device as
+  /// ``PostsViewModel/edit(_:_:keepOffline:)`` keeps an edit (offline, only a todo the device
+  /// has can change: ``NotOnDevice``); else shown at once, sent, put back on failure.
+  @discardableResult
+  public func edit(
+    _ id: ItemID, keepOffline: Bool = false, _ edit: @escaping @Sendable (Todo) -> TodoEdit
+  ) async throws -> OfflineTodos.Item {
+    let waiting = rows.isWaiting(id)
+    if let device = try offline.device(for: id, keepOffline: keepOffline, waiting: waiting) {
+      let kept = try await device.edit(id, offline: offline.keeps(keepOffline), edit)
+      rows.show(kept, as: id)
+      return kept
+    }
+    guard case .server(let number) = id else { throw NotOnDevice("todo", id) }
+    if !rows.contains(where: { $0.id == id }) {
+      rows.append(Row(id: id, item: try await repo.todo(id: number)))  // not on screen
+    }
+    guard let previous = rows.first(where: { $0.id == id }) else { throw NotOnDevice("todo", id) }
+    let change = try TodoRules.validated(edit(previous.item))
+    rows.replace(id, with: Row(id: id, item: change.applied(to: previous.item), status: .pending))
+    do {
+      let saved = try await repo.update(id: number, change, idempotencyKey: UUID().uuidString)
+      rows.replace(id, with: Row(id: id, item: saved))
+      return OfflineTodos.Item(item: saved, status: .synced)
+    } catch {
+      rows.replace(id, with: previous)
+      throw error
+    }
+  }
+
+  /// Deletes todo `id` as ``PostsViewModel/delete(_:keepOffline:)`` deletes a post.
+  @discardableResult
+  public func delete(_ id: ItemID, keepOffline: Bool = false) async throws
+    -> OfflineCollection<Todo>.Deletion
+  {
+    let waiting = rows.isWaiting(id)
+    let index = rows.firstIndex { $0.id == id }
+    let removed = index.map { rows.remove(at: $0) }
+    do {
+      if let device = try offline.device(for: id, keepOffline: keepOffline, waiting: waiting) {
+        let deletion = try await device.delete(id, offline: offline.keeps(keepOffline))
+        if case .kept(let entry) = deletion, entry.status == .failed { rows.show(entry, as: id) }
+        return deletion
+      }
+      guard case .server(let number) = id else { throw NotOnDevice("todo", id) }
+      try await repo.delete(id: number, idempotencyKey: UUID().uuidString)
+      return .deleted
+    } catch {
+      if let removed, let index { rows.insert(removed, at: min(index, rows.count)) }
+      throw error
+    }
   }
 }

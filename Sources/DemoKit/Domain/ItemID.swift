@@ -1,0 +1,60 @@
+/// Which item a change is for: one the server numbered, or one made on this device and not yet
+/// numbered (or numbered since: the device keeps its local id beside the server's).
+public enum ItemID: Sendable, Hashable, CustomStringConvertible {
+  case server(Int)
+  /// Eight lowercase hex digits, as ``OfflineCollection/make(kind:payload:shown:offline:)``
+  /// gives them.
+  case local(String)
+
+  /// A server id (1 to 1,000,000,000) or a local id; nil for anything else.
+  public init?(_ text: String) {
+    if text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
+      guard let id = Int(text), (1...1_000_000_000).contains(id) else { return nil }
+      self = .server(id)
+    } else if text.count == 8, text.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+      self = .local(text)
+    } else {
+      return nil
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .server(let id): String(id)
+    case .local(let id): id
+    }
+  }
+
+  /// The record key on the device: `<prefix>-<id>` for a server id, `local-<id>` for a local one.
+  func key(_ prefix: String) -> String {
+    switch self {
+    case .server(let id): "\(prefix)-\(id)"
+    case .local(let id): "local-\(id)"
+    }
+  }
+
+  /// The server id in a record key `<prefix>-<id>`; nil for a local key (not numbered yet).
+  static func server(in key: String?, _ prefix: String) -> Int? {
+    guard let key, key.hasPrefix(prefix + "-") else { return nil }
+    return Int(key.dropFirst(prefix.count + 1))
+  }
+}
+
+/// A change offline to an item the device does not have: offline means no request at all.
+public struct NotOnDevice: Error, Equatable, CustomStringConvertible {
+  /// `post`, `todo`.
+  public let kind: String
+  public let id: ItemID
+
+  public init(_ kind: String, _ id: ItemID) { (self.kind, self.id) = (kind, id) }
+
+  public var description: String {
+    switch id {
+    case .server:
+      "\(kind) \(id) is not on this device: list it while online (the page shown is kept), "
+        + "then change it offline"
+    case .local:
+      "no \(kind) with local id \(id) on this device (see '\(kind)s --local')"
+    }
+  }
+}

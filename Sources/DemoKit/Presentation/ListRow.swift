@@ -1,0 +1,65 @@
+import Strata
+
+/// One item on a list, by the one id it has — the server's, or the local one this device gave
+/// it until the server numbers it — with where it stands: `pending` while the server has not
+/// confirmed it (a "saving…" or "waiting to sync" badge), `failed` with the server's reason.
+public struct ListRow<Item: Sendable & Equatable>: Identifiable, Equatable, Sendable {
+  public let id: ItemID
+  public var item: Item
+  public var status: SyncStatus
+  /// Why the server refused it, for `failed`.
+  public var message: String?
+
+  public init(id: ItemID, item: Item, status: SyncStatus = .synced, message: String? = nil) {
+    (self.id, self.item, self.status, self.message) = (id, item, status, message)
+  }
+}
+
+extension Array {
+  /// Shows `entry` under `id`: in place of the row it had, else on top; off the list when
+  /// deleted and not refused.
+  mutating func show<Item>(_ entry: OfflineCollection<Item>.Entry, as id: ItemID)
+  where Element == ListRow<Item> {
+    let row = ListRow(id: id, item: entry.item, status: entry.status, message: entry.message)
+    let index = firstIndex { $0.id == id }
+    if entry.deleted, entry.status != .failed {
+      if let index { remove(at: index) }
+    } else if let index {
+      self[index] = row
+    } else {
+      insert(row, at: 0)
+    }
+  }
+
+  /// The device's changes not yet synced, over a page just loaded: each in place of the row
+  /// it changes, else on top.
+  mutating func showWaiting<Item>(_ entries: [OfflineCollection<Item>.Entry], id: (Item) -> Int)
+  where Element == ListRow<Item> {
+    for entry in entries.reversed() where entry.status != .synced {
+      show(entry, as: entry.localId.map(ItemID.local) ?? .server(id(entry.item)))
+    }
+  }
+
+  mutating func replace<Item>(_ id: ItemID, with row: ListRow<Item>)
+  where Element == ListRow<Item> {
+    if let index = firstIndex(where: { $0.id == id }) { self[index] = row }
+  }
+
+  /// Whether the row `id` waits for the server (a change to it goes after that one).
+  func isWaiting<Item>(_ id: ItemID) -> Bool where Element == ListRow<Item> {
+    contains { $0.id == id && $0.status != .synced }
+  }
+}
+
+extension OfflineRoute {
+  /// The device's store when a change to `id` goes through it: asked, no route, a local id,
+  /// or a change to it there not yet synced (`waiting`), so changes go in the order made.
+  func device(for id: ItemID, keepOffline: Bool, waiting: Bool) throws -> Store? {
+    if let device = try device(keepOffline: keepOffline) { return device }
+    if case .local = id { return store }
+    return waiting ? store : nil
+  }
+
+  /// Whether a change kept on the device is only kept (not sent at once).
+  func keeps(_ keepOffline: Bool) -> Bool { keepOffline || connectivity?.isOnline == false }
+}
