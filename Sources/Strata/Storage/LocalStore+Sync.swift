@@ -174,7 +174,8 @@ extension LocalStore {
     if let answer {
       let former = entry.recordKey
       entry.recordKey = answer.key
-      let local = former == answer.key ? nil : former
+      // A key the value had before the server's stays beside it, through every later answer.
+      let local = former == answer.key ? former.flatMap { state.records[$0]?.localKey } : former
       // Changes that follow this one and are still to go: the device goes on showing what
       // they made of it, under the server's key, until they are sent.
       let following = state.followers(of: entry.id).contains { $0.recordKey == former }

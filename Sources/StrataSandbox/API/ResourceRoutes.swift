@@ -55,7 +55,8 @@ extension SandboxAPI {
       return call.options.page("posts", matches.map { posts[$0] })
     }
     route("GET", "/posts/{id}") { call in
-      call.options.record(try Self.lookUp(call["id"], in: posts, kind: "post", label: "Post"))
+      call.options.record(
+        try api.stored("posts", call["id"], in: posts, kind: "post", label: "Post"))
     }
     route("GET", "/posts/user/{userId}") { call in
       try api.page("posts", ownedBy: call["userId"], posts, api.seed.posts.map(\.userId), call)
@@ -63,7 +64,8 @@ extension SandboxAPI {
     route("GET", "/posts/{id}/comments") { call in try api.comments(ofPost: call["id"], call) }
     route("POST", "/posts/add") { call in
       try api.create(
-        call.request, id: posts.count + 1, fields: ["title", "body", "userId", "tags", "reactions"])
+        "posts", call.request, after: posts.count,
+        fields: ["title", "body", "userId", "tags", "reactions"])
     }
     addUpdateAndDelete("posts", .post, items: posts, kind: "post", label: "Post")
   }
@@ -76,14 +78,15 @@ extension SandboxAPI {
     // Before `/todos/{id}`: the first route that matches answers.
     route("GET", "/todos/random/{length?}") { call in Self.random(todos, length: call["length"]) }
     route("GET", "/todos/{id}") { call in
-      .json(200, try Self.lookUp(call["id"], in: todos, kind: "todo", label: "Todo"))
+      .json(200, try api.stored("todos", call["id"], in: todos, kind: "todo", label: "Todo"))
     }
     route("GET", "/todos/user/{userId}") { call in
       try api.page(
         "todos", ownedBy: call["userId"], todos, api.seed.todos.map(\.userId), call, .selects)
     }
     route("POST", "/todos/add") { call in
-      try api.create(call.request, id: todos.count + 1, fields: ["todo", "completed", "userId"])
+      try api.create(
+        "todos", call.request, after: todos.count, fields: ["todo", "completed", "userId"])
     }
     addUpdateAndDelete("todos", .todo, items: todos, kind: "todo", label: "Todo")
   }
@@ -177,16 +180,19 @@ extension SandboxAPI {
     let now = tokens.now
     for method in ["PUT", "PATCH"] {
       route(method, "/\(name)/{id}") { call in
-        let item = try Self.lookUp(call["id"], in: items, kind: kind, label: label)
+        let item = try api.stored(name, call["id"], in: items, kind: kind, label: label)
         let updated = try api.update(
           rule, Self.object(item), id: call["id"], body: Self.body(call.request))
+        api.kept?.keep(name, updated)
         return .json(200, object: updated)
       }
     }
     route("DELETE", "/\(name)/{id}") { call in
-      var object = Self.object(try Self.lookUp(call["id"], in: items, kind: kind, label: label))
+      var object = Self.object(
+        try api.stored(name, call["id"], in: items, kind: kind, label: label))
       object["isDeleted"] = true
       object["deletedOn"] = ISO8601DateFormatter().string(from: now())
+      api.kept?.delete(name, call["id"])
       return .json(200, object: object)
     }
   }
@@ -208,15 +214,17 @@ extension SandboxAPI {
       "comments", Self.owned(by: id, encodedComments, seed.comments.map(\.postId)), [])
   }
 
-  /// A simulated create: the listed fields of the body, a new id, and `userId` checked as the
-  /// real service checks it (required, a number, an existing user).
-  private func create(_ request: SandboxRequest, id: Int, fields: [String]) throws(Rejection)
-    -> SandboxResponse
-  {
+  /// A simulated create: the listed fields of the body, the id after the `seeded` records
+  /// (after those created before too, when writes are kept — and then it is kept), and
+  /// `userId` checked as the real service checks it (required, a number, an existing user).
+  private func create(
+    _ resource: String, _ request: SandboxRequest, after seeded: Int, fields: [String]
+  ) throws(Rejection) -> SandboxResponse {
     let body = Self.body(request)
     _ = try user(Self.text(body["userId"]))
-    var object: [String: Any] = ["id": id]
+    var object: [String: Any] = ["id": kept?.nextID(resource, after: seeded) ?? seeded + 1]
     for field in fields { object[field] = body[field] }
+    kept?.keep(resource, object)
     return .json(201, object: object)
   }
 

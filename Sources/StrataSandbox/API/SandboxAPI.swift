@@ -12,13 +12,16 @@ struct SandboxAPI: Sendable {
   let encodedPosts: [Data]
   let encodedTodos: [Data]
   let encodedComments: [Data]
+  /// The writes kept (`keepsWrites`); nil: none, as on DummyJSON.
+  let kept: KeptWrites?
   private(set) var router = Router()
 
   init(
     seed: SeedData = .standard, now: @escaping @Sendable () -> Date,
-    rotatesRefreshTokens: Bool = false, signingKey: [UInt8]? = nil
+    rotatesRefreshTokens: Bool = false, signingKey: [UInt8]? = nil, keepsWrites: Bool = false
   ) {
     self.seed = seed
+    self.kept = keepsWrites ? KeptWrites() : nil
     self.tokens = TokenIssuer(
       now: now, rotatesRefreshTokens: rotatesRefreshTokens, secret: signingKey)
     let encoder = JSONEncoder()
@@ -153,6 +156,18 @@ struct SandboxAPI: Sendable {
 
   /// The record a path id names: 400 "Invalid <kind> id 'x'" when not a number, 404
   /// "<Label> with id 'x' not found" when there is none.
+  /// The record `text` names in `resource`, as ``lookUp(_:in:kind:label:)`` finds it, a kept
+  /// write first (a kept deletion: the same 404).
+  func stored(_ resource: String, _ text: String, in items: [Data], kind: String, label: String)
+    throws(Rejection) -> Data
+  {
+    switch kept?.record(resource, text) {
+    case .some(.some(let record)): return record
+    case .some(.none): throw Rejection(404, "\(label) with id '\(text)' not found")
+    case .none: return try Self.lookUp(text, in: items, kind: kind, label: label)
+    }
+  }
+
   static func lookUp(_ text: String, in items: [Data], kind: String, label: String)
     throws(Rejection) -> Data
   {

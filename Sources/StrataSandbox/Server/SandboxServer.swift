@@ -38,6 +38,9 @@ public final class SandboxServer: Sendable {
     /// The key its tokens are signed and checked with (HMAC-SHA256); nil: a random one, so no
     /// other server accepts them.
     public var signingKey: [UInt8]?
+    /// Whether writes are kept, so a post created can then be read, edited and deleted by its
+    /// id (false: answered and forgotten, as DummyJSON does). Lists stay the seed's.
+    public var keepsWrites = false
 
     /// - Parameter port: Port on 127.0.0.1 (0: any free port).
     /// - Parameter limits: Size and time limits.
@@ -112,7 +115,7 @@ public final class SandboxServer: Sendable {
       honoursKeys: configuration.honoursIdempotencyKeys)
     self.api = SandboxAPI(
       now: configuration.now, rotatesRefreshTokens: configuration.rotatesRefreshTokens,
-      signingKey: configuration.signingKey)
+      signingKey: configuration.signingKey, keepsWrites: configuration.keepsWrites)
   }
 
   // MARK: Lifecycle

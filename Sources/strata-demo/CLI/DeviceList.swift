@@ -26,7 +26,7 @@ enum DeviceList {
     _ entry: OfflineCollection<Item>.Entry, _ what: String, name: Row<Item>.Name,
     owner: DataOwner
   ) -> Output {
-    let local = entry.localId.map { " (local id \($0))" } ?? ""
+    let local = entry.localId.map { what.hasSuffix($0) ? "" : " (local id \($0))" } ?? ""
     let done = entry.deleted ? "deleted" : "changed"
     let line =
       entry.status == .failed

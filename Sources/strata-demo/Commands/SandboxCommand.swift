@@ -1,7 +1,7 @@
 import Foundation
 import StrataSandbox
 
-/// `sandbox serve [--port N] [--fault SPEC]… [--rotate-refresh-tokens]`: the
+/// `sandbox serve [--port N] [--fault SPEC]… [--rotate-refresh-tokens] [--keep-writes]`: the
 /// embedded API, until interrupted.
 enum SandboxCommand {
   nonisolated static let commands = [
@@ -17,6 +17,10 @@ enum SandboxCommand {
         OptionSpec(
           name: "rotate-refresh-tokens", valueName: nil,
           help: "each refresh token works once (as servers that rotate them do)"),
+        OptionSpec(
+          name: "keep-writes", valueName: nil,
+          help:
+            "keep what is created, edited and deleted, readable by id (DummyJSON keeps nothing)"),
       ],
       example: "strata-demo sandbox serve --port 8080 --fault 'GET /users 503x2'",
       run: .standalone(serve))
@@ -32,10 +36,11 @@ enum SandboxCommand {
         throw UsageError(String(describing: error), invocation.command)
       }
     }
-    let server = SandboxServer(
-      configuration: .init(
-        port: UInt16(port),
-        rotatesRefreshTokens: !invocation.values("rotate-refresh-tokens").isEmpty))
+    var configuration = SandboxServer.Configuration(
+      port: UInt16(port),
+      rotatesRefreshTokens: !invocation.values("rotate-refresh-tokens").isEmpty)
+    configuration.keepsWrites = invocation.option("keep-writes") != nil
+    let server = SandboxServer(configuration: configuration)
     for fault in faults { server.faults.add(fault) }
     do {
       try server.start()
@@ -45,6 +50,7 @@ enum SandboxCommand {
     Terminal.out(
       "sandbox listening on \(server.baseURL.absoluteString) (demo account: emilys / emilyspass)")
     for spec in invocation.values("fault") { Terminal.out("fault armed: \(spec)") }
+    if configuration.keepsWrites { Terminal.out("writes are kept: a post made can be edited") }
     while true { try await Task.sleep(for: .seconds(3600)) }
   }
 

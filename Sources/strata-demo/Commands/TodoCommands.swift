@@ -72,6 +72,7 @@ enum TodoCommands {
     guard let text = invocation.option("text") else {
       throw UsageError("todo edit needs --text", invocation.command)
     }
+    _ = try TodoRules.validated(TodoEdit(todo: text))  // before the todo is fetched
     let todo = try await app.resolve(TodosViewModel.self).edit(
       id, keepOffline: invocation.option("offline") != nil
     ) { _ in TodoEdit(todo: text) }
