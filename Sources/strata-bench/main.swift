@@ -52,7 +52,7 @@ while index < arguments.count {
 do {
   var results: [BenchmarkResult] = []
   if storageOnly {
-    results = try await OutboxBenchmarks.run()
+    results = try await OutboxBenchmarks.run() + (try await DependentChangeBenchmarks.run())
   } else if cacheOnly {
     results = try await CacheBenchmarks.run()
   } else if networkOnly {
@@ -63,6 +63,7 @@ do {
     if !coreOnly {
       results.append(try await CoreBenchmarks.serviceOverhead())
       results += try await OutboxBenchmarks.run()
+      results += try await DependentChangeBenchmarks.run()
       results += try await NetworkBenchmarks.run()
       results += try await CacheBenchmarks.run()
     }

@@ -123,4 +123,39 @@ struct ContractTests {
       #expect(created.title == "Contract" && created.userId == 5)
     }
   }
+
+  /// Every write DemoKit sends, answered as it reads them: a post created (numbered after the
+  /// last, and not kept: an edit of it is the service's 404), edited and deleted; a todo added,
+  /// edited, marked done and deleted; a deletion of what is not there, the 404 with its message.
+  @Test func everyWriteRouteAnswersAsDemoKitReadsIt() async throws {
+    try await Target.with { target in
+      let posts = try target.container.resolve((any PostsRepository).self)
+      let total = try await posts.list(limit: 1, skip: 0).total
+      let made = try await posts.create(
+        PostDraft(title: "Contract", body: "Checked", userId: 5), idempotencyKey: UUID().uuidString)
+      #expect(made.id == total + 1)
+      let edited = try await posts.update(
+        id: 1, PostEdit(title: "Renamed", body: "Rewritten"), idempotencyKey: UUID().uuidString)
+      #expect(edited.id == 1 && edited.title == "Renamed" && edited.body == "Rewritten")
+      try await posts.delete(id: 2, idempotencyKey: UUID().uuidString)
+      let notKept = await #expect(throws: NetworkError.self) {
+        try await posts.update(id: made.id, PostEdit(title: "x"), idempotencyKey: "k")
+      }
+      #expect(
+        notKept?.status == 404 && notKept?.serverMessage == "Post with id '\(made.id)' not found")
+
+      let todos = try target.container.resolve((any TodosRepository).self)
+      let added = try await todos.add(
+        TodoDraft(todo: "Contract", userId: 5), idempotencyKey: UUID().uuidString)
+      #expect(added.todo == "Contract" && added.userId == 5 && !added.completed)
+      let done = try await todos.update(
+        id: 1, TodoEdit(todo: "Renamed", completed: true), idempotencyKey: UUID().uuidString)
+      #expect(done.id == 1 && done.todo == "Renamed" && done.completed)
+      try await todos.delete(id: 3, idempotencyKey: UUID().uuidString)
+      let missing = await #expect(throws: NetworkError.self) {
+        try await todos.delete(id: 99_999, idempotencyKey: UUID().uuidString)
+      }
+      #expect(missing?.status == 404 && missing?.serverMessage == "Todo with id '99999' not found")
+    }
+  }
 }

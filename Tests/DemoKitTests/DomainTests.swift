@@ -108,4 +108,18 @@ struct DomainTests {
     let bad = try container([Feature.offline.key: "maybe"])
     #expect(throws: DependencyError.self) { try bad.validate() }
   }
+
+  /// An ID on a command line is the server's number or a local id, never ambiguous: a local id
+  /// drawn is never all digits (which would read as a number).
+  @Test func anItemIDIsAServerNumberOrALocalID() {
+    #expect(ItemID("12") == .server(12) && ItemID("12345678") == .server(12_345_678))
+    #expect(ItemID("abcd1234") == .local("abcd1234"))
+    for bad in ["", "0", "-1", "ABCD1234", "abc", "abcd12345", "1e3", "９", "99999999999"] {
+      #expect(ItemID(bad) == nil, "\(bad)")
+    }
+    for _ in 0..<2_000 {
+      let id = OfflineCollection<Post>.newLocalId()
+      #expect(ItemID(id) == .local(id), "\(id)")
+    }
+  }
 }

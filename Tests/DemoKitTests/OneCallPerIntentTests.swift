@@ -67,6 +67,40 @@ struct OneCallPerIntentTests {
     #expect(device.script.calls.isEmpty, "no request")
   }
 
+  /// Offline, an edit and a deletion show at once with their badge and send nothing; a post
+  /// made offline is edited and withdrawn by its one local id; a page loaded later shows the
+  /// device's changes over the server's.
+  @Test func offlineEditsAndDeletionsShowAtOnceWithTheirBadge() async throws {
+    let device = Device(online: true)
+    defer { device.remove() }
+    let posts = device.posts()
+    await posts.load(limit: 3)
+    device.connectivity.set(online: false)
+    let edited = try await posts.edit(.server(2), PostEdit(title: "Renamed"))
+    #expect(edited.status == .pending)
+    #expect(posts.rows[1].item.title == "Renamed" && posts.rows[1].status == .pending)
+    guard case .kept(let deleting) = try await posts.delete(.server(3)) else {
+      Issue.record("offline, a deletion is kept")
+      return
+    }
+    #expect(deleting.deleted && deleting.status == .pending)
+    #expect(posts.rows.map(\.id) == [.server(1), .server(2)], "off the list at once")
+    let made = try await posts.create(Self.draft)
+    let local = ItemID.local(try #require(made.localId))
+    #expect(posts.rows.first?.id == local && posts.rows.first?.status == .pending)
+    _ = try await posts.edit(local, PostEdit(body: "Changed"))
+    #expect(posts.rows.first?.item.body == "Changed")
+    #expect(try await posts.delete(local) == .withdrawn)
+    #expect(!posts.rows.contains { $0.id == local })
+    #expect(device.script.calls == ["list(3, 0)"], "nothing sent")
+
+    device.connectivity.set(online: true)
+    let again = device.posts()
+    await again.load(limit: 3)
+    #expect(again.rows.map(\.id) == [.server(1), .server(2)], "the pending deletion hides 3")
+    #expect(again.rows[1].item.title == "Renamed" && again.rows[1].status == .pending)
+  }
+
   @Test func keepingOfflineWithTheFeatureOffIsRefusedAndNothingIsSent() async throws {
     let device = Device(online: true)
     defer { device.remove() }

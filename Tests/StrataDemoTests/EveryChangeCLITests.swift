@@ -74,9 +74,12 @@ struct EveryChangeCLITests {
       let local = try #require(Self.localID(in: made.stdout))
       _ = try await cli.run(api + ["sync"])
       let edited = try await cli.run(api + ["post", "edit", local, "--title", "Renamed"])
+      #expect(edited.status == 1, "refused: the command failed")
       #expect(
-        edited.stdout.contains("refused by the server: HTTP 404: Post with id '151' not found"),
+        edited.stderr.contains("refused by the server: HTTP 404: Post with id '151' not found"),
         "\(edited.stdout) \(edited.stderr)")
+      let listed = try await cli.run(api + ["posts", "--local"])
+      #expect(listed.stdout.contains("failed") && listed.stdout.contains(local), "a dead letter")
     }
   }
 

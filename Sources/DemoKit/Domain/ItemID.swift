@@ -2,8 +2,8 @@
 /// numbered (or numbered since: the device keeps its local id beside the server's).
 public enum ItemID: Sendable, Hashable, CustomStringConvertible {
   case server(Int)
-  /// Eight lowercase hex digits, as ``OfflineCollection/make(kind:payload:shown:offline:)``
-  /// gives them.
+  /// Eight lowercase hex digits, at least one a letter, as
+  /// ``OfflineCollection/newLocalId()`` draws them.
   case local(String)
 
   /// A server id (1 to 1,000,000,000) or a local id; nil for anything else.
@@ -11,7 +11,9 @@ public enum ItemID: Sendable, Hashable, CustomStringConvertible {
     if text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
       guard let id = Int(text), (1...1_000_000_000).contains(id) else { return nil }
       self = .server(id)
-    } else if text.count == 8, text.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+    } else if text.count == 8, text.allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
+      text.contains(where: \.isLetter)
+    {
       self = .local(text)
     } else {
       return nil

@@ -103,9 +103,13 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     key.hasPrefix("local-") ? String(key.dropFirst("local-".count)) : nil
   }
 
-  /// A new local id: eight lowercase hex digits.
+  /// A new local id: eight lowercase hex digits, at least one a letter — all digits would read
+  /// as a server's number (``ItemID``).
   public static func newLocalId() -> String {
-    String(UUID().uuidString.filter(\.isHexDigit).prefix(8)).lowercased()
+    while true {
+      let id = String(UUID().uuidString.filter(\.isHexDigit).prefix(8)).lowercased()
+      if id.contains(where: \.isLetter) { return id }
+    }
   }
 
   /// Keeps something made here (`kind`, `payload`, shown as `shown`) under a new local id —

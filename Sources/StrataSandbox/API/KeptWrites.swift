@@ -6,35 +6,41 @@ import StrataConcurrency
 /// (which never changes). A read or write by id sees them; lists stay the seed's. Off by
 /// default, because DummyJSON keeps nothing: an edit of a post it just "created" is a 404.
 final class KeptWrites: Sendable {
+  /// Whether writes are kept now (a running server can start or stop keeping them).
+  let isOn: Lock<Bool>
   /// By resource (`posts`), by id: the record as kept, or nil once deleted.
   private let records = Lock<[String: [Int: Data?]]>([:])
   /// How many each resource has created, for the next id.
   private let created = Lock<[String: Int]>([:])
 
-  /// The record `text` names, when a write touched it: `.some(nil)` when deleted; nil when
-  /// no write did (the seed answers).
+  init(on: Bool) { isOn = Lock(on) }
+
+  /// The record `text` names, when a kept write touched it: `.some(nil)` when deleted; nil
+  /// when none did (the seed answers).
   func record(_ resource: String, _ text: String) -> Data?? {
-    guard let id = Int(text), String(id) == text else { return nil }
+    guard isOn.withLock({ $0 }), let id = Int(text), String(id) == text else { return nil }
     return records.withLock { $0[resource]?[id] }
   }
 
-  /// The id for a new record: after the seed's `seeded` and those created before.
+  /// The id for a new record: after the seed's `seeded` and those created before while writes
+  /// were kept (DummyJSON's: always the one after the seed).
   func nextID(_ resource: String, after seeded: Int) -> Int {
-    created.withLock {
+    guard isOn.withLock({ $0 }) else { return seeded + 1 }
+    return created.withLock {
       $0[resource, default: 0] += 1
       return seeded + ($0[resource] ?? 0)
     }
   }
 
   func keep(_ resource: String, _ object: [String: Any]) {
-    guard let id = object["id"] as? Int,
+    guard isOn.withLock({ $0 }), let id = object["id"] as? Int,
       let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     else { return }
     records.withLock { $0[resource, default: [:]][id] = .some(data) }
   }
 
   func delete(_ resource: String, _ text: String) {
-    guard let id = Int(text) else { return }
+    guard isOn.withLock({ $0 }), let id = Int(text) else { return }
     records.withLock { $0[resource, default: [:]][id] = .some(nil) }
   }
 }

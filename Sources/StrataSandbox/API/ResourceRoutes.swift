@@ -183,7 +183,7 @@ extension SandboxAPI {
         let item = try api.stored(name, call["id"], in: items, kind: kind, label: label)
         let updated = try api.update(
           rule, Self.object(item), id: call["id"], body: Self.body(call.request))
-        api.kept?.keep(name, updated)
+        api.kept.keep(name, updated)
         return .json(200, object: updated)
       }
     }
@@ -192,7 +192,7 @@ extension SandboxAPI {
         try api.stored(name, call["id"], in: items, kind: kind, label: label))
       object["isDeleted"] = true
       object["deletedOn"] = ISO8601DateFormatter().string(from: now())
-      api.kept?.delete(name, call["id"])
+      api.kept.delete(name, call["id"])
       return .json(200, object: object)
     }
   }
@@ -222,9 +222,9 @@ extension SandboxAPI {
   ) throws(Rejection) -> SandboxResponse {
     let body = Self.body(request)
     _ = try user(Self.text(body["userId"]))
-    var object: [String: Any] = ["id": kept?.nextID(resource, after: seeded) ?? seeded + 1]
+    var object: [String: Any] = ["id": kept.nextID(resource, after: seeded)]
     for field in fields { object[field] = body[field] }
-    kept?.keep(resource, object)
+    kept.keep(resource, object)
     return .json(201, object: object)
   }
 

@@ -12,8 +12,8 @@ struct SandboxAPI: Sendable {
   let encodedPosts: [Data]
   let encodedTodos: [Data]
   let encodedComments: [Data]
-  /// The writes kept (`keepsWrites`); nil: none, as on DummyJSON.
-  let kept: KeptWrites?
+  /// The writes kept, while `keepsWrites` is on (off: none, as on DummyJSON).
+  let kept: KeptWrites
   private(set) var router = Router()
 
   init(
@@ -21,7 +21,7 @@ struct SandboxAPI: Sendable {
     rotatesRefreshTokens: Bool = false, signingKey: [UInt8]? = nil, keepsWrites: Bool = false
   ) {
     self.seed = seed
-    self.kept = keepsWrites ? KeptWrites() : nil
+    self.kept = KeptWrites(on: keepsWrites)
     self.tokens = TokenIssuer(
       now: now, rotatesRefreshTokens: rotatesRefreshTokens, secret: signingKey)
     let encoder = JSONEncoder()
@@ -161,7 +161,7 @@ struct SandboxAPI: Sendable {
   func stored(_ resource: String, _ text: String, in items: [Data], kind: String, label: String)
     throws(Rejection) -> Data
   {
-    switch kept?.record(resource, text) {
+    switch kept.record(resource, text) {
     case .some(.some(let record)): return record
     case .some(.none): throw Rejection(404, "\(label) with id '\(text)' not found")
     case .none: return try Self.lookUp(text, in: items, kind: kind, label: label)

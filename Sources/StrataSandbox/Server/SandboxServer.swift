@@ -118,6 +118,13 @@ public final class SandboxServer: Sendable {
       signingKey: configuration.signingKey, keepsWrites: configuration.keepsWrites)
   }
 
+  /// Whether writes are kept now (see ``Configuration/keepsWrites``): a running server can
+  /// start keeping them, and stop (what it kept is then no longer seen).
+  public var keepsWrites: Bool {
+    get { api.kept.isOn.withLock { $0 } }
+    set { api.kept.isOn.withLock { $0 = newValue } }
+  }
+
   // MARK: Lifecycle
 
   /// Binds 127.0.0.1 and starts serving.

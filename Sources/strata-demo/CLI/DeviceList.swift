@@ -19,28 +19,30 @@ enum DeviceList {
       json: entries.map { Row(name: name, entry: $0, account: owner.account) })
   }
 
-  /// What a change kept on the device says: `what` (e.g. `post abcd1234`) and how it stands —
-  /// pending (for whom, and that a sync sends it), failed (the server's reason) — as a line,
-  /// or its row in JSON.
+  /// What a change kept on the device says: `what` (e.g. `post abcd1234`) is pending — for
+  /// whom, and that a sync sends it — as a line, or its row in JSON.
+  /// - Throws: ``CommandFailure`` (exit 1) with the server's reason when it was refused.
   static func kept<Item: Codable & Sendable & Equatable>(
     _ entry: OfflineCollection<Item>.Entry, _ what: String, name: Row<Item>.Name,
     owner: DataOwner
-  ) -> Output {
+  ) throws -> Output {
     let local = entry.localId.map { what.hasSuffix($0) ? "" : " (local id \($0))" } ?? ""
+    guard entry.status != .failed else {
+      throw CommandFailure(
+        "\(what)\(local): refused by the server: \(entry.message ?? "no reason given")")
+    }
     let done = entry.deleted ? "deleted" : "changed"
-    let line =
-      entry.status == .failed
-      ? "\(what)\(local): refused by the server: \(entry.message ?? "no reason given")"
-      : "\(what)\(local) \(done) on this device for \(owner), pending — 'strata-demo sync' sends it"
     return Output(
-      text: .line(line), json: Row(name: name, entry: entry, account: owner.account))
+      text: .line(
+        "\(what)\(local) \(done) on this device for \(owner), pending — 'strata-demo sync' sends it"
+      ), json: Row(name: name, entry: entry, account: owner.account))
   }
 
   /// What `post delete` and `todo delete` print.
   static func deletion<Item: Codable & Sendable & Equatable>(
     _ deletion: OfflineCollection<Item>.Deletion, _ what: String, name: Row<Item>.Name,
     owner: DataOwner
-  ) -> Output {
+  ) throws -> Output {
     switch deletion {
     case .withdrawn:
       Output(
@@ -49,7 +51,7 @@ enum DeviceList {
     case .deleted:
       Output(text: .line("\(what) deleted"), json: ["deleted": what, "sent": "yes"])
     case .kept(let entry):
-      kept(entry, what, name: name, owner: owner)
+      try kept(entry, what, name: name, owner: owner)
     }
   }
 

@@ -100,7 +100,7 @@ enum PostCommands {
     let post = try await app.resolve(PostsViewModel.self).edit(
       id, edit, keepOffline: invocation.option("offline") != nil)
     guard post.status == .synced else {
-      return DeviceList.kept(post, "post \(id)", name: .post, owner: try await owner(app))
+      return try DeviceList.kept(post, "post \(id)", name: .post, owner: try await owner(app))
     }
     return Output(
       text: .detail([
@@ -113,7 +113,7 @@ enum PostCommands {
     let id = try invocation.itemID()
     let deletion = try await app.resolve(PostsViewModel.self).delete(
       id, keepOffline: invocation.option("offline") != nil)
-    return DeviceList.deletion(deletion, "post \(id)", name: .post, owner: try await owner(app))
+    return try DeviceList.deletion(deletion, "post \(id)", name: .post, owner: try await owner(app))
   }
 
   private static func owner(_ app: AppContext) async throws -> DataOwner {

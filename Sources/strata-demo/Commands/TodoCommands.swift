@@ -94,7 +94,7 @@ enum TodoCommands {
     let id = try invocation.itemID()
     let deletion = try await app.resolve(TodosViewModel.self).delete(
       id, keepOffline: invocation.option("offline") != nil)
-    return DeviceList.deletion(deletion, "todo \(id)", name: .todo, owner: try await owner(app))
+    return try DeviceList.deletion(deletion, "todo \(id)", name: .todo, owner: try await owner(app))
   }
 
   /// A todo as a change left it: the server's (said by `synced`; `--json`: the todo), or kept
@@ -104,7 +104,7 @@ enum TodoCommands {
   ) async throws -> Output {
     let done = todo.item.completed ? "done" : "not done"
     guard todo.status == .synced else {
-      var kept = DeviceList.kept(todo, what, name: .todo, owner: try await owner(app))
+      var kept = try DeviceList.kept(todo, what, name: .todo, owner: try await owner(app))
       kept.text = .line("\(what) is \(done) on this device, pending — 'strata-demo sync' sends it")
       return kept
     }

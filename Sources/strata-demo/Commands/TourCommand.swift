@@ -50,6 +50,7 @@ enum TourCommand {
     let (profile, userId) = try await signIn(app, tour)
     try await read(app, sandbox, tour)
     try await write(app, sandbox, tour, userId: userId)
+    try await editOffline(app, sandbox, tour, userId: userId)
     try await toggleTodo(app, sandbox, tour)
     try await httpCache(app, sandbox, tour)
 
@@ -223,7 +224,7 @@ enum TourCommand {
     tour.evidence()
 
     // 11. Offline: kept, then sent once
-    tour.step(11, "OfflinePosts: a post kept on the device while the server is away, sent once")
+    tour.step(11, "OfflinePosts: kept while the server is away, sent once; edits by local id")
     let offline = try app.resolve(OfflinePosts.self)
     sandbox.faults.fail(503, method: "POST", path: "/posts/add", count: 4)
     let queued = try await offline.create(
@@ -237,6 +238,37 @@ enum TourCommand {
     tour.say(
       "the sandbox is back; sync: \(outcomes.map(\.entry.status.rawValue).joined(separator: ", ")) → post #\(sent?.id ?? 0); created on the server: \(sandbox.changesDone(path: "/posts/add") - createdBefore) time(s)"
     )
+    tour.evidence()
+  }
+
+  /// Step 11, continued: a post made offline is edited while it waits (folded into its
+  /// creation: one POST), then edited and deleted by its local id once the server has it — the
+  /// sandbox keeping writes meanwhile, as `sandbox serve --keep-writes` does.
+  private static func editOffline(
+    _ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator, userId: Int
+  ) async throws {
+    let offline = try app.resolve(OfflinePosts.self)
+    sandbox.keepsWrites = true
+    defer { sandbox.keepsWrites = false }
+    let made = try await offline.create(
+      PostDraft(title: "Draft", body: "Strata", userId: userId), offline: true)
+    guard let localId = made.localId else { throw tour.failure("no local id") }
+    let local = ItemID.local(localId)
+    _ = try await offline.edit(local, PostEdit(title: "Final title"), offline: true)
+    let waiting = try await offline.outbox().filter { $0.status == .pending }.count
+    tour.say(
+      "made offline as local id \(localId), then edited: folded into its creation, \(waiting) change waits"
+    )
+    let sent = try await offline.sync().first?.settled?.value
+    let renamed = try await offline.edit(local, PostEdit(title: "Renamed"))
+    guard try await offline.delete(local) == .deleted, renamed.status == .synced else {
+      throw tour.failure("the post made offline was not edited and deleted by its local id")
+    }
+    tour.say(
+      "synced as post #\(sent?.id ?? 0) \"\(sent?.title ?? "")\"; then by local id \(localId): renamed and deleted on the server"
+    )
+    tour.say(
+      "(this sandbox keeps writes, as 'sandbox serve --keep-writes'; DummyJSON would say 404)")
     tour.evidence()
   }
 
