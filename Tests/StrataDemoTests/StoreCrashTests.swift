@@ -57,6 +57,21 @@ struct StoreCrashTests {
 
     var output: [String] { lines.withLock { $0 } }
 
+    /// The numbers it said it accepted (`accepted N`), in order.
+    var accepted: [Int] {
+      output.compactMap { $0.hasPrefix("accepted ") ? Int($0.dropFirst(9)) : nil }
+    }
+
+    /// A probe in `mode` on `base`, killed once it parks at `point`: what it accepted, which
+    /// is 1, 2, 3, … and at least 30.
+    static func killed(_ mode: String, _ base: String, at point: String) async throws -> [Int] {
+      let probe = try Probe([mode, base, point])
+      try await probe.kill(whenItSays: "paused at \(point)")
+      let accepted = probe.accepted
+      #expect(accepted == Array(1...accepted.count) && accepted.count >= 30)
+      return accepted
+    }
+
     /// Waits (a hang guard, not a verdict) until the probe says `line`, then kills it.
     func kill(whenItSays line: String) async throws {
       let deadline = ContinuousClock.now + .seconds(120)
@@ -84,12 +99,7 @@ struct StoreCrashTests {
   func aKilledWriterLosesNoAcceptedChange(_ point: String) async throws {
     let directory = Directory()
     defer { directory.cleanUp() }
-    let probe = try Probe(["enqueue", directory.base, point])
-    try await probe.kill(whenItSays: "paused at \(point)")
-    let accepted = probe.output.compactMap {
-      $0.hasPrefix("accepted ") ? Int($0.dropFirst(9)) : nil
-    }
-    #expect(accepted == Array(1...accepted.count) && accepted.count >= 30)
+    let accepted = try await Probe.killed("enqueue", directory.base, at: point)
 
     let store = LocalStore<String>(path: directory.base)
     let kept = Self.payloads(try await store.outbox())
@@ -109,12 +119,7 @@ struct StoreCrashTests {
   func aKilledFoldLosesNoAcknowledgedStep(_ point: String) async throws {
     let directory = Directory()
     defer { directory.cleanUp() }
-    let probe = try Probe(["fold", directory.base, point])
-    try await probe.kill(whenItSays: "paused at \(point)")
-    let accepted = probe.output.compactMap {
-      $0.hasPrefix("accepted ") ? Int($0.dropFirst(9)) : nil
-    }
-    #expect(accepted == Array(1...accepted.count) && accepted.count >= 30)
+    let accepted = try await Probe.killed("fold", directory.base, at: point)
     let store = LocalStore<String>(path: directory.base)
     let kept = Self.payloads(try await store.outbox())
     let acknowledged = accepted.filter { $0 % 3 != 0 }.map { $0 + 100_000 }

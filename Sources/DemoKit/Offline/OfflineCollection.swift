@@ -141,8 +141,12 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   ) async throws -> (plan: OutboxPlan<Item>, entry: Entry?)? {
     let store = await store()
     guard let (made, entry) = try await store.enqueue(updating: key, plan) else { return nil }
-    if case .withdraw = made { return (made, nil) }
-    return (made, try await sent(entry, from: store, offline: offline))
+    let shown: Item?
+    switch made {
+    case .withdraw: return (made, nil)
+    case .add(_, _, let value), .fold(_, _, let value): shown = value
+    }
+    return (made, try await sent(entry, from: store, offline: offline, shown: shown))
   }
 
   /// What a deletion came to on this device.
@@ -178,18 +182,24 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
 
   /// Unless `offline` (or the device has no route), sends `store`'s outbox now — or leaves
   /// that to a sync already running — and says how `entry`'s item stands (nil: no longer kept).
-  private func sent(_ entry: OutboxEntry, from store: LocalStore<Item>, offline: Bool)
-    async throws -> Entry?
-  {
-    if !offline, connectivity?.isOnline ?? true {
+  /// Kept without a send, the item is `shown` — what this change made of it, not what a
+  /// change made since in another process did.
+  private func sent(
+    _ entry: OutboxEntry, from store: LocalStore<Item>, offline: Bool, shown: Item? = nil
+  ) async throws -> Entry? {
+    let sending = !offline && connectivity?.isOnline ?? true
+    if sending {
       do {
         _ = try await sync(store, progress: nil)
       } catch FileError.syncInProgress {}
     }
     // The key moves to the server's when a creation is synced.
     let key = try await store.outbox().first { $0.id == entry.id }?.recordKey ?? entry.recordKey
-    guard let key else { return nil }
-    return try await store.record(key).map { Entry(key: key, $0) }
+    guard let key, var kept = try await store.record(key).map({ Entry(key: key, $0) }) else {
+      return nil
+    }
+    if !sending, let shown { kept.item = shown }
+    return kept
   }
 
   /// Sends every pending change in the order it was made (see `LocalStore.sync`). A change

@@ -1,10 +1,17 @@
+import Foundation
 import Strata
 
 /// What ``OfflinePosts`` and ``OfflineTodos`` share: an ``OfflineCollection`` of their values,
-/// read, synced and inspected the same way. Each adds its own change (a post, a toggle).
+/// kept under `<name>-<id>` (`local-<id>` for one made here), read, synced, deleted and
+/// inspected the same way. Each adds its own creation and edit.
 public protocol OfflineFeature: Sendable {
-  associatedtype Value: Codable & Sendable & Equatable
+  associatedtype Value: Codable & Sendable & Equatable & Identifiable where Value.ID == Int
   var collection: OfflineCollection<Value> { get }
+  /// What one is called in keys and messages (`post`, `todo`).
+  static var name: String { get }
+  /// The outbox kinds of a creation and a deletion.
+  static var createKind: String { get }
+  static var deleteKind: String { get }
 }
 
 extension OfflineFeature {
@@ -22,4 +29,57 @@ extension OfflineFeature {
 
   /// Every change, oldest first.
   public func outbox() async throws -> [OutboxEntry] { try await collection.outbox() }
+
+  /// Keeps `items` (a page the app just showed) on the device, so they can change offline;
+  /// the device's own changes stay.
+  @discardableResult
+  public func keep(_ items: [Value]) async throws -> [OfflineCollection<Value>.Entry] {
+    try await collection.refresh(with: items.map { (Self.key($0.id), $0) })
+  }
+
+  /// Deletes `id` on the device and, unless `offline`, on the server: one made here and never
+  /// sent is withdrawn (nothing is sent); a change to it not yet sent becomes the deletion.
+  /// - Throws: ``NotOnDevice`` when the device does not have it.
+  public func delete(_ id: ItemID, offline: Bool = false) async throws
+    -> OfflineCollection<Value>.Deletion
+  {
+    let deletion = try await collection.delete(
+      id.key(Self.name), kind: Self.deleteKind, creation: Self.createKind, offline: offline)
+    guard let deletion else { throw NotOnDevice(Self.name, id) }
+    return deletion
+  }
+
+  static func key(_ id: Int) -> String { ItemID.server(id).key(name) }
+
+  /// The server's id of the value a change is for: its record key, moved to the server's when
+  /// its creation was synced.
+  /// - Throws: ``ChangeRefused`` when it has none (the creation's answer was not kept).
+  static func serverID(_ entry: OutboxEntry) throws -> Int {
+    guard let id = ItemID.server(in: entry.recordKey, name) else {
+      throw ChangeRefused("the \(name) has no number from the server: its creation was not kept")
+    }
+    return id
+  }
+
+  /// Sends a change to a value the server has — an edit (one of `edits`, sent by `update`
+  /// with the server's id and the payload) or a deletion — to the server's id; nil for a
+  /// deletion, which leaves nothing to keep.
+  /// - Throws: ``ChangeRefused`` for a kind this build does not know, or no server id.
+  static func send(
+    _ entry: OutboxEntry, edits: Set<String>,
+    update: (Int, Data) async throws -> Value, delete: (Int) async throws -> Void
+  ) async throws -> OfflineCollection<Value>.Settled? {
+    let id = try serverID(entry)
+    if edits.contains(entry.kind) {
+      return .init(key: key(id), value: try await update(id, entry.payload))
+    }
+    guard entry.kind == deleteKind else {
+      throw ChangeRefused("this build does not know a change of kind \(entry.kind)")
+    }
+    try await delete(id)
+    return nil
+  }
+
+  /// Encodes a change's payload.
+  static func payload(_ value: some Encodable) throws -> Data { try JSONEncoder().encode(value) }
 }

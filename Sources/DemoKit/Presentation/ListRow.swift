@@ -63,3 +63,51 @@ extension OfflineRoute {
   /// Whether a change kept on the device is only kept (not sent at once).
   func keeps(_ keepOffline: Bool) -> Bool { keepOffline || connectivity?.isOnline == false }
 }
+
+/// What ``PostsViewModel`` and ``TodosViewModel`` share: rows changed optimistically over a
+/// page, and the device's offline feature that decides where a change goes.
+@MainActor
+protocol OptimisticList: LoadStateOwner {
+  associatedtype Device: OfflineFeature
+  var rows: [ListRow<Device.Value>] { get set }
+  var offline: OfflineRoute<Device> { get }
+}
+
+extension OptimisticList {
+  /// Shows `items` (a page just loaded) with the device's changes not yet synced over them,
+  /// and keeps the page on the device, so its items can change offline.
+  func show(page items: [Device.Value]) async {
+    rows = items.map { ListRow(id: .server($0.id), item: $0) }
+    guard let device = offline.store else { return }
+    do {
+      try await device.keep(items)
+      rows.showWaiting(try await device.local(), id: \.id)
+    } catch {
+      state = .failed(error, "Could not read the \(Device.name)s kept on this device")
+    }
+  }
+
+  /// Takes `id` off the list at once, then deletes it: through the device when the route says
+  /// (asked, no route, a local id, a change to it waiting), else by `online` with the server's
+  /// number; back in its place on failure (the error thrown).
+  func delete(_ id: ItemID, keepOffline: Bool, online: (Int) async throws -> Void) async throws
+    -> OfflineCollection<Device.Value>.Deletion
+  {
+    let waiting = rows.isWaiting(id)
+    let index = rows.firstIndex { $0.id == id }
+    let removed = index.map { rows.remove(at: $0) }
+    do {
+      if let device = try offline.device(for: id, keepOffline: keepOffline, waiting: waiting) {
+        let deletion = try await device.delete(id, offline: offline.keeps(keepOffline))
+        if case .kept(let entry) = deletion, entry.status == .failed { rows.show(entry, as: id) }
+        return deletion
+      }
+      guard case .server(let number) = id else { throw NotOnDevice(Device.name, id) }
+      try await online(number)
+      return .deleted
+    } catch {
+      if let removed, let index { rows.insert(removed, at: min(index, rows.count)) }
+      throw error
+    }
+  }
+}

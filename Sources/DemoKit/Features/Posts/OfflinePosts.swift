@@ -12,6 +12,7 @@ public struct OfflinePosts: OfflineFeature {
   /// A post as the device has it (id 0 until the server numbers it), with its status.
   public typealias Item = OfflineCollection<Post>.Entry
 
+  public static let name = "post"
   /// The outbox kinds: a creation (a ``PostDraft``), an edit (a ``PostEdit``), a deletion.
   public static let createKind = "post.create"
   public static let editKind = "post.update"
@@ -36,8 +37,6 @@ public struct OfflinePosts: OfflineFeature {
     ) { entry in try await Self.send(entry, to: repository) }
   }
 
-  static func key(_ id: Int) -> String { ItemID.server(id).key("post") }
-
   private static func send(_ entry: OutboxEntry, to repository: any PostsRepository)
     async throws -> OfflineCollection<Post>.Settled?
   {
@@ -47,19 +46,11 @@ public struct OfflinePosts: OfflineFeature {
         JSONDecoder().decode(PostDraft.self, from: entry.payload), idempotencyKey: key)
       return .init(key: Self.key(post.id), value: post)
     }
-    guard let id = ItemID.server(in: entry.recordKey, "post") else {
-      throw ChangeRefused("the post has no number from the server: its creation was not kept")
-    }
-    switch entry.kind {
-    case editKind:
-      let edit = try JSONDecoder().decode(PostEdit.self, from: entry.payload)
-      return .init(
-        key: Self.key(id), value: try await repository.update(id: id, edit, idempotencyKey: key))
-    case deleteKind:
-      try await repository.delete(id: id, idempotencyKey: key)
-      return nil
-    default:
-      throw ChangeRefused("this build does not know a change of kind \(entry.kind)")
+    return try await send(entry, edits: [editKind]) { id, payload in
+      try await repository.update(
+        id: id, JSONDecoder().decode(PostEdit.self, from: payload), idempotencyKey: key)
+    } delete: {
+      try await repository.delete(id: $0, idempotencyKey: key)
     }
   }
 
@@ -69,19 +60,13 @@ public struct OfflinePosts: OfflineFeature {
     return try await keep(page.items)
   }
 
-  /// Keeps `posts` (a page the app just showed) on the device, so they can change offline.
-  @discardableResult
-  public func keep(_ posts: [Post]) async throws -> [Item] {
-    try await collection.refresh(with: posts.map { (Self.key($0.id), $0) })
-  }
-
   /// Keeps `draft` (trimmed) as a pending post under a local id of its own and, unless
   /// `offline`, sends it at once.
   /// - Throws: ``ValidationError`` before anything is kept, for a post ``PostRules`` refuses.
   public func create(_ draft: PostDraft, offline: Bool = false) async throws -> Item {
     let draft = try PostRules.validated(draft)
     let item = try await collection.make(
-      kind: Self.createKind, payload: try JSONEncoder().encode(draft),
+      kind: Self.createKind, payload: try Self.payload(draft),
       shown: Post(id: 0, title: draft.title, body: draft.body, userId: draft.userId),
       offline: offline)
     analytics.track(
@@ -102,29 +87,17 @@ public struct OfflinePosts: OfflineFeature {
       case Self.createKind?:
         let draft = PostDraft(title: shown.title, body: shown.body, userId: shown.userId)
         return .fold(
-          kind: Self.createKind, payload: try JSONEncoder().encode(draft), showing: shown)
+          kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
       case Self.editKind?:
         let earlier = try JSONDecoder().decode(PostEdit.self, from: unsent?.payload ?? Data())
         return .fold(
-          kind: Self.editKind, payload: try JSONEncoder().encode(earlier.then(edit)),
+          kind: Self.editKind, payload: try Self.payload(earlier.then(edit)),
           showing: shown)
       default:
-        return .add(kind: Self.editKind, payload: try JSONEncoder().encode(edit), showing: shown)
+        return .add(kind: Self.editKind, payload: try Self.payload(edit), showing: shown)
       }
     }
     guard let item = made?.entry else { throw NotOnDevice("post", id) }
     return item
-  }
-
-  /// Deletes post `id` on the device and, unless `offline`, on the server: one made here and
-  /// never sent is withdrawn (nothing is sent); an edit not yet sent becomes the deletion.
-  /// - Throws: ``NotOnDevice`` when the device does not have the post.
-  public func delete(_ id: ItemID, offline: Bool = false) async throws
-    -> OfflineCollection<Post>.Deletion
-  {
-    let deletion = try await collection.delete(
-      id.key("post"), kind: Self.deleteKind, creation: Self.createKind, offline: offline)
-    guard let deletion else { throw NotOnDevice("post", id) }
-    return deletion
   }
 }

@@ -9,12 +9,12 @@ import Strata
 /// changes not yet synced are on the list with their badge (pending, or failed with the
 /// server's reason).
 @MainActor @Observable
-public final class PostsViewModel: LoadStateOwner {
+public final class PostsViewModel: OptimisticList {
   /// One post on the list (see ``ListRow``).
   public typealias Row = ListRow<Post>
 
   /// What the list shows, the changes not yet confirmed included.
-  public private(set) var rows: [Row] = []
+  public internal(set) var rows: [Row] = []
   /// The page last loaded (totals for a footer).
   public private(set) var page: Page<Post>?
   /// A fetch under way, or the last request's failure.
@@ -22,7 +22,7 @@ public final class PostsViewModel: LoadStateOwner {
   @ObservationIgnored private let repo: any PostsRepository
   @ObservationIgnored private let analytics: any Analytics
   /// Where posts are kept while offline, and when.
-  @ObservationIgnored private let offline: OfflineRoute<OfflinePosts>
+  @ObservationIgnored let offline: OfflineRoute<OfflinePosts>
 
   /// A list read and changed through `repo`; creations are reported to `analytics`. With
   /// `offline`, a post written without a route or on request is kept on the device.
@@ -40,14 +40,7 @@ public final class PostsViewModel: LoadStateOwner {
     let page = await loading { try await repo.list(limit: limit, skip: skip) }
     guard let page else { return }
     self.page = page
-    rows = page.items.map { Row(id: .server($0.id), item: $0) }
-    guard let device = offline.store else { return }
-    do {
-      try await device.keep(page.items)
-      rows.showWaiting(try await device.local(), id: \.id)
-    } catch {
-      state = .failed(error, "Could not read the posts kept on this device")
-    }
+    await show(page: page.items)
   }
 
   /// Creates a post: the one call for "new post", from a screen's flow or a command line.
@@ -128,21 +121,8 @@ public final class PostsViewModel: LoadStateOwner {
   public func delete(_ id: ItemID, keepOffline: Bool = false) async throws
     -> OfflineCollection<Post>.Deletion
   {
-    let waiting = rows.isWaiting(id)
-    let index = rows.firstIndex { $0.id == id }
-    let removed = index.map { rows.remove(at: $0) }
-    do {
-      if let device = try offline.device(for: id, keepOffline: keepOffline, waiting: waiting) {
-        let deletion = try await device.delete(id, offline: offline.keeps(keepOffline))
-        if case .kept(let entry) = deletion, entry.status == .failed { rows.show(entry, as: id) }
-        return deletion
-      }
-      guard case .server(let number) = id else { throw NotOnDevice("post", id) }
-      try await repo.delete(id: number, idempotencyKey: UUID().uuidString)
-      return .deleted
-    } catch {
-      if let removed, let index { rows.insert(removed, at: min(index, rows.count)) }
-      throw error
+    try await delete(id, keepOffline: keepOffline) {
+      try await repo.delete(id: $0, idempotencyKey: UUID().uuidString)
     }
   }
 }

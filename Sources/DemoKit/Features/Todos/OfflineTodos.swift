@@ -10,7 +10,8 @@ public struct OfflineTodos: OfflineFeature {
 
   /// The outbox kinds: an addition (a ``TodoDraft``), an edit or toggle (a ``TodoEdit``), a
   /// deletion.
-  public static let addKind = "todo.add"
+  public static let name = "todo"
+  public static let createKind = "todo.add"
   public static let editKind = "todo.update"
   public static let deleteKind = "todo.delete"
   /// What a toggle was before edits existed (`{"id", "completed"}`): still sent from an outbox
@@ -35,30 +36,20 @@ public struct OfflineTodos: OfflineFeature {
     ) { entry in try await Self.send(entry, to: repository) }
   }
 
-  static func key(_ id: Int) -> String { ItemID.server(id).key("todo") }
-
   private static func send(_ entry: OutboxEntry, to repository: any TodosRepository)
     async throws -> OfflineCollection<Todo>.Settled?
   {
     let (key, decoder) = (entry.idempotencyKey, JSONDecoder())
-    if entry.kind == addKind {
+    if entry.kind == createKind {
       let todo = try await repository.add(
         decoder.decode(TodoDraft.self, from: entry.payload), idempotencyKey: key)
       return .init(key: Self.key(todo.id), value: todo)
     }
-    guard let id = ItemID.server(in: entry.recordKey, "todo") else {
-      throw ChangeRefused("the todo has no number from the server: its addition was not kept")
-    }
-    switch entry.kind {
-    case editKind, setCompletedKind:
-      let edit = try decoder.decode(TodoEdit.self, from: entry.payload)
-      return .init(
-        key: Self.key(id), value: try await repository.update(id: id, edit, idempotencyKey: key))
-    case deleteKind:
-      try await repository.delete(id: id, idempotencyKey: key)
-      return nil
-    default:
-      throw ChangeRefused("this build does not know a change of kind \(entry.kind)")
+    return try await send(entry, edits: [editKind, setCompletedKind]) { id, payload in
+      try await repository.update(
+        id: id, decoder.decode(TodoEdit.self, from: payload), idempotencyKey: key)
+    } delete: {
+      try await repository.delete(id: $0, idempotencyKey: key)
     }
   }
 
@@ -68,19 +59,13 @@ public struct OfflineTodos: OfflineFeature {
     return try await keep(page.items)
   }
 
-  /// Keeps `todos` (a page the app just showed) on the device, so they can change offline.
-  @discardableResult
-  public func keep(_ todos: [Todo]) async throws -> [Item] {
-    try await collection.refresh(with: todos.map { (Self.key($0.id), $0) })
-  }
-
   /// Keeps `draft` (trimmed) as a pending todo under a local id of its own and, unless
   /// `offline`, sends it at once.
   /// - Throws: ``ValidationError`` before anything is kept, for a todo ``TodoRules`` refuses.
   public func add(_ draft: TodoDraft, offline: Bool = false) async throws -> Item {
     let draft = try TodoRules.validated(draft)
     return try await collection.make(
-      kind: Self.addKind, payload: try JSONEncoder().encode(draft),
+      kind: Self.createKind, payload: try Self.payload(draft),
       shown: Todo(id: 0, todo: draft.todo, completed: draft.completed, userId: draft.userId),
       offline: offline)
   }
@@ -96,17 +81,16 @@ public struct OfflineTodos: OfflineFeature {
       guard let current, !current.deleted else { throw NotOnDevice("todo", id) }
       let change = try TodoRules.validated(edit(current.value))
       let shown = change.applied(to: current.value)
-      let encoder = JSONEncoder()
       switch unsent?.kind {
-      case Self.addKind?:
+      case Self.createKind?:
         let draft = TodoDraft(todo: shown.todo, completed: shown.completed, userId: shown.userId)
-        return .fold(kind: Self.addKind, payload: try encoder.encode(draft), showing: shown)
+        return .fold(kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
       case Self.editKind?, Self.setCompletedKind?:
         let earlier = try JSONDecoder().decode(TodoEdit.self, from: unsent?.payload ?? Data())
         return .fold(
-          kind: Self.editKind, payload: try encoder.encode(earlier.then(change)), showing: shown)
+          kind: Self.editKind, payload: try Self.payload(earlier.then(change)), showing: shown)
       default:
-        return .add(kind: Self.editKind, payload: try encoder.encode(change), showing: shown)
+        return .add(kind: Self.editKind, payload: try Self.payload(change), showing: shown)
       }
     }
     guard let item = made?.entry else { throw NotOnDevice("todo", id) }
@@ -116,15 +100,5 @@ public struct OfflineTodos: OfflineFeature {
   /// Flips todo `id` between done and not done (see ``edit(_:offline:_:)``).
   public func toggle(_ id: ItemID, offline: Bool = false) async throws -> Item {
     try await edit(id, offline: offline) { TodoEdit(completed: !$0.completed) }
-  }
-
-  /// Deletes todo `id` as ``OfflinePosts/delete(_:offline:)`` deletes a post.
-  public func delete(_ id: ItemID, offline: Bool = false) async throws
-    -> OfflineCollection<Todo>.Deletion
-  {
-    let deletion = try await collection.delete(
-      id.key("todo"), kind: Self.deleteKind, creation: Self.addKind, offline: offline)
-    guard let deletion else { throw NotOnDevice("todo", id) }
-    return deletion
   }
 }

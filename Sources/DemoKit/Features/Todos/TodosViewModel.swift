@@ -7,18 +7,18 @@ import Strata
 /// back (the error thrown); kept on the device when asked, without a route, or behind a change
 /// there not yet synced.
 @MainActor @Observable
-public final class TodosViewModel: LoadStateOwner {
+public final class TodosViewModel: OptimisticList {
   /// One todo on the list (see ``ListRow``).
   public typealias Row = ListRow<Todo>
 
   /// What the list shows, the changes not yet confirmed included.
-  public private(set) var rows: [Row] = []
+  public internal(set) var rows: [Row] = []
   /// Loading, or the last request's failure.
   public var state = LoadState.idle
   @ObservationIgnored private let repo: any TodosRepository
   @ObservationIgnored private let analytics: any Analytics
   /// Where todos change while offline, and when.
-  @ObservationIgnored private let offline: OfflineRoute<OfflineTodos>
+  @ObservationIgnored let offline: OfflineRoute<OfflineTodos>
 
   /// Todos read and changed through `repo`; toggles are reported to `analytics`. With
   /// `offline`, a change made without a route or on request is kept on the device.
@@ -38,14 +38,7 @@ public final class TodosViewModel: LoadStateOwner {
     let page = await loading { try await repo.list(limit: limit, skip: skip) }
     guard let page else { return }
     self.page = page
-    rows = page.items.map { Row(id: .server($0.id), item: $0) }
-    guard let device = offline.store else { return }
-    do {
-      try await device.keep(page.items)
-      rows.showWaiting(try await device.local(), id: \.id)
-    } catch {
-      state = .failed(error, "Could not read the todos kept on this device")
-    }
+    await show(page: page.items)
   }
 
   /// Adds a todo: checked by ``TodoRules`` first, kept on the device as
@@ -117,21 +110,8 @@ public final class TodosViewModel: LoadStateOwner {
   public func delete(_ id: ItemID, keepOffline: Bool = false) async throws
     -> OfflineCollection<Todo>.Deletion
   {
-    let waiting = rows.isWaiting(id)
-    let index = rows.firstIndex { $0.id == id }
-    let removed = index.map { rows.remove(at: $0) }
-    do {
-      if let device = try offline.device(for: id, keepOffline: keepOffline, waiting: waiting) {
-        let deletion = try await device.delete(id, offline: offline.keeps(keepOffline))
-        if case .kept(let entry) = deletion, entry.status == .failed { rows.show(entry, as: id) }
-        return deletion
-      }
-      guard case .server(let number) = id else { throw NotOnDevice("todo", id) }
-      try await repo.delete(id: number, idempotencyKey: UUID().uuidString)
-      return .deleted
-    } catch {
-      if let removed, let index { rows.insert(removed, at: min(index, rows.count)) }
-      throw error
+    try await delete(id, keepOffline: keepOffline) {
+      try await repo.delete(id: $0, idempotencyKey: UUID().uuidString)
     }
   }
 }
