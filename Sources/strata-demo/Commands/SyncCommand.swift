@@ -46,11 +46,14 @@ enum SyncCommand {
       todoOutcomes = try await todos.sync { progress.update($0.done, $0.total, $0.entry) }
     }
     let rows =
-      postOutcomes.map { Row($0.entry, $0.settled.map { "post #\($0.value.id)" }) }
+      postOutcomes.map {
+        Row($0.entry, $0.settled.map { "post #\($0.value.id)" } ?? Self.deleted($0.entry))
+      }
       + todoOutcomes.map {
         Row(
           $0.entry,
-          $0.settled.map { "todo #\($0.value.id) \($0.value.completed ? "done" : "not done")" })
+          $0.settled.map { "todo #\($0.value.id) \($0.value.completed ? "done" : "not done")" }
+            ?? Self.deleted($0.entry))
       }
     let left = try await posts.outbox() + todos.collection.outbox()
     let refused = left.filter { $0.status == .failed }.count
@@ -187,6 +190,13 @@ enum SyncCommand {
   }
 
   /// One change's outcome, as the table and `--json` show it.
+  /// The result of a deletion the server took: nothing kept, so its id from the change.
+  private static func deleted(_ entry: OutboxEntry) -> String? {
+    guard entry.status == .synced, entry.kind.hasSuffix(".delete"), let key = entry.recordKey
+    else { return nil }
+    return key.replacingOccurrences(of: "-", with: " #") + " deleted"
+  }
+
   struct Row: Encodable {
     let key: String
     let kind: String
