@@ -161,6 +161,7 @@ public enum DemoContainer {
     if features.isOn(.offline) {
       registerOfflineStores(container, environment: environment, now: now)
     }
+    registerSettings(container, environment: environment)
   }
 
   /// Posts and todos kept on this device, each over its API repository.
@@ -203,6 +204,22 @@ public enum DemoContainer {
         stores: try localStores(c, "todos"), owner: try owner(c), repository: try c.resolve(),
         connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
         analytics: try c.resolve())
+    }
+  }
+
+  /// The user's settings (``DemoSettings``), per account and API origin.
+  private static func registerSettings(
+    _ container: DependencyContainer, environment: [String: String]
+  ) {
+    container.register(Preferences.self, scope: .singleton) { c in
+      let session = try c.resolve(AuthSession.self)
+      return Preferences(
+        app: try c.resolve(Config.self).string(.appName, default: "strata-demo"),
+        origin: try c.resolve(), keys: DemoSettings.all,
+        owner: { DataOwner(account: await session.account()) }, environment: environment)
+    }
+    container.register(SettingsViewModel.self) { c in
+      SettingsViewModel(preferences: try c.resolve())
     }
   }
 

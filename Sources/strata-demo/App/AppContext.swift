@@ -189,3 +189,19 @@ final class AppContext: Sendable {
 extension LogLevel {
   static var names: String { allCases.map(\.description).joined(separator: ", ") }
 }
+
+extension AppContext {
+  /// `--limit` (default: the `page-size` setting) and `--skip`.
+  func paging(_ invocation: Invocation) async throws -> (limit: Int, skip: Int) {
+    try invocation.paging(limit: try await resolve(Preferences.self).value(DemoSettings.pageSize))
+  }
+
+  /// Whether a change is kept on this device: asked with `--offline`, or the `offline-first`
+  /// setting is on (and the offline feature with it: a person's setting does not turn on what
+  /// the app's configuration turned off).
+  func keepsOffline(_ invocation: Invocation) async throws -> Bool {
+    guard invocation.option("offline") == nil else { return true }
+    guard try resolve(FeatureFlags.self).isOn(.offline) else { return false }
+    return try await resolve(Preferences.self).value(DemoSettings.offlineFirst)
+  }
+}

@@ -46,9 +46,9 @@ struct Invocation: Sendable {
     return number
   }
 
-  /// `--limit` (1…1000, default 10) and `--skip` (default 0).
-  func paging() throws -> (limit: Int, skip: Int) {
-    (try integer("limit", default: 10, in: 1...1000), try integer("skip", default: 0))
+  /// `--limit` (1…1000, default `limit`) and `--skip` (default 0).
+  func paging(limit: Int) throws -> (limit: Int, skip: Int) {
+    (try integer("limit", default: limit, in: 1...1000), try integer("skip", default: 0))
   }
 
   /// `'text'` (or the bare text), at most 40 characters of it: a usage error never
@@ -145,7 +145,9 @@ enum CommandLineParser {
     if invocation.help { return invocation }
     try apply(commandOptions, of: command, to: &invocation)
     invocation.positionals = Array(words.dropFirst(command.words.count))
-    guard invocation.positionals.count == command.positionals.count else {
+    // `[NAME]`: an optional last argument.
+    let required = command.positionals.filter { !$0.hasPrefix("[") }.count
+    guard (required...command.positionals.count).contains(invocation.positionals.count) else {
       let expected =
         command.positionals.isEmpty ? "no arguments" : command.positionals.joined(separator: " ")
       throw UsageError(

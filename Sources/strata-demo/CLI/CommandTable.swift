@@ -6,7 +6,8 @@ enum CommandTable {
   static let commands: [Command] =
     TourCommand.commands + AccountCommands.commands + UserCommands.commands
     + UserPostsCommands.commands + PostCommands.commands + TodoCommands.commands
-    + SyncCommand.commands + ConfigCommand.commands + CacheCommands.commands
+    + SyncCommand.commands + SettingsCommands.commands + ConfigCommand.commands
+    + CacheCommands.commands
     + SandboxCommand.commands
 
   /// The command named by the first words of `words`, the longest name winning (`user posts 1`

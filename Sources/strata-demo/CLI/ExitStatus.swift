@@ -46,6 +46,9 @@ enum Failure {
     case let invalid as ValidationError:
       Terminal.error("strata-demo: \(invalid)")
       return .dataError
+    case let refused as PreferenceError:
+      Terminal.error("strata-demo: \(refused)")
+      return .dataError
     case let off as FeatureOff:
       Terminal.error("strata-demo: \(command.map { $0.name + ": " } ?? "")\(off)")
       return .config

@@ -45,7 +45,7 @@ enum PostCommands {
       return try await local(app)
     }
     let model = try app.resolve(PostsViewModel.self)
-    let (limit, skip) = try invocation.paging()
+    let (limit, skip) = try await app.paging(invocation)
     await model.load(limit: limit, skip: skip)
     return try Output.page(
       model.page, failure: model.state.failure?.error, headers: ["ID", "USER", "LIKES", "TITLE"]
@@ -59,7 +59,7 @@ enum PostCommands {
   static func create(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let posts = try app.resolve(PostsViewModel.self)
     let userId = try invocation.integer("user-id", default: 1, in: 1...1_000_000)
-    let keepOffline = invocation.option("offline") != nil
+    let keepOffline = try await app.keepsOffline(invocation)
     let post: OfflinePosts.Item
     if let title = invocation.option("title"), let body = invocation.option("body") {
       post = try await posts.create(
@@ -98,7 +98,7 @@ enum PostCommands {
     let id = try invocation.itemID()
     let edit = PostEdit(title: invocation.option("title"), body: invocation.option("body"))
     let post = try await app.resolve(PostsViewModel.self).edit(
-      id, edit, keepOffline: invocation.option("offline") != nil)
+      id, edit, keepOffline: try await app.keepsOffline(invocation))
     guard post.status == .synced else {
       return try DeviceList.kept(post, "post \(id)", name: .post, owner: try await owner(app))
     }
@@ -112,7 +112,7 @@ enum PostCommands {
   static func delete(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let id = try invocation.itemID()
     let deletion = try await app.resolve(PostsViewModel.self).delete(
-      id, keepOffline: invocation.option("offline") != nil)
+      id, keepOffline: try await app.keepsOffline(invocation))
     return try DeviceList.deletion(deletion, "post \(id)", name: .post, owner: try await owner(app))
   }
 

@@ -46,7 +46,7 @@ enum TodoCommands {
       }
     }
     let model = try app.resolve(TodosViewModel.self)
-    let (limit, skip) = try invocation.paging()
+    let (limit, skip) = try await app.paging(invocation)
     // The view model keeps the page on the device: what 'todo toggle ID --offline' can change.
     await model.load(limit: limit, skip: skip)
     return try Output.page(
@@ -61,7 +61,7 @@ enum TodoCommands {
     let draft = TodoDraft(
       todo: text, userId: try invocation.integer("user-id", default: 1, in: 1...1_000_000))
     let todo = try await app.resolve(TodosViewModel.self).add(
-      draft, keepOffline: invocation.option("offline") != nil)
+      draft, keepOffline: try await app.keepsOffline(invocation))
     return try await shown(todo, "todo \(todo.localId ?? String(todo.item.id))", app) {
       "added todo \($0.id): \($0.todo)"
     }
@@ -74,7 +74,7 @@ enum TodoCommands {
     }
     _ = try TodoRules.validated(TodoEdit(todo: text))  // before the todo is fetched
     let todo = try await app.resolve(TodosViewModel.self).edit(
-      id, keepOffline: invocation.option("offline") != nil
+      id, keepOffline: try await app.keepsOffline(invocation)
     ) { _ in TodoEdit(todo: text) }
     return try await shown(todo, "todo \(id)", app) { "todo \($0.id) now reads: \($0.todo)" }
   }
@@ -84,7 +84,7 @@ enum TodoCommands {
   static func toggle(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let id = try invocation.itemID()
     let todo = try await app.resolve(TodosViewModel.self).toggle(
-      id, keepOffline: invocation.option("offline") != nil)
+      id, keepOffline: try await app.keepsOffline(invocation))
     return try await shown(todo, "todo \(id)", app) {
       "todo \($0.id) is now \($0.completed ? "done" : "not done"): \($0.todo)"
     }
@@ -93,7 +93,7 @@ enum TodoCommands {
   static func delete(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let id = try invocation.itemID()
     let deletion = try await app.resolve(TodosViewModel.self).delete(
-      id, keepOffline: invocation.option("offline") != nil)
+      id, keepOffline: try await app.keepsOffline(invocation))
     return try DeviceList.deletion(deletion, "todo \(id)", name: .todo, owner: try await owner(app))
   }
 

@@ -17,7 +17,7 @@ enum UserCommands {
   ]
 
   static func users(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    let (limit, skip) = try invocation.paging()
+    let (limit, skip) = try await app.paging(invocation)
     let model = try app.container.resolve(UsersViewModel.self, argument: limit)
     if let query = invocation.option("search") {
       await model.send(.search(query, skip: skip))

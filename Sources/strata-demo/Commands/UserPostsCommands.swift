@@ -13,7 +13,7 @@ enum UserPostsCommands {
 
   static func posts(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let model = try app.resolve(UserPostsViewModel.self)
-    let (limit, skip) = try invocation.paging()
+    let (limit, skip) = try await app.paging(invocation)
     await model.load(userId: try invocation.identifier(), limit: limit, skip: skip)
     return try Output.page(
       model.page, failure: model.state.failure?.error, headers: ["ID", "LIKES", "TITLE"]

@@ -28,6 +28,14 @@ private struct CommentsClient: Sendable {
   }
 }
 
+// Preferences: a key, and an enumeration as a setting's type.
+enum Theme: String, CaseIterable, PreferenceValue { case light, dark, system }
+
+private func preferenceKey() -> PreferenceKey<Int> {
+  let pageSize = PreferenceKey("page-size", default: 10, in: 1...100)
+  return pageSize
+}
+
 private final class Counter: Sendable {
   private let value = Lock(0)
   func increment() { value.withLock { $0 += 1 } }

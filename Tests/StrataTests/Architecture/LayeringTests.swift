@@ -10,7 +10,7 @@ struct LayeringTests {
   /// Bottom first. A folder not listed here fails the test: place it on purpose.
   static let layers: [String: Int] = [
     "Support": 0, "Security": 1, "Config": 2, "Caching": 2, "DI": 2, "Logging": 3,
-    "Networking": 4, "Auth": 5, "Storage": 5,
+    "Networking": 4, "Auth": 5, "Storage": 5, "Preferences": 5,
   ]
 
   static let sources = URL(fileURLWithPath: #filePath)

@@ -1,0 +1,138 @@
+import Foundation
+
+/// A user's settings — the choices a person makes in an app, apart from the developer's
+/// ``Config`` — typed by ``PreferenceKey``, kept on the device between runs.
+///
+/// - **Per account**: an `.account` setting belongs to the account signed in at each call
+///   (the device's own while signed out): another account on this device never sees it. A
+///   `.device` setting is the device's, whoever is signed in.
+/// - **Files**: `<config>/preferences/<origin>/<owner>.json` for an account's,
+///   `<config>/preferences/device.json` for the device's (``AppDirectories``), 0600.
+/// - **Safe**: each write re-reads the file under a lock and replaces it whole (see
+///   `PreferencesFile`), so a crash never leaves half a file and two processes never lose
+///   each other's keys; a damaged file is set aside and the defaults apply.
+/// - **Observed**: ``changes(every:)`` says which settings changed, also when another process
+///   (or a sign-in) changed them.
+public final class Preferences: Sendable {
+  /// The longest value accepted, in characters.
+  public static let longestValue = 1_024
+
+  /// Every setting, in the order they are listed.
+  public let keys: [any AnyPreferenceKey]
+  private let accounts: String
+  private let device: PreferencesFile
+  private let owner: @Sendable () async -> DataOwner
+
+  /// Where a value comes from.
+  public enum Source: String, Sendable {
+    case defaultValue = "default"
+    case account
+    case device
+  }
+
+  /// A setting as it stands now.
+  public struct Entry: Sendable, Equatable {
+    public let name: String
+    /// Its value, as text.
+    public let value: String
+    public let source: Source
+    /// What values it takes.
+    public let allowed: String
+  }
+
+  /// The settings `keys` that `app` keeps for the API at `origin`, for the owner `owner`
+  /// says is signed in (asked at every call); `directory` replaces
+  /// `<config>/preferences` (tests).
+  public init(
+    app: String, origin: Origin, keys: [any AnyPreferenceKey],
+    owner: @escaping @Sendable () async -> DataOwner, directory: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    let root =
+      directory ?? AppDirectories(app: app, environment: environment).config + "/preferences"
+    (self.keys, self.owner) = (keys, owner)
+    accounts = root + "/" + AppDirectories.component(for: origin)
+    device = PreferencesFile(path: root + "/device.json")
+  }
+
+  private func file(_ scope: PreferenceScope) async -> PreferencesFile {
+    guard scope == .account else { return device }
+    let name = (await owner()).account.map { "account-" + AppDirectories.component(account: $0) }
+    return PreferencesFile(path: accounts + "/" + (name ?? "signed-out") + ".json")
+  }
+
+  /// The value of `key`: what was set, else its default (also when the file holds text that is
+  /// no longer allowed).
+  public func value<Value>(_ key: PreferenceKey<Value>) async throws -> Value {
+    let text = try await file(key.scope).update { $0[key.name] }
+    return text.flatMap { try? key.parse($0).get() } ?? key.defaultValue
+  }
+
+  /// Sets `key` to `value`.
+  /// - Throws: ``PreferenceError`` when the key does not allow it (nothing written).
+  public func set<Value>(_ key: PreferenceKey<Value>, to value: Value) async throws {
+    try await set(key.name, to: value.preferenceText)
+  }
+
+  /// Sets the setting named `name` from text (a command line's), checked by its key.
+  /// - Returns: The value as kept (`yes` is kept as `true`).
+  /// - Throws: ``PreferenceError`` — unknown, not of its type, not allowed, too long — before
+  ///   anything is written.
+  @discardableResult
+  public func set(_ name: String, to text: String) async throws -> String {
+    let key = try self.key(name)
+    let value = try key.normalized(text).get()
+    _ = try await file(key.scope).update { $0[key.name] = value }
+    return value
+  }
+
+  /// Puts the setting named `name` back to its default — every setting, when nil.
+  /// - Throws: ``PreferenceError/unknown(name:known:)``.
+  public func reset(_ name: String? = nil) async throws {
+    let chosen = try name.map { [try key($0)] } ?? keys
+    for key in chosen { _ = try await file(key.scope).update { $0[key.name] = nil } }
+  }
+
+  /// Every setting with its value and where that came from.
+  public func entries() async throws -> [Entry] {
+    var entries: [Entry] = []
+    for key in keys {
+      let text = try await file(key.scope).update { $0[key.name] }
+      let kept = text.flatMap { try? key.normalized($0).get() }
+      entries.append(
+        Entry(
+          name: key.name, value: kept ?? key.defaultText,
+          source: kept == nil ? .defaultValue : key.scope == .device ? .device : .account,
+          allowed: key.allowedText))
+    }
+    return entries
+  }
+
+  /// The names of the settings that changed since this call — here, in another process, or
+  /// by another account signing in — looked for every `interval` while the stream lives.
+  public func changes(every interval: Duration = .milliseconds(250)) async
+    -> AsyncStream<Set<String>>
+  {
+    let first = try? await entries()
+    return AsyncStream { continuation in
+      let task = Task { [self] in
+        var last = first
+        while !Task.isCancelled {
+          try? await Task.sleep(for: interval)
+          guard let now = try? await self.entries() else { continue }
+          let changed = Set(zip(last ?? [], now).filter { $0 != $1 }.map(\.1.name))
+          if !changed.isEmpty { continuation.yield(changed) }
+          last = now
+        }
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+
+  private func key(_ name: String) throws(PreferenceError) -> any AnyPreferenceKey {
+    guard let key = keys.first(where: { $0.name == name }) else {
+      throw .unknown(name: name, known: keys.map(\.name))
+    }
+    return key
+  }
+}

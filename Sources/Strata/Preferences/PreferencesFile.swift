@@ -1,0 +1,57 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// One settings file: a JSON object of names to text, 0600 in a 0700 directory, read and
+/// replaced under an exclusive `flock` on `<path>.lock`, so two processes writing at once each
+/// keep the other's keys. A write is a whole new file renamed into place: a crash leaves the
+/// old file or the new one. A file that is not such an object (damage, a hand edit gone wrong,
+/// one over 64 KiB) is moved aside to `<path>.damaged-<ms>` and reads as empty: the defaults
+/// apply, and a warning names it.
+struct PreferencesFile: Sendable {
+  let path: String
+  static let largest = 64 * 1024
+
+  /// `change` applied to the file's values under the lock (nil: read only, nothing written).
+  func update<T>(_ change: (inout [String: String]) -> T?) async throws -> T? {
+    let directory = (path as NSString).deletingLastPathComponent
+    if let refused = FileError.directory(
+      directory, FileDescriptor.checkPrivateDirectory(directory, create: true, ownerOnly: true))
+    {
+      throw refused
+    }
+    let lock = try await FileLock.acquire(path + ".lock", exclusive: true, timeout: .seconds(30))
+    defer { lock.release() }
+    var values = read()
+    let before = values
+    let result = change(&values)
+    guard values != before else { return result }
+    let json = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])
+    if let failure = FileDescriptor.replaceAtomically(path, with: json, mode: 0o600) {
+      throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
+    }
+    return result
+  }
+
+  /// The values on disk; a damaged file is set aside and reads as none.
+  private func read() -> [String: String] {
+    let size = FileDescriptor.size(of: path)
+    guard size > 0 || FileManager.default.fileExists(atPath: path) else { return [:] }
+    if size <= Self.largest, let data = FileManager.default.contents(atPath: path),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
+    {
+      return object
+    }
+    let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970 * 1000))"
+    rename(path, aside)
+    Log(category: "preferences").warning(
+      "settings file \(path) is damaged (\(size) bytes): moved to \(aside); defaults apply")
+    return [:]
+  }
+}

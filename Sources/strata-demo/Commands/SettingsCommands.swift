@@ -1,0 +1,54 @@
+import DemoKit
+import Strata
+
+/// `settings`, `settings set KEY VALUE`, `settings reset [KEY]`: the user's own choices
+/// (``DemoSettings``), per account, through ``SettingsViewModel``.
+@MainActor
+enum SettingsCommands {
+  nonisolated static let commands = [
+    Command(
+      "settings", summary: "List your settings, with where each value comes from.",
+      example: "strata-demo settings", run: .inApp(list)),
+    Command(
+      "settings set", summary: "Change a setting (checked: exit 65 with the values allowed).",
+      positionals: ["KEY", "VALUE"], example: "strata-demo settings set page-size 20",
+      run: .inApp(set)),
+    Command(
+      "settings reset", summary: "Put one setting, or all, back to its default.",
+      positionals: ["[KEY]"], example: "strata-demo settings reset page-size", run: .inApp(reset)),
+  ]
+
+  static func list(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let model = try app.resolve(SettingsViewModel.self)
+    await model.load()
+    if let failure = model.state.failure { throw failure.error }
+    return table(model.entries)
+  }
+
+  static func set(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    guard invocation.positionals.count == 2 else {
+      throw UsageError("settings set needs KEY and VALUE", invocation.command)
+    }
+    let model = try app.resolve(SettingsViewModel.self)
+    guard await model.set(invocation.positionals[0], to: invocation.positionals[1]) else {
+      throw model.state.failure?.error ?? CommandFailure("not changed")
+    }
+    return table(model.entries.filter { $0.name == invocation.positionals[0] })
+  }
+
+  static func reset(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let model = try app.resolve(SettingsViewModel.self)
+    await model.reset(invocation.positionals.first)
+    if let failure = model.state.failure { throw failure.error }
+    return table(model.entries)
+  }
+
+  private static func table(_ entries: [Preferences.Entry]) -> Output {
+    Output(
+      text: .table(
+        headers: ["SETTING", "VALUE", "FROM", "ALLOWED"],
+        rows: entries.map { [$0.name, $0.value, $0.source.rawValue, $0.allowed] },
+        footer: "'account': yours, signed in or out; 'device': this device's, whoever signs in"),
+      json: entries.map { ["name": $0.name, "value": $0.value, "from": $0.source.rawValue] })
+  }
+}
