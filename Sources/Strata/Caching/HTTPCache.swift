@@ -32,7 +32,7 @@ import StrataConcurrency
 /// such an answer, RFC 9111 §5.2.2.7), and `public` widens nothing: it lets *shared* caches
 /// keep answers to authorised requests, and a signed-in user's answers stay that user's here.
 ///
-/// In memory, or on disk as well (``init(app:origin:maxBytes:maxStale:environment:now:)``: an app
+/// In memory, or on disk as well (``init(app:origin:maxBytes:maxStale:memoryPressure:environment:now:)``: an app
 /// restarted offline still has its last answers), with hot answers in memory. Memory is
 /// bounded by the answers' bytes, the disk by the blocks their files take; least recently used
 /// out first — on disk, used by any process sharing the directory. A lookup reads one file and
@@ -72,18 +72,21 @@ public final class HTTPCache: Sendable {
   }
 
   private let state = Lock(State())
+  private let relief = Lock<MemoryPressure.Subscription?>(nil)
 
   /// A memory-only cache.
   /// - Parameter maxBytes: The byte budget (default 50 MiB).
   /// - Parameter maxStale: How long past its freshness an answer may stand in for a failure
   ///   (default one day).
+  /// - Parameter memoryPressure: What says when to give memory back (see ``relieve(_:)``).
   /// - Parameter now: Wall-clock time (tests inject their own).
   public init(
     maxBytes: Int = 50 << 20, maxStale: Duration = .seconds(86_400),
-    now: @escaping @Sendable () -> Date = { Date() }
+    memoryPressure: MemoryPressure = .shared, now: @escaping @Sendable () -> Date = { Date() }
   ) {
     (self.maxBytes, self.maxStale, self.now) = (max(0, maxBytes), maxStale, now)
     (memoryBytes, files) = (self.maxBytes, nil)
+    subscribe(to: memoryPressure)
   }
 
   /// A cache on disk under `$XDG_CACHE_HOME/<app>/http/<origin>` (else
@@ -93,11 +96,13 @@ public final class HTTPCache: Sendable {
   /// - Parameter app: The application's name (one directory per app).
   /// - Parameter origin: The API's origin (one directory per origin).
   /// - Parameter maxBytes: The disk budget (default 50 MiB, `HTTP_CACHE_SIZE` in a config).
-  /// - Parameter maxStale: As in ``init(maxBytes:maxStale:now:)``.
+  /// - Parameter maxStale: As in ``init(maxBytes:maxStale:memoryPressure:now:)``.
+  /// - Parameter memoryPressure: As in ``init(maxBytes:maxStale:memoryPressure:now:)``.
   /// - Parameter environment: Where `XDG_CACHE_HOME` and `HOME` are read.
   /// - Parameter now: Wall-clock time (tests inject their own).
   public convenience init(
     app: String, origin: Origin, maxBytes: Int = 50 << 20, maxStale: Duration = .seconds(86_400),
+    memoryPressure: MemoryPressure = .shared,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
@@ -107,6 +112,7 @@ public final class HTTPCache: Sendable {
     self.init(
       files: HTTPCacheFiles(directory: directory), maxBytes: maxBytes, maxStale: maxStale,
       now: now)
+    subscribe(to: memoryPressure)
   }
 
   private init(
@@ -114,6 +120,24 @@ public final class HTTPCache: Sendable {
   ) {
     (self.maxBytes, self.maxStale, self.now) = (max(0, maxBytes), maxStale, now)
     (self.files, memoryBytes) = (files, min(self.maxBytes, 8 << 20))
+  }
+
+  private func subscribe(to pressure: MemoryPressure) {
+    relief.withLock { $0 = pressure.subscribe { [weak self] in self?.relieve($0) } }
+  }
+
+  /// Gives memory back: the memory tier keeps its most recently used half (by bytes) at a
+  /// warning and nothing at critical. The disk tier stays whole: a later read costs a file
+  /// read, not a request.
+  public func relieve(_ level: MemoryPressureLevel) {
+    state.withLock { state in
+      state.memory.trim(to: level == .critical ? 0 : state.memory.bytes / 2)
+    }
+  }
+
+  /// How many answers the memory tier holds, and their bytes.
+  package var memoryTier: (count: Int, bytes: Int) {
+    state.withLock { ($0.memory.count, $0.memory.bytes) }
   }
 
   /// How many answers are kept (on disk, for a cache with a directory).

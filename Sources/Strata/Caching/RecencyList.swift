@@ -41,6 +41,11 @@ struct RecencyList<Value> {
     return evicted
   }
 
+  /// Drops the least recently used values until at most `budget` bytes are left.
+  mutating func trim(to budget: Int) {
+    while bytes > budget, let oldest = tail { remove(oldest) }
+  }
+
   mutating func reserveCapacity(_ count: Int) { nodes.reserveCapacity(count) }
 
   /// Every key with its size, least recently used first (one pass: a compaction, not a lookup).

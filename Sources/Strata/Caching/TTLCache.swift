@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 
 /// A small time-to-live cache for repository responses: entries expire `ttl` after they were
 /// stored; ``removeAll()`` invalidates everything (call it after a mutation), including loads
@@ -18,15 +19,36 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
   private let now: @Sendable () -> Date
   private let capacity: Int
 
+  private nonisolated let relief = Lock<MemoryPressure.Subscription?>(nil)
+
   /// - Parameter ttl: How long an entry stays fresh.
   /// - Parameter capacity: Most entries kept; the stalest are dropped first.
+  /// - Parameter memoryPressure: What says when to give memory back (see ``relieve(_:)``).
   /// - Parameter now: Wall-clock time (tests inject their own).
-  public init(ttl: Duration, capacity: Int = 256, now: @escaping @Sendable () -> Date = { Date() })
-  {
+  public init(
+    ttl: Duration, capacity: Int = 256, memoryPressure: MemoryPressure = .shared,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
     self.ttl = ttl.inSeconds
     self.capacity = max(1, capacity)
     self.now = now
+    relief.withLock {
+      $0 = memoryPressure.subscribe { [weak self] level in
+        Task { await self?.relieve(level) }
+      }
+    }
   }
+
+  /// Gives memory back: the fresher half of the entries stays at a warning, none at critical
+  /// (loads in flight still hand their values to their callers, and store them).
+  public func relieve(_ level: MemoryPressureLevel) {
+    guard level == .warning else { return entries.removeAll() }
+    let stalest = entries.sorted { $0.value.expires < $1.value.expires }.prefix(entries.count / 2)
+    for (key, _) in stalest { entries[key] = nil }
+  }
+
+  /// How many entries are kept.
+  package var count: Int { entries.count }
 
   /// The fresh value for `key`, if any.
   /// - Returns: The value, or nil when absent or expired.
