@@ -3,7 +3,7 @@ SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 SOURCES      := Package.swift Sources Tests Snippets
 
-.PHONY: all build test outside api api-check test-load demo bench bench-swinject contract leaks docs \
+.PHONY: all build test outside api api-check test-load demo bench bench-check bench-swinject contract leaks docs \
   format lint clean
 
 all: build
@@ -91,6 +91,12 @@ bench:
 	$(SWIFT) build -c release --product strata-bench
 	$(SWIFT) build -c release --product strata-demo
 	$(SWIFT) run -c release --skip-build strata-bench $(if $(BENCH_JSON),--json $(BENCH_JSON),)
+
+## bench-check: a short subset of the benchmarks; fails when a ratio passes its limit
+bench-check:
+	$(SWIFT) build -c release --product strata-bench
+	$(SWIFT) build -c release --product strata-demo
+	$(SWIFT) run -c release --skip-build strata-bench --check
 
 ## bench-swinject: DependencyContainer against the real Swinject's synchronized resolver, in a
 ## throwaway package (.build-swinject); SWINJECT=/path/to/checkout, or it clones from GitHub

@@ -88,7 +88,7 @@ enum CacheBenchmarks {
     var received: Int { lock.withLock { last } }
   }
 
-  private static func againstTheSandbox() async throws -> [BenchmarkResult] {
+  static func againstTheSandbox() async throws -> [BenchmarkResult] {
     let server = SandboxServer()
     try server.start()
     defer { server.stopAndWait() }

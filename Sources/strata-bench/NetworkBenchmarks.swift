@@ -38,11 +38,17 @@ enum NetworkBenchmarks {
     return options
   }
 
-  static func run() async throws -> [BenchmarkResult] {
-    let server = SandboxServer(
-      configuration: .init(limits: SandboxLimits(maxConnections: 1024), journalCapacity: 1_000))
-    try server.start()
-    defer { server.stopAndWait() }
+  /// The three ways of one GET + decode, on `server`: raw URLSession, a session with a data
+  /// delegate on FoundationNetworking's queued delegate queue, and NetworkService.
+  struct Arms {
+    let raw: @Sendable () async throws -> Void
+    let streamed: @Sendable () async throws -> Void
+    let strata: @Sendable () async throws -> Void
+    let service: NetworkService
+    var all: [@Sendable () async throws -> Void] { [raw, streamed, strata] }
+  }
+
+  static func arms(_ server: SandboxServer) async throws -> Arms? {
     // The baseline session gets the same settings URLSessionTransport uses, so only the
     // layers above the session differ.
     let options = URLSessionTransport.Options()
@@ -57,7 +63,7 @@ enum NetworkBenchmarks {
     // would not compare the same work.
     let service = NetworkService(options: uncached(server), transport: transport)
     guard let url = URL(string: server.baseURL.absoluteString + "/users?limit=30") else {
-      return []
+      return nil
     }
     let userAgent = service.options.userAgent
     // The same request NetworkService sends: same URL, Accept and User-Agent.
@@ -88,22 +94,46 @@ enum NetworkBenchmarks {
       try await streamed()
       try await strata()
     }
-    var results: [BenchmarkResult] = []
-    // Interleaved rounds, each arm's place turning from round to round (raw, delegate,
-    // strata; then strata, delegate, raw; …): slow drift of a shared 2-core machine hits
-    // every arm alike, and the median of the per-round ratios is robust to a noisy round.
-    let arms = [raw, streamed, strata]
-    for (label, inFlight, perBatch) in [("sequential", 1, 60), ("32 in flight", 32, 320)] {
-      var samples: [[Double]] = [[], [], []]
-      for round in 0..<24 {
-        let turn = round / 2 % arms.count
-        var order = Array(arms.indices[turn...]) + Array(arms.indices[..<turn])
-        if round % 2 == 1 { order.reverse() }
-        for arm in order {
-          samples[arm].append(
-            try await microsecondsPerRequest(perBatch, inFlight: inFlight, arms[arm]))
-        }
+    return Arms(raw: raw, streamed: streamed, strata: strata, service: service)
+  }
+
+  /// µs per request of each arm over `rounds` interleaved rounds, each arm's place turning
+  /// from round to round (raw, delegate, strata; then strata, delegate, raw; …): slow drift of
+  /// a shared 2-core machine hits every arm alike.
+  static func samples(
+    _ arms: Arms, inFlight: Int, perBatch: Int, rounds: Int
+  ) async throws -> [[Double]] {
+    var samples: [[Double]] = [[], [], []]
+    let all = arms.all
+    for round in 0..<rounds {
+      let turn = round / 2 % all.count
+      var order = Array(all.indices[turn...]) + Array(all.indices[..<turn])
+      if round % 2 == 1 { order.reverse() }
+      for arm in order {
+        samples[arm].append(
+          try await microsecondsPerRequest(perBatch, inFlight: inFlight, all[arm]))
       }
+    }
+    return samples
+  }
+
+  static func sandbox() throws -> SandboxServer {
+    let server = SandboxServer(
+      configuration: .init(limits: SandboxLimits(maxConnections: 1024), journalCapacity: 1_000))
+    try server.start()
+    return server
+  }
+
+  static func run() async throws -> [BenchmarkResult] {
+    let server = try sandbox()
+    defer { server.stopAndWait() }
+    guard let arms = try await arms(server) else { return [] }
+    let service = arms.service
+
+    var results: [BenchmarkResult] = []
+    // The median of the per-round ratios is robust to a noisy round.
+    for (label, inFlight, perBatch) in [("sequential", 1, 60), ("32 in flight", 32, 320)] {
+      let samples = try await samples(arms, inFlight: inFlight, perBatch: perBatch, rounds: 24)
       let ratios = zip(samples[2], samples[0]).map(/)
       let overDelegate = zip(samples[2], samples[1]).map(/)
       let delegateOverRaw = zip(samples[1], samples[0]).map(/)

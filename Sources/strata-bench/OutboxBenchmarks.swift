@@ -26,6 +26,20 @@ enum OutboxBenchmarks {
       showing: Created(id: 0, title: draft.title))
   }
 
+  /// One enqueue with 10,000 changes queued against one into an empty store (mean µs of
+  /// 1,000 each), in `directory`.
+  static func enqueueRatio(_ directory: String) async throws -> BenchmarkResult {
+    let empty = LocalStore<Created>(path: directory + "/check-empty/posts")
+    let emptyCost = try await enqueueCost(empty, from: 0, count: 1_000)
+    let full = LocalStore<Created>(path: directory + "/check-full/posts")
+    for index in 0..<10_000 { try await enqueue(full, index) }
+    let fullCost = try await enqueueCost(full, from: 10_000, count: 1_000)
+    return BenchmarkResult(
+      name: "Store: enqueue at 10,000 queued / empty",
+      compares: String(format: "%.0f µs vs %.0f µs, mean of 1,000", fullCost, emptyCost),
+      value: fullCost / emptyCost, unit: "×", target: "≤ 2×")
+  }
+
   /// Mean microseconds of one enqueue (each on disk when it returns), over `count` of them.
   private static func enqueueCost(_ store: LocalStore<Created>, from start: Int, count: Int)
     async throws -> Double
@@ -193,12 +207,14 @@ enum OutboxBenchmarks {
   /// values — `strata-demo posts --local` — after 10, 10,000 and 100,000 changes were made and
   /// synced (a sync every 1,000, as an app does). Synced history is pruned at compaction, so
   /// the command should cost the same however long the history.
-  private static func reopenCosts(_ directory: String) async throws -> [BenchmarkResult] {
+  static func reopenCosts(_ directory: String, sizes: [Int] = [10, 10_000, 100_000])
+    async throws -> [BenchmarkResult]
+  {
     guard let binary = CLIBenchmarks.binary, let origin = Origin("http://127.0.0.1:9") else {
       return []
     }
     var costs: [(changes: Int, milliseconds: Double, bytes: Int)] = []
-    for changes in [10, 10_000, 100_000] {
+    for changes in sizes {
       let stores = directory + "/history-\(changes)"
       // The demo's own value type: the command reads these files as its posts.
       let store = LocalStore<Post>(

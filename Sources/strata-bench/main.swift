@@ -2,6 +2,7 @@ import Foundation
 
 // strata-bench: prints a table of figures; `--json FILE` also writes them as JSON; `--core`
 // skips the network benchmarks (DI, logging, config only: seconds instead of minutes);
+// `--check` runs a short subset and exits 1 when a ratio passes its limit (`make bench-check`);
 // `--storage` runs only the local store's rows, `--network` only NetworkService against raw
 // URLSession on the sandbox, and the HTTP cache; `--cache` only the HTTP cache.
 // Run with `make bench` (release build). Every row says what it compares.
@@ -12,6 +13,7 @@ var coreOnly = false
 var storageOnly = false
 var networkOnly = false
 var cacheOnly = false
+var check = false
 var index = 0
 while index < arguments.count {
   switch arguments[index] {
@@ -30,6 +32,9 @@ while index < arguments.count {
   case "--cache":
     cacheOnly = true
     index += 1
+  case "--check":
+    check = true
+    index += 1
   case "--reopen-probe" where index + 1 < arguments.count:
     // A process of its own, so its peak memory is the reopen's alone (see OutboxBenchmarks).
     do {
@@ -40,12 +45,32 @@ while index < arguments.count {
       exit(1)
     }
   case "--help", "-h":
-    print("usage: strata-bench [--core | --storage | --network | --cache] [--json FILE]")
+    print("usage: strata-bench [--core | --storage | --network | --cache | --check] [--json FILE]")
     exit(0)
   default:
     FileHandle.standardError.write(
-      Data("usage: strata-bench [--core | --storage | --network | --cache] [--json FILE]\n".utf8))
+      Data(
+        "usage: strata-bench [--core | --storage | --network | --cache | --check] [--json FILE]\n"
+          .utf8))
     exit(2)
+  }
+}
+
+if check {
+  do {
+    let checks = try await BenchCheck.run()
+    print(BenchCheck.markdown(checks))
+    let failed = checks.filter { !$0.passed }
+    for failure in failed {
+      FileHandle.standardError.write(
+        Data(
+          "bench-check: \(failure.row.name) is \(String(format: "%.2f", failure.row.value))×, past its limit \(failure.limitText)\n"
+            .utf8))
+    }
+    exit(failed.isEmpty ? 0 : 1)
+  } catch {
+    FileHandle.standardError.write(Data("bench-check: \(error)\n".utf8))
+    exit(1)
   }
 }
 
