@@ -43,7 +43,9 @@ let demoProducts: [Product] = [
 ]
 
 let demoTargets: [Target] = [
-  .target(name: "DemoKit", dependencies: ["Strata"]),
+  // Localization/Strings: the sentences a person reads, one JSON file per language.
+  .target(
+    name: "DemoKit", dependencies: ["Strata"], resources: [.copy("Localization/Strings")]),
   // Fixtures and scriptable fake repositories for previews and tests of DemoKit features.
   .target(
     name: "DemoKitTesting",

@@ -24,7 +24,9 @@ let package = Package(
   platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
   dependencies: [.package(name: strata, path: "../..")],
   targets: [
-    .target(name: "DemoKit", dependencies: [.product(name: "Strata", package: strata)]),
+    .target(
+      name: "DemoKit", dependencies: [.product(name: "Strata", package: strata)],
+      resources: [.copy("Localization/Strings")]),
     .target(
       name: "DemoKitTesting",
       dependencies: [

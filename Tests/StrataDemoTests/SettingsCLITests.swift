@@ -89,3 +89,23 @@ struct SettingsCLITests {
     }
   }
 }
+
+/// The CLI speaks the language `LANG` asks for; `--json` stays English and stable.
+@Suite("strata-demo: localized text")
+struct LocalizedCLITests {
+  @Test func germanHeadingsAndMessagesEnglishJSON() async throws {
+    try await withSandbox { server in
+      var cli = try CLIRunner()
+      cli.extraEnvironment = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+      let api = ["--api", server.baseURL.absoluteString]
+      let todos = try await cli.run(api + ["todos", "--limit", "2"])
+      #expect(todos.stdout.hasPrefix("ID  ERLEDIGT  NUTZER  AUFGABE"), "\(todos.stdout)")
+      let json = try await cli.run(api + ["--json", "settings"])
+      #expect(json.stdout.contains("\"from\" : \"default\""))
+      let offline = try await cli.run([
+        "--api", "http://127.0.0.1:9", "--set", "RETRY_MAX_RETRIES=0", "todos",
+      ])
+      #expect(offline.stderr.contains("fehlgeschlagen"), "\(offline.stderr)")
+    }
+  }
+}

@@ -12,10 +12,11 @@ enum DeviceList {
   ) async throws -> Output {
     let owner = await collection.currentOwner()
     let entries = try await collection.local()
+    let text = Localized.current
     return Output(
       text: .table(
         headers: headers, rows: entries.map(row),
-        footer: "\(entries.count) on this device for \(owner)"),
+        footer: text.plural("device.count", count: entries.count, ["owner": text.owner(owner)])),
       json: entries.map { Row(name: name, entry: $0, account: owner.account) })
   }
 
@@ -26,16 +27,22 @@ enum DeviceList {
     _ entry: OfflineCollection<Item>.Entry, _ what: String, name: Row<Item>.Name,
     owner: DataOwner
   ) throws -> Output {
-    let local = entry.localId.map { what.hasSuffix($0) ? "" : " (local id \($0))" } ?? ""
+    let text = Localized.current
+    let local =
+      entry.localId.map { what.hasSuffix($0) ? "" : text("change.localId", ["id": $0]) } ?? ""
     guard entry.status != .failed else {
       throw CommandFailure(
-        "\(what)\(local): refused by the server: \(entry.message ?? "no reason given")")
+        text(
+          "change.refused",
+          ["what": what, "local": local, "reason": entry.message ?? text("change.noReason")]))
     }
-    let done = entry.deleted ? "deleted" : "changed"
+    let change = text(entry.deleted ? "change.deleted" : "change.changed")
     return Output(
       text: .line(
-        "\(what)\(local) \(done) on this device for \(owner), pending — 'strata-demo sync' sends it"
-      ), json: Row(name: name, entry: entry, account: owner.account))
+        text(
+          "change.kept",
+          ["what": what, "local": local, "change": change, "owner": text.owner(owner)])),
+      json: Row(name: name, entry: entry, account: owner.account))
   }
 
   /// What `post delete` and `todo delete` print.
@@ -46,10 +53,12 @@ enum DeviceList {
     switch deletion {
     case .withdrawn:
       Output(
-        text: .line("\(what) was made on this device and never sent: dropped, nothing sent"),
+        text: .line(Localized.current("deletion.withdrawn", ["what": what])),
         json: ["deleted": what, "sent": "no"])
     case .deleted:
-      Output(text: .line("\(what) deleted"), json: ["deleted": what, "sent": "yes"])
+      Output(
+        text: .line(Localized.current("deletion.done", ["what": what])),
+        json: ["deleted": what, "sent": "yes"])
     case .kept(let entry):
       try kept(entry, what, name: name, owner: owner)
     }

@@ -67,29 +67,34 @@ enum Failure {
     case let missing as SignInRequired where missing.sessionEnded:
       // The request went out with the session's token and the server refused it (and its
       // refresh): the session is over, and retrying cannot help.
-      Terminal.error("strata-demo: your session is no longer valid: run 'strata-demo login'")
+      Terminal.error("strata-demo: " + Localized.current("error.sessionEnded"))
       return .unauthorized
     case let missing as SignInRequired:
-      Terminal.error("strata-demo: not signed in to \(missing.api): run 'strata-demo login'")
+      Terminal.error("strata-demo: " + Localized.current("error.notSignedIn", ["api": missing.api]))
       return .unauthorized
     case let file as CantCreate:
       Terminal.error("strata-demo: \(file)")
       return .cantCreate
     case FileError.syncInProgress:
-      Terminal.error(
-        "strata-demo: another sync is running; what it does not send, the next sync will")
+      Terminal.error("strata-demo: " + Localized.current("error.syncRunning"))
       return .tempFail
     case let network as NetworkError where network.kind == .offline:
-      Terminal.error("strata-demo: offline: no network route")
+      Terminal.error("strata-demo: " + Localized.current("error.offline"))
       return .failure
     case let network as NetworkError where network.isUnauthorized:
       Terminal.error("strata-demo: not signed in: run 'strata-demo login'")
       return .unauthorized
     case let network as NetworkError:
-      Terminal.error("strata-demo: \(command?.name ?? "command") failed: \(network)")
+      Terminal.error(
+        "strata-demo: "
+          + Localized.current(
+            "error.failed", ["command": command?.name ?? "command", "reason": "\(network)"]))
       return .failure
     default:
-      Terminal.error("strata-demo: \(command?.name ?? "command") failed: \(error)")
+      Terminal.error(
+        "strata-demo: "
+          + Localized.current(
+            "error.failed", ["command": command?.name ?? "command", "reason": "\(error)"]))
       return .failure
     }
   }

@@ -48,7 +48,8 @@ enum PostCommands {
     let (limit, skip) = try await app.paging(invocation)
     await model.load(limit: limit, skip: skip)
     return try Output.page(
-      model.page, failure: model.state.failure?.error, headers: ["ID", "USER", "LIKES", "TITLE"]
+      model.page, failure: model.state.failure?.error,
+      headers: Headings.of("id", "user", "likes", "title")
     ) { [String($0.id), String($0.userId), String($0.reactions?.likes ?? 0), $0.title] }
   }
 
@@ -145,11 +146,11 @@ enum PostCommands {
   static func local(_ app: AppContext) async throws -> Output {
     try await DeviceList.output(
       try app.resolve(OfflinePosts.self).collection, name: .post,
-      headers: ["ID", "LOCAL ID", "STATUS", "TITLE", "NOTE"]
+      headers: Headings.of("id", "localId", "status", "title", "note")
     ) {
       [
-        $0.item.id == 0 ? "-" : String($0.item.id), $0.localId ?? "-",
-        $0.status.rawValue + ($0.deleted ? " (deleted)" : ""), $0.item.title, $0.message ?? "",
+        $0.item.id == 0 ? "-" : String($0.item.id), $0.localId ?? "-", Headings.status($0),
+        $0.item.title, $0.message ?? "",
       ]
     }
   }

@@ -27,7 +27,7 @@ enum SettingsCommands {
 
   static func set(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     guard invocation.positionals.count == 2 else {
-      throw UsageError("settings set needs KEY and VALUE", invocation.command)
+      throw UsageError(Localized.current("settings.needsValue"), invocation.command)
     }
     let model = try app.resolve(SettingsViewModel.self)
     guard await model.set(invocation.positionals[0], to: invocation.positionals[1]) else {
@@ -46,9 +46,9 @@ enum SettingsCommands {
   private static func table(_ entries: [Preferences.Entry]) -> Output {
     Output(
       text: .table(
-        headers: ["SETTING", "VALUE", "FROM", "ALLOWED"],
+        headers: Headings.of("setting", "value", "from", "allowed"),
         rows: entries.map { [$0.name, $0.value, $0.source.rawValue, $0.allowed] },
-        footer: "'account': yours, signed in or out; 'device': this device's, whoever signs in"),
+        footer: Localized.current("settings.footer")),
       json: entries.map { ["name": $0.name, "value": $0.value, "from": $0.source.rawValue] })
   }
 }

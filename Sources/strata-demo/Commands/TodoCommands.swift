@@ -36,12 +36,11 @@ enum TodoCommands {
       guard try app.resolve(FeatureFlags.self).isOn(.offline) else { throw FeatureOff(.offline) }
       return try await DeviceList.output(
         try app.resolve(OfflineTodos.self).collection, name: .todo,
-        headers: ["ID", "LOCAL ID", "DONE", "STATUS", "TODO"]
+        headers: Headings.of("id", "localId", "done", "status", "todo")
       ) {
         [
           $0.item.id == 0 ? "-" : String($0.item.id), $0.localId ?? "-",
-          $0.item.completed ? "yes" : "no", $0.status.rawValue + ($0.deleted ? " (deleted)" : ""),
-          $0.item.todo,
+          Localized.current($0.item.completed ? "yes" : "no"), Headings.status($0), $0.item.todo,
         ]
       }
     }
@@ -50,8 +49,11 @@ enum TodoCommands {
     // The view model keeps the page on the device: what 'todo toggle ID --offline' can change.
     await model.load(limit: limit, skip: skip)
     return try Output.page(
-      model.page, failure: model.state.failure?.error, headers: ["ID", "DONE", "USER", "TODO"]
-    ) { [String($0.id), $0.completed ? "yes" : "no", String($0.userId), $0.todo] }
+      model.page, failure: model.state.failure?.error,
+      headers: Headings.of("id", "done", "user", "todo")
+    ) {
+      [String($0.id), Localized.current($0.completed ? "yes" : "no"), String($0.userId), $0.todo]
+    }
   }
 
   static func add(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
@@ -63,7 +65,7 @@ enum TodoCommands {
     let todo = try await app.resolve(TodosViewModel.self).add(
       draft, keepOffline: try await app.keepsOffline(invocation))
     return try await shown(todo, "todo \(todo.localId ?? String(todo.item.id))", app) {
-      "added todo \($0.id): \($0.todo)"
+      Localized.current("todo.added", ["id": String($0.id), "text": $0.todo])
     }
   }
 
@@ -76,7 +78,9 @@ enum TodoCommands {
     let todo = try await app.resolve(TodosViewModel.self).edit(
       id, keepOffline: try await app.keepsOffline(invocation)
     ) { _ in TodoEdit(todo: text) }
-    return try await shown(todo, "todo \(id)", app) { "todo \($0.id) now reads: \($0.todo)" }
+    return try await shown(todo, "todo \(id)", app) {
+      Localized.current("todo.reads", ["id": String($0.id), "text": $0.todo])
+    }
   }
 
   /// `todo toggle ID`: one call to ``TodosViewModel/toggle(_:keepOffline:)``, which decides
@@ -86,7 +90,10 @@ enum TodoCommands {
     let todo = try await app.resolve(TodosViewModel.self).toggle(
       id, keepOffline: try await app.keepsOffline(invocation))
     return try await shown(todo, "todo \(id)", app) {
-      "todo \($0.id) is now \($0.completed ? "done" : "not done"): \($0.todo)"
+      let text = Localized.current
+      return text(
+        "todo.now",
+        ["id": String($0.id), "state": text($0.completed ? "done" : "notDone"), "text": $0.todo])
     }
   }
 
@@ -102,10 +109,11 @@ enum TodoCommands {
   private static func shown(
     _ todo: OfflineTodos.Item, _ what: String, _ app: AppContext, synced: (Todo) -> String
   ) async throws -> Output {
-    let done = todo.item.completed ? "done" : "not done"
+    let text = Localized.current
     guard todo.status == .synced else {
       var kept = try DeviceList.kept(todo, what, name: .todo, owner: try await owner(app))
-      kept.text = .line("\(what) is \(done) on this device, pending — 'strata-demo sync' sends it")
+      let state = text(todo.item.completed ? "done" : "notDone")
+      kept.text = .line(text("todo.pending", ["what": what, "state": state]))
       return kept
     }
     return Output(text: .line(synced(todo.item)), json: todo.item)

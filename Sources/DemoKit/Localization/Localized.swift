@@ -1,0 +1,84 @@
+import Foundation
+import Strata
+
+/// The sentences a person reads, from string resources (`Strings/<language>.json`, shipped
+/// with DemoKit by SwiftPM: no tool only Xcode has), in the language the user chose —
+/// `LC_ALL`, then `LC_MESSAGES`, then `LANG` (`de_DE.UTF-8` is `de`) on Linux, the preferred
+/// languages on Apple platforms — else English. `--json` and logs never go through it: they
+/// stay English and stable.
+///
+/// A sentence is a key; `{name}` in it is filled from the arguments. A plural has one key per
+/// form (`key.one`, `key.other`), chosen by the language's rule for `count` — English and
+/// German: one for exactly 1. A key missing in a language falls back to English (a test fails
+/// on any missing key, and on a sentence whose placeholders differ between languages).
+public struct Localized: Sendable {
+  /// The languages there are sentences for, English first (the fallback).
+  public static let languages = ["en", "de"]
+
+  /// The sentences of the language the process's environment chose.
+  public static let current = Localized(
+    language: chosenLanguage(ProcessInfo.processInfo.environment))
+
+  public let language: String
+  private let table: [String: String]
+  private let english: [String: String]
+
+  /// The sentences in `language` (`en`, `de`), English for any other.
+  public init(language: String) {
+    self.language = Self.languages.contains(language) ? language : "en"
+    english = Self.load("en")
+    table = self.language == "en" ? english : Self.load(self.language)
+  }
+
+  /// The language an environment asks for: the first of `LC_ALL`, `LC_MESSAGES`, `LANG` that
+  /// is set and not empty (`C` and `POSIX` mean English); on Apple platforms, with none of
+  /// those, the user's first preferred language.
+  public static func chosenLanguage(_ environment: [String: String]) -> String {
+    let named = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }
+      .first { !$0.isEmpty }
+    #if canImport(Darwin)
+      let chosen = named ?? Locale.preferredLanguages.first ?? "en"
+    #else
+      let chosen = named ?? "en"
+    #endif
+    let code = chosen.prefix { $0.isLetter }.lowercased()
+    return languages.contains(code) ? code : "en"
+  }
+
+  /// The sentence `key` with its `{placeholders}` filled.
+  public func callAsFunction(_ key: String, _ arguments: [String: String] = [:]) -> String {
+    Self.fill(table[key] ?? english[key] ?? key, arguments)
+  }
+
+  /// The form of `key` for `count` (`{count}` is filled too).
+  public func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
+    var arguments = arguments
+    arguments["count"] = count.formatted(.number.locale(Locale(identifier: language)))
+    return self(key + (count == 1 ? ".one" : ".other"), arguments)
+  }
+
+  /// Whose something is: `account user-1`, `this device (signed out)`.
+  public func owner(_ owner: DataOwner) -> String {
+    owner.account.map { self("owner.account", ["account": $0]) } ?? self("owner.device")
+  }
+
+  /// Every key and sentence of `language`, as shipped.
+  public static func load(_ language: String) -> [String: String] {
+    guard
+      let url = Bundle.module.url(
+        forResource: language, withExtension: "json", subdirectory: "Strings"),
+      let data = try? Data(contentsOf: url),
+      let table = try? JSONDecoder().decode([String: String].self, from: data)
+    else { return [:] }
+    return table
+  }
+
+  private static func fill(_ template: String, _ arguments: [String: String]) -> String {
+    guard template.contains("{") else { return template }
+    var text = template
+    for (name, value) in arguments {
+      text = text.replacingOccurrences(of: "{\(name)}", with: value)
+    }
+    return text
+  }
+}

@@ -1,0 +1,16 @@
+import DemoKit
+import Strata
+
+/// Table headings and status cells, in the user's language (``Localized``).
+enum Headings {
+  /// The headings `heading.<name>` of `names`.
+  static func of(_ names: String...) -> [String] {
+    names.map { Localized.current("heading." + $0) }
+  }
+
+  /// A kept item's status (`pending`, `failed`: the store's words, as `--json` has them),
+  /// with "(deleted)" in the user's language when it is a deletion.
+  static func status<Item>(_ entry: OfflineCollection<Item>.Entry) -> String {
+    entry.status.rawValue + (entry.deleted ? " (\(Localized.current("deleted")))" : "")
+  }
+}
