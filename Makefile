@@ -17,6 +17,9 @@ build:
 # guards of two minutes fired in tests that were only queued. Eight at a time: a guard
 # measures the test's own work, and the suite is no slower (43 s vs 49 s on this machine).
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 8
+# The suite reads the English sentences: a developer's own locale must not change them (the
+# tests of localized text ask for their language themselves).
+export LC_ALL := C.UTF-8
 
 ## test: warning-free build of everything (tests and executables), the demo app built from
 ## outside, the public API checked against its reviewed dump, then the whole suite

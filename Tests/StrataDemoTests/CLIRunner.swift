@@ -59,6 +59,7 @@ struct CLIRunner: Sendable {
     environment["XDG_DATA_HOME"] = home + "/.local/share"
     environment["XDG_CACHE_HOME"] = home + "/.cache"
     environment.removeValue(forKey: "LOG_LEVEL")
+    environment["LC_ALL"] = "C.UTF-8"  // English sentences, whatever the machine's locale
     environment.merge(extraEnvironment) { _, extra in extra }
     return environment
   }

@@ -106,6 +106,8 @@ struct LocalizedCLITests {
         "--api", "http://127.0.0.1:9", "--set", "RETRY_MAX_RETRIES=0", "todos",
       ])
       #expect(offline.stderr.contains("fehlgeschlagen"), "\(offline.stderr)")
+      let refused = try await cli.run(api + ["post", "create", "--title", " ", "--body", "b"])
+      #expect(refused.status == 65 && refused.stderr.contains("Gib dem Beitrag einen Titel."))
     }
   }
 }

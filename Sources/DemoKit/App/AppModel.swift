@@ -91,12 +91,13 @@ public final class AppModel {
 
   /// The sentence the login screen shows for a sign-out.
   public static func message(for reason: SignOutReason) -> String {
-    switch reason {
-    case .requested: "You signed out."
-    case .refreshRejected: "Your session has expired. Sign in again."
-    case .refreshLoop: "Your session could not be refreshed. Sign in again."
-    case .tokenRejected: "The server ended your session. Sign in again."
-    case .switchedAccount: "Another account signed in on this device."
+    let text = Localized.current
+    return switch reason {
+    case .requested: text("signout.requested")
+    case .refreshRejected: text("signout.refreshRejected")
+    case .refreshLoop: text("signout.refreshLoop")
+    case .tokenRejected: text("signout.tokenRejected")
+    case .switchedAccount: text("signout.switchedAccount")
     }
   }
 }

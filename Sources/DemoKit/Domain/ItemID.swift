@@ -51,12 +51,7 @@ public struct NotOnDevice: Error, Equatable, CustomStringConvertible {
   public init(_ kind: String, _ id: ItemID) { (self.kind, self.id) = (kind, id) }
 
   public var description: String {
-    switch id {
-    case .server:
-      "\(kind) \(id) is not on this device: list it while online (the page shown is kept), "
-        + "then change it offline"
-    case .local:
-      "no \(kind) with local id \(id) on this device (see '\(kind)s --local')"
-    }
+    let key = if case .server = id { "notOnDevice.server" } else { "notOnDevice.local" }
+    return Localized.current(key, ["kind": kind, "id": id.description])
   }
 }

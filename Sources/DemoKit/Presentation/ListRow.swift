@@ -83,7 +83,8 @@ extension OptimisticList {
       try await device.keep(items)
       rows.showWaiting(try await device.local(), id: \.id)
     } catch {
-      state = .failed(error, "Could not read the \(Device.name)s kept on this device")
+      state = .failed(
+        error, Localized.current("failure.readKept", ["things": Device.name + "s"]))
     }
   }
 

@@ -19,7 +19,7 @@ public enum LoadState: Sendable, Equatable {
       let sentence =
         switch error {
         case let network as NetworkError where network.isUnauthorized:
-          "You are signed out. Log in again."
+          Localized.current("load.signedOut")
         case let network as NetworkError: network.description
         default: String(describing: error)
         }

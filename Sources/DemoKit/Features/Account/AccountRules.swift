@@ -8,19 +8,20 @@ public enum AccountRules {
   public static func validatedUsername(
     _ username: String, password: String
   ) throws(ValidationError) -> String {
+    let text = Localized.current
     let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
-    if name.isEmpty { throw ValidationError(field: "username", "Enter your username.") }
+    if name.isEmpty { throw ValidationError(field: "username", text("rule.username.empty")) }
     if name.contains(where: \.isWhitespace) {
-      throw ValidationError(field: "username", "A username has no spaces.")
+      throw ValidationError(field: "username", text("rule.username.spaces"))
     }
     if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-      throw ValidationError(field: "username", "A username has no control characters.")
+      throw ValidationError(field: "username", text("rule.username.control"))
     }
     if name.count > longestUsername {
       throw ValidationError(
-        field: "username", "A username has at most \(longestUsername) characters.")
+        field: "username", text("rule.username.long", ["limit": String(longestUsername)]))
     }
-    if password.isEmpty { throw ValidationError(field: "password", "Enter your password.") }
+    if password.isEmpty { throw ValidationError(field: "password", text("rule.password.empty")) }
     return name
   }
 }

@@ -63,13 +63,13 @@ public final class NewPostFlow {
       steps: Step.allCases,
       validate: { step in fields.problem(with: step) },
       confirmation: {
-        let title = fields.summary[0].1
+        let text = Localized.current
         return .init(
-          title: "Create this post?",
-          message: "\"\(title)\" by user \(fields.userId) — "
-            + (keepOffline
-              ? "kept on this device; 'sync' sends it." : "sent with its own key: made once."),
-          confirm: "Create")
+          title: text("newPost.confirmTitle"),
+          message: text(
+            keepOffline ? "newPost.confirmKept" : "newPost.confirmSent",
+            ["title": fields.summary[0].1, "user": String(fields.userId)]),
+          confirm: text("newPost.confirm"))
       },
       submit: { fields.created = try await posts.create(fields.draft, keepOffline: keepOffline) })
   }

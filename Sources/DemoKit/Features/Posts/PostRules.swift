@@ -12,7 +12,9 @@ public enum PostRules {
     let body = draft.body.trimmingCharacters(in: .whitespacesAndNewlines)
     if let problem = titleProblem(title) { throw ValidationError(field: "title", problem) }
     if let problem = bodyProblem(body) { throw ValidationError(field: "body", problem) }
-    guard draft.userId >= 1 else { throw ValidationError(field: "userId", "Choose an author.") }
+    guard draft.userId >= 1 else {
+      throw ValidationError(field: "userId", Localized.current("rule.post.author"))
+    }
     return PostDraft(title: title, body: body, userId: draft.userId)
   }
 
@@ -23,20 +25,24 @@ public enum PostRules {
     if let problem = title.flatMap(titleProblem) { throw ValidationError(field: "title", problem) }
     if let problem = body.flatMap(bodyProblem) { throw ValidationError(field: "body", problem) }
     guard title != nil || body != nil else {
-      throw ValidationError(field: "title", "Give a new title or body.")
+      throw ValidationError(field: "title", Localized.current("rule.post.edit"))
     }
     return PostEdit(title: title, body: body)
   }
 
   static func titleProblem(_ title: String) -> String? {
-    if title.isEmpty { return "Give the post a title." }
-    if title.count > longestTitle { return "A title has at most \(longestTitle) characters." }
+    if title.isEmpty { return Localized.current("rule.post.title") }
+    if title.count > longestTitle {
+      return Localized.current("rule.post.titleLong", ["limit": String(longestTitle)])
+    }
     return nil
   }
 
   static func bodyProblem(_ body: String) -> String? {
-    if body.isEmpty { return "Write something in the post." }
-    if body.count > longestBody { return "A post has at most \(longestBody) characters." }
+    if body.isEmpty { return Localized.current("rule.post.body") }
+    if body.count > longestBody {
+      return Localized.current("rule.post.bodyLong", ["limit": String(longestBody)])
+    }
     return nil
   }
 }

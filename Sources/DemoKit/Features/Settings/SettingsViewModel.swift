@@ -24,7 +24,9 @@ public final class SettingsViewModel: LoadStateOwner {
   @discardableResult
   public func set(_ name: String, to text: String) async -> Bool {
     guard
-      await loading("Could not change \(name)", { try await preferences.set(name, to: text) })
+      await loading(
+        Localized.current("failure.changeSetting", ["name": name]),
+        { try await preferences.set(name, to: text) })
         != nil
     else { return false }
     await load()
@@ -33,7 +35,7 @@ public final class SettingsViewModel: LoadStateOwner {
 
   /// Puts `name` (every setting, when nil) back to its default.
   public func reset(_ name: String? = nil) async {
-    _ = await loading("Could not reset") { try await preferences.reset(name) }
+    _ = await loading(Localized.current("failure.reset")) { try await preferences.reset(name) }
     await load()
   }
 

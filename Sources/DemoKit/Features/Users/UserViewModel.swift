@@ -34,7 +34,7 @@ public final class UserViewModel: LoadStateOwner {
       return true
     } catch {
       user = previous
-      state = .failed(error, "Could not rename user \(previous.id)")
+      state = .failed(error, Localized.current("failure.renameUser", ["id": String(previous.id)]))
       return false
     }
   }

@@ -45,7 +45,7 @@ public final class UsersViewModel {
     /// answer stands in for a server that cannot be reached; nil when it is current.
     public var notice: String? {
       guard case .stale(let age) = source else { return nil }
-      return "offline — from " + Self.age(age) + " ago"
+      return Localized.current("users.staleNotice", ["age": Self.age(age)])
     }
 
     static func age(_ seconds: Int) -> String {
