@@ -91,7 +91,7 @@ struct OfflineOutboxCLITests {
       // Put back in the queue, it meets a server that is away: 75.
       let waiting = try await cli.run(api + ["sync", "--retry-failed"])
       #expect(waiting.status == 75, "a change waits for the server: \(waiting.stderr)")
-      #expect(waiting.stdout.contains("1 change wait: POST /posts/add: HTTP 503"), "\(waiting.all)")
+      #expect(waiting.stdout.contains("1 change waits: POST /posts/add: HTTP 503"), "\(waiting.all)")
 
       let sent = try await cli.run(api + ["sync"])
       #expect(sent.status == 0 && sent.stdout.contains("synced"), "\(sent.stderr)")
@@ -129,7 +129,7 @@ struct OfflineOutboxCLITests {
       // The footer says what went wrong: here the connection, not the server's answer.
       #expect(
         first.stdout.contains("pending")
-          && first.stdout.contains("1 change wait: POST /posts/add: "),
+          && first.stdout.contains("1 change waits: POST /posts/add: "),
         "\(first.stdout)")
       #expect(first.status == 75, "changes wait: EX_TEMPFAIL")
       let second = try await cli.run(api + ["sync"])

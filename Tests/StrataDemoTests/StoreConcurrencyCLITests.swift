@@ -112,7 +112,7 @@ struct StoreConcurrencyCLITests {
       _ = try await Self.queue(cli, api, "Refused")
       server.faults.fail(503, method: "POST", path: "/posts/add")
       let away = try await cli.run(api + ["sync"])
-      #expect(away.status == 75 && away.stdout.contains("1 change wait"))
+      #expect(away.status == 75 && away.stdout.contains("1 change waits"))
       server.faults.add(
         .init(
           method: "POST", path: "/posts/add",

@@ -49,8 +49,14 @@ struct Output {
 
   /// The footer of a page: which items of how many.
   static func footer<Item>(_ page: Page<Item>) -> String {
-    guard !page.items.isEmpty else { return "(none of \(page.total))" }
-    return "showing \(page.skip + 1)–\(page.skip + page.items.count) of \(page.total)"
+    let text = Localized.current
+    guard !page.items.isEmpty else { return text("page.none", ["total": String(page.total)]) }
+    return text(
+      "page.showing",
+      [
+        "first": String(page.skip + 1), "last": String(page.skip + page.items.count),
+        "total": String(page.total),
+      ])
   }
 
   // MARK: Rendering

@@ -70,7 +70,10 @@ enum AccountCommands {
       throw CommandFailure(model.state.message ?? "login failed")
     }
     return Output(
-      text: .line("signed in as \(user.firstName) \(user.lastName) (@\(user.username))"),
+      text: .line(
+        Localized.current(
+          "account.signedIn",
+          ["name": "\(user.firstName) \(user.lastName)", "username": user.username])),
       json: user)
   }
 
@@ -82,7 +85,9 @@ enum AccountCommands {
     if await session.isSignedIn {
       await (try app.resolve(ProfileViewModel.self)).signOut()
       return Output(
-        text: .line("signed out" + (account.map { " (account \($0))" } ?? "")),
+        text: .line(
+          account.map { Localized.current("account.signedOutOf", ["account": $0]) }
+            ?? Localized.current("account.signedOut")),
         json: ["signedIn": false])
     }
     let store = try app.resolve((any TokenStore).self)
@@ -91,7 +96,7 @@ enum AccountCommands {
       (try? FileManager.default.attributesOfItem(atPath: file)) != nil
     else {
       return Output(
-        text: .line("not signed in to \(app.apiName): nothing to forget"),
+        text: .line(Localized.current("account.nothingToForget", ["api": app.apiName])),
         json: ["signedIn": false])
     }
     let why: String

@@ -59,28 +59,26 @@ enum SyncCommand {
     let refused = left.filter { $0.status == .failed }.count
     let waiting = left.filter { $0.status == .pending }.count
     let status: ExitStatus = refused > 0 ? .failure : waiting > 0 ? .tempFail : .ok
+    let text = Localized.current
+    let reason = left.first { $0.status == .pending }?.message ?? text("sync.unreachable")
     let footer = [
-      waiting > 0
-        ? "\(waiting) change\(waiting == 1 ? "" : "s") wait: "
-          + (left.first { $0.status == .pending }?.message ?? "the server could not be reached")
-        : nil,
-      refused > 0
-        ? "\(refused) refused: see 'posts --local' / 'todos --local'; 'sync --retry-failed' sends them again"
-        : nil,
+      waiting > 0 ? text.plural("sync.waiting", count: waiting, ["reason": reason]) : nil,
+      refused > 0 ? text("sync.refused", ["count": String(refused)]) : nil,
     ].compactMap { $0 }
     let json = Summary(
       account: owner.account, changes: rows, waiting: waiting, refused: refused)
     // Whose changes went: another account's wait, unseen, for its own session.
-    let others = "other accounts' changes wait for their own sessions"
+    let whose = ["owner": text.owner(owner), "others": text("sync.others")]
     guard !rows.isEmpty else {
       return Output(
-        text: .line((["nothing to send for \(owner); \(others)"] + footer).joined(separator: "\n")),
+        text: .line(([text("sync.nothing", whose)] + footer).joined(separator: "\n")),
         json: json, status: status)
     }
     return Output(
       text: .table(
-        headers: ["CHANGE", "KIND", "STATUS", "ATTEMPTS", "RESULT"], rows: rows.map(\.cells),
-        footer: (["the changes of \(owner); \(others)"] + footer).joined(separator: "\n")),
+        headers: Headings.of("change", "kind", "status", "attempts", "result"),
+        rows: rows.map(\.cells),
+        footer: ([text("sync.changesOf", whose)] + footer).joined(separator: "\n")),
       json: json, status: status)
   }
 

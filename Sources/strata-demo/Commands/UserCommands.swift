@@ -28,7 +28,7 @@ enum UserCommands {
       items: model.output.users, total: model.output.total, skip: skip, limit: limit)
     return try Output.page(
       page, failure: model.output.state.failure?.error,
-      headers: ["ID", "NAME", "AGE", "USERNAME", "EMAIL"]
+      headers: Headings.of("id", "name", "age", "username", "email")
     ) {
       [
         String($0.id), $0.fullName, $0.age.map(String.init) ?? "", $0.username ?? "",

@@ -16,7 +16,7 @@ enum UserPostsCommands {
     let (limit, skip) = try await app.paging(invocation)
     await model.load(userId: try invocation.identifier(), limit: limit, skip: skip)
     return try Output.page(
-      model.page, failure: model.state.failure?.error, headers: ["ID", "LIKES", "TITLE"]
+      model.page, failure: model.state.failure?.error, headers: Headings.of("id", "likes", "title")
     ) { [String($0.id), String($0.reactions?.likes ?? 0), $0.title] }
   }
 }
