@@ -91,7 +91,8 @@ struct OfflineOutboxCLITests {
       // Put back in the queue, it meets a server that is away: 75.
       let waiting = try await cli.run(api + ["sync", "--retry-failed"])
       #expect(waiting.status == 75, "a change waits for the server: \(waiting.stderr)")
-      #expect(waiting.stdout.contains("1 change waits: POST /posts/add: HTTP 503"), "\(waiting.all)")
+      #expect(
+        waiting.stdout.contains("1 change waits: POST /posts/add: HTTP 503"), "\(waiting.all)")
 
       let sent = try await cli.run(api + ["sync"])
       #expect(sent.status == 0 && sent.stdout.contains("synced"), "\(sent.stderr)")

@@ -56,6 +56,12 @@ enum SyncCommand {
             ?? Self.deleted($0.entry))
       }
     let left = try await posts.outbox() + todos.collection.outbox()
+    return report(rows, left: left, owner: owner)
+  }
+
+  /// The sync's table (or "nothing to send"), whose changes they were, what is left, and the
+  /// exit status that says the same: 1 when a change was refused, 75 while one waits.
+  private static func report(_ rows: [Row], left: [OutboxEntry], owner: DataOwner) -> Output {
     let refused = left.filter { $0.status == .failed }.count
     let waiting = left.filter { $0.status == .pending }.count
     let status: ExitStatus = refused > 0 ? .failure : waiting > 0 ? .tempFail : .ok
