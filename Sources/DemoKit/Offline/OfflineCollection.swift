@@ -188,16 +188,23 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     _ entry: OutboxEntry, from store: LocalStore<Item>, offline: Bool, shown: Item? = nil
   ) async throws -> Entry? {
     let sending = !offline && connectivity?.isOnline ?? true
+    var key = entry.recordKey
     if sending {
       do {
-        _ = try await sync(store, progress: nil)
+        // The key moves to the server's when a creation is synced: its outcome says where.
+        let outcomes = try await sync(store, progress: nil)
+        key = outcomes.first { $0.entry.id == entry.id }?.settled?.key ?? key
       } catch FileError.syncInProgress {}
     }
-    // The key moves to the server's when a creation is synced.
-    let key = try await store.outbox().first { $0.id == entry.id }?.recordKey ?? entry.recordKey
-    guard let key, var kept = try await store.record(key).map({ Entry(key: key, $0) }) else {
-      return nil
+    guard let key else { return nil }
+    var kept = try await store.record(key).map { Entry(key: key, $0) }
+    if kept == nil,
+      let moved = try await store.outbox().first(where: { $0.id == entry.id })?.recordKey
+    {
+      // Moved by a sync another process ran meanwhile: only then is the outbox read.
+      kept = try await store.record(moved).map { Entry(key: moved, $0) }
     }
+    guard var kept else { return nil }
     if !sending, let shown { kept.item = shown }
     return kept
   }

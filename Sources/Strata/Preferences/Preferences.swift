@@ -95,9 +95,12 @@ public final class Preferences: Sendable {
 
   /// Every setting with its value and where that came from.
   public func entries() async throws -> [Entry] {
+    // Each file read once, not once per setting: a watcher does this every quarter second.
+    var files: [PreferenceScope: [String: String]] = [:]
+    for scope in Set(keys.map(\.scope)) { files[scope] = try await file(scope).update { $0 } }
     var entries: [Entry] = []
     for key in keys {
-      let text = try await file(key.scope).update { $0[key.name] }
+      let text = files[key.scope]?[key.name]
       let kept = text.flatMap { try? key.normalized($0).get() }
       entries.append(
         Entry(

@@ -136,15 +136,17 @@ struct StoreState<Value: Codable & Sendable> {
   ) {
     guard let position = position(of: entry.id) else { return }
     outbox[position] = entry
+    // One pass over the outbox, and none while no change follows another.
+    let following = followers(of: entry.id)
     if let formerKey, let key = entry.recordKey, formerKey != key {
       records[formerKey] = nil
-      for follower in followers(of: entry.id) where follower.recordKey == formerKey {
+      for follower in following where follower.recordKey == formerKey {
         if let at = self.position(of: follower.id) { outbox[at].recordKey = key }
       }
     }
     guard let key = entry.recordKey else { return }
     if let record { records[key] = record }
-    if entry.status == .synced, records[key]?.deleted == true, followers(of: entry.id).isEmpty {
+    if entry.status == .synced, records[key]?.deleted == true, following.isEmpty {
       records[key] = nil
     }
   }
