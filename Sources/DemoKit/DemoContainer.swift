@@ -74,7 +74,8 @@ public enum DemoContainer {
       guard let origin = Origin(api) else {
         throw ConfigError(
           .invalidValue(key: Config.Key.api.name, expected: "an http or https URL"), at: nil,
-          "\(Config.Key.api.name): expected an http or https URL, got '\(api.absoluteString)'")
+          Localized.current(
+            "config.expectedURL", ["key": Config.Key.api.name, "got": "'\(api.absoluteString)'"]))
       }
       return origin
     }
@@ -96,8 +97,7 @@ public enum DemoContainer {
         #else
           throw ConfigError(
             .invalidValue(key: Config.Key.tokenStore.name, expected: "file or memory"), at: nil,
-            "\(Config.Key.tokenStore.name): keychain is on Apple platforms only; use file or memory"
-          )
+            Localized.current("config.noKeychain", ["key": Config.Key.tokenStore.name]))
         #endif
       default:
         return FileTokenStore(app: app, origin: try c.resolve(), environment: environment)

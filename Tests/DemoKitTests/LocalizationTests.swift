@@ -45,13 +45,17 @@ struct LocalizationTests {
     for file in (files ?? []) where file.hasSuffix(".swift") {
       let text = try String(
         contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
-      for prefix in ["Localized.current(\"", "text(\"", "plural(\""] {
+      for prefix in ["Localized.current(\"", "text(\"", "plural(\"", "label(\""] {
         var rest = Substring(text)
         while let start = rest.range(of: prefix) {
           let key = rest[start.upperBound...].prefix { $0 != "\"" }
           // A key ending in "." is a prefix the code completes (`heading.` + a name).
           if !key.hasSuffix(".") {
-            named.insert(prefix == "plural(\"" ? key + ".one" : String(key))
+            switch prefix {
+            case "plural(\"": named.insert(key + ".one")
+            case "label(\"": named.insert("label." + key)
+            default: named.insert(String(key))
+            }
           }
           rest = rest[start.upperBound...]
         }

@@ -87,7 +87,7 @@ struct CLITests {
       "sign in", "transparent refresh", "cache", "retried with backoff", "its comments",
       "GET /posts/1/comments", "refused — title: Give the post a title. (no request, no event)",
       "analytics: post_created offline=false", "retried under its key, made once",
-      "at the second try, both with one Idempotency-Key", "reverted",
+      "at the second try, both with one Idempotency-Key", "→ reverted to not done",
       "Sign out", "Tour complete",
     ] {
       #expect(result.stdout.contains(phrase), "\(phrase)")

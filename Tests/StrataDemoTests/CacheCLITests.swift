@@ -53,7 +53,7 @@ struct CacheCLITests {
       let refused = try await cli.run(api + ["--no-cache", "users", "--limit", "2"])
       #expect(refused.status != 0)
       let cleared = try await cli.run(api + ["cache", "clear"])
-      #expect(cleared.status == 0 && cleared.stdout.contains("cleared 1 answers"))
+      #expect(cleared.status == 0 && cleared.stdout.contains("cleared 1 answer ("))
       let gone = try await cli.run(api + ["users", "--limit", "2"])
       #expect(gone.status != 0 && !gone.stderr.contains("shown from the cache"))
     }

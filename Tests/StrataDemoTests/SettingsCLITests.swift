@@ -108,6 +108,25 @@ struct LocalizedCLITests {
       #expect(offline.stderr.contains("fehlgeschlagen"), "\(offline.stderr)")
       let refused = try await cli.run(api + ["post", "create", "--title", " ", "--body", "b"])
       #expect(refused.status == 65 && refused.stderr.contains("Gib dem Beitrag einen Titel."))
+      let help = try await cli.run(["--help"])
+      #expect(help.stdout.contains("Befehle:") && help.stdout.contains("Globale Optionen:"))
+      let usage = try await cli.run(["posts", "--limt", "3"])
+      #expect(usage.status == 2 && usage.stderr.contains("unbekannte Option '--limt'"))
     }
+  }
+
+  /// The tour's narration, every step, in German.
+  @Test func theTourSpeaksGerman() async throws {
+    var cli = try CLIRunner()
+    cli.extraEnvironment = ["LC_ALL": "de_DE.UTF-8"]
+    let tour = try await cli.run(["tour"])
+    #expect(tour.status == 0, "\(tour.stderr)")
+    for phrase in [
+      "[1/14] Config, Log und der DI-Container", "[14/14] Abmelden", "die Sandbox sah:",
+      "Tour fertig in",
+    ] {
+      #expect(tour.stdout.contains(phrase), "\(phrase)")
+    }
+    #expect(!tour.stdout.contains("sandbox saw"), "no English narration left")
   }
 }

@@ -87,8 +87,12 @@ public enum AppEnvironment: String, Sendable, CaseIterable, CustomStringConverti
       let names = allCases.map(\.rawValue).joined(separator: ", ")
       throw ConfigError(
         .invalidValue(key: entry.key, expected: names), at: location,
-        "\(entry.key): expected one of \(names), got '\(UntrustedText.sanitize(entry.value, limit: 40))'"
-      )
+        Localized.current(
+          "config.expectedOneOf",
+          [
+            "key": entry.key, "names": names,
+            "got": "'\(UntrustedText.sanitize(entry.value, limit: 40))'",
+          ]))
     }
     return named
   }

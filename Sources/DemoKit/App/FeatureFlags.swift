@@ -37,5 +37,7 @@ public struct FeatureFlags: Sendable, Equatable {
 public struct FeatureOff: Error, Equatable, CustomStringConvertible {
   public let feature: Feature
   public init(_ feature: Feature) { self.feature = feature }
-  public var description: String { "\(feature.rawValue) is turned off (\(feature.key.name)=NO)" }
+  public var description: String {
+    Localized.current("feature.off", ["feature": feature.rawValue, "key": feature.key.name])
+  }
 }

@@ -48,7 +48,7 @@ final class AppContext: Sendable {
     try bootstrapLogging(config, invocation)
     let httpLog = try invocation.httpLog.map { try JSONLinesFile(path: $0) }
     let analyticsLog = try invocation.analyticsLog.map {
-      try JSONLinesFile(path: $0, name: "analytics log")
+      try JSONLinesFile(path: $0, name: Localized.current("log.analytics"))
     }
     config.logDiagnostics()
 
@@ -80,16 +80,22 @@ final class AppContext: Sendable {
         if case .stale(let age) = record.source {
           // The command succeeds with what was kept: say how old it is, once per answer.
           let age = Output.duration(.seconds(age))
+          let text = Localized.current
+          let reason =
+            record.error ?? text("notice.unavailable", ["status": String(record.status ?? 0)])
           Terminal.error(
-            "\(record.request): \(record.error ?? "server unavailable (\(record.status ?? 0))"); shown from the cache, \(age) old"
-          )
+            text("notice.stale", ["request": record.request, "reason": reason, "age": age]))
         }
         // The info log line already says it when shown.
         guard let retry = record.retry, !Log.networking.isEnabled(.info) else { return }
         let delay = Duration.milliseconds(Int64(retry.delayMilliseconds.rounded()))
         Terminal.error(
-          "retrying in \(Output.duration(delay)) (\(retry.number)/\(retry.maxRetries)): \(record.request) → \(retry.reason)…"
-        )
+          Localized.current(
+            "notice.retrying",
+            [
+              "delay": Output.duration(delay), "number": String(retry.number),
+              "max": String(retry.maxRetries), "request": record.request, "reason": retry.reason,
+            ]))
       },
       analytics: analyticsLog.map(AnalyticsLog.init(file:)) ?? NoAnalytics())
     do {
@@ -116,10 +122,10 @@ final class AppContext: Sendable {
   /// The registered `T`, or nil when none is (a feature turned off).
   func resolve<T: Sendable>(_ type: T?.Type = T?.self) throws -> T? { try container.resolve() }
 
-  /// The API the session belongs to, as a person would name it.
-  var apiName: String {
-    if sandbox != nil { return "the embedded sandbox" }
-    return (try? container.resolve(Origin.self).description) ?? "the API"
+  /// The API the session belongs to, as a person would name it (in English for `--json`).
+  func apiName(_ text: Localized = .current) -> String {
+    if sandbox != nil { return text("api.sandbox") }
+    return (try? container.resolve(Origin.self).description) ?? text("api.unnamed")
   }
 
   // MARK: Configuration
@@ -162,7 +168,8 @@ final class AppContext: Sendable {
         guard let level = LogLevel(name: name) else {
           throw ConfigError(
             .invalidValue(key: "LOG_LEVEL", expected: "a log level"), at: nil,
-            "LOG_LEVEL (env): expected one of \(LogLevel.names), got \(Invocation.quoted(name))")
+            Localized.current(
+              "error.logLevel", ["names": LogLevel.names, "got": Invocation.quoted(name)]))
         }
         levels.global = level
       }
@@ -170,7 +177,8 @@ final class AppContext: Sendable {
     if let name = invocation.logLevel {
       guard let level = LogLevel(name: name) else {
         throw UsageError.global(
-          "--log-level must be one of \(LogLevel.names), got \(Invocation.quoted(name))")
+          Localized.current(
+            "usage.logLevel", ["names": LogLevel.names, "got": Invocation.quoted(name)]))
       }
       levels.global = level
     }

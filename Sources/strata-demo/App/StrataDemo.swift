@@ -48,7 +48,7 @@ enum StrataDemo {
         output = try await run(app, invocation)
       } catch let error as NetworkError where error.isUnauthorized {
         await app.shutdown()
-        throw SignInRequired(api: app.apiName, sessionEnded: hadSession)
+        throw SignInRequired(api: app.apiName(), sessionEnded: hadSession)
       } catch {
         await app.shutdown()
         throw error

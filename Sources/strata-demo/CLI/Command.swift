@@ -13,7 +13,6 @@ struct Command: Sendable {
   }
 
   let words: [String]
-  let summary: String
   let positionals: [String]
   let options: [OptionSpec]
   let example: String
@@ -22,11 +21,10 @@ struct Command: Sendable {
   let run: Run
 
   init(
-    _ name: String, summary: String, positionals: [String] = [], options: [OptionSpec] = [],
+    _ name: String, positionals: [String] = [], options: [OptionSpec] = [],
     example: String, feature: Feature? = nil, run: Run
   ) {
     self.words = name.split(separator: " ").map(String.init)
-    self.summary = summary
     self.positionals = positionals
     self.options = options
     self.example = example
@@ -36,6 +34,9 @@ struct Command: Sendable {
 
   var name: String { words.joined(separator: " ") }
 
+  /// What the command does, in the user's language: the sentence `command.<words>`.
+  var summary: String { Localized.current("command." + words.joined(separator: ".")) }
+
   var usage: String {
     let positional = positionals.map { " \($0)" }.joined()
     let options = self.options.map { " [--\($0.name)\($0.valueName.map { " \($0)" } ?? "")]" }
@@ -44,13 +45,14 @@ struct Command: Sendable {
   }
 
   var help: String {
-    var text = "\(summary)\n\nUsage: \(usage)\n"
+    let text = Localized.current
+    var help = "\(summary)\n\n\(text("help.usage")): \(usage)\n"
     if !options.isEmpty {
-      text += "\nOptions:\n" + OptionSpec.table(options)
+      help += "\n\(text("help.options")):\n" + OptionSpec.table(options)
     }
-    text += "\nGlobal options:\n" + OptionSpec.table(CommandTable.globalOptions)
-    text += "\nExample:\n  \(example)\n"
-    return text
+    help += "\n\(text("help.globalOptions")):\n" + OptionSpec.table(CommandTable.globalOptions)
+    help += "\n\(text("help.example")):\n  \(example)\n"
+    return help
   }
 }
 
@@ -58,7 +60,15 @@ struct Command: Sendable {
 struct OptionSpec: Sendable {
   let name: String
   let valueName: String?
-  let help: String
+  /// The key of its help sentence: `option.<name>` unless the command says otherwise (`--text`
+  /// means one thing to `todo add` and another to `todo edit`).
+  let helpKey: String
+
+  init(name: String, valueName: String?, help helpKey: String? = nil) {
+    (self.name, self.valueName, self.helpKey) = (name, valueName, helpKey ?? "option." + name)
+  }
+
+  var help: String { Localized.current(helpKey) }
 
   static func table(_ options: [OptionSpec]) -> String {
     let labels = options.map { "--\($0.name)\($0.valueName.map { " \($0)" } ?? "")" }

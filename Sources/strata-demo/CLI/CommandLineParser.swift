@@ -40,8 +40,12 @@ struct Invocation: Sendable {
     guard let text = option(name) else { return value }
     guard let number = Self.wholeNumber(text), range.contains(number) else {
       throw UsageError(
-        "--\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got \(Self.quoted(text))",
-        command)
+        Localized.current(
+          "usage.wholeNumber",
+          [
+            "option": name, "from": String(range.lowerBound), "to": String(range.upperBound),
+            "got": Self.quoted(text),
+          ]), command)
     }
     return number
   }
@@ -62,7 +66,7 @@ struct Invocation: Sendable {
   func identifier() throws -> Int {
     guard let text = positionals.first, let id = Self.wholeNumber(text), id > 0 else {
       throw UsageError(
-        "ID must be a positive whole number, got '\(positionals.first ?? "")'", command)
+        Localized.current("usage.id", ["got": Self.quoted(positionals.first ?? "")]), command)
     }
     return id
   }
@@ -74,8 +78,7 @@ extension Invocation {
   func itemID() throws -> ItemID {
     guard let text = positionals.first, let id = ItemID(text) else {
       throw UsageError(
-        "ID must be a positive number or a local id of 8 hex digits, got "
-          + "'\(Self.quoted(positionals.first ?? "", bare: true))'", command)
+        Localized.current("usage.itemID", ["got": Self.quoted(positionals.first ?? "")]), command)
     }
     return id
   }
@@ -132,7 +135,9 @@ enum CommandLineParser {
       if argument == "-v" { name = "verbose" }
       if valueOptions.contains(name), value == nil {
         guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-          throw UsageError("--\(Invocation.quoted(name, bare: true)) needs a value", nil)
+          throw UsageError(
+            Localized.current("usage.needsValue", ["option": Invocation.quoted(name, bare: true)]),
+            nil)
         }
         value = arguments[index]
         index += 1
@@ -149,9 +154,15 @@ enum CommandLineParser {
     let required = command.positionals.filter { !$0.hasPrefix("[") }.count
     guard (required...command.positionals.count).contains(invocation.positionals.count) else {
       let expected =
-        command.positionals.isEmpty ? "no arguments" : command.positionals.joined(separator: " ")
+        command.positionals.isEmpty
+        ? Localized.current("usage.noArguments") : command.positionals.joined(separator: " ")
       throw UsageError(
-        "'\(command.name)' takes \(expected), got \(invocation.positionals.count)", command)
+        Localized.current(
+          "usage.arguments",
+          [
+            "command": command.name, "expected": expected,
+            "got": String(invocation.positionals.count),
+          ]), command)
     }
     return invocation
   }
@@ -169,7 +180,7 @@ enum CommandLineParser {
           url?.host?.isEmpty == false
         else {
           throw UsageError.global(
-            "--api needs an http or https URL or 'sandbox', got \(Invocation.quoted(value))")
+            Localized.current("usage.api", ["got": Invocation.quoted(value)]))
         }
       }
       invocation.api = value
@@ -178,12 +189,15 @@ enum CommandLineParser {
     case "analytics-log": invocation.analyticsLog = value
     case "set":
       guard let value, let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-        throw UsageError("--set needs KEY=VALUE, got \(Invocation.quoted(value ?? ""))", nil)
+        throw UsageError(
+          Localized.current("usage.set", ["got": Invocation.quoted(value ?? "")]), nil)
       }
       invocation.sets.append(
         (String(value[..<equals]), String(value[value.index(after: equals)...])))
     case "sandbox", "json", "help", "version", "verbose", "no-cache":
-      guard value == nil else { throw UsageError.global("--\(name) takes no value") }
+      guard value == nil else {
+        throw UsageError.global(Localized.current("usage.noValue", ["option": name]))
+      }
       switch name {
       case "sandbox": invocation.sandbox = true
       case "json": invocation.json = true
@@ -206,11 +220,14 @@ enum CommandLineParser {
         let known = CommandTable.commands.filter { $0.words[0] == first }
         if !known.isEmpty, known.allSatisfy({ $0.words.count > 1 }) {
           throw UsageError(
-            "'\(first)' needs a subcommand: \(known.map(\.name).joined(separator: ", "))", nil)
+            Localized.current(
+              "usage.subcommand",
+              ["command": first, "known": known.map(\.name).joined(separator: ", ")]), nil)
         }
-        throw UsageError("unknown command \(Invocation.quoted(first))", nil)
+        throw UsageError(
+          Localized.current("usage.unknownCommand", ["got": Invocation.quoted(first)]), nil)
       }
-      throw UsageError("missing command", nil)
+      throw UsageError(Localized.current("usage.missingCommand"), nil)
     }
     return command
   }
@@ -224,18 +241,21 @@ enum CommandLineParser {
     for option in commandOptions {
       guard let spec = command.options.first(where: { $0.name == option.name }) else {
         throw UsageError(
-          "unknown option '--\(Invocation.quoted(option.name, bare: true))' for '\(command.name)'",
+          Localized.current(
+            "usage.unknownOption",
+            ["option": Invocation.quoted(option.name, bare: true), "command": command.name]),
           command)
       }
       if spec.valueName == nil {  // a flag
         guard option.value == nil else {
-          throw UsageError("--\(option.name) takes no value", command)
+          throw UsageError(Localized.current("usage.noValue", ["option": option.name]), command)
         }
         invocation.options[option.name, default: []].append("")
         continue
       }
       guard let value = option.value else {
-        throw UsageError("--\(option.name) needs a value", command)
+        throw UsageError(
+          Localized.current("usage.needsValue", ["option": option.name]), command)
       }
       invocation.options[option.name, default: []].append(value)
     }

@@ -1,3 +1,5 @@
+import DemoKit
+
 /// Every command the CLI has, in the order `--help` lists them. Each feature's file declares its
 /// entries and adds one term to ``commands`` (a test fails when a command file is left out).
 enum CommandTable {
@@ -21,58 +23,38 @@ enum CommandTable {
   }
 
   static let globalOptions: [OptionSpec] = [
-    OptionSpec(
-      name: "config", valueName: "FILE",
-      help:
-        "configuration file (or STRATA_CONFIG); none is read from the working directory"),
-    OptionSpec(
-      name: "api", valueName: "URL", help: "API base URL, or 'sandbox' for the embedded server"),
-    OptionSpec(
-      name: "sandbox", valueName: nil,
-      help: "start the embedded sandbox and use it (same as --api sandbox)"),
-    OptionSpec(
-      name: "set", valueName: "KEY=VALUE", help: "override a configuration key (repeatable)"),
-    OptionSpec(
-      name: "log-level", valueName: "LEVEL",
-      help: "trace, debug, info, notice, warning, error or critical"),
-    OptionSpec(name: "json", valueName: nil, help: "print JSON instead of tables"),
-    OptionSpec(
-      name: "no-cache", valueName: nil,
-      help: "ask the server for every read (same as --set HTTP_CACHE=off)"),
-    OptionSpec(
-      name: "verbose", valueName: nil,
-      help: "-v: also print info log lines on stderr (default: warnings and errors only)"),
-    OptionSpec(
-      name: "http-log", valueName: "FILE",
-      help: "write a JSON line per HTTP attempt (method, redacted URL, status, duration…)"),
-    OptionSpec(
-      name: "analytics-log", valueName: "FILE",
-      help: "write a JSON line per analytics event (ids, counts and statuses only)"),
-    OptionSpec(
-      name: "help", valueName: nil, help: "show help (for a command: strata-demo COMMAND --help)"),
-    OptionSpec(name: "version", valueName: nil, help: "print the version"),
+    OptionSpec(name: "config", valueName: "FILE"),
+    OptionSpec(name: "api", valueName: "URL"),
+    OptionSpec(name: "sandbox", valueName: nil),
+    OptionSpec(name: "set", valueName: "KEY=VALUE"),
+    OptionSpec(name: "log-level", valueName: "LEVEL"),
+    OptionSpec(name: "json", valueName: nil),
+    OptionSpec(name: "no-cache", valueName: nil),
+    OptionSpec(name: "verbose", valueName: nil),
+    OptionSpec(name: "http-log", valueName: "FILE"),
+    OptionSpec(name: "analytics-log", valueName: "FILE"),
+    OptionSpec(name: "help", valueName: nil),
+    OptionSpec(name: "version", valueName: nil),
   ]
 
   /// `posts`, `todos`: a list from the server, or with `--local` the one the device keeps.
   static func deviceList(_ things: String, limit: Int, run: Command.Run) -> Command {
     Command(
-      things, summary: "List \(things) (--local: those kept on this device, with their status).",
-      options: paging + [
-        OptionSpec(name: "local", valueName: nil, help: "list the device's \(things), no request")
-      ], example: "strata-demo \(things) --limit \(limit)", run: run)
+      things,
+      options: paging + [OptionSpec(name: "local", valueName: nil, help: "option.\(things).local")],
+      example: "strata-demo \(things) --limit \(limit)", run: run)
   }
 
-  /// `--offline`: a change kept on this device (`verb`: "keep it", "flip it").
+  /// `--offline`: a change kept on this device; `verb` names how the help says it
+  /// (`keep`, `keepChange`, `keepDeletion`, `flip`: the sentence `option.offline.<verb>`).
   static func offline(_ verb: String) -> OptionSpec {
-    OptionSpec(
-      name: "offline", valueName: nil,
-      help: "\(verb) on this device as pending; 'sync' sends it (also when there is no route)")
+    OptionSpec(name: "offline", valueName: nil, help: "option.offline." + verb)
   }
 
   /// `--limit` and `--skip`, for every list.
   static let paging = [
-    OptionSpec(name: "limit", valueName: "N", help: "how many (default 10)"),
-    OptionSpec(name: "skip", valueName: "N", help: "how many to skip (default 0)"),
+    OptionSpec(name: "limit", valueName: "N"),
+    OptionSpec(name: "skip", valueName: "N"),
   ]
 
   static var help: String {
@@ -80,21 +62,18 @@ enum CommandTable {
     let list = commands.map {
       "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary
     }
+    let text = Localized.current
     return """
-      strata-demo — every layer of Strata, live: Config → Log → Request → NetworkService →
-      Repository → ViewModel, wired by a DI container, against the embedded sandbox or
-      https://dummyjson.com.
+      \(text("help.intro"))
 
-      Usage: strata-demo [global options] COMMAND [options]
+      \(text("help.usage")): strata-demo [global options] COMMAND [options]
 
-      Commands:
+      \(text("help.commands")):
       \(list.joined(separator: "\n"))
 
-      Global options:
+      \(text("help.globalOptions")):
       \(OptionSpec.table(globalOptions))
-      Exit status: 0 ok, 1 failure, 2 usage, 65 input refused (nothing sent), 73 a log file
-      not writable, 74 stdout not writable, 75 changes wait (sync), 77 not signed in,
-      and 78 configuration error or a feature turned off.
+      \(text("help.exitStatus"))
 
       """
   }

@@ -34,26 +34,45 @@ struct SignInRequired: Error {
 
 /// Turns any error into one line on stderr and an exit status.
 enum Failure {
+  /// A refused setting in the user's language (the library says it in English).
+  static func sentence(_ refused: PreferenceError) -> String {
+    let text = Localized.current
+    switch refused {
+    case .unknown(let name, let known):
+      return text(
+        "settings.unknown",
+        ["name": Invocation.quoted(name), "known": known.joined(separator: ", ")])
+    case .invalid(let name, let value, let allowed):
+      return text(
+        "settings.invalid", ["name": name, "value": Invocation.quoted(value), "allowed": allowed])
+    case .tooLong(let name, let limit):
+      return text("settings.tooLong", ["name": name, "limit": String(limit)])
+    }
+  }
+
   static func report(_ error: any Error, command: Command?) -> ExitStatus {
     switch error {
     case let usage as UsageError:
       let shown = usage.isGlobal ? nil : usage.command ?? command
+      let text = Localized.current
+      let usageLine = shown?.usage ?? "strata-demo [global options] COMMAND [options]"
+      let help = "strata-demo \(shown.map { $0.name + " " } ?? "")--help"
       Terminal.error("strata-demo: \(usage.message)")
-      Terminal.error(
-        "usage: \(shown?.usage ?? "strata-demo [global options] COMMAND [options]")")
-      Terminal.error("Run 'strata-demo \(shown.map { $0.name + " " } ?? "")--help' for more.")
+      Terminal.error(text("usage.line", ["usage": usageLine]))
+      Terminal.error(text("usage.more", ["command": help]))
       return .usage
     case let invalid as ValidationError:
       Terminal.error("strata-demo: \(invalid)")
       return .dataError
     case let refused as PreferenceError:
-      Terminal.error("strata-demo: \(refused)")
+      Terminal.error("strata-demo: " + Self.sentence(refused))
       return .dataError
     case let off as FeatureOff:
       Terminal.error("strata-demo: \(command.map { $0.name + ": " } ?? "")\(off)")
       return .config
     case let config as ConfigError:
-      Terminal.error("strata-demo: configuration error: \(config)")
+      Terminal.error(
+        "strata-demo: " + Localized.current("error.configuration", ["reason": "\(config)"]))
       return .config
     case let container as DependencyError:
       // One line for the real cause: a bad configuration value fails every service that
@@ -62,7 +81,10 @@ enum Failure {
       if let cause = causes.first(where: { $0 is ConfigError }) ?? causes.first {
         return report(cause, command: command)
       }
-      Terminal.error("strata-demo: \(command?.name ?? "command") failed: \(container)")
+      Terminal.error(
+        "strata-demo: "
+          + Localized.current(
+            "error.failed", ["command": command?.name ?? "command", "reason": "\(container)"]))
       return .failure
     case let missing as SignInRequired where missing.sessionEnded:
       // The request went out with the session's token and the server refused it (and its
@@ -82,7 +104,7 @@ enum Failure {
       Terminal.error("strata-demo: " + Localized.current("error.offline"))
       return .failure
     case let network as NetworkError where network.isUnauthorized:
-      Terminal.error("strata-demo: not signed in: run 'strata-demo login'")
+      Terminal.error("strata-demo: " + Localized.current("error.notSignedInHere"))
       return .unauthorized
     case let network as NetworkError:
       Terminal.error(

@@ -8,6 +8,9 @@ enum Headings {
     names.map { Localized.current("heading." + $0) }
   }
 
+  /// The label `label.<name>` of a detail view's line (`Name`, `Title`).
+  static func label(_ name: String) -> String { Localized.current("label." + name) }
+
   /// A kept item's status (`pending`, `failed`: the store's words, as `--json` has them),
   /// with "(deleted)" in the user's language when it is a deletion.
   static func status<Item>(_ entry: OfflineCollection<Item>.Entry) -> String {

@@ -28,20 +28,26 @@ final class JSONLinesFile: Sendable {
 
   /// Opens the log (named `name` in errors) before anything is sent. Throws ``CantCreate``
   /// (exit 73).
-  init(path: String, name: String = "HTTP log") throws {
+  init(path: String, name: String = Localized.current("log.http")) throws {
     // O_NONBLOCK: opening a FIFO for writing with no reader would otherwise wait forever.
     let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
+      let reason = String(cString: strerror(errno))
       throw CantCreate(
-        "cannot write the \(name) \(Invocation.quoted(path)): \(String(cString: strerror(errno)))"
-      )
+        Localized.current(
+          "log.cannotWrite", ["log": name, "path": Invocation.quoted(path), "reason": reason]))
     }
     var status = stat()
     let kind = fstat(fd, &status) == 0 ? status.st_mode & S_IFMT : 0
     guard kind == S_IFREG || kind == S_IFCHR else {
       close(fd)
       throw CantCreate(
-        "cannot write the \(name) \(Invocation.quoted(path)): not a regular file or a device")
+        Localized.current(
+          "log.cannotWrite",
+          [
+            "log": name, "path": Invocation.quoted(path),
+            "reason": Localized.current("log.notAFile"),
+          ]))
     }
     if kind == S_IFREG { _ = ftruncate(fd, 0) }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -71,8 +77,14 @@ final class JSONLinesFile: Sendable {
   var problem: String? {
     output.withLock { output in
       output.failure.map { code in
-        "the \(name) \(Invocation.quoted(path)) could not be written: "
-          + "\(String(cString: strerror(code))) (\(output.lost) line\(output.lost == 1 ? "" : "s") lost)"
+        let text = Localized.current
+        return text(
+          "log.lost",
+          [
+            "log": name, "path": Invocation.quoted(path),
+            "reason": String(cString: strerror(code)),
+            "lost": text.plural("log.lines", count: output.lost),
+          ])
       }
     }
   }

@@ -41,7 +41,7 @@ struct Output {
     _ page: Page<Item>?, failure: (any Error)?, headers: [String], row: (Item) -> [String]
   ) throws -> Output {
     if let failure { throw failure }
-    guard let page else { throw CommandFailure("nothing was loaded") }
+    guard let page else { throw CommandFailure(Localized.current("error.nothingLoaded")) }
     return Output(
       text: .table(headers: headers, rows: page.items.map(row), footer: footer(page)),
       json: page)

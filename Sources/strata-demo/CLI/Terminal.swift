@@ -1,3 +1,4 @@
+import DemoKit
 import Foundation
 import Strata
 
@@ -25,12 +26,12 @@ enum Terminal {
       if count < 0, errno == EINTR { continue }
       guard count == 1, byte != UInt8(ascii: "\n") else { break }
       guard line.count < limit else {
-        throw CommandFailure("the password on stdin is longer than \(limit) bytes: refused")
+        throw CommandFailure(Localized.current("error.passwordTooLong", ["limit": String(limit)]))
       }
       line.append(byte)
     }
     if line.last == UInt8(ascii: "\r") { line.removeLast() }
-    guard !line.isEmpty else { throw CommandFailure("no password on stdin") }
+    guard !line.isEmpty else { throw CommandFailure(Localized.current("error.noPassword")) }
     return String(decoding: line, as: UTF8.self)
   }
 
@@ -90,7 +91,8 @@ enum Terminal {
         signal(SIGPIPE, SIG_DFL)
         raise(SIGPIPE)
       }
-      error("strata-demo: cannot write the output: \(String(cString: strerror(failure)))")
+      let reason = String(cString: strerror(failure))
+      error("strata-demo: " + Localized.current("error.cannotWrite", ["reason": reason]))
       exit(ExitStatus.ioError.rawValue)
     }
   }

@@ -7,27 +7,20 @@ import Strata
 enum AccountCommands {
   nonisolated static let commands = [
     Command(
-      "login", summary: "Sign in; the session is kept (0600) for the next commands.",
+      "login",
       options: [
-        OptionSpec(
-          name: "username", valueName: "NAME", help: "login name (prompted in a terminal)"),
-        OptionSpec(
-          name: "password", valueName: "PASSWORD",
-          help:
-            "password (prompted without echo in a terminal); other users can read it with 'ps'"),
-        OptionSpec(
-          name: "password-stdin", valueName: nil,
-          help: "read the password from the first line of stdin (printf '%s' \"$PW\" | …)"),
+        OptionSpec(name: "username", valueName: "NAME"),
+        OptionSpec(name: "password", valueName: "PASSWORD"),
+        OptionSpec(name: "password-stdin", valueName: nil),
       ],
       example:
         "printf '%s' emilyspass | strata-demo --api http://127.0.0.1:8080 login --username emilys --password-stdin",
       run: .inApp(login)),
     Command(
-      "logout", summary: "Forget the stored session.", example: "strata-demo logout",
+      "logout", example: "strata-demo logout",
       run: .inApp(logout)),
     Command(
-      "me", summary: "Show the signed-in user (refreshing the token if needed).",
-      example: "strata-demo me", run: .inApp(me)),
+      "me", example: "strata-demo me", run: .inApp(me)),
   ]
 
   static func login(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
@@ -35,28 +28,28 @@ enum AccountCommands {
     var password = invocation.option("password")
     if invocation.option("password-stdin") != nil {
       guard password == nil else {
-        throw UsageError("--password and --password-stdin exclude each other", invocation.command)
+        throw UsageError(Localized.current("login.passwordTwice"), invocation.command)
       }
       guard username != nil else {
-        throw UsageError("--password-stdin needs --username", invocation.command)
+        throw UsageError(Localized.current("login.stdinNeedsUsername"), invocation.command)
       }
       password = try Terminal.readSecretLine(limit: 4096)
     }
     if let password { KnownSecrets.register(password) }
     if username == nil || password == nil {
       guard Terminal.inputIsTerminal else {
-        throw UsageError(
-          "login needs --username and --password (or --password-stdin) when input is not a terminal",
-          invocation.command)
+        throw UsageError(Localized.current("login.notTerminal"), invocation.command)
       }
       // End of input (Ctrl-D) at a prompt cancels the login; Ctrl-C ends the process (130).
       if username == nil {
-        guard let answer = Terminal.prompt("username: ") else { throw CommandFailure("cancelled") }
+        guard let answer = Terminal.prompt(Localized.current("login.username")) else {
+          throw CommandFailure(Localized.current("cancelled"))
+        }
         username = answer
       }
       if password == nil {
-        guard let answer = Terminal.promptSecret("password: ") else {
-          throw CommandFailure("cancelled")
+        guard let answer = Terminal.promptSecret(Localized.current("login.password")) else {
+          throw CommandFailure(Localized.current("cancelled"))
         }
         password = answer
         if let password { KnownSecrets.register(password) }
@@ -67,7 +60,7 @@ enum AccountCommands {
     model.password = password ?? ""
     guard await model.login(), let user = model.user else {
       if let invalid = model.validationError { throw invalid }
-      throw CommandFailure(model.state.message ?? "login failed")
+      throw CommandFailure(model.state.message ?? Localized.current("login.failed"))
     }
     return Output(
       text: .line(
@@ -96,23 +89,23 @@ enum AccountCommands {
       (try? FileManager.default.attributesOfItem(atPath: file)) != nil
     else {
       return Output(
-        text: .line(Localized.current("account.nothingToForget", ["api": app.apiName])),
+        text: .line(Localized.current("account.nothingToForget", ["api": app.apiName()])),
         json: ["signedIn": false])
     }
     let why: String
     do {
       _ = try store.load()
-      why = "its content is not a session"
+      why = Localized.current("logout.notASession")
     } catch {
       why = String(describing: error)
     }
     let named = store.storedAccount()
     await session.signOut()
-    Terminal.error("warning: removed \(file), which could not be used (\(why))")
+    let text = Localized.current
+    Terminal.error(text("logout.removed", ["file": file, "reason": why]))
     return Output(
       text: .line(
-        "signed out: the session file that could not be used is gone"
-          + (named.map { ", with account \($0)'s kept answers" } ?? "")),
+        named.map { text("logout.unusableOf", ["account": $0]) } ?? text("logout.unusable")),
       json: ["signedIn": false])
   }
 
@@ -120,7 +113,7 @@ enum AccountCommands {
     let model = try app.resolve(ProfileViewModel.self)
     await model.load()
     if let failure = model.state.failure { throw failure.error }
-    guard let user = model.user else { throw CommandFailure("no user") }
+    guard let user = model.user else { throw CommandFailure(Localized.current("error.noUser")) }
     return UserCommands.detail(user)
   }
 }

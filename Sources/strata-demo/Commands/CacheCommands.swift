@@ -1,3 +1,4 @@
+import DemoKit
 import Strata
 
 /// `cache show`, `cache clear`: the HTTP cache of the API in use (its answers to GETs, kept
@@ -6,11 +7,9 @@ import Strata
 enum CacheCommands {
   nonisolated static let commands = [
     Command(
-      "cache show", summary: "Show what the HTTP cache keeps for this API.",
-      example: "strata-demo cache show", run: .inApp(show)),
+      "cache show", example: "strata-demo cache show", run: .inApp(show)),
     Command(
-      "cache clear", summary: "Forget every answer the HTTP cache keeps for this API.",
-      example: "strata-demo cache clear", run: .inApp(clear)),
+      "cache clear", example: "strata-demo cache clear", run: .inApp(clear)),
   ]
 
   struct Summary: Encodable {
@@ -24,12 +23,15 @@ enum CacheCommands {
   static func show(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let summary = try summary(app)
     guard summary.kept != "off" else {
-      return Output(text: .line("the HTTP cache is off (HTTP_CACHE=off)"), json: summary)
+      return Output(text: .line(Localized.current("cache.off")), json: summary)
     }
     return Output(
       text: .detail([
-        ("API", summary.api), ("Kept", summary.kept), ("Entries", String(summary.entries)),
-        ("Bytes", String(summary.bytes)), ("Directory", summary.directory),
+        (Headings.label("api"), app.apiName()),
+        (Headings.label("kept"), Localized.current("cache.kept." + summary.kept)),
+        (Headings.label("entries"), String(summary.entries)),
+        (Headings.label("bytes"), String(summary.bytes)),
+        (Headings.label("directory"), summary.directory),
       ]), json: summary)
   }
 
@@ -38,19 +40,26 @@ enum CacheCommands {
     let left = try app.resolve(NetworkOptions.self).cache?.removeAll() ?? []
     guard left.isEmpty else {
       throw CommandFailure(
-        "could not clear \(left.count) of the HTTP cache's files for \(before.api): "
-          + left.prefix(3).joined(separator: "; ") + (left.count > 3 ? "; …" : ""))
+        Localized.current(
+          "cache.notCleared",
+          [
+            "count": String(left.count), "api": app.apiName(),
+            "files": left.prefix(3).joined(separator: "; ") + (left.count > 3 ? "; …" : ""),
+          ]))
     }
     return Output(
       text: .line(
-        "cleared \(before.entries) answers (\(before.bytes) bytes) kept for \(before.api)"),
+        Localized.current.plural(
+          "cache.cleared", count: before.entries,
+          ["bytes": String(before.bytes), "api": app.apiName()])),
       json: before)
   }
 
   private static func summary(_ app: AppContext) throws -> Summary {
     let cache = try app.resolve(NetworkOptions.self).cache
     return Summary(
-      api: app.apiName, kept: cache == nil ? "off" : cache?.directory == nil ? "memory" : "disk",
+      api: app.apiName(Localized(language: "en")),
+      kept: cache == nil ? "off" : cache?.directory == nil ? "memory" : "disk",
       entries: cache?.count ?? 0, bytes: cache?.byteCount ?? 0, directory: cache?.directory)
   }
 }

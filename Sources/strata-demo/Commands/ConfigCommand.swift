@@ -1,11 +1,12 @@
+import DemoKit
 import Strata
 
 /// `config show`: every value with its origin, secrets redacted.
 enum ConfigCommand {
   nonisolated static let commands = [
     Command(
-      "config show", summary: "Show every configuration value and where it came from.",
-      example: "strata-demo --config Config/Release.xcconfig config show", run: .standalone(show))
+      "config show", example: "strata-demo --config Config/Release.xcconfig config show",
+      run: .standalone(show))
   ]
 
   struct Row: Encodable {
@@ -22,9 +23,11 @@ enum ConfigCommand {
     }
     return Output(
       text: .line(
-        "configuration file: \(file ?? "(none)")\n"
+        Localized.current("config.file", ["file": file ?? Localized.current("config.none")])
+          + "\n"
           + Output.table(
-            ["KEY", "VALUE", "FROM"], rows.map { [$0.key, $0.value, $0.origin] }, maxWidth: 60)),
+            Headings.of("key", "value", "from"), rows.map { [$0.key, $0.value, $0.origin] },
+            maxWidth: 60)),
       json: rows)
   }
 }

@@ -14,21 +14,22 @@ struct NewPostDialog {
   /// - Returns: Whether the post was created (false: declined or input ended).
   /// - Throws: The creation's failure.
   func run(_ flow: NewPostFlow) async throws -> Bool {
+    let text = Localized.current
     let steps = NewPostFlow.Step.allCases
     while !flow.wizard.isFinished {
       let step = flow.wizard.current
       let number = (steps.firstIndex(of: step) ?? 0) + 1
       switch step {
       case .title where flow.fields.title.isEmpty || flow.wizard.validationMessage != nil:
-        tell("[\(number)/\(steps.count)] title")
-        guard let answer = ask("title: ") else { return false }
+        tell("[\(number)/\(steps.count)] \(text("dialog.title"))")
+        guard let answer = ask(text("dialog.title") + ": ") else { return false }
         flow.fields.title = answer
       case .body where flow.fields.body.isEmpty || flow.wizard.validationMessage != nil:
-        tell("[\(number)/\(steps.count)] body")
-        guard let answer = ask("body: ") else { return false }
+        tell("[\(number)/\(steps.count)] \(text("dialog.body"))")
+        guard let answer = ask(text("dialog.body") + ": ") else { return false }
         flow.fields.body = answer
       case .review:
-        tell("[\(number)/\(steps.count)] review")
+        tell("[\(number)/\(steps.count)] \(text("dialog.review"))")
         for (label, value) in flow.fields.summary {
           tell("  \(label): \(UntrustedText.sanitize(value))")
         }
@@ -43,8 +44,10 @@ struct NewPostDialog {
         throw Self.failure(of: flow)
       }
       if let dialog = flow.wizard.dialog {
-        let answer = ask("\(dialog.title) \(dialog.message) [y/N] ")?.lowercased()
-        guard answer == "y" || answer == "yes" else {
+        let answer = ask("\(dialog.title) \(dialog.message) \(text("dialog.yesNo")) ")?.lowercased()
+        // "y"/"yes" in every language: a script that answers in English keeps working.
+        let yes = ["y", "yes"] + text("dialog.yes").split(separator: ",").map(String.init)
+        guard let answer, yes.contains(answer) else {
           flow.wizard.cancel()
           return false
         }
@@ -56,6 +59,6 @@ struct NewPostDialog {
 
   /// Why the flow did not create the post: the create's error, else the flow's sentence.
   static func failure(of flow: NewPostFlow) -> any Error {
-    flow.wizard.state.failure?.error ?? CommandFailure("the post was not created")
+    flow.wizard.state.failure?.error ?? CommandFailure(Localized.current("post.notCreated"))
   }
 }

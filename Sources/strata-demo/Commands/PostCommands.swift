@@ -11,31 +11,25 @@ enum PostCommands {
     CommandTable.deviceList("posts", limit: 3, run: .inApp(posts)),
     Command(
       "post create",
-      summary:
-        "Create a post (keyed: a lost answer is retried, made once); asks in a terminal.",
       options: [
-        OptionSpec(name: "title", valueName: "TEXT", help: "title (asked in a terminal)"),
-        OptionSpec(name: "body", valueName: "TEXT", help: "text (asked in a terminal)"),
-        OptionSpec(name: "user-id", valueName: "N", help: "author (default 1)"),
-        CommandTable.offline("keep it"),
+        OptionSpec(name: "title", valueName: "TEXT", help: "option.title.asked"),
+        OptionSpec(name: "body", valueName: "TEXT", help: "option.body.asked"),
+        OptionSpec(name: "user-id", valueName: "N", help: "option.author"),
+        CommandTable.offline("keep"),
       ], example: "strata-demo post create --title Hello --body World --user-id 1",
       run: .inApp(create)),
     Command(
-      "post edit",
-      summary: "Change a post's title or body (keyed; folded into a creation not yet sent).",
-      positionals: ["ID"],
+      "post edit", positionals: ["ID"],
       options: [
-        OptionSpec(name: "title", valueName: "TEXT", help: "the new title"),
-        OptionSpec(name: "body", valueName: "TEXT", help: "the new text"),
-        CommandTable.offline("keep the change"),
+        OptionSpec(name: "title", valueName: "TEXT", help: "option.title.new"),
+        OptionSpec(name: "body", valueName: "TEXT", help: "option.text.new"),
+        CommandTable.offline("keepChange"),
       ], example: "strata-demo post edit 1 --title 'New title'", run: .inApp(edit)),
     Command(
-      "post delete",
-      summary: "Delete a post (one made offline and never sent: nothing is sent).",
-      positionals: ["ID"], options: [CommandTable.offline("keep the deletion")],
+      "post delete", positionals: ["ID"], options: [CommandTable.offline("keepDeletion")],
       example: "strata-demo post delete 1", run: .inApp(delete)),
     Command(
-      "post comments", summary: "Show a post with its comments.", positionals: ["ID"],
+      "post comments", positionals: ["ID"],
       example: "strata-demo post comments 1", feature: .comments, run: .inApp(comments)),
   ]
 
@@ -67,15 +61,14 @@ enum PostCommands {
         PostDraft(title: title, body: body, userId: userId), keepOffline: keepOffline)
     } else {
       guard Terminal.inputIsTerminal else {
-        throw UsageError(
-          "post create needs --title and --body when input is not a terminal", invocation.command)
+        throw UsageError(Localized.current("post.notTerminal"), invocation.command)
       }
       let flow = NewPostFlow(posts: posts, userId: userId, keepOffline: keepOffline)
       if let title = invocation.option("title") { flow.fields.title = title }
       if let body = invocation.option("body") { flow.fields.body = body }
       let dialog = NewPostDialog(ask: Terminal.prompt, tell: Terminal.error)
       guard try await dialog.run(flow), let created = flow.created else {
-        return Output(text: .line("not created"), json: nil)
+        return Output(text: .line(Localized.current("post.notCreated")), json: nil)
       }
       post = created
     }
@@ -83,14 +76,19 @@ enum PostCommands {
       let owner = try await owner(app)
       return Output(
         text: .line(
-          "kept on this device for \(owner), pending: \"\(post.item.title)\", local id "
-            + "\(post.localId ?? "-") — 'strata-demo sync' sends it in that session"),
+          Localized.current(
+            "post.kept",
+            [
+              "owner": Localized.current.owner(owner), "title": post.item.title,
+              "id": post.localId ?? "-",
+            ])),
         json: DeviceList.Row(name: .post, entry: post, account: owner.account))
     }
     return Output(
       text: .detail([
-        ("Created post", "#\(post.item.id)"), ("Title", post.item.title), ("Body", post.item.body),
-        ("User", String(post.item.userId)),
+        (Headings.label("createdPost"), "#\(post.item.id)"),
+        (Headings.label("title"), post.item.title), (Headings.label("body"), post.item.body),
+        (Headings.label("user"), String(post.item.userId)),
       ]), json: post.item)
   }
 
@@ -101,11 +99,14 @@ enum PostCommands {
     let post = try await app.resolve(PostsViewModel.self).edit(
       id, edit, keepOffline: try await app.keepsOffline(invocation))
     guard post.status == .synced else {
-      return try DeviceList.kept(post, "post \(id)", name: .post, owner: try await owner(app))
+      return try DeviceList.kept(
+        post, Localized.current("thing.post", ["id": "\(id)"]), name: .post,
+        owner: try await owner(app))
     }
     return Output(
       text: .detail([
-        ("Edited post", "#\(post.item.id)"), ("Title", post.item.title), ("Body", post.item.body),
+        (Headings.label("editedPost"), "#\(post.item.id)"),
+        (Headings.label("title"), post.item.title), (Headings.label("body"), post.item.body),
       ]), json: post.item)
   }
 
@@ -114,7 +115,9 @@ enum PostCommands {
     let id = try invocation.itemID()
     let deletion = try await app.resolve(PostsViewModel.self).delete(
       id, keepOffline: try await app.keepsOffline(invocation))
-    return try DeviceList.deletion(deletion, "post \(id)", name: .post, owner: try await owner(app))
+    return try DeviceList.deletion(
+      deletion, Localized.current("thing.post", ["id": "\(id)"]), name: .post,
+      owner: try await owner(app))
   }
 
   private static func owner(_ app: AppContext) async throws -> DataOwner {
@@ -125,16 +128,18 @@ enum PostCommands {
     let model = try app.resolve(PostDetailViewModel.self)
     await model.load(id: try invocation.identifier())
     if let failure = model.state.failure { throw failure.error }
-    guard let post = model.post else { throw CommandFailure("no post") }
+    guard let post = model.post else { throw CommandFailure(Localized.current("error.noPost")) }
     return Output(
       text: .line(
-        Output.detail([("Post", "#\(post.id) \(post.title)"), ("User", String(post.userId))])
-          + "\n\n"
+        Output.detail([
+          (Headings.label("post"), "#\(post.id) \(post.title)"),
+          (Headings.label("user"), String(post.userId)),
+        ]) + "\n\n"
           + Output.table(
-            ["ID", "USER", "LIKES", "COMMENT"],
+            Headings.of("id", "user", "likes", "comment"),
             model.comments.map {
               [String($0.id), $0.user.username, String($0.likes), $0.body]
-            }) + "\n\(model.comments.count) comment\(model.comments.count == 1 ? "" : "s")"),
+            }) + "\n" + Localized.current.plural("post.comments", count: model.comments.count)),
       json: PostWithComments(post: post, comments: model.comments))
   }
 

@@ -1,3 +1,4 @@
+import DemoKit
 import Foundation
 import StrataSandbox
 
@@ -6,21 +7,12 @@ import StrataSandbox
 enum SandboxCommand {
   nonisolated static let commands = [
     Command(
-      "sandbox serve", summary: "Run the embedded DummyJSON-compatible API until interrupted.",
+      "sandbox serve",
       options: [
-        OptionSpec(name: "port", valueName: "N", help: "port on 127.0.0.1 (default 8080; 0 = any)"),
-        OptionSpec(
-          name: "fault", valueName: "SPEC",
-          help:
-            "inject a fault, repeatable: 'GET /users 503x2', '* /posts/* drop', 'GET /todos delay=2s x3', '* /* echo=500', 'GET /users endless'"
-        ),
-        OptionSpec(
-          name: "rotate-refresh-tokens", valueName: nil,
-          help: "each refresh token works once (as servers that rotate them do)"),
-        OptionSpec(
-          name: "keep-writes", valueName: nil,
-          help:
-            "keep what is created, edited and deleted, readable by id (DummyJSON keeps nothing)"),
+        OptionSpec(name: "port", valueName: "N"),
+        OptionSpec(name: "fault", valueName: "SPEC"),
+        OptionSpec(name: "rotate-refresh-tokens", valueName: nil),
+        OptionSpec(name: "keep-writes", valueName: nil),
       ],
       example: "strata-demo sandbox serve --port 8080 --fault 'GET /users 503x2'",
       run: .standalone(serve))
@@ -45,12 +37,12 @@ enum SandboxCommand {
     do {
       try server.start()
     } catch {
-      throw CommandFailure("\(error); try another --port")
+      throw CommandFailure(Localized.current("sandbox.portTaken", ["reason": "\(error)"]))
     }
-    Terminal.out(
-      "sandbox listening on \(server.baseURL.absoluteString) (demo account: emilys / emilyspass)")
-    for spec in invocation.values("fault") { Terminal.out("fault armed: \(spec)") }
-    if configuration.keepsWrites { Terminal.out("writes are kept: a post made can be edited") }
+    let text = Localized.current
+    Terminal.out(text("sandbox.listening", ["url": server.baseURL.absoluteString]))
+    for spec in invocation.values("fault") { Terminal.out(text("sandbox.fault", ["fault": spec])) }
+    if configuration.keepsWrites { Terminal.out(text("sandbox.keepsWrites")) }
     while true { try await Task.sleep(for: .seconds(3600)) }
   }
 

@@ -7,15 +7,14 @@ import Strata
 enum SettingsCommands {
   nonisolated static let commands = [
     Command(
-      "settings", summary: "List your settings, with where each value comes from.",
-      example: "strata-demo settings", run: .inApp(list)),
+      "settings", example: "strata-demo settings", run: .inApp(list)),
     Command(
-      "settings set", summary: "Change a setting (checked: exit 65 with the values allowed).",
-      positionals: ["KEY", "VALUE"], example: "strata-demo settings set page-size 20",
+      "settings set", positionals: ["KEY", "VALUE"],
+      example: "strata-demo settings set page-size 20",
       run: .inApp(set)),
     Command(
-      "settings reset", summary: "Put one setting, or all, back to its default.",
-      positionals: ["[KEY]"], example: "strata-demo settings reset page-size", run: .inApp(reset)),
+      "settings reset", positionals: ["[KEY]"], example: "strata-demo settings reset page-size",
+      run: .inApp(reset)),
   ]
 
   static func list(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
@@ -31,7 +30,7 @@ enum SettingsCommands {
     }
     let model = try app.resolve(SettingsViewModel.self)
     guard await model.set(invocation.positionals[0], to: invocation.positionals[1]) else {
-      throw model.state.failure?.error ?? CommandFailure("not changed")
+      throw model.state.failure?.error ?? CommandFailure(Localized.current("settings.notChanged"))
     }
     return table(model.entries.filter { $0.name == invocation.positionals[0] })
   }

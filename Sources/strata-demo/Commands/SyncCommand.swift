@@ -8,20 +8,10 @@ enum SyncCommand {
   nonisolated static let commands = [
     Command(
       "sync",
-      summary:
-        "Send the posts and todo changes kept on this device, in order, each once (exit 0: all sent; 1: a change was refused; 75: changes wait for the server).",
       options: [
-        OptionSpec(
-          name: "retry-failed", valueName: nil,
-          help: "put refused changes back in the queue first, in their place"),
-        OptionSpec(
-          name: "discard", valueName: "ID",
-          help: "drop a refused change for good (the first characters of its key, as listed)"),
-        OptionSpec(
-          name: "watch", valueName: nil,
-          help:
-            "keep sending until SIGINT/SIGTERM (the change in flight finishes; exit 0; a second signal ends it at once, 130/143): when the route comes back and every SYNC_INTERVAL while changes wait (backing off); exit 1 when the local store fails"
-        ),
+        OptionSpec(name: "retry-failed", valueName: nil),
+        OptionSpec(name: "discard", valueName: "ID"),
+        OptionSpec(name: "watch", valueName: nil),
       ],
       example: "strata-demo sync", feature: .offline, run: .inApp(sync))
   ]
@@ -34,7 +24,7 @@ enum SyncCommand {
     if invocation.option("retry-failed") != nil {
       let requeued =
         try await posts.collection.retryFailed() + todos.collection.retryFailed()
-      Terminal.error("\(requeued) refused change\(requeued == 1 ? "" : "s") back in the queue")
+      Terminal.error(Localized.current.plural("sync.requeued", count: requeued))
     }
     let owner = await posts.collection.currentOwner()
     let progress = ProgressLine(shown: Terminal.errorIsTerminal && !invocation.json)
@@ -45,15 +35,21 @@ enum SyncCommand {
       postOutcomes = try await posts.sync { progress.update($0.done, $0.total, $0.entry) }
       todoOutcomes = try await todos.sync { progress.update($0.done, $0.total, $0.entry) }
     }
+    // `--json` says each result in English; the table, in the user's language.
     let rows =
-      postOutcomes.map {
-        Row($0.entry, $0.settled.map { "post #\($0.value.id)" } ?? Self.deleted($0.entry))
+      postOutcomes.map { outcome in
+        Row(outcome.entry) { text in
+          outcome.settled.map { text("thing.postNumber", ["id": String($0.value.id)]) }
+            ?? Self.deleted(outcome.entry, text)
+        }
       }
-      + todoOutcomes.map {
-        Row(
-          $0.entry,
-          $0.settled.map { "todo #\($0.value.id) \($0.value.completed ? "done" : "not done")" }
-            ?? Self.deleted($0.entry))
+      + todoOutcomes.map { outcome in
+        Row(outcome.entry) { text in
+          outcome.settled.map {
+            let state = text($0.value.completed ? "done" : "notDone")
+            return text("thing.todoNumber", ["id": String($0.value.id), "state": state])
+          } ?? Self.deleted(outcome.entry, text)
+        }
       }
     let left = try await posts.outbox() + todos.collection.outbox()
     return report(rows, left: left, owner: owner)
@@ -103,16 +99,18 @@ enum SyncCommand {
     guard let entry = (postMatches + todoMatches).first, postMatches.count + todoMatches.count == 1
     else {
       throw CommandFailure(
-        postMatches.isEmpty && todoMatches.isEmpty
-          ? "no refused change's key starts with \(Invocation.quoted(key)): 'sync' lists them"
-          : "several refused changes' keys start with \(Invocation.quoted(key)): give more of it")
+        Localized.current(
+          postMatches.isEmpty && todoMatches.isEmpty ? "discard.none" : "discard.several",
+          ["key": Invocation.quoted(key)]))
     }
     _ =
       postMatches.isEmpty
       ? try await todos.collection.discard(entry.id) : try await posts.collection.discard(entry.id)
     return Output(
-      text: .line("discarded \(entry.kind) \(entry.idempotencyKey.prefix(8))"),
-      json: Row(entry, "discarded"))
+      text: .line(
+        Localized.current(
+          "discard.done", ["kind": entry.kind, "key": String(entry.idempotencyKey.prefix(8))])),
+      json: Row(entry) { _ in "discarded" })
   }
 
   /// `sync --watch`: the app's scheduler in the foreground, a line per pass that sent or left
@@ -131,15 +129,15 @@ enum SyncCommand {
         return count
       }
       guard count > 1 else {
-        Terminal.error("stopping after the change in flight (a second signal stops at once)")
+        Terminal.error(Localized.current("watch.stopping"))
         Task { await scheduler.stop() }
         return
       }
-      Terminal.error("stopped at once: a change in flight, if any, is sent again by the next sync")
+      Terminal.error(Localized.current("watch.stoppedAtOnce"))
       exit(128 + number)
     }
     defer { for source in stopping { source.cancel() } }
-    Terminal.error("sending the outbox until interrupted (SIGINT or SIGTERM stops it)")
+    Terminal.error(Localized.current("watch.started"))
     let problem = Locked<String?>(nil)
     await scheduler.run(following: connectivity) { pass in
       if let trouble = pass.problem {
@@ -148,12 +146,14 @@ enum SyncCommand {
       }
       guard pass.sent > 0 || pass.waiting > 0 else { return }
       Terminal.out(
-        "sent \(pass.sent), \(pass.waiting) waiting" + (pass.waiting > 0 ? " (trying again)" : ""))
+        Localized.current(
+          pass.waiting > 0 ? "watch.passWaiting" : "watch.pass",
+          ["sent": String(pass.sent), "waiting": String(pass.waiting)]))
     }
     if let trouble = problem.withLock({ $0 }) {
-      throw CommandFailure("the local store failed, so the watch stopped: \(trouble)")
+      throw CommandFailure(Localized.current("watch.storeFailed", ["reason": trouble]))
     }
-    return Output(text: .line("stopped"), json: nil)
+    return Output(text: .line(Localized.current("watch.stopped")), json: nil)
   }
 
   /// Runs `handler` on a global queue at each of `signals` (no longer delivered as usual),
@@ -193,14 +193,19 @@ enum SyncCommand {
     }
   }
 
-  /// One change's outcome, as the table and `--json` show it.
-  /// The result of a deletion the server took: nothing kept, so its id from the change.
-  private static func deleted(_ entry: OutboxEntry) -> String? {
-    guard entry.status == .synced, entry.kind.hasSuffix(".delete"), let key = entry.recordKey
+  /// The result of a deletion the server took: nothing kept, so its id from the change
+  /// (`post-3`: "post #3 deleted").
+  private static func deleted(_ entry: OutboxEntry, _ text: Localized) -> String? {
+    guard entry.status == .synced, entry.kind.hasSuffix(".delete"), let key = entry.recordKey,
+      let dash = key.firstIndex(of: "-")
     else { return nil }
-    return key.replacingOccurrences(of: "-", with: " #") + " deleted"
+    let id = String(key[key.index(after: dash)...])
+    return text(
+      entry.kind.hasPrefix("todo") ? "thing.todoDeleted" : "thing.postDeleted", ["id": id])
   }
 
+  /// One change's outcome, as the table (in the user's language) and `--json` (in English)
+  /// show it.
   struct Row: Encodable {
     let key: String
     let kind: String
@@ -208,18 +213,25 @@ enum SyncCommand {
     let attempts: Int
     let result: String?
     let message: String?
+    private let shownResult: String?
 
-    init(_ entry: OutboxEntry, _ result: String?) {
+    private enum CodingKeys: String, CodingKey {
+      case key, kind, status, attempts, result, message
+    }
+
+    /// `result` says what became of the change, in the language it is given.
+    init(_ entry: OutboxEntry, result: (Localized) -> String?) {
       key = entry.idempotencyKey
       kind = entry.kind
       status = entry.status.rawValue
       attempts = entry.attempts
-      self.result = result
+      self.result = result(Localized(language: "en"))
+      shownResult = result(.current)
       message = entry.message
     }
 
     var cells: [String] {
-      [String(key.prefix(8)), kind, status, String(attempts), result ?? message ?? ""]
+      [String(key.prefix(8)), kind, status, String(attempts), shownResult ?? message ?? ""]
     }
   }
 }
@@ -260,7 +272,12 @@ final class ProgressLine: Sendable {
 
   func update(_ done: Int, _ total: Int, _ entry: OutboxEntry) {
     state.withLock {
-      $0.text = "sending \(done + 1) of \(total): \(entry.kind) \(entry.idempotencyKey.prefix(8))"
+      $0.text = Localized.current(
+        "sync.sending",
+        [
+          "number": String(done + 1), "total": String(total), "kind": entry.kind,
+          "key": String(entry.idempotencyKey.prefix(8)),
+        ])
     }
   }
 

@@ -9,25 +9,24 @@ enum TodoCommands {
   nonisolated static let commands = [
     CommandTable.deviceList("todos", limit: 5, run: .inApp(todos)),
     Command(
-      "todo add", summary: "Add a todo (keyed: a lost answer is retried, made once).",
+      "todo add",
       options: [
-        OptionSpec(name: "text", valueName: "TEXT", help: "what there is to do"),
-        OptionSpec(name: "user-id", valueName: "N", help: "whose (default 1)"),
-        CommandTable.offline("keep it"),
+        OptionSpec(name: "text", valueName: "TEXT", help: "option.todo"),
+        OptionSpec(name: "user-id", valueName: "N", help: "option.owner"),
+        CommandTable.offline("keep"),
       ], example: "strata-demo todo add --text 'Water the plants'", run: .inApp(add)),
     Command(
-      "todo edit", summary: "Change a todo's text.", positionals: ["ID"],
+      "todo edit", positionals: ["ID"],
       options: [
-        OptionSpec(name: "text", valueName: "TEXT", help: "the new text"),
-        CommandTable.offline("keep the change"),
+        OptionSpec(name: "text", valueName: "TEXT", help: "option.text.new"),
+        CommandTable.offline("keepChange"),
       ], example: "strata-demo todo edit 3 --text 'Call mum'", run: .inApp(edit)),
     Command(
-      "todo toggle", summary: "Flip a todo between done and not done.", positionals: ["ID"],
-      options: [CommandTable.offline("flip it")],
+      "todo toggle", positionals: ["ID"],
+      options: [CommandTable.offline("flip")],
       example: "strata-demo todo toggle 3", run: .inApp(toggle)),
     Command(
-      "todo delete", summary: "Delete a todo (one made offline and never sent: nothing sent).",
-      positionals: ["ID"], options: [CommandTable.offline("keep the deletion")],
+      "todo delete", positionals: ["ID"], options: [CommandTable.offline("keepDeletion")],
       example: "strata-demo todo delete 3", run: .inApp(delete)),
   ]
 
@@ -58,13 +57,14 @@ enum TodoCommands {
 
   static func add(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     guard let text = invocation.option("text") else {
-      throw UsageError("todo add needs --text", invocation.command)
+      throw UsageError(
+        Localized.current("todo.needsText", ["command": "todo add"]), invocation.command)
     }
     let draft = TodoDraft(
       todo: text, userId: try invocation.integer("user-id", default: 1, in: 1...1_000_000))
     let todo = try await app.resolve(TodosViewModel.self).add(
       draft, keepOffline: try await app.keepsOffline(invocation))
-    return try await shown(todo, "todo \(todo.localId ?? String(todo.item.id))", app) {
+    return try await shown(todo, todo.localId ?? String(todo.item.id), app) {
       Localized.current("todo.added", ["id": String($0.id), "text": $0.todo])
     }
   }
@@ -72,13 +72,14 @@ enum TodoCommands {
   static func edit(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let id = try invocation.itemID()
     guard let text = invocation.option("text") else {
-      throw UsageError("todo edit needs --text", invocation.command)
+      throw UsageError(
+        Localized.current("todo.needsText", ["command": "todo edit"]), invocation.command)
     }
     _ = try TodoRules.validated(TodoEdit(todo: text))  // before the todo is fetched
     let todo = try await app.resolve(TodosViewModel.self).edit(
       id, keepOffline: try await app.keepsOffline(invocation)
     ) { _ in TodoEdit(todo: text) }
-    return try await shown(todo, "todo \(id)", app) {
+    return try await shown(todo, "\(id)", app) {
       Localized.current("todo.reads", ["id": String($0.id), "text": $0.todo])
     }
   }
@@ -89,7 +90,7 @@ enum TodoCommands {
     let id = try invocation.itemID()
     let todo = try await app.resolve(TodosViewModel.self).toggle(
       id, keepOffline: try await app.keepsOffline(invocation))
-    return try await shown(todo, "todo \(id)", app) {
+    return try await shown(todo, "\(id)", app) {
       let text = Localized.current
       return text(
         "todo.now",
@@ -101,15 +102,18 @@ enum TodoCommands {
     let id = try invocation.itemID()
     let deletion = try await app.resolve(TodosViewModel.self).delete(
       id, keepOffline: try await app.keepsOffline(invocation))
-    return try DeviceList.deletion(deletion, "todo \(id)", name: .todo, owner: try await owner(app))
+    return try DeviceList.deletion(
+      deletion, Localized.current("thing.todo", ["id": "\(id)"]), name: .todo,
+      owner: try await owner(app))
   }
 
   /// A todo as a change left it: the server's (said by `synced`; `--json`: the todo), or kept
-  /// on the device.
+  /// on the device (`id`: as the user named it).
   private static func shown(
-    _ todo: OfflineTodos.Item, _ what: String, _ app: AppContext, synced: (Todo) -> String
+    _ todo: OfflineTodos.Item, _ id: String, _ app: AppContext, synced: (Todo) -> String
   ) async throws -> Output {
     let text = Localized.current
+    let what = text("thing.todo", ["id": id])
     guard todo.status == .synced else {
       var kept = try DeviceList.kept(todo, what, name: .todo, owner: try await owner(app))
       let state = text(todo.item.completed ? "done" : "notDone")

@@ -12,8 +12,7 @@ enum TourCommand {
 
   nonisolated static let commands = [
     Command(
-      "tour", summary: "Run every layer live against the embedded sandbox, narrating each step.",
-      example: "strata-demo tour", run: .standalone(run))
+      "tour", example: "strata-demo tour", run: .standalone(run))
   ]
 
   static func run(_ invocation: Invocation) async throws -> Output {
@@ -41,7 +40,7 @@ enum TourCommand {
     _ app: AppContext, _ invocation: Invocation, started: ContinuousClock.Instant
   ) async throws {
     guard let sandbox = app.sandbox else {
-      throw UsageError("the tour needs the embedded sandbox", invocation.command)
+      throw UsageError(text("tour.needsSandbox"), invocation.command)
     }
     let journal = sandbox.journal
     let tour = Narrator(journal: journal)
@@ -55,20 +54,21 @@ enum TourCommand {
     try await httpCache(app, sandbox, tour)
 
     // 14. Logout
-    tour.step(14, "Sign out")
+    tour.step(14, text("tour.step14"))
     await profile.signOut()
     await profile.load()
-    tour.say(
-      "signed out; the profile now says: \(profile.state.message ?? "?") (no request was sent)")
+    tour.say(text("tour.signedOut", ["message": profile.state.message ?? "?"]))
     tour.evidence()
 
     let elapsed = ContinuousClock.now - started
     Terminal.out("")
     Terminal.out(
-      "Tour complete in \(Output.duration(elapsed)): \(journal.count()) requests, "
-        + "\(journal.count(method: "POST", path: "/auth/refresh")) token refresh, every layer live — "
-        + "Config → Log → Request → NetworkService → Repository → ViewModel, wired by DependencyContainer."
-    )
+      text(
+        "tour.complete",
+        [
+          "elapsed": Output.duration(elapsed), "requests": String(journal.count()),
+          "refreshes": String(journal.count(method: "POST", path: "/auth/refresh")),
+        ]))
   }
 
   /// Steps 1–2: what was read and wired, and the environment's defaults.
@@ -76,31 +76,35 @@ enum TourCommand {
     throws
   {
     // 1. Config, Log, DI
-    tour.step(1, "Config, Log and the DI container")
+    tour.step(1, text("tour.step1"))
     tour.say(
-      "read \(app.configFile ?? "built-in defaults") (\(app.config.entries.count) keys; --set and STRATA_* override it)"
-    )
+      text(
+        "tour.read",
+        [
+          "file": app.configFile ?? text("tour.builtInDefaults"),
+          "count": String(app.config.entries.count),
+        ]))
     let retry = try app.resolve(NetworkOptions.self).retryPolicy
-    tour.say("API → embedded sandbox at \(sandbox.baseURL.absoluteString)")
+    tour.say(text("tour.api", ["url": sandbox.baseURL.absoluteString]))
     tour.say(
-      "retry policy: GET only, \(retry.maxRetries) retries, backoff \(Output.duration(retry.baseDelay)) doubling, cap \(Output.duration(retry.maxDelay))"
-    )
+      text(
+        "tour.retryPolicy",
+        [
+          "retries": String(retry.maxRetries), "base": Output.duration(retry.baseDelay),
+          "max": Output.duration(retry.maxDelay),
+        ]))
     tour.say(
-      "DemoContainer.validate(): \(app.container.registeredServices.count) registrations resolve (services → repositories → view models)"
-    )
+      text("tour.validate", ["count": String(app.container.registeredServices.count)]))
 
     // 2. The environment
     let environment = try app.resolve(AppEnvironment.self)
-    tour.step(2, "The environment: \(environment)")
-    tour.say(
-      "environment: \(environment) (ENVIRONMENT; a release build defaults to production)")
+    tour.step(2, text("tour.step2", ["environment": "\(environment)"]))
+    tour.say(text("tour.environment", ["environment": "\(environment)"]))
     let chosen = environment.defaults.keys.filter { app.config.value($0)?.origin == .defaults }
-    tour.say(
-      "its defaults, where nothing else set the key: "
-        + chosen.map(\.name).sorted().map {
-          "\($0) = \(app.config.value(Config.Key($0))?.displayValue ?? "")"
-        }
-        .joined(separator: ", "))
+    let defaults = chosen.map(\.name).sorted().map {
+      "\($0) = \(app.config.value(Config.Key($0))?.displayValue ?? "")"
+    }
+    tour.say(text("tour.defaults", ["list": defaults.joined(separator: ", ")]))
     tour.evidence()
   }
 
@@ -109,40 +113,40 @@ enum TourCommand {
     ProfileViewModel, Int
   ) {
     // 3. Login
-    tour.step(3, "LoginViewModel → AuthRepository → NetworkService: sign in")
+    tour.step(3, text("tour.step3"))
     let login = try app.resolve(LoginViewModel.self)
     await login.login()
-    tour.say("empty form: \(login.validationMessage ?? "-") (validation, nothing sent)")
+    tour.say(text("tour.emptyForm", ["message": login.validationMessage ?? "-"]))
     login.username = SandboxServer.demoAccount.username
     login.password = SandboxServer.demoAccount.password
     guard await login.login(), let user = login.user else {
-      throw tour.failure("login failed: \(login.state.message ?? "?")")
+      throw tour.failure(text("tour.loginFailed", ["message": login.state.message ?? "?"]))
     }
     tour.say(
-      "signed in as \(user.firstName) \(user.lastName) (@\(user.username)); the tokens stay inside AuthSession"
-    )
+      text(
+        "tour.signedIn",
+        ["name": "\(user.firstName) \(user.lastName)", "username": user.username]))
     tour.evidence()
 
     // 4. Me
-    tour.step(4, "ProfileViewModel: an authenticated request")
+    tour.step(4, text("tour.step4"))
     let profile = try app.resolve(ProfileViewModel.self)
     await profile.load()
-    guard let me = profile.user else { throw tour.failure(profile.state.message ?? "me failed") }
-    tour.say(
-      "GET /auth/me with Authorization: Bearer <redacted> → \(me.fullName), \(me.email ?? "")")
+    guard let me = profile.user else {
+      throw tour.failure(profile.state.message ?? text("error.noUser"))
+    }
+    tour.say(text("tour.me", ["name": me.fullName, "email": me.email ?? ""]))
     tour.evidence()
 
     // 5. Expiry and refresh
-    tour.step(5, "The access token expires → one transparent refresh")
+    tour.step(5, text("tour.step5"))
     app.sandboxClock.advance(by: 2 * 3600)
-    tour.say(
-      "the sandbox's clock jumps 2 hours: the server now rejects the token (the client does not know)"
-    )
+    tour.say(text("tour.clockJumps"))
     await profile.load()
-    guard profile.user != nil else { throw tour.failure(profile.state.message ?? "refresh failed") }
-    tour.say(
-      "the view model just asked again and got \(profile.user?.firstName ?? "?") — it never saw the 401"
-    )
+    guard let refreshed = profile.user else {
+      throw tour.failure(profile.state.message ?? text("error.noUser"))
+    }
+    tour.say(text("tour.refreshed", ["name": refreshed.firstName]))
     tour.evidence()
     return (profile, me.id)
   }
@@ -152,42 +156,53 @@ enum TourCommand {
     async throws
   {
     // 6. Users and the cache
-    tour.step(6, "UsersViewModel: a page, the cache, the next page")
+    tour.step(6, text("tour.step6"))
     let users = UsersViewModel(repo: try app.resolve(), pageSize: 5)
     await users.send(.load)
     tour.say(
       Output.table(
-        ["ID", "NAME", "EMAIL"],
+        Headings.of("id", "name", "email"),
         users.output.users.map { [String($0.id), $0.fullName, $0.email ?? ""] }))
     tour.evidence()
     await users.send(.load)
-    tour.say("loaded again within the TTL: \(users.output.users.count) users from the cache")
+    tour.say(text("tour.cached", ["count": String(users.output.users.count)]))
     tour.evidence()
     await users.send(.loadMore)
     tour.say(
-      "loadMore appended users \(users.output.users.dropFirst(5).first?.id ?? 0)–\(users.output.users.last?.id ?? 0) of \(users.output.total)"
-    )
+      text(
+        "tour.loadMore",
+        [
+          "first": String(users.output.users.dropFirst(5).first?.id ?? 0),
+          "last": String(users.output.users.last?.id ?? 0), "total": String(users.output.total),
+        ]))
     tour.evidence()
 
     // 7. Retry with backoff
-    tour.step(7, "A GET meets two 503s → retried with backoff")
+    tour.step(7, text("tour.step7"))
     sandbox.faults.fail(503, method: "GET", path: "/posts", count: 2)
     let posts = try app.resolve((any PostsRepository).self)
     let page = try await posts.list(limit: 3, skip: 0)
     tour.say(
-      "third attempt succeeded: \(page.items.count) posts, first \"\(Output.clip(page.items.first?.title ?? "", 40))\""
-    )
+      text(
+        "tour.thirdAttempt",
+        [
+          "count": String(page.items.count),
+          "title": Output.clip(page.items.first?.title ?? "", 40),
+        ]))
     tour.evidence()
 
     // 8. A post with its comments
-    tour.step(8, "PostDetailViewModel: a post and its comments, fetched in parallel")
+    tour.step(8, text("tour.step8"))
     let detail = try app.resolve(PostDetailViewModel.self)
     await detail.load(id: page.items.first?.id ?? 1)
-    guard let shownPost = detail.post else { throw tour.failure(detail.state.message ?? "no post") }
-    tour.say("post #\(shownPost.id) \"\(Output.clip(shownPost.title, 40))\"")
+    guard let shownPost = detail.post else {
+      throw tour.failure(detail.state.message ?? text("error.noPost"))
+    }
+    tour.say(
+      text("tour.post", ["id": String(shownPost.id), "title": Output.clip(shownPost.title, 40)]))
     tour.say(
       Output.table(
-        ["USER", "LIKES", "COMMENT"],
+        Headings.of("user", "likes", "comment"),
         detail.comments.map { [$0.user.username, String($0.likes), $0.body] }))
     tour.evidence()
   }
@@ -197,20 +212,21 @@ enum TourCommand {
     _ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator, userId: Int
   ) async throws {
     // 9. A business rule, before the network
-    tour.step(9, "PostsViewModel → PostRules: a blank title refused before anything is sent")
+    tour.step(9, text("tour.step9"))
     let model = PostsViewModel(
-      repo: try app.resolve(), analytics: TourAnalytics { Terminal.out("    analytics: \($0)") })
-    let hello = PostDraft(title: "Hello from the tour", body: "Strata", userId: userId)
+      repo: try app.resolve(),
+      analytics: TourAnalytics { Terminal.out("    " + text("tour.analytics", ["event": $0])) })
+    let hello = PostDraft(title: text("tour.helloTitle"), body: "Strata", userId: userId)
     do {
       try await model.create(PostDraft(title: "   ", body: "Strata", userId: userId))
-      throw tour.failure("a blank title was accepted")
+      throw tour.failure(text("tour.blankAccepted"))
     } catch let refused as ValidationError {
-      tour.say("refused — \(refused) (no request, no event)")
+      tour.say(text("tour.refused", ["reason": "\(refused)"]))
     }
     tour.evidence()
 
     // 10. A keyed POST: retried, made once
-    tour.step(10, "A POST meets a 503 → retried under its key, made once; an analytics event")
+    tour.step(10, text("tour.step10"))
     sandbox.faults.fail(503, method: "POST", path: "/posts/add")
     let madeBefore = sandbox.changesDone(path: "/posts/add")
     let created = try await model.create(hello).item
@@ -218,26 +234,30 @@ enum TourCommand {
     let keys = Set(tries.compactMap { $0.header("Idempotency-Key") })
     let createdBefore = sandbox.changesDone(path: "/posts/add")
     guard tries.count == 2, keys.count == 1, createdBefore == madeBefore + 1 else {
-      throw tour.failure("the post was not retried and made once under one key")
+      throw tour.failure(text("tour.notOnce"))
     }
-    tour.say("created post #\(created.id) at the second try, both with one Idempotency-Key")
+    tour.say(text("tour.created", ["id": String(created.id)]))
     tour.evidence()
 
     // 11. Offline: kept, then sent once
-    tour.step(11, "OfflinePosts: kept while the server is away, sent once; edits by local id")
+    tour.step(11, text("tour.step11"))
     let offline = try app.resolve(OfflinePosts.self)
     sandbox.faults.fail(503, method: "POST", path: "/posts/add", count: 4)
     let queued = try await offline.create(
-      PostDraft(title: "Written offline", body: "Strata", userId: userId))
+      PostDraft(title: text("tour.offlineTitle"), body: "Strata", userId: userId))
     tour.say(
-      "the server is away (503 to the try and its 3 retries, all with one Idempotency-Key): \"\(queued.item.title)\" is \(queued.status.rawValue) on the device"
-    )
+      text("tour.away", ["title": queued.item.title, "status": queued.status.rawValue]))
     tour.evidence()
     let outcomes = try await offline.sync()
     let sent = outcomes.first?.settled?.value
+    let made = sandbox.changesDone(path: "/posts/add") - createdBefore
     tour.say(
-      "the sandbox is back; sync: \(outcomes.map(\.entry.status.rawValue).joined(separator: ", ")) → post #\(sent?.id ?? 0); created on the server: \(sandbox.changesDone(path: "/posts/add") - createdBefore) time(s)"
-    )
+      text.plural(
+        "tour.back", count: made,
+        [
+          "statuses": outcomes.map(\.entry.status.rawValue).joined(separator: ", "),
+          "id": String(sent?.id ?? 0),
+        ]))
     tour.evidence()
   }
 
@@ -251,24 +271,22 @@ enum TourCommand {
     sandbox.keepsWrites = true
     defer { sandbox.keepsWrites = false }
     let made = try await offline.create(
-      PostDraft(title: "Draft", body: "Strata", userId: userId), offline: true)
-    guard let localId = made.localId else { throw tour.failure("no local id") }
+      PostDraft(title: text("tour.draftTitle"), body: "Strata", userId: userId), offline: true)
+    guard let localId = made.localId else { throw tour.failure(text("tour.notEdited")) }
     let local = ItemID.local(localId)
-    _ = try await offline.edit(local, PostEdit(title: "Final title"), offline: true)
+    _ = try await offline.edit(local, PostEdit(title: text("tour.finalTitle")), offline: true)
     let waiting = try await offline.outbox().filter { $0.status == .pending }.count
-    tour.say(
-      "made offline as local id \(localId), then edited: folded into its creation, \(waiting) change waits"
-    )
+    tour.say(text.plural("tour.folded", count: waiting, ["id": localId]))
     let sent = try await offline.sync().first?.settled?.value
-    let renamed = try await offline.edit(local, PostEdit(title: "Renamed"))
+    let renamed = try await offline.edit(local, PostEdit(title: text("tour.renamedTitle")))
     guard try await offline.delete(local) == .deleted, renamed.status == .synced else {
-      throw tour.failure("the post made offline was not edited and deleted by its local id")
+      throw tour.failure(text("tour.notEdited"))
     }
     tour.say(
-      "synced as post #\(sent?.id ?? 0) \"\(sent?.title ?? "")\"; then by local id \(localId): renamed and deleted on the server"
-    )
-    tour.say(
-      "(this sandbox keeps writes, as 'sandbox serve --keep-writes'; DummyJSON would say 404)")
+      text(
+        "tour.renamed",
+        ["id": String(sent?.id ?? 0), "title": sent?.title ?? "", "local": localId]))
+    tour.say(text("tour.keepsWrites"))
     tour.evidence()
   }
 
@@ -277,25 +295,33 @@ enum TourCommand {
     async throws
   {
     // 12. Optimistic update reverted
-    tour.step(12, "TodosViewModel: optimistic toggle, reverted when the server refuses")
+    tour.step(12, text("tour.step12"))
     let todos = TodosViewModel(repo: try app.resolve())
     await todos.load(limit: 3)
-    guard let todo = todos.rows.first?.item else { throw tour.failure("no todos") }
+    guard let todo = todos.rows.first?.item else { throw tour.failure(text("tour.noTodos")) }
     sandbox.faults.add(
       .init(method: "PUT", path: "/todos/\(todo.id)", action: .delay(.milliseconds(300))))
     sandbox.faults.add(
-      .init(method: "PUT", path: "/todos/\(todo.id)", action: .respond(status: 500)))
+      .init(method: "PUT", path: "/todos/\(todo.id)", count: 4, action: .respond(status: 500)))
     let toggle = Task { try await todos.toggle(.server(todo.id)) }
     try await Task.sleep(for: .milliseconds(100))
     let shown = todos.rows.first?.item.completed ?? todo.completed
-    var outcome = "kept"
+    var outcome = text("tour.kept")
     do { _ = try await toggle.value } catch {
-      let failure = LoadState.Failure(error, context: "Could not update todo \(todo.id)")
-      outcome = "reverted to \(done(todos.rows.first?.item.completed ?? false)): \(failure.message)"
+      let failure = LoadState.Failure(
+        error, context: text("failure.updateTodo", ["id": String(todo.id)]))
+      outcome = text(
+        "tour.reverted",
+        ["state": done(todos.rows.first?.item.completed ?? false), "message": failure.message])
     }
     tour.say(
-      "todo \(todo.id) \"\(todo.todo)\": was \(done(todo.completed)), shown \(done(shown)) at once")
-    tour.say("the server answered 500 → \(outcome)")
+      text(
+        "tour.toggled",
+        [
+          "id": String(todo.id), "todo": todo.todo, "was": done(todo.completed),
+          "shown": done(shown),
+        ]))
+    tour.say(text("tour.answered500", ["outcome": outcome]))
     tour.evidence()
   }
 
@@ -303,28 +329,27 @@ enum TourCommand {
   private static func httpCache(_ app: AppContext, _ sandbox: SandboxServer, _ tour: Narrator)
     async throws
   {
-    tour.step(13, "NetworkService's HTTP cache: a 304, then the server away")
+    tour.step(13, text("tour.step13"))
     let network = try app.resolve((any Networking).self)
     let request = Request<User>(path: "users/2")
     _ = try await network.send(request)
     let again = try await network.send(request)
-    tour.say(
-      "read twice: the second sent the first answer's ETag and got 304 Not Modified (\(again.source.label), no body)"
-    )
+    tour.say(text("tour.revalidated", ["source": again.source.label]))
     tour.evidence()
     sandbox.faults.add(.init(method: "GET", path: "/users/2", count: 10, action: .dropConnection))
     let away = try await network.send(request)
     guard case .stale(let age) = away.source else {
-      throw tour.failure("the server away, the read was \(away.source.label)")
+      throw tour.failure(text("tour.notStale", ["source": away.source.label]))
     }
-    tour.say(
-      "the server away (every attempt's connection dropped): \(away.value.fullName) shown from the cache, \(age)s old"
-    )
+    tour.say(text("tour.stale", ["name": away.value.fullName, "age": String(age)]))
     tour.evidence()
     sandbox.faults.reset()
   }
 
-  static func done(_ completed: Bool) -> String { completed ? "done" : "not done" }
+  static func done(_ completed: Bool) -> String { text(completed ? "done" : "notDone") }
+
+  /// The tour's sentences, in the user's language.
+  nonisolated static let text = Localized.current
 }
 
 /// Shows each event the domain reports as `name key=value …`, keys in order.
@@ -370,13 +395,14 @@ final class Narrator {
     let entries = journal.entries
     let new = entries.dropFirst(seen)
     seen = entries.count
+    let text = TourCommand.text
     let summary =
       new.isEmpty
-      ? "none — nothing was sent" : new.map { "\($0.method) \($0.path)" }.joined(separator: ", ")
-    Terminal.out("    sandbox saw: \(summary)")
+      ? text("tour.nothingSent") : new.map { "\($0.method) \($0.path)" }.joined(separator: ", ")
+    Terminal.out("    " + text("tour.saw", ["requests": summary]))
   }
 
   func failure(_ message: String) -> any Error {
-    CommandFailure("tour: \(message)")
+    CommandFailure(TourCommand.text("tour.failure", ["reason": message]))
   }
 }

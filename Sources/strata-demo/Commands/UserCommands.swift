@@ -6,13 +6,13 @@ import Strata
 enum UserCommands {
   nonisolated static let commands = [
     Command(
-      "users", summary: "List users.",
+      "users",
       options: CommandTable.paging + [
-        OptionSpec(name: "search", valueName: "TEXT", help: "only users matching TEXT")
+        OptionSpec(name: "search", valueName: "TEXT")
       ],
       example: "strata-demo users --limit 5 --skip 5", run: .inApp(users)),
     Command(
-      "user", summary: "Show one user.", positionals: ["ID"], example: "strata-demo user 1",
+      "user", positionals: ["ID"], example: "strata-demo user 1",
       run: .inApp(user)),
   ]
 
@@ -41,7 +41,7 @@ enum UserCommands {
     let model = try app.resolve(UserViewModel.self)
     await model.load(id: try invocation.identifier())
     if let failure = model.state.failure { throw failure.error }
-    guard let user = model.user else { throw CommandFailure("no user") }
+    guard let user = model.user else { throw CommandFailure(Localized.current("error.noUser")) }
     return detail(user)
   }
 
@@ -49,12 +49,19 @@ enum UserCommands {
   static func detail(_ user: User) -> Output {
     Output(
       text: .detail([
-        ("ID", String(user.id)), ("Name", user.fullName), ("Username", user.username),
-        ("Email", user.email),
-        ("Age", user.age.map(String.init)), ("Phone", user.phone),
-        ("Address", user.address.map { "\($0.address), \($0.city), \($0.state) \($0.postalCode)" }),
-        ("Company", user.company.map { "\($0.title), \($0.department) — \($0.name)" }),
-        ("Role", user.role),
+        (Headings.label("id"), String(user.id)), (Headings.label("name"), user.fullName),
+        (Headings.label("username"), user.username), (Headings.label("email"), user.email),
+        (Headings.label("age"), user.age.map(String.init)),
+        (Headings.label("phone"), user.phone),
+        (
+          Headings.label("address"),
+          user.address.map { "\($0.address), \($0.city), \($0.state) \($0.postalCode)" }
+        ),
+        (
+          Headings.label("company"),
+          user.company.map { "\($0.title), \($0.department) — \($0.name)" }
+        ),
+        (Headings.label("role"), user.role),
       ]), json: user)
   }
 }

@@ -6,7 +6,7 @@ import Strata
 enum UserPostsCommands {
   nonisolated static let commands = [
     Command(
-      "user posts", summary: "List the posts one user wrote.", positionals: ["ID"],
+      "user posts", positionals: ["ID"],
       options: CommandTable.paging, example: "strata-demo user posts 5 --limit 3",
       run: .inApp(posts))
   ]

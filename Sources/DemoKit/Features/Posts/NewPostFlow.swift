@@ -30,7 +30,11 @@ public final class NewPostFlow {
 
     /// What the review step shows (trimmed, as it will be sent).
     public var summary: [(String, String)] {
-      [("Title", trimmed(title)), ("Body", trimmed(body)), ("User", String(userId))]
+      let text = Localized.current
+      return [
+        (text("label.title"), trimmed(title)), (text("label.body"), trimmed(body)),
+        (text("label.user"), String(userId)),
+      ]
     }
 
     func problem(with step: Step) -> String? {

@@ -49,11 +49,12 @@ public final class UsersViewModel {
     }
 
     static func age(_ seconds: Int) -> String {
-      switch seconds {
-      case ..<60: "\(max(0, seconds)) s"
-      case ..<7200: "\(seconds / 60) min"
-      case ..<172_800: "\(seconds / 3600) h"
-      default: "\(seconds / 86_400) days"
+      let text = Localized.current
+      return switch seconds {
+      case ..<60: text.plural("age.seconds", count: max(0, seconds))
+      case ..<7200: text.plural("age.minutes", count: seconds / 60)
+      case ..<172_800: text.plural("age.hours", count: seconds / 3600)
+      default: text.plural("age.days", count: seconds / 86_400)
       }
     }
     /// Whether ``Input/loadMore`` would fetch anything.
