@@ -6,7 +6,10 @@ import Foundation
 /// `Request` is one; conform a type of your own when making the request takes logic (a path
 /// built from several values, a body from a form) — it says only which request it is.
 public protocol Endpoint: Sendable {
-  /// What a successful response decodes to (``EmptyResponse`` for 204 or an empty body).
+  /// What a successful response is: a type decoded from JSON, `Data` for the body as it came
+  /// (an image; `Accept: */*`), `String` for its text in the answer's charset (UTF-8 when it
+  /// names none), ``EmptyResponse`` for 204 or a body ignored. A body too large for memory is
+  /// a ``Download``.
   associatedtype Response: Decodable & Sendable
 
   /// The request to send.

@@ -14,6 +14,12 @@ public protocol HTTPTransport: Sendable {
   /// own I/O wraps its exchange in `TransferLimits/enforce(_:)`.
   /// - Throws: `URLError` for transport failures, `CancellationError` when cancelled.
   func send(_ request: URLRequest, limits: TransferLimits) async throws -> (Data, HTTPURLResponse)
+
+  /// The same exchange, its body written to `sink` when the sink takes it (a download);
+  /// the `Data` returned is a body it did not take. A default receives the body whole and
+  /// then hands it over.
+  func send(_ request: URLRequest, limits: TransferLimits, into sink: any ResponseBodySink)
+    async throws -> (Data, HTTPURLResponse)
 }
 
 /// How long one exchange may take and how large its response body may grow.

@@ -122,11 +122,15 @@ extension NetworkService {
   ) async throws -> NetworkResponse<Response> {
     guard call.method == .get else {
       keep(data, response, for: call, requestTime: requestTime, in: cache)
-      let value = try decode(type, data, status: response.statusCode)
+      let value = try decode(
+        type, data, status: response.statusCode,
+        contentType: response.value(forHTTPHeaderField: "Content-Type"))
       return NetworkResponse(value, status: response.statusCode)
     }
     try await checkSession(of: call)
-    let value = try decode(type, data, status: response.statusCode)
+    let value = try decode(
+      type, data, status: response.statusCode,
+      contentType: response.value(forHTTPHeaderField: "Content-Type"))
     keep(data, response, for: call, requestTime: requestTime, in: cache)
     return NetworkResponse(value, status: response.statusCode)
   }

@@ -13,15 +13,31 @@ extension NetworkService {
     _ type: Response.Type, _ stored: CachedResponse
   ) throws -> Response {
     if let value = stored.decoded.value(type, decoder: decodingIdentity) { return value }
-    let value = try decode(type, stored.body, status: stored.status)
+    let value = try decode(
+      type, stored.body, status: stored.status, contentType: stored.headers["content-type"])
     stored.decoded.keep(value, decoder: decodingIdentity)
     return value
   }
 
-  func decode<Response: Decodable>(_ type: Response.Type, _ data: Data, status: Int) throws
-    -> Response
-  {
+  /// The answer as the endpoint's type: `Data` is the body as it came, `String` its text in
+  /// the answer's charset (UTF-8 when it names none), ``EmptyResponse`` nothing; any other
+  /// type is decoded from JSON.
+  func decode<Response: Decodable>(
+    _ type: Response.Type, _ data: Data, status: Int, contentType: String?
+  ) throws -> Response {
     if type == EmptyResponse.self, let empty = EmptyResponse() as? Response { return empty }
+    if let bytes = data as? Response { return bytes }
+    if type == String.self {
+      let charset = BodyText.charset(of: contentType)
+      guard let text = BodyText.decode(data, charset: charset) as? Response else {
+        throw NetworkError(
+          .decoding(
+            .init(
+              status: status, codingPath: "", reason: "not text in \(charset ?? "UTF-8")",
+              bodyExcerpt: "")))
+      }
+      return text
+    }
     do {
       return try decoder.decode(type, from: data)
     } catch {

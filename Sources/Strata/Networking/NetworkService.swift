@@ -93,6 +93,8 @@ public final class NetworkService: Networking {
     var retriedBecause: String?
     /// The lifetime the request gives answers without one (``CachePolicy/freshFor(_:)``).
     var heuristicLifetime: TimeInterval?
+    /// Where a download's body goes as it arrives (nil: memory).
+    var sink: (any ResponseBodySink)?
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -239,7 +241,7 @@ public final class NetworkService: Networking {
   }
 
   /// A retry when the policy allows one and it fits before the deadline; else the failure.
-  private func retry(after failure: NetworkError, retryAfter: Duration?, _ call: inout Call)
+  func retry(after failure: NetworkError, retryAfter: Duration?, _ call: inout Call)
     -> Next
   {
     guard call.retries < call.policy.maxRetries,
@@ -281,8 +283,11 @@ public final class NetworkService: Networking {
   > {
     trace(call.request, attempt: call.attempt)
     let limits = TransferLimits(deadline: remaining, maxResponseSize: call.maxResponseSize)
-    let transport = transport
-    var next: HTTPMiddlewareNext = { request in try await transport.send(request, limits: limits) }
+    let (transport, sink) = (transport, call.sink)
+    var next: HTTPMiddlewareNext = { request in
+      guard let sink else { return try await transport.send(request, limits: limits) }
+      return try await transport.send(request, limits: limits, into: sink)
+    }
     let described = RequestAttempt(label: call.label, number: call.attempt)
     for middleware in options.middleware.reversed() {
       let inner = next

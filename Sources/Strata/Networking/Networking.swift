@@ -1,3 +1,5 @@
+import Foundation
+
 /// What repositories depend on: send an endpoint, get its answer. `NetworkService` is the real
 /// implementation; tests substitute their own.
 public protocol Networking: Sendable {
@@ -9,6 +11,11 @@ public protocol Networking: Sendable {
   /// ```
   /// - Throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
   func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response>
+
+  /// Saves an answer's body to a file as it arrives (``Download``): the value is the file's
+  /// URL, once whole.
+  /// - Throws: ``NetworkError``; the part on disk stays for a later resume.
+  func download(_ download: Download) async throws -> NetworkResponse<URL>
 }
 
 /// A decoded answer, where it came from and its HTTP status.

@@ -40,7 +40,10 @@ struct RequestBuilder: Sendable {
     // and searches what is set, which cost more than the rest of the request. A later field
     // replaces an earlier one of the same name, whatever its case, as `setValue` would.
     var fields: [(name: String, value: String)] = [
-      ("Accept", "application/json"), ("User-Agent", options.userAgent),
+      (
+        "Accept",
+        Response.self == Data.self || Response.self == String.self ? "*/*" : "application/json"
+      ), ("User-Agent", options.userAgent),
     ]
     func set(_ name: String, _ value: String) {
       if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {

@@ -103,7 +103,24 @@ public final class URLSessionTransport: HTTPTransport {
   public func send(_ request: URLRequest, limits: TransferLimits) async throws
     -> (Data, HTTPURLResponse)
   {
-    let exchange = Exchange(limit: limits.maxResponseSize, table: exchanges)
+    try await run(request, limits: limits, into: nil)
+  }
+
+  /// As ``send(_:limits:)``, each piece of a body `sink` takes written as it arrives, on the
+  /// session's delegate thread: the transfer goes no faster than the sink writes, so memory
+  /// stays flat whatever the size.
+  public func send(_ request: URLRequest, limits: TransferLimits, into sink: any ResponseBodySink)
+    async throws -> (Data, HTTPURLResponse)
+  {
+    try await run(request, limits: limits, into: sink)
+  }
+
+  private func run(
+    _ request: URLRequest, limits: TransferLimits, into sink: (any ResponseBodySink)?
+  )
+    async throws -> (Data, HTTPURLResponse)
+  {
+    let exchange = Exchange(limit: limits.maxResponseSize, table: exchanges, sink: sink)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         exchange.start(
@@ -160,6 +177,9 @@ final class Exchange: @unchecked Sendable {
   private let lock = NSLock()
   private let limit: Int
   private let table: ExchangeTable
+  /// Where a body it takes goes (a download); it enforces its own size limit.
+  private let sink: (any ResponseBodySink)?
+  private var streaming = false
   private var task: URLSessionDataTask?
   private var continuation: Continuation?
   private var timer: UInt64?
@@ -167,8 +187,8 @@ final class Exchange: @unchecked Sendable {
   private var response: HTTPURLResponse?
   private var body = Data()
 
-  init(limit: Int, table: ExchangeTable) {
-    (self.limit, self.table) = (limit, table)
+  init(limit: Int, table: ExchangeTable, sink: (any ResponseBodySink)? = nil) {
+    (self.limit, self.table, self.sink) = (limit, table, sink)
   }
 
   func start(_ task: URLSessionDataTask, continuation: Continuation, deadline: Duration?) {
@@ -208,12 +228,24 @@ final class Exchange: @unchecked Sendable {
       end(with: .failure(URLError(.dataLengthExceedsMaximum)))
       return false
     }
-    lock.withLock { self.response = http }
+    var streams = false
+    do {
+      streams = try sink?.begin(http) ?? false
+    } catch {
+      end(with: .failure(error))
+      return false
+    }
+    lock.withLock { (self.response, streaming) = (http, streams) }
     return true
   }
 
   /// A piece of the body arrived.
   func receive(_ data: Data) {
+    let (live, streams) = lock.withLock { (continuation != nil, streaming) }
+    if live, streams, let sink {
+      do { try sink.write(data) } catch { end(with: .failure(error)) }
+      return
+    }
     let over = lock.withLock { () -> Bool in
       guard continuation != nil else { return false }
       if body.count + data.count > limit { return true }

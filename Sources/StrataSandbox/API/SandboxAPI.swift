@@ -39,6 +39,7 @@ struct SandboxAPI: Sendable {
     addTodoRoutes()
     addCommentRoutes()
     addHTTPStatusRoutes()
+    addIconRoutes()
   }
 
   /// Answers a request, as the real service's middleware chain does: an `OPTIONS` preflight
@@ -48,7 +49,8 @@ struct SandboxAPI: Sendable {
   /// `If-None-Match` → 304), is gzipped when the client accepts it, and gets the CORS headers.
   func handle(_ request: SandboxRequest) -> SandboxResponse {
     guard request.method != "OPTIONS" else { return CrossOrigin.preflight(request) }
-    return CrossOrigin.finish(ContentCoding.finish(route(request), for: request), for: request)
+    let coded = ContentCoding.finish(route(request), for: request)
+    return CrossOrigin.finish(ByteRanges.apply(coded, for: request), for: request)
   }
 
   private func route(_ request: SandboxRequest) -> SandboxResponse {

@@ -11,8 +11,8 @@ enum ContentCoding {
   static func finish(_ response: SandboxResponse, for request: SandboxRequest) -> SandboxResponse {
     var response = response
     guard !response.body.isEmpty, (200..<300).contains(response.status) else { return response }
-    let tag = etag(response.body)
-    response.headers.append(("ETag", tag))
+    let tag = response.header("ETag") ?? etag(response.body)
+    if response.header("ETag") == nil { response.headers.append(("ETag", tag)) }
     if request.method == "GET" || request.method == "HEAD",
       let condition = request.header("If-None-Match"), matches(condition, tag)
     {
@@ -31,6 +31,10 @@ enum ContentCoding {
     let digest = Data(SHA256.hash(body)).base64EncodedString().prefix(27)
     return "W/\"\(String(body.count, radix: 16))-\(digest)\""
   }
+
+  /// `"<length in hex>-<hash>"`: a strong tag, for answers served in byte ranges (a weak one
+  /// never matches an `If-Range`).
+  static func strongTag(_ body: Data) -> String { String(etag(body).dropFirst(2)) }
 
   /// `*`, or a list of tags of which one equals `tag` (weak comparison).
   private static func matches(_ condition: String, _ tag: String) -> Bool {

@@ -11,6 +11,11 @@ public struct SandboxResponse: Sendable {
     (self.status, self.headers, self.body) = (status, headers, body)
   }
 
+  /// The value of header field `name` (any letter case), if set.
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+  }
+
   /// A JSON response from already-encoded bytes.
   /// - Returns: The response with `Content-Type: application/json; charset=utf-8`.
   public static func json(_ status: Int = 200, _ body: Data) -> SandboxResponse {

@@ -85,6 +85,14 @@ private enum DocCommentSamples {
     _ = user
   }
 
+  static func download(network: any Networking, file: URL) async throws {
+    let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
+    let saved = try await network.download(
+      Download(Request(path: "files/report.pdf"), to: file, progress: reporter)
+    ).value  // the file's URL, once whole
+    _ = (progress, saved)
+  }
+
   static func errors(load: () async throws -> Void) async throws {
     do {
       try await load()

@@ -10,20 +10,29 @@ import StrataSandbox
   import Musl
 #endif
 
-/// A loopback HTTP server that answers every request with the same bytes, written as given —
-/// what the sandbox never sends: a chunked body, a body closed without a length. It counts the
-/// requests it answered. Accepting and answering run on a thread of its own, over the
-/// sandbox's portable socket calls.
+/// A loopback HTTP server that answers with bytes written as given — what the sandbox never
+/// sends: a chunked body, a body closed without a length or cut short, a lying
+/// `Content-Length`, a `Range` ignored. It keeps the head of every request it answered.
+/// Accepting and answering run on a thread of its own, over the sandbox's portable socket calls.
 final class CannedHTTPServer: Sendable {
   let port: UInt16
   /// The write end of the pipe that ends the accept loop.
   private let wake: Int32
-  private let answered = Lock(0)
+  private let heads = Lock<[String]>([])
 
   var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
-  var requests: Int { answered.withLock { $0 } }
+  var requests: Int { heads.withLock { $0.count } }
+  /// The head of each request answered, in order.
+  var requestHeads: [String] { heads.withLock { $0 } }
 
-  init(response: [UInt8]) throws {
+  /// Answers every request with `response`.
+  convenience init(response: [UInt8]) throws {
+    try self.init { _, _ in response }
+  }
+
+  /// Answers each request with what `respond` makes of its head and its number (0, 1, …); the
+  /// connection is closed after each answer.
+  init(respond: @escaping @Sendable (_ head: String, _ number: Int) -> [UInt8]) throws {
     let listener = try Socket.listen(port: 0, backlog: 16)
     let wake: (read: Int32, write: Int32)
     do { wake = try Socket.wakePipe() } catch {
@@ -31,7 +40,7 @@ final class CannedHTTPServer: Sendable {
       throw error
     }
     (port, self.wake) = (listener.port, wake.write)
-    let answered = self.answered
+    let heads = self.heads
     Thread.detachNewThread {
       while let client = Socket.accept(listener.fd, wake: wake.read) {
         // Read the request head (these tests send no body), then answer and close.
@@ -43,8 +52,12 @@ final class CannedHTTPServer: Sendable {
         {
           head += buffer[..<count]
         }
-        Socket.send(client, response)
-        answered.withLock { $0 += 1 }
+        let text = String(decoding: head, as: UTF8.self)
+        let number = heads.withLock { heads -> Int in
+          heads.append(text)
+          return heads.count - 1
+        }
+        Socket.send(client, respond(text, number))
         Socket.close(client)
       }
       // Closed here, once the loop has ended, not in deinit: closed while this loop could

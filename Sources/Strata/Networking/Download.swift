@@ -1,0 +1,49 @@
+import Foundation
+
+/// A response body saved to a file as it arrives, rather than held in memory:
+/// ```swift
+/// let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
+/// let saved = try await network.download(
+///   Download(Request(path: "files/report.pdf"), to: file, progress: reporter)
+/// ).value  // the file's URL, once whole
+/// ```
+/// It goes through the same path as any request — deadline, retries, token renewal,
+/// middleware, records — with the request's `maxResponseSize` enforced while the body
+/// streams in. It arrives in `<destination>.part` and is renamed into place only when whole;
+/// a download cut short (a lost connection, a killed process) resumes from what is on disk
+/// with `Range` and `If-Range`, and starts over when the file changed or the server sends it
+/// whole (`200`). A retry resumes; it never starts over what it can continue.
+public struct Download: Sendable {
+  public var request: Request<Data>
+  /// Where the file goes (replaced when it exists).
+  public var destination: URL
+  /// Whether a part left by an earlier attempt is continued (false: started over).
+  public var resumes: Bool
+  /// Bytes done and expected as they arrive; finished when the download ends.
+  public var progress: AsyncStream<TransferProgress>.Continuation?
+
+  public init(
+    _ request: Request<Data>, to destination: URL, resumes: Bool = true,
+    progress: AsyncStream<TransferProgress>.Continuation? = nil
+  ) {
+    (self.request, self.destination) = (request, destination)
+    (self.resumes, self.progress) = (resumes, progress)
+  }
+}
+
+extension Networking {
+  /// For a fake ``Networking`` of your own: the answer's bytes from ``send(_:)``, written to
+  /// the destination whole (atomically). ``NetworkService`` streams them instead.
+  public func download(_ download: Download) async throws -> NetworkResponse<URL> {
+    defer { download.progress?.finish() }
+    let answer = try await send(download.request)
+    do {
+      try answer.value.write(to: download.destination, options: .atomic)
+    } catch {
+      throw NetworkError.transport(URLError(.cannotWriteToFile))
+    }
+    let size = Int64(answer.value.count)
+    download.progress?.yield(TransferProgress(done: size, expected: size))
+    return NetworkResponse(download.destination, source: answer.source, status: answer.status)
+  }
+}
