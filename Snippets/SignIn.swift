@@ -27,7 +27,7 @@ let network = NetworkService(
 
 let login = Request<SignedIn>(
   path: "auth/login", method: .post,
-  body: Login(username: "emilys", password: Secret("emilyspass")))
+  body: .json(Login(username: "emilys", password: Secret("emilyspass"))))
 let tokens = try await network.send(login).value
 try await session.signIn(
   Credentials(

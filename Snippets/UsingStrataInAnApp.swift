@@ -70,7 +70,7 @@ func run() async throws {
   // snippet.signin
   if await !session.isSignedIn {
     let login = Request<SignedIn>(
-      path: "auth/login", method: .post, body: Login(username: "emilys", password: password))
+      path: "auth/login", method: .post, body: .json(Login(username: "emilys", password: password)))
     let tokens = try await network.send(login).value
     // The account (an id, never a token) is whom the cache and the stores keep data for.
     try await session.signIn(
@@ -111,7 +111,7 @@ func run() async throws {
       guard entry.kind == "post.create" else { throw ChangeRefused("unknown change \(entry.kind)") }
       let create = Request<Post>(
         path: "posts/add", method: .post,
-        body: try JSONDecoder().decode(Post.self, from: entry.payload), requiresAuth: true,
+        body: .json(try JSONDecoder().decode(Post.self, from: entry.payload)), requiresAuth: true,
         idempotencyKey: entry.idempotencyKey)
       let created = try await network.send(create).value
       return LocalStore.Settled(key: "\(created.id ?? 0)", value: created)

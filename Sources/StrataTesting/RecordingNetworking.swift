@@ -59,7 +59,7 @@ public final class RecordingNetworking: Networking {
     let endpoint = endpoint.request
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    let body = try endpoint.body.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    let body = try endpoint.body.map { try Self.text(of: $0, encoder) }
     let request = Recorded(
       method: endpoint.method, path: endpoint.path, query: endpoint.queryItems, body: body,
       requiresAuth: endpoint.requiresAuth)
@@ -72,6 +72,18 @@ public final class RecordingNetworking: Networking {
       throw NetworkError(
         .decoding(.init(status: 200, codingPath: "", reason: "\(error)", bodyExcerpt: answer)),
         request: request.line, underlying: error)
+    }
+  }
+
+  /// A body as recorded: JSON as encoded (keys sorted), a form as `name=value&…`, anything
+  /// else described by what it is.
+  static func text(of body: RequestBody, _ encoder: JSONEncoder) throws -> String {
+    switch body {
+    case .json(let value): String(decoding: try encoder.encode(value), as: UTF8.self)
+    case .form(let fields): fields.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+    case .bytes(let data, let type): "<\(data.count) bytes, \(type)>"
+    case .file(let url, let type): "<file \(url.path), \(type)>"
+    case .multipart(let form): "<multipart: \(form.parts.map(\.name).joined(separator: ", "))>"
     }
   }
 }

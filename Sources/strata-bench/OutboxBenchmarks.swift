@@ -89,7 +89,8 @@ enum OutboxBenchmarks {
         key: entry.recordKey ?? entry.idempotencyKey,
         value: try await service.send(
           Request<Created>(
-            path: "posts/add", method: .post, body: draft, idempotencyKey: entry.idempotencyKey)
+            path: "posts/add", method: .post, body: .json(draft),
+            idempotencyKey: entry.idempotencyKey)
         ).value)
     }
     let syncTime = ContinuousClock.now - syncStart

@@ -31,13 +31,15 @@ public enum DummyJSONAuth {
   ) -> Request<Tokens> {
     Request(
       path: "auth/login", method: .post,
-      body: LoginBody(
-        username: username, password: password, expiresInMins: expiresInMins,
-        expiresInSeconds: expiresInSeconds))
+      body: .json(
+        LoginBody(
+          username: username, password: password, expiresInMins: expiresInMins,
+          expiresInSeconds: expiresInSeconds)))
   }
 
   /// `POST /auth/refresh` with the refresh token in the body.
   public static func refresh(_ refreshToken: String) -> Request<Tokens> {
-    Request(path: "auth/refresh", method: .post, body: RefreshBody(refreshToken: refreshToken))
+    Request(
+      path: "auth/refresh", method: .post, body: .json(RefreshBody(refreshToken: refreshToken)))
   }
 }

@@ -15,10 +15,10 @@ public protocol HTTPTransport: Sendable {
   /// - Throws: `URLError` for transport failures, `CancellationError` when cancelled.
   func send(_ request: URLRequest, limits: TransferLimits) async throws -> (Data, HTTPURLResponse)
 
-  /// The same exchange, its body written to `sink` when the sink takes it (a download);
-  /// the `Data` returned is a body it did not take. A default receives the body whole and
-  /// then hands it over.
-  func send(_ request: URLRequest, limits: TransferLimits, into sink: any ResponseBodySink)
+  /// The same exchange, streaming what `streaming` names: the request body from a file, its
+  /// progress, the response body into a sink when the sink takes it (the `Data` returned is
+  /// then empty). A default, for transports that cannot stream, buffers.
+  func send(_ request: URLRequest, limits: TransferLimits, streaming: StreamedTransfer)
     async throws -> (Data, HTTPURLResponse)
 }
 

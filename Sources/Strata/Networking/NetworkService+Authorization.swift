@@ -17,11 +17,12 @@ extension NetworkService {
       // A key makes a repeat harmless: the service's policy, every write method included.
       policy.retryableMethods.formUnion([.post, .put, .patch, .delete])
     }
+    let (request, streamed) = try builder.build(endpoint)
     var call = Call(
       label: label, method: endpoint.method,
       deadline: clock.now() + (endpoint.deadline ?? options.deadline), policy: policy,
-      maxResponseSize: endpoint.maxResponseSize ?? options.maxResponseSize,
-      request: try builder.build(endpoint))
+      maxResponseSize: endpoint.maxResponseSize ?? options.maxResponseSize, request: request)
+    (call.streamed, call.sendProgress) = (streamed, endpoint.sendProgress)
     // Work for an owner goes out only in that owner's session; the device's carries no token.
     let acting = DataOwner.acting
     let before = acting != nil || endpoint.requiresAuth ? await authenticator?.account() : nil

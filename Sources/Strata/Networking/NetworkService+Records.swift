@@ -17,8 +17,16 @@ extension NetworkService {
     logger.trace(
       "  request headers: \(redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key })"
     )
+    let type = request.value(forHTTPHeaderField: "Content-Type") ?? ""
     if let body = request.httpBody {
-      logger.trace("  request body: \(redactor.redact(body: body))")
+      let shown =
+        type.hasPrefix("application/x-www-form-urlencoded")
+        ? redactor.redact(form: body) : redactor.redact(body: body)
+      logger.trace("  request body: \(shown)")
+    } else if request.httpBodyStream != nil {
+      // A file or a multipart form: never read into a log, whatever its parts hold.
+      let length = request.value(forHTTPHeaderField: "Content-Length") ?? "?"
+      logger.trace("  request body: <\(length) bytes of \(type), streamed>")
     }
   }
 

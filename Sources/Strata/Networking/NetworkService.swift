@@ -60,6 +60,7 @@ public final class NetworkService: Networking {
   public func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response> {
     let request = endpoint.request
     let label = Self.label(request.method, request.path)
+    defer { request.sendProgress?.finish() }
     do {
       return try await send(request, label: label)
     } catch let error as NetworkError {
@@ -95,6 +96,10 @@ public final class NetworkService: Networking {
     var heuristicLifetime: TimeInterval?
     /// Where a download's body goes as it arrives (nil: memory).
     var sink: (any ResponseBodySink)?
+    /// The file the request's body streams from, read afresh by each attempt.
+    var streamed: StreamedBody?
+    /// Where the bytes of the request body sent are told (``Request/sendProgress``).
+    var sendProgress: AsyncStream<TransferProgress>.Continuation?
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -283,10 +288,14 @@ public final class NetworkService: Networking {
   > {
     trace(call.request, attempt: call.attempt)
     let limits = TransferLimits(deadline: remaining, maxResponseSize: call.maxResponseSize)
-    let (transport, sink) = (transport, call.sink)
+    let transport = transport
+    let streaming = StreamedTransfer(
+      bodyFile: call.streamed.map { URL(fileURLWithPath: $0.path) },
+      sendProgress: call.sendProgress, sink: call.sink)
     var next: HTTPMiddlewareNext = { request in
-      guard let sink else { return try await transport.send(request, limits: limits) }
-      return try await transport.send(request, limits: limits, into: sink)
+      guard streaming.bodyFile != nil || streaming.sink != nil || streaming.sendProgress != nil
+      else { return try await transport.send(request, limits: limits) }
+      return try await transport.send(request, limits: limits, streaming: streaming)
     }
     let described = RequestAttempt(label: call.label, number: call.attempt)
     for middleware in options.middleware.reversed() {

@@ -5,7 +5,7 @@ import Foundation
 /// enum PostRequests {
 ///   static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
 ///   static func create(_ new: NewPost) -> Request<Post> {
-///     Request(path: "posts/add", method: .post, body: new)
+///     Request(path: "posts/add", method: .post, body: .json(new))
 ///   }
 /// }
 /// let post = try await network.send(PostRequests.get(id: 1)).value  // a Post
@@ -20,8 +20,8 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   public var method: HTTPMethod
   /// Query parameters, in order; percent-encoded by the service.
   public var queryItems: [URLQueryItem]
-  /// A JSON body, or nil for none.
-  public var body: (any Encodable & Sendable)?
+  /// What it sends (JSON, a form, bytes, a file, a multipart form), or nil for nothing.
+  public var body: RequestBody?
   /// Applied last; they replace the service's defaults of the same name.
   public var headers: [String: String]
   /// Whether it carries `Authorization: Bearer …` (and takes part in the token's refresh).
@@ -41,6 +41,9 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   public var idempotencyKey: String?
   /// How this GET uses the service's ``HTTPCache`` (default ``CachePolicy/useCache``).
   public var cachePolicy: CachePolicy = .useCache
+  /// Bytes of the body sent so far, of how many, on each attempt (an upload); finished when
+  /// the call ends.
+  public var sendProgress: AsyncStream<TransferProgress>.Continuation?
 
   /// The request itself: a `Request` is its own ``Endpoint``.
   public var request: Request<Response> { self }
@@ -49,7 +52,7 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   /// parameters need no `if`: `query: [("limit", limit.map(String.init))]`.
   public init(
     path: String, method: HTTPMethod = .get, query: KeyValuePairs<String, String?> = [:],
-    body: (any Encodable & Sendable)? = nil, headers: [String: String] = [:],
+    body: RequestBody? = nil, headers: [String: String] = [:],
     requiresAuth: Bool = false, retryPolicy: RetryPolicy? = nil, deadline: Duration? = nil,
     maxResponseSize: Int? = nil, idempotencyKey: String? = nil
   ) {

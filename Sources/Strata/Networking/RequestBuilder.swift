@@ -24,7 +24,9 @@ struct RequestBuilder: Sendable {
     self.base = base
   }
 
-  func build<Response>(_ endpoint: Request<Response>) throws -> URLRequest {
+  /// The request, and the file its body streams from (nil: none, or in `httpBody`), which
+  /// each attempt opens afresh.
+  func build<Response>(_ endpoint: Request<Response>) throws -> (URLRequest, StreamedBody?) {
     let url = try makeURL(endpoint)
     var request = URLRequest(url: url)
     request.httpMethod = endpoint.method.rawValue
@@ -52,18 +54,46 @@ struct RequestBuilder: Sendable {
         fields.append((name, value))
       }
     }
+    var streamed: StreamedBody?
     if let body = endpoint.body {
-      do {
-        request.httpBody = try encoder.encode(body)
-      } catch {
-        throw NetworkError(.encoding(String(describing: error)), underlying: error)
-      }
-      set("Content-Type", "application/json")
+      let (type, bytes, file) = try encode(body)
+      request.httpBody = bytes
+      streamed = file
+      set("Content-Type", type)
+      if let file { set("Content-Length", String(file.length)) }
     }
     if let key = endpoint.idempotencyKey { set("Idempotency-Key", key) }
     for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) { set(name, value) }
     request.allHTTPHeaderFields = Dictionary(fields, uniquingKeysWith: { _, last in last })
-    return request
+    return (request, streamed)
+  }
+
+  /// A body's content type, and its bytes or the file they stream from.
+  private func encode(_ body: RequestBody) throws -> (String, Data?, StreamedBody?) {
+    do {
+      switch body {
+      case .json(let value): return ("application/json", try encoder.encode(value), nil)
+      case .form(let fields):
+        let text = fields.map { Self.encode($0.name) + "=" + Self.encode($0.value) }
+          .joined(separator: "&")
+        return ("application/x-www-form-urlencoded", Data(text.utf8), nil)
+      case .bytes(let data, let type): return (type, data, nil)
+      case .file(let url, let type):
+        let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
+        return (type, nil, StreamedBody(path: url.path, length: size ?? 0, temporary: false))
+      case .multipart(let form):
+        let path = NSTemporaryDirectory() + "strata-multipart-\(UUID().uuidString)"
+        do {
+          let length = try form.write(to: path)
+          return (form.contentType, nil, StreamedBody(path: path, length: length, temporary: true))
+        } catch {
+          try? FileManager.default.removeItem(atPath: path)
+          throw error
+        }
+      }
+    } catch {
+      throw NetworkError(.encoding(String(describing: error)), underlying: error)
+    }
   }
 
   private func makeURL<Response>(_ endpoint: Request<Response>) throws -> URL {

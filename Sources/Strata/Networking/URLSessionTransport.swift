@@ -103,28 +103,28 @@ public final class URLSessionTransport: HTTPTransport {
   public func send(_ request: URLRequest, limits: TransferLimits) async throws
     -> (Data, HTTPURLResponse)
   {
-    try await run(request, limits: limits, into: nil)
+    try await send(request, limits: limits, streaming: StreamedTransfer())
   }
 
-  /// As ``send(_:limits:)``, each piece of a body `sink` takes written as it arrives, on the
-  /// session's delegate thread: the transfer goes no faster than the sink writes, so memory
-  /// stays flat whatever the size.
-  public func send(_ request: URLRequest, limits: TransferLimits, into sink: any ResponseBodySink)
+  /// As ``send(_:limits:)``, streaming: a body file is sent by an upload task (its length
+  /// known, so framed by `Content-Length` — a stream would go chunked on Linux), its progress
+  /// reported as it goes; each piece of a response body the sink takes is written as it
+  /// arrives, on the session's delegate thread, so the transfer goes no faster than the sink
+  /// writes and memory stays flat whatever the size.
+  public func send(_ request: URLRequest, limits: TransferLimits, streaming: StreamedTransfer)
     async throws -> (Data, HTTPURLResponse)
   {
-    try await run(request, limits: limits, into: sink)
-  }
-
-  private func run(
-    _ request: URLRequest, limits: TransferLimits, into sink: (any ResponseBodySink)?
-  )
-    async throws -> (Data, HTTPURLResponse)
-  {
-    let exchange = Exchange(limit: limits.maxResponseSize, table: exchanges, sink: sink)
+    let exchange = Exchange(limit: limits.maxResponseSize, table: exchanges, streaming: streaming)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        exchange.start(
-          session.dataTask(with: request), continuation: continuation, deadline: limits.deadline)
+        var plain = request
+        plain.httpBodyStream = nil
+        let task =
+          streaming.bodyFile.map {
+            session.uploadTask(with: plain, fromFile: $0) as URLSessionDataTask
+          }
+          ?? session.dataTask(with: request)
+        exchange.start(task, continuation: continuation, deadline: limits.deadline)
       }
     } onCancel: {
       exchange.cancel()
@@ -177,8 +177,10 @@ final class Exchange: @unchecked Sendable {
   private let lock = NSLock()
   private let limit: Int
   private let table: ExchangeTable
-  /// Where a body it takes goes (a download); it enforces its own size limit.
+  /// Where a body it takes goes (a download; it enforces its own size limit), and where the
+  /// request body's progress is told.
   private let sink: (any ResponseBodySink)?
+  private let sendProgress: AsyncStream<TransferProgress>.Continuation?
   private var streaming = false
   private var task: URLSessionDataTask?
   private var continuation: Continuation?
@@ -187,8 +189,14 @@ final class Exchange: @unchecked Sendable {
   private var response: HTTPURLResponse?
   private var body = Data()
 
-  init(limit: Int, table: ExchangeTable, sink: (any ResponseBodySink)? = nil) {
-    (self.limit, self.table, self.sink) = (limit, table, sink)
+  init(limit: Int, table: ExchangeTable, streaming: StreamedTransfer = StreamedTransfer()) {
+    (self.limit, self.table) = (limit, table)
+    (sink, sendProgress) = (streaming.sink, streaming.sendProgress)
+  }
+
+  /// Bytes of the request body sent so far, of `expected`.
+  func sent(_ done: Int64, of expected: Int64) {
+    sendProgress?.yield(TransferProgress(done: done, expected: expected >= 0 ? expected : nil))
   }
 
   func start(_ task: URLSessionDataTask, continuation: Continuation, deadline: Duration?) {
@@ -352,6 +360,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
   }
 
   func urlSession(
+    _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+    totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+  ) {
+    exchanges[task.taskIdentifier]?.sent(totalBytesSent, of: totalBytesExpectedToSend)
+  }
+
+  func urlSession(
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
     let exchange = exchanges[task.taskIdentifier]
@@ -403,7 +418,10 @@ struct RedirectGuard: Sendable {
       return request
     }
     let keepsMethod = !["GET", "HEAD"].contains(request.httpMethod?.uppercased() ?? "GET")
-    let hadBody = original?.httpBody?.isEmpty == false || original?.httpBodyStream != nil
+    // An upload task's body (a file) is in neither field: its length says it has one.
+    let announced = original?.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init) ?? 0
+    let hadBody =
+      original?.httpBody?.isEmpty == false || original?.httpBodyStream != nil || announced > 0
     if request.httpBody?.isEmpty == false || request.httpBodyStream != nil
       || (keepsMethod && hadBody)
     {

@@ -127,6 +127,21 @@ package struct Redactor: Sendable {
     return String(safe.prefix(limit)) + "…(\(body.count) bytes)"
   }
 
+  /// A loggable rendering of a form-encoded body: each field whose name says secret
+  /// (`password`, `client_secret`, `refresh_token`, …) or holds a known secret replaced, the
+  /// rest made one safe line, cut to `limit` characters.
+  package func redact(form body: Data, limit: Int = 2048) -> String {
+    let fields = String(decoding: body, as: UTF8.self).split(separator: "&").map { pair in
+      let parts = pair.split(separator: "=", maxSplits: 1)
+      let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+      let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : ""
+      let shown = isSensitive(field: name) ? Self.placeholder : KnownSecrets.mask(value)
+      return UntrustedText.sanitize(name) + "=" + UntrustedText.sanitize(shown)
+    }
+    let text = fields.joined(separator: "&")
+    return text.count > limit ? String(text.prefix(limit)) + "…(\(body.count) bytes)" : text
+  }
+
   /// The URL as text with the password of its user info, the values of secret query
   /// parameters and the fragment (where OAuth puts tokens) replaced.
   package func redact(url: URL) -> String {

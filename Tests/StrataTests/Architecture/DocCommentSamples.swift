@@ -72,7 +72,7 @@ private enum DocCommentSamples {
     enum PostRequests {
       static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
       static func create(_ new: NewPost) -> Request<Post> {
-        Request(path: "posts/add", method: .post, body: new)
+        Request(path: "posts/add", method: .post, body: .json(new))
       }
     }
     let post = try await network.send(PostRequests.get(id: 1)).value  // a Post
@@ -91,6 +91,18 @@ private enum DocCommentSamples {
       Download(Request(path: "files/report.pdf"), to: file, progress: reporter)
     ).value  // the file's URL, once whole
     _ = (progress, saved)
+  }
+
+  static func bodies(draft: NewPost) {
+    struct Token: Decodable, Sendable {}
+    let create = Request<Post>(path: "posts/add", method: .post, body: .json(draft))
+    let token = Request<Token>(
+      path: "oauth/token", method: .post, body: .form([("grant_type", "client_credentials")]))
+    var photo = MultipartForm()
+    photo.add("caption", "Dinner")
+    photo.add("photo", file: URL(fileURLWithPath: "dinner.jpg"), contentType: "image/jpeg")
+    let upload = Request<EmptyResponse>(path: "photos", method: .post, body: .multipart(photo))
+    _ = (create, token, upload)
   }
 
   static func errors(load: () async throws -> Void) async throws {

@@ -290,7 +290,7 @@ struct AccountBoundaryTests {
     let send: @Sendable (OutboxEntry) async throws -> LocalStore<String>.Settled? = { entry in
       _ = try await network.send(
         Request<EmptyResponse>(
-          path: "posts/add", method: .post, body: ["title": "t"],
+          path: "posts/add", method: .post, body: .json(["title": "t"]),
           idempotencyKey: entry.idempotencyKey))
       return nil
     }

@@ -36,7 +36,7 @@ struct HTTPCacheIntegrationTests {
       #expect(conditional?.header("If-None-Match")?.hasPrefix("W/\"") == true)
 
       _ = try await network.send(
-        Request<EmptyResponse>(path: "users/2", method: .put, body: ["firstName": "Emma"]))
+        Request<EmptyResponse>(path: "users/2", method: .put, body: .json(["firstName": "Emma"])))
       #expect(try await network.send(GetUser(id: 2)).source == .network)
     }
   }

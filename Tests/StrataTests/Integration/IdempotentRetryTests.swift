@@ -22,7 +22,8 @@ struct IdempotentRetryTests {
 
   static func create(key: String?, policy: RetryPolicy) -> Request<Created> {
     Request(
-      path: "posts/add", method: .post, body: NewPost(title: "Once", body: "only", userId: 1),
+      path: "posts/add", method: .post,
+      body: .json(NewPost(title: "Once", body: "only", userId: 1)),
       retryPolicy: policy, idempotencyKey: key)
   }
 

@@ -24,7 +24,7 @@ struct GetMe: Endpoint {
 struct CreateThing: Endpoint {
   struct Body: Encodable, Sendable { let title: String }
   var request: Request<EmptyResponse> {
-    Request(path: "things", method: .post, body: Body(title: "t"))
+    Request(path: "things", method: .post, body: .json(Body(title: "t")))
   }
 }
 

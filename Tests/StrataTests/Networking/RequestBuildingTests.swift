@@ -14,7 +14,7 @@ struct Probe: Endpoint {
   var method: HTTPMethod = .get
   var queryItems: [URLQueryItem] = []
   var headers: [String: String] = [:]
-  var body: (any Encodable & Sendable)? = nil
+  var body: RequestBody? = nil
 
   var request: Request<EmptyResponse> {
     var request = Request<EmptyResponse>(path: path, method: method, body: body, headers: headers)
@@ -75,7 +75,7 @@ struct RequestBuildingTests {
     let request = try await Self.sent(
       Probe(
         path: "posts/add", method: .post, headers: ["accept": "text/plain", "X-Trace": "1"],
-        body: Body(title: "Hi")))
+        body: .json(Body(title: "Hi"))))
     #expect(request.httpMethod == "POST")
     #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     #expect(request.value(forHTTPHeaderField: "Accept") == "text/plain")

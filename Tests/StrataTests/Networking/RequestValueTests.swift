@@ -28,7 +28,7 @@ struct RequestValueTests {
   @Test func bodiesMethodsAndPerRequestSettings() async throws {
     let transport = MockTransport.statuses([503, 201], body: "{}")
     var create = Request<EmptyResponse>(
-      path: "things", method: .post, body: NewThing(title: "t"),
+      path: "things", method: .post, body: .json(NewThing(title: "t")),
       retryPolicy: RetryPolicy(maxRetries: 1, retryableMethods: [.post]))
     _ = try await makeService(transport).send(create)
     #expect(transport.requestCount == 2, "its own policy retried the POST")

@@ -112,7 +112,7 @@ struct SendLimitTests {
     let (maxAttempts, maxRetries) = (3, 2)
     for _ in 0..<maxAttempts + 2 {
       _ = try await store.sync(maxAttempts: maxAttempts) { entry in
-        var request = Request<Note>(path: "notes", method: .post, body: ["text": "t"])
+        var request = Request<Note>(path: "notes", method: .post, body: .json(["text": "t"]))
         request.idempotencyKey = entry.idempotencyKey
         return .init(key: "n", value: try await service.send(request).value)
       }

@@ -19,11 +19,14 @@ final class CannedHTTPServer: Sendable {
   /// The write end of the pipe that ends the accept loop.
   private let wake: Int32
   private let heads = Lock<[String]>([])
+  private let bodies = Lock<[[UInt8]]>([])
 
   var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
   var requests: Int { heads.withLock { $0.count } }
   /// The head of each request answered, in order.
   var requestHeads: [String] { heads.withLock { $0 } }
+  /// The body of each request answered, as far as its `Content-Length` said.
+  var requestBodies: [[UInt8]] { bodies.withLock { $0 } }
 
   /// Answers every request with `response`.
   convenience init(response: [UInt8]) throws {
@@ -40,19 +43,30 @@ final class CannedHTTPServer: Sendable {
       throw error
     }
     (port, self.wake) = (listener.port, wake.write)
-    let heads = self.heads
+    let (heads, bodies) = (self.heads, self.bodies)
     Thread.detachNewThread {
       while let client = Socket.accept(listener.fd, wake: wake.read) {
-        // Read the request head (these tests send no body), then answer and close.
+        // Read the request head, then answer and close.
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !head.ends(with: Array("\r\n\r\n".utf8)),
+        while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil,
           case let count = read(client, &buffer, 4096),
           count > 0
         {
           head += buffer[..<count]
         }
-        let text = String(decoding: head, as: UTF8.self)
+        // A body announced by Content-Length is read whole (and kept) before answering.
+        let split = head.firstRange(of: Array("\r\n\r\n".utf8))
+        let text = String(decoding: head[..<(split?.lowerBound ?? head.endIndex)], as: UTF8.self)
+        var body = split.map { Array(head[$0.upperBound...]) } ?? []
+        let length =
+          text.split(separator: "\r\n").first {
+            $0.lowercased().hasPrefix("content-length:")
+          }.flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+        while body.count < length, case let count = read(client, &buffer, 4096), count > 0 {
+          body += buffer[..<count]
+        }
+        bodies.withLock { $0.append(body) }
         let number = heads.withLock { heads -> Int in
           heads.append(text)
           return heads.count - 1
@@ -90,11 +104,5 @@ final class CannedHTTPServer: Sendable {
       return chunked + Array("0\r\n\r\n".utf8)
     }
     return Array(head.utf8) + body
-  }
-}
-
-extension Array where Element == UInt8 {
-  fileprivate func ends(with suffix: [UInt8]) -> Bool {
-    count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
   }
 }

@@ -27,14 +27,15 @@ enum AuthRequests {
   static func login(username: String, password: String, lifetimeMinutes: Int) -> Request<SignedIn> {
     Request(
       path: "auth/login", method: .post,
-      body: LoginBody(
-        username: username, password: Secret(password), expiresInMins: lifetimeMinutes))
+      body: .json(
+        LoginBody(username: username, password: Secret(password), expiresInMins: lifetimeMinutes)))
   }
 
   static func refresh(_ refreshToken: String, lifetimeMinutes: Int) -> Request<TokenResponse> {
     Request(
       path: "auth/refresh", method: .post,
-      body: RefreshBody(refreshToken: Secret(refreshToken), expiresInMins: lifetimeMinutes))
+      body: .json(
+        RefreshBody(refreshToken: Secret(refreshToken), expiresInMins: lifetimeMinutes)))
   }
 
   static let me = Request<User>(path: "auth/me", requiresAuth: true)

@@ -87,11 +87,11 @@ private enum PostRequests {
   /// `POST /posts/add`, keyed (safe to retry): the author must exist (400 / 404 otherwise).
   static func create(_ draft: PostDraft, idempotencyKey: String) -> Request<Post> {
     Request(
-      path: "posts/add", method: .post, body: draft, idempotencyKey: idempotencyKey)
+      path: "posts/add", method: .post, body: .json(draft), idempotencyKey: idempotencyKey)
   }
 
   static func update(id: Int, _ edit: PostEdit, idempotencyKey: String) -> Request<Post> {
-    Request(path: "posts/\(id)", method: .put, body: edit, idempotencyKey: idempotencyKey)
+    Request(path: "posts/\(id)", method: .put, body: .json(edit), idempotencyKey: idempotencyKey)
   }
 
   static func delete(id: Int, idempotencyKey: String) -> Request<EmptyResponse> {

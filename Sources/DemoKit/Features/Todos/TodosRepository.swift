@@ -33,13 +33,13 @@ public final class APITodosRepository: TodosRepository {
 
   public func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo {
     try await network.send(
-      Request(path: "todos/add", method: .post, body: draft, idempotencyKey: idempotencyKey)
+      Request(path: "todos/add", method: .post, body: .json(draft), idempotencyKey: idempotencyKey)
     ).value
   }
 
   public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo {
     try await network.send(
-      Request(path: "todos/\(id)", method: .put, body: edit, idempotencyKey: idempotencyKey)
+      Request(path: "todos/\(id)", method: .put, body: .json(edit), idempotencyKey: idempotencyKey)
     ).value
   }
 

@@ -124,6 +124,6 @@ private enum UserRequests {
 
   /// `PUT /users/{id}` with the changed field only.
   static func update(id: Int, firstName: String) -> Request<User> {
-    Request(path: "users/\(id)", method: .put, body: NameChange(firstName: firstName))
+    Request(path: "users/\(id)", method: .put, body: .json(NameChange(firstName: firstName)))
   }
 }

@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A `multipart/form-data` body (RFC 7578): text fields and files, in order. Files are read
+/// when the request is built, a megabyte at a time, into one temporary file that each attempt
+/// streams — so a form with a gigabyte's video in it never holds more than that megabyte.
+public struct MultipartForm: Sendable {
+  /// One part: a field's name, its content, and for a file its name and type.
+  public struct Part: Sendable {
+    public enum Content: Sendable {
+      case data(Data)
+      case file(URL)
+    }
+    public let name: String
+    public let filename: String?
+    public let contentType: String?
+    public let content: Content
+  }
+
+  /// Separates the parts; random, so no content contains it.
+  public let boundary: String
+  public private(set) var parts: [Part] = []
+
+  public init() {
+    boundary = "strata-" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+  }
+
+  /// A text field.
+  public mutating func add(_ name: String, _ value: String) {
+    parts.append(
+      Part(name: name, filename: nil, contentType: nil, content: .data(Data(value.utf8))))
+  }
+
+  /// Bytes sent as a file named `filename`.
+  public mutating func add(_ name: String, data: Data, filename: String, contentType: String) {
+    parts.append(
+      Part(name: name, filename: filename, contentType: contentType, content: .data(data)))
+  }
+
+  /// A file from disk, sent under its own name unless `filename` is given.
+  public mutating func add(
+    _ name: String, file: URL, filename: String? = nil, contentType: String
+  ) {
+    parts.append(
+      Part(
+        name: name, filename: filename ?? file.lastPathComponent, contentType: contentType,
+        content: .file(file)))
+  }
+
+  var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+  /// The whole body, written to `path` as it is made; its length in bytes.
+  /// - Throws: `CocoaError` naming a file that cannot be read or written.
+  func write(to path: String) throws -> Int {
+    guard FileManager.default.createFile(atPath: path, contents: nil),
+      let output = FileHandle(forWritingAtPath: path)
+    else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    defer { try? output.close() }
+    var length = 0
+    func emit(_ data: Data) throws {
+      try output.write(contentsOf: data)
+      length += data.count
+    }
+    for part in parts {
+      try emit(Data(head(of: part).utf8))
+      switch part.content {
+      case .data(let data): try emit(data)
+      case .file(let url):
+        guard let input = FileHandle(forReadingAtPath: url.path) else {
+          throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        defer { try? input.close() }
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try emit(chunk) }
+      }
+      try emit(Data("\r\n".utf8))
+    }
+    try emit(Data("--\(boundary)--\r\n".utf8))
+    return length
+  }
+
+  /// A part's boundary line and headers. Quotes, CR and LF in names are percent-encoded, as
+  /// browsers do, so a name cannot end its header early.
+  private func head(of part: Part) -> String {
+    func quoted(_ text: String) -> String {
+      text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
+        .replacingOccurrences(of: "\n", with: "%0A")
+    }
+    var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(quoted(part.name))\""
+    if let filename = part.filename { head += "; filename=\"\(quoted(filename))\"" }
+    head += "\r\n"
+    if let type = part.contentType { head += "Content-Type: \(quoted(type))\r\n" }
+    return head + "\r\n"
+  }
+}
+
+/// A body each attempt sends from a file, read from the start; a temporary one (a multipart
+/// form's) is removed when the call that made it ends.
+final class StreamedBody: Sendable {
+  let path: String
+  let length: Int
+  private let temporary: Bool
+
+  init(path: String, length: Int, temporary: Bool) {
+    (self.path, self.length, self.temporary) = (path, length, temporary)
+  }
+
+  deinit { if temporary { unlink(path) } }
+}
