@@ -144,6 +144,9 @@ public enum DemoContainer {
           .usersCacheTTL, default: .seconds(60), in: .zero...Duration.seconds(24 * 3600)),
         signedIn: try config.bool(.usersRequireSignIn, default: false))
     }
+    container.register((any AvatarRepository).self, scope: .singleton) { c in
+      APIAvatarRepository(network: try c.resolve())
+    }
     container.register((any PostsRepository).self, scope: .singleton) { c in
       APIPostsRepository(network: try c.resolve())
     }

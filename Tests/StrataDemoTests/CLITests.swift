@@ -88,7 +88,7 @@ struct CLITests {
       "GET /posts/1/comments", "refused — title: Give the post a title. (no request, no event)",
       "analytics: post_created offline=false", "retried under its key, made once",
       "at the second try, both with one Idempotency-Key", "→ reverted to not done",
-      "Sign out", "Tour complete",
+      "Sign out", "Tour complete", "then from the HTTP cache — fresh for the year",
     ] {
       #expect(result.stdout.contains(phrase), "\(phrase)")
     }

@@ -9,7 +9,7 @@ enum CommandTable {
     TourCommand.commands + AccountCommands.commands + UserCommands.commands
     + UserPostsCommands.commands + PostCommands.commands + TodoCommands.commands
     + SyncCommand.commands + SettingsCommands.commands + ConfigCommand.commands
-    + CacheCommands.commands
+    + CacheCommands.commands + DownloadCommand.commands
     + SandboxCommand.commands
 
   /// The command named by the first words of `words`, the longest name winning (`user posts 1`

@@ -32,8 +32,12 @@ enum SyncCommand {
     let todoOutcomes: [LocalStore<Todo>.Outcome]
     do {
       defer { progress.finish() }
-      postOutcomes = try await posts.sync { progress.update($0.done, $0.total, $0.entry) }
-      todoOutcomes = try await todos.sync { progress.update($0.done, $0.total, $0.entry) }
+      postOutcomes = try await posts.sync {
+        progress.update(Self.sending($0.done, $0.total, $0.entry))
+      }
+      todoOutcomes = try await todos.sync {
+        progress.update(Self.sending($0.done, $0.total, $0.entry))
+      }
     }
     // `--json` says each result in English; the table, in the user's language.
     let rows =
@@ -173,6 +177,17 @@ enum SyncCommand {
     }
   }
 
+  /// `sending 3 of 10: post.create 1A2B3C4D`.
+  private nonisolated static func sending(_ done: Int, _ total: Int, _ entry: OutboxEntry) -> String
+  {
+    Localized.current(
+      "sync.sending",
+      [
+        "number": String(done + 1), "total": String(total), "kind": entry.kind,
+        "key": String(entry.idempotencyKey.prefix(8)),
+      ])
+  }
+
   /// `sync --json`: the table's rows and its footer's counts (what is left waiting or refused
   /// in the whole queue, not only among the changes this run tried).
   struct Summary: Encodable {
@@ -233,60 +248,5 @@ enum SyncCommand {
     var cells: [String] {
       [String(key.prefix(8)), kind, status, String(attempts), shownResult ?? message ?? ""]
     }
-  }
-}
-
-/// `sending 3 of 10: post.create 1A2B3C4D` on stderr, rewritten in place, once a sync has run
-/// for a second — on a terminal only; piped or `--json` output stays plain.
-final class ProgressLine: Sendable {
-  private struct State {
-    var text: String?
-    var drawn: String?
-    var shown = false
-    var finished = false
-  }
-
-  private let state = Locked(State())
-
-  init(shown: Bool) {
-    guard shown else {
-      state.withLock { $0.finished = true }
-      return
-    }
-    Task.detached { [state] in
-      try? await Task.sleep(for: .seconds(1))
-      while true {
-        let line = state.withLock { state -> String?? in
-          guard !state.finished else { return nil }
-          state.shown = true
-          let text = state.text ?? ""
-          defer { state.drawn = text }
-          return state.drawn == text ? .some(nil) : text
-        }
-        guard let line else { return }
-        if let line { Terminal.writeAll(2, Array("\r\u{1B}[K\(line)".utf8)) }
-        try? await Task.sleep(for: .milliseconds(200))
-      }
-    }
-  }
-
-  func update(_ done: Int, _ total: Int, _ entry: OutboxEntry) {
-    state.withLock {
-      $0.text = Localized.current(
-        "sync.sending",
-        [
-          "number": String(done + 1), "total": String(total), "kind": entry.kind,
-          "key": String(entry.idempotencyKey.prefix(8)),
-        ])
-    }
-  }
-
-  /// Stops updating and clears the line if it was shown.
-  func finish() {
-    let shown = state.withLock { state -> Bool in
-      state.finished = true
-      return state.shown
-    }
-    if shown { Terminal.writeAll(2, Array("\r\u{1B}[K".utf8)) }
   }
 }

@@ -344,6 +344,20 @@ enum TourCommand {
     tour.say(text("tour.stale", ["name": away.value.fullName, "age": String(age)]))
     tour.evidence()
     sandbox.faults.reset()
+    let avatars = try app.resolve((any AvatarRepository).self)
+    let first = try await avatars.avatar(of: away.value)
+    let second = try await avatars.avatar(of: away.value)
+    guard case .cache = second.source, first.value == second.value else {
+      throw tour.failure(text("tour.avatarNotKept"))
+    }
+    tour.say(
+      text(
+        "tour.avatar",
+        [
+          "name": away.value.firstName, "bytes": String(first.value.count),
+          "path": away.value.image.flatMap { URL(string: $0)?.path } ?? "",
+        ]))
+    tour.evidence()
   }
 
   static func done(_ completed: Bool) -> String { text(completed ? "done" : "notDone") }

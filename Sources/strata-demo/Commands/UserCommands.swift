@@ -1,4 +1,5 @@
 import DemoKit
+import Foundation
 import Strata
 
 /// `users`, `user ID`: the users feature, through its view models.
@@ -12,8 +13,8 @@ enum UserCommands {
       ],
       example: "strata-demo users --limit 5 --skip 5", run: .inApp(users)),
     Command(
-      "user", positionals: ["ID"], example: "strata-demo user 1",
-      run: .inApp(user)),
+      "user", positionals: ["ID"], options: [OptionSpec(name: "avatar", valueName: "FILE")],
+      example: "strata-demo user 1 --avatar emily.png", run: .inApp(user)),
   ]
 
   static func users(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
@@ -42,7 +43,32 @@ enum UserCommands {
     await model.load(id: try invocation.identifier())
     if let failure = model.state.failure { throw failure.error }
     guard let user = model.user else { throw CommandFailure(Localized.current("error.noUser")) }
-    return detail(user)
+    guard let file = invocation.option("avatar") else { return detail(user) }
+    var shown = detail(user)
+    let saved = try await saveAvatar(of: user, to: file, app)
+    if case .detail(let fields) = shown.text {
+      shown.text = .line(Output.detail(fields) + "\n" + saved)
+    }
+    return shown
+  }
+
+  /// `--avatar FILE`: the user's picture through the HTTP cache (fresh for the year DummyJSON
+  /// gives it), written whole (a crash leaves the old file or the new one).
+  private static func saveAvatar(of user: User, to file: String, _ app: AppContext) async throws
+    -> String
+  {
+    let avatar = try await app.resolve((any AvatarRepository).self).avatar(of: user)
+    do {
+      try avatar.value.write(to: URL(fileURLWithPath: file), options: .atomic)
+    } catch {
+      throw CantCreate(
+        Localized.current(
+          "avatar.cannotWrite", ["file": Invocation.quoted(file), "reason": "\(error)"]))
+    }
+    let text = Localized.current
+    let source = text(avatar.source.label == "hit" ? "avatar.fromCache" : "avatar.fromNetwork")
+    return text.plural(
+      "avatar.saved", count: avatar.value.count, ["file": file, "source": source])
   }
 
   /// One user as a detail view (also `me`).

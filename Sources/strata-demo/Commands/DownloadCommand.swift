@@ -1,0 +1,68 @@
+import DemoKit
+import Foundation
+import Strata
+
+/// `download URL FILE [--resume]`: any answer saved to a file as it arrives, through the whole
+/// send path (retries resume, the deadline, the size limit), with a progress line on a
+/// terminal.
+@MainActor
+enum DownloadCommand {
+  nonisolated static let commands = [
+    Command(
+      "download", positionals: ["URL", "FILE"],
+      options: [OptionSpec(name: "resume", valueName: nil)],
+      example: "strata-demo download icon/emilys/1000 emily.png --resume", run: .inApp(download))
+  ]
+
+  /// What `--json` prints.
+  struct Saved: Encodable {
+    let file: String
+    let bytes: Int64
+    let status: Int
+    let resumed: Bool
+  }
+
+  static func download(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
+    let (address, file) = (invocation.positionals[0], invocation.positionals[1])
+    guard let url = URL(string: address),
+      url.scheme == nil || ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+    else {
+      throw UsageError(
+        Localized.current("download.badURL", ["got": Invocation.quoted(address)]),
+        invocation.command)
+    }
+    let line = ProgressLine(shown: Terminal.errorIsTerminal && !invocation.json)
+    let (steps, reporter) = AsyncStream.makeStream(
+      of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
+    let watcher = Task.detached {
+      for await step in steps { line.update(Self.describe(step)) }
+    }
+    defer { line.finish() }
+    let saved = try await app.resolve((any Networking).self).download(
+      Download(
+        Request(path: url.absoluteString), to: URL(fileURLWithPath: file),
+        resumes: invocation.option("resume") != nil, progress: reporter))
+    await watcher.value
+    let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0
+    let text = Localized.current
+    return Output(
+      text: .line(
+        text.plural("download.saved", count: Int(size), ["file": file])
+          + (saved.status == 206 ? " " + text("download.resumed") : "")),
+      json: Saved(file: file, bytes: size, status: saved.status, resumed: saved.status == 206))
+  }
+
+  /// `1.2 MB of 4.8 MB (25%)`, or `1.2 MB` when the whole is not known.
+  nonisolated static func describe(_ step: TransferProgress) -> String {
+    let format = ByteCountFormatter()
+    format.countStyle = .file
+    let done = format.string(fromByteCount: step.done)
+    guard let expected = step.expected, let fraction = step.fraction else { return done }
+    return Localized.current(
+      "download.progress",
+      [
+        "done": done, "expected": format.string(fromByteCount: expected),
+        "percent": String(Int(fraction * 100)),
+      ])
+  }
+}

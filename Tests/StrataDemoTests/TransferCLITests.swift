@@ -1,0 +1,79 @@
+import Foundation
+import Strata
+import StrataSandbox
+import Testing
+
+/// Pictures and downloads from the command line, through the built binary: `user --avatar`
+/// keeps the picture in the HTTP cache, `download` saves to a file, resumes after a cut on the
+/// retry, and with `--resume` in a later run.
+@Suite("CLI: pictures and downloads")
+struct TransferCLITests {
+  private func withServer(
+    _ body: (SandboxServer, CLIRunner, _ api: [String]) async throws -> Void
+  ) async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    defer { try? FileManager.default.removeItem(atPath: cli.home) }
+    try await body(server, cli, ["--api", server.baseURL.absoluteString])
+  }
+
+  /// The second run takes the picture from the HTTP cache on disk: one request in all.
+  @Test func aPictureIsSavedThenTakenFromTheCache() async throws {
+    try await withServer { server, cli, api in
+      let file = cli.home + "/michael.png"
+      let first = try await cli.run(api + ["user", "2", "--avatar", file])
+      #expect(first.status == 0, "\(first.stderr)")
+      #expect(first.stdout.contains("Name:") && first.stdout.contains("from the server"))
+      let png = try Data(contentsOf: URL(fileURLWithPath: file))
+      #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+      let second = try await cli.run(api + ["user", "2", "--avatar", file])
+      let bytes = png.count.formatted(.number.locale(Locale(identifier: "en")))
+      #expect(second.stdout.contains("saved to \(file): \(bytes) bytes, from the HTTP cache"))
+      #expect(server.journal.count(method: "GET", path: "/icon/michaw/128") == 1)
+    }
+  }
+
+  /// A body cut at half is resumed by the retry (`Range` + `If-Range`), said "(resumed)".
+  @Test func aCutDownloadIsResumedByTheRetry() async throws {
+    try await withServer { server, cli, api in
+      server.faults.add(.init(method: "GET", path: "/icon/emilys/600", action: .truncateBody))
+      let file = cli.home + "/emily.png"
+      let saved = try await cli.run(api + ["download", "icon/emilys/600", file])
+      #expect(saved.status == 0, "\(saved.stderr)")
+      let size = try Data(contentsOf: URL(fileURLWithPath: file)).count
+      let bytes = size.formatted(.number.locale(Locale(identifier: "en")))
+      #expect(saved.stdout == "saved \(file): \(bytes) bytes (resumed)\n")
+      let asked = server.journal.entries.filter { $0.path == "/icon/emilys/600" }
+      #expect(asked.count == 2 && asked[1].header("Range")?.hasPrefix("bytes=") == true)
+    }
+  }
+
+  /// Without retries the cut ends the run and leaves the part; `--resume` continues it, and
+  /// without `--resume` a part is started over.
+  @Test func aPartIsContinuedOnlyWhenAsked() async throws {
+    try await withServer { server, cli, api in
+      let api = api + ["--set", "RETRY_MAX_RETRIES=0"]
+      let file = cli.home + "/emily.png"
+      server.faults.add(.init(method: "GET", path: "/icon/emilys/600", action: .truncateBody))
+      let cut = try await cli.run(api + ["download", "icon/emilys/600", file])
+      #expect(cut.status == 1 && FileManager.default.fileExists(atPath: file + ".part"))
+      #expect(!FileManager.default.fileExists(atPath: file))
+      let resumed = try await cli.run(
+        api + ["--json", "download", "icon/emilys/600", file, "--resume"])
+      #expect(
+        resumed.status == 0 && resumed.stdout.contains(#""resumed" : true"#), "\(resumed.all)")
+      server.faults.add(.init(method: "GET", path: "/icon/emilys/600", action: .truncateBody))
+      _ = try await cli.run(api + ["download", "icon/emilys/600", file])
+      let again = try await cli.run(api + ["download", "icon/emilys/600", file])
+      #expect(again.status == 0 && !again.stdout.contains("resumed"))
+      #expect(server.journal.entries.last?.header("Range") == nil)
+    }
+  }
+
+  @Test func aURLOfAnotherSchemeIsAUsageError() async throws {
+    let result = try await CLIRunner().run(["download", "ftp://example.com/x", "/tmp/x"])
+    #expect(result.status == 2 && result.stderr.contains("URL must be a path on the API"))
+  }
+}
