@@ -4,7 +4,8 @@ import Foundation
 // skips the network benchmarks (DI, logging, config only: seconds instead of minutes);
 // `--check` runs a short subset and exits 1 when a ratio passes its limit (`make bench-check`);
 // `--storage` runs only the local store's rows, `--network` only NetworkService against raw
-// URLSession on the sandbox, and the HTTP cache; `--cache` only the HTTP cache.
+// URLSession on the sandbox, and the HTTP cache; `--cache` only the HTTP cache; `--transfers`
+// only big bodies (200 MB downloads and uploads, a resume).
 // Run with `make bench` (release build). Every row says what it compares.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -13,6 +14,7 @@ var coreOnly = false
 var storageOnly = false
 var networkOnly = false
 var cacheOnly = false
+var transfersOnly = false
 var check = false
 var index = 0
 while index < arguments.count {
@@ -32,6 +34,9 @@ while index < arguments.count {
   case "--cache":
     cacheOnly = true
     index += 1
+  case "--transfers":
+    transfersOnly = true
+    index += 1
   case "--check":
     check = true
     index += 1
@@ -45,12 +50,14 @@ while index < arguments.count {
       exit(1)
     }
   case "--help", "-h":
-    print("usage: strata-bench [--core | --storage | --network | --cache | --check] [--json FILE]")
+    print(
+      "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --check] [--json FILE]"
+    )
     exit(0)
   default:
     FileHandle.standardError.write(
       Data(
-        "usage: strata-bench [--core | --storage | --network | --cache | --check] [--json FILE]\n"
+        "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --check] [--json FILE]\n"
           .utf8))
     exit(2)
   }
@@ -80,6 +87,8 @@ do {
     results = try await OutboxBenchmarks.run() + (try await DependentChangeBenchmarks.run())
   } else if cacheOnly {
     results = try await CacheBenchmarks.run()
+  } else if transfersOnly {
+    results = try await TransferBenchmarks.run()
   } else if networkOnly {
     results = try await NetworkBenchmarks.run() + (try await CacheBenchmarks.run())
   } else {
@@ -91,6 +100,7 @@ do {
       results += try await DependentChangeBenchmarks.run()
       results += try await NetworkBenchmarks.run()
       results += try await CacheBenchmarks.run()
+      results += try await TransferBenchmarks.run()
     }
   }
   let nameWidth = max(4, results.map(\.name.count).max() ?? 0)
