@@ -2,10 +2,10 @@ import Foundation
 
 /// A response body saved to a file as it arrives, rather than held in memory:
 /// ```swift
+/// var request = Request<Data>(path: "files/report.pdf")
 /// let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-/// let saved = try await network.download(
-///   Download(Request(path: "files/report.pdf"), to: file, progress: reporter)
-/// ).value  // the file's URL, once whole
+/// request.receiveProgress = reporter  // bytes on disk, of how many
+/// let saved = try await network.download(Download(request, to: file)).value  // once whole
 /// ```
 /// It goes through the same path as any request — deadline, retries, token renewal,
 /// middleware, records — with the request's `maxResponseSize` enforced while the body
@@ -19,15 +19,10 @@ public struct Download: Sendable {
   public var destination: URL
   /// Whether a part left by an earlier attempt is continued (false: started over).
   public var resumes: Bool
-  /// Bytes done and expected as they arrive; finished when the download ends.
-  public var progress: AsyncStream<TransferProgress>.Continuation?
 
-  public init(
-    _ request: Request<Data>, to destination: URL, resumes: Bool = true,
-    progress: AsyncStream<TransferProgress>.Continuation? = nil
-  ) {
-    (self.request, self.destination) = (request, destination)
-    (self.resumes, self.progress) = (resumes, progress)
+  /// `request.receiveProgress` counts the bytes on disk, a resumed part included.
+  public init(_ request: Request<Data>, to destination: URL, resumes: Bool = true) {
+    (self.request, self.destination, self.resumes) = (request, destination, resumes)
   }
 }
 
@@ -35,15 +30,12 @@ extension Networking {
   /// For a fake ``Networking`` of your own: the answer's bytes from ``send(_:)``, written to
   /// the destination whole (atomically). ``NetworkService`` streams them instead.
   public func download(_ download: Download) async throws -> NetworkResponse<URL> {
-    defer { download.progress?.finish() }
     let answer = try await send(download.request)
     do {
       try answer.value.write(to: download.destination, options: .atomic)
     } catch {
       throw NetworkError.transport(URLError(.cannotWriteToFile))
     }
-    let size = Int64(answer.value.count)
-    download.progress?.yield(TransferProgress(done: size, expected: size))
     return NetworkResponse(download.destination, source: answer.source, status: answer.status)
   }
 }

@@ -14,10 +14,11 @@ extension NetworkService {
   public func download(_ download: Download) async throws -> NetworkResponse<URL> {
     let request = download.request
     let label = Self.label(request.method, request.path)
+    defer { request.sendProgress?.finish() }
     var call = try await authorise(request, label: label)
     let file = DownloadFile(
       download.destination, resume: download.resumes, limit: call.maxResponseSize,
-      progress: download.progress)
+      progress: request.receiveProgress)
     call.sink = file
     do {
       return try await fetch(into: file, &call)

@@ -60,7 +60,10 @@ public final class NetworkService: Networking {
   public func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response> {
     let request = endpoint.request
     let label = Self.label(request.method, request.path)
-    defer { request.sendProgress?.finish() }
+    defer {
+      request.sendProgress?.finish()
+      request.receiveProgress?.finish()
+    }
     do {
       return try await send(request, label: label)
     } catch let error as NetworkError {
@@ -98,8 +101,10 @@ public final class NetworkService: Networking {
     var sink: (any ResponseBodySink)?
     /// The file the request's body streams from, read afresh by each attempt.
     var streamed: StreamedBody?
-    /// Where the bytes of the request body sent are told (``Request/sendProgress``).
+    /// Where the bytes sent and received are told (``Request/sendProgress``,
+    /// ``Request/receiveProgress``; a download's sink tells its own).
     var sendProgress: AsyncStream<TransferProgress>.Continuation?
+    var receiveProgress: AsyncStream<TransferProgress>.Continuation?
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -291,10 +296,13 @@ public final class NetworkService: Networking {
     let transport = transport
     let streaming = StreamedTransfer(
       bodyFile: call.streamed.map { URL(fileURLWithPath: $0.path) },
-      sendProgress: call.sendProgress, sink: call.sink)
+      sendProgress: call.sendProgress,
+      receiveProgress: call.sink == nil ? call.receiveProgress : nil, sink: call.sink)
+    let streams =
+      streaming.bodyFile != nil || streaming.sink != nil || streaming.sendProgress != nil
+      || streaming.receiveProgress != nil
     var next: HTTPMiddlewareNext = { request in
-      guard streaming.bodyFile != nil || streaming.sink != nil || streaming.sendProgress != nil
-      else { return try await transport.send(request, limits: limits) }
+      guard streams else { return try await transport.send(request, limits: limits) }
       return try await transport.send(request, limits: limits, streaming: streaming)
     }
     let described = RequestAttempt(label: call.label, number: call.attempt)

@@ -11,14 +11,18 @@ public struct StreamedTransfer: Sendable {
   public var bodyFile: URL?
   /// Bytes of the request body sent, and of how many.
   public var sendProgress: AsyncStream<TransferProgress>.Continuation?
+  /// Bytes of a response body received into memory, and of how many (a sink tells its own).
+  public var receiveProgress: AsyncStream<TransferProgress>.Continuation?
   /// Where the response body goes as it arrives (nil: memory).
   public var sink: (any ResponseBodySink)?
 
   public init(
     bodyFile: URL? = nil, sendProgress: AsyncStream<TransferProgress>.Continuation? = nil,
+    receiveProgress: AsyncStream<TransferProgress>.Continuation? = nil,
     sink: (any ResponseBodySink)? = nil
   ) {
     (self.bodyFile, self.sendProgress, self.sink) = (bodyFile, sendProgress, sink)
+    self.receiveProgress = receiveProgress
   }
 }
 
@@ -46,7 +50,11 @@ extension HTTPTransport {
     if let length = request.value(forHTTPHeaderField: "Content-Length").flatMap(Int64.init) {
       streaming.sendProgress?.yield(TransferProgress(done: length, expected: length))
     }
-    guard let sink = streaming.sink, try sink.begin(response) else { return (data, response) }
+    guard let sink = streaming.sink, try sink.begin(response) else {
+      let size = Int64(data.count)
+      streaming.receiveProgress?.yield(TransferProgress(done: size, expected: size))
+      return (data, response)
+    }
     try sink.write(data)
     return (Data(), response)
   }

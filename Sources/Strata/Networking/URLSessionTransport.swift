@@ -181,6 +181,7 @@ final class Exchange: @unchecked Sendable {
   /// request body's progress is told.
   private let sink: (any ResponseBodySink)?
   private let sendProgress: AsyncStream<TransferProgress>.Continuation?
+  private let receiveProgress: AsyncStream<TransferProgress>.Continuation?
   private var streaming = false
   private var task: URLSessionDataTask?
   private var continuation: Continuation?
@@ -192,6 +193,7 @@ final class Exchange: @unchecked Sendable {
   init(limit: Int, table: ExchangeTable, streaming: StreamedTransfer = StreamedTransfer()) {
     (self.limit, self.table) = (limit, table)
     (sink, sendProgress) = (streaming.sink, streaming.sendProgress)
+    receiveProgress = streaming.receiveProgress
   }
 
   /// Bytes of the request body sent so far, of `expected`.
@@ -254,13 +256,18 @@ final class Exchange: @unchecked Sendable {
       do { try sink.write(data) } catch { end(with: .failure(error)) }
       return
     }
-    let over = lock.withLock { () -> Bool in
-      guard continuation != nil else { return false }
-      if body.count + data.count > limit { return true }
+    let received = lock.withLock { () -> Int? in
+      guard continuation != nil else { return 0 }
+      if body.count + data.count > limit { return nil }
       body.append(data)
-      return false
+      return body.count
     }
-    if over { end(with: .failure(URLError(.dataLengthExceedsMaximum))) }
+    guard let received else { return end(with: .failure(URLError(.dataLengthExceedsMaximum))) }
+    if let receiveProgress, received > 0 {
+      let expected = lock.withLock { response?.expectedContentLength ?? -1 }
+      receiveProgress.yield(
+        TransferProgress(done: Int64(received), expected: expected >= 0 ? expected : nil))
+    }
   }
 
   /// Ends the exchange with `response` and the body received so far (an authentication

@@ -36,6 +36,31 @@ final class ProgressLine: Sendable {
     }
   }
 
+  /// A continuation for a request's progress (``Request/receiveProgress``), each step shown
+  /// as `1.2 MB of 4.8 MB (25%)` until the request finishes it.
+  func follow() -> AsyncStream<TransferProgress>.Continuation {
+    let (steps, reporter) = AsyncStream.makeStream(
+      of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
+    Task.detached { [self] in
+      for await step in steps { update(Self.describe(step)) }
+    }
+    return reporter
+  }
+
+  /// `1.2 MB of 4.8 MB (25%)`, or `1.2 MB` when the whole is not known.
+  static func describe(_ step: TransferProgress) -> String {
+    let format = ByteCountFormatter()
+    format.countStyle = .file
+    let done = format.string(fromByteCount: step.done)
+    guard let expected = step.expected, let fraction = step.fraction else { return done }
+    return Localized.current(
+      "download.progress",
+      [
+        "done": done, "expected": format.string(fromByteCount: expected),
+        "percent": String(Int(fraction * 100)),
+      ])
+  }
+
   /// The line to show next (drawn at most five times a second).
   func update(_ text: String) {
     state.withLock { $0.text = text }

@@ -32,17 +32,12 @@ enum DownloadCommand {
         invocation.command)
     }
     let line = ProgressLine(shown: Terminal.errorIsTerminal && !invocation.json)
-    let (steps, reporter) = AsyncStream.makeStream(
-      of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
-    let watcher = Task.detached {
-      for await step in steps { line.update(Self.describe(step)) }
-    }
     defer { line.finish() }
+    var request = Request<Data>(path: url.absoluteString)
+    request.receiveProgress = line.follow()
     let saved = try await app.resolve((any Networking).self).download(
       Download(
-        Request(path: url.absoluteString), to: URL(fileURLWithPath: file),
-        resumes: invocation.option("resume") != nil, progress: reporter))
-    await watcher.value
+        request, to: URL(fileURLWithPath: file), resumes: invocation.option("resume") != nil))
     let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0
     let text = Localized.current
     return Output(
@@ -50,19 +45,5 @@ enum DownloadCommand {
         text.plural("download.saved", count: Int(size), ["file": file])
           + (saved.status == 206 ? " " + text("download.resumed") : "")),
       json: Saved(file: file, bytes: size, status: saved.status, resumed: saved.status == 206))
-  }
-
-  /// `1.2 MB of 4.8 MB (25%)`, or `1.2 MB` when the whole is not known.
-  nonisolated static func describe(_ step: TransferProgress) -> String {
-    let format = ByteCountFormatter()
-    format.countStyle = .file
-    let done = format.string(fromByteCount: step.done)
-    guard let expected = step.expected, let fraction = step.fraction else { return done }
-    return Localized.current(
-      "download.progress",
-      [
-        "done": done, "expected": format.string(fromByteCount: expected),
-        "percent": String(Int(fraction * 100)),
-      ])
   }
 }

@@ -345,8 +345,8 @@ enum TourCommand {
     tour.evidence()
     sandbox.faults.reset()
     let avatars = try app.resolve((any AvatarRepository).self)
-    let first = try await avatars.avatar(of: away.value)
-    let second = try await avatars.avatar(of: away.value)
+    let first = try await avatars.avatar(of: away.value, progress: nil)
+    let second = try await avatars.avatar(of: away.value, progress: nil)
     guard case .cache = second.source, first.value == second.value else {
       throw tour.failure(text("tour.avatarNotKept"))
     }

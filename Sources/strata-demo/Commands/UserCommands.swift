@@ -57,7 +57,10 @@ enum UserCommands {
   private static func saveAvatar(of user: User, to file: String, _ app: AppContext) async throws
     -> String
   {
-    let avatar = try await app.resolve((any AvatarRepository).self).avatar(of: user)
+    let line = ProgressLine(shown: Terminal.errorIsTerminal)
+    defer { line.finish() }
+    let avatar = try await app.resolve((any AvatarRepository).self).avatar(
+      of: user, progress: line.follow())
     do {
       try avatar.value.write(to: URL(fileURLWithPath: file), options: .atomic)
     } catch {

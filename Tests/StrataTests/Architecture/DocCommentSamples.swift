@@ -86,10 +86,10 @@ private enum DocCommentSamples {
   }
 
   static func download(network: any Networking, file: URL) async throws {
+    var request = Request<Data>(path: "files/report.pdf")
     let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-    let saved = try await network.download(
-      Download(Request(path: "files/report.pdf"), to: file, progress: reporter)
-    ).value  // the file's URL, once whole
+    request.receiveProgress = reporter  // bytes on disk, of how many
+    let saved = try await network.download(Download(request, to: file)).value  // once whole
     _ = (progress, saved)
   }
 

@@ -70,8 +70,9 @@ struct DownloadTests {
     let folder = try TemporaryDirectory()
     let file = URL(fileURLWithPath: folder.path + "/file.bin")
     let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-    let saved = try await Self.service(server).download(
-      Download(Request(path: "file.bin"), to: file, progress: reporter))
+    var request = Request<Data>(path: "file.bin")
+    request.receiveProgress = reporter
+    let saved = try await Self.service(server).download(Download(request, to: file))
     #expect(saved.value == file && saved.status == 206)
     #expect(try Data(contentsOf: file) == Data(Self.body))
     #expect(server.requests == 2 && Self.rangeStart(server.requestHeads[1]) == Self.half)

@@ -59,8 +59,15 @@ struct ResponseKindsTests {
         baseURL: server.baseURL, deadline: .seconds(300), retryPolicy: .none)
       options.cache = HTTPCache()
       let network = NetworkService(options: options, transport: URLSessionTransport())
-      let first = try await network.send(Request<Data>(path: "icon/emilys/128"))
+      var request = Request<Data>(path: "icon/emilys/128")
+      let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
+      request.receiveProgress = reporter
+      let first = try await network.send(request)
       #expect(first.value.starts(with: [0x89, 0x50, 0x4E, 0x47]) && first.source == .network)
+      var last: TransferProgress?
+      for await step in progress { last = step }
+      let size = Int64(first.value.count)
+      #expect(last == TransferProgress(done: size, expected: size), "progress as it arrived")
       let second = try await network.send(Request<Data>(path: "icon/emilys/128"))
       guard case .cache = second.source else {
         Issue.record("the second read was \(second.source)")
