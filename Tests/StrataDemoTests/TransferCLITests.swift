@@ -72,6 +72,25 @@ struct TransferCLITests {
     }
   }
 
+  /// A disk that fills while the body streams in (here: a file size limit of 8 KiB): a clear
+  /// error, exit 1, the part kept for a later `--resume`, no file under the name.
+  @Test func aFullDiskIsAClearErrorAndKeepsThePart() async throws {
+    try await withServer { server, cli, api in
+      var limited = cli
+      limited.executable = "/bin/sh"
+      let file = cli.home + "/big.png"
+      let result = try await limited.run(
+        ["-c", "ulimit -f 16; exec \"$0\" \"$@\"", CLIRunner.binary] + api + [
+          "--set", "RETRY_MAX_RETRIES=0", "download", "icon/emilys/1000", file,
+        ])
+      #expect(result.status == 1, "\(result.all)")
+      #expect(result.stderr.contains("cannot write the file: File too large"), "\(result.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: file))
+      let part = try FileManager.default.attributesOfItem(atPath: file + ".part")[.size] as? Int
+      #expect(part == 16 * 512)
+    }
+  }
+
   @Test func aURLOfAnotherSchemeIsAUsageError() async throws {
     let result = try await CLIRunner().run(["download", "ftp://example.com/x", "/tmp/x"])
     #expect(result.status == 2 && result.stderr.contains("URL must be a path on the API"))

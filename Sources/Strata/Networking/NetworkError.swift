@@ -217,6 +217,9 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
       .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
       "the server's certificate is not trusted"
     case .badServerResponse: "the server's response could not be read"
+    // A download's file: the reason (a full disk, no permission) is in the description.
+    case .cannotWriteToFile, .cannotCreateFile:
+      error.userInfo[NSLocalizedDescriptionKey] as? String ?? "the file could not be written"
     // Foundation's text for other codes is "The operation could not be completed" on Linux.
     default: "URLError \(error.code.rawValue)"
     }
