@@ -65,6 +65,22 @@ struct ContractTests {
     }
   }
 
+  /// A user's picture (`image`, DummyJSON's `/icon/<username>/128`) is a PNG the API says is
+  /// good for a year: the second read is the HTTP cache's, with no request.
+  @Test func aUsersPictureIsAPNGTheCacheKeeps() async throws {
+    try await Target.with { target in
+      let user = try await target.container.resolve((any UsersRepository).self).user(id: 1)
+      #expect(user.image?.hasSuffix("/icon/emilys/128") == true, "\(user.image ?? "no image")")
+      let avatars = try target.container.resolve((any AvatarRepository).self)
+      let first = try await avatars.avatar(of: user, progress: nil)
+      #expect(first.value.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+      guard case .cache = try await avatars.avatar(of: user, progress: nil).source else {
+        Issue.record("the second read was not the cache's")
+        return
+      }
+    }
+  }
+
   @Test func aPostsCommentsBelongToIt() async throws {
     try await Target.with { target in
       let comments = try target.container.resolve((any CommentsRepository).self)
