@@ -23,9 +23,9 @@ extension NetworkService {
         type.hasPrefix("application/x-www-form-urlencoded")
         ? redactor.redact(form: body) : redactor.redact(body: body)
       logger.trace("  request body: \(shown)")
-    } else if request.httpBodyStream != nil {
-      // A file or a multipart form: never read into a log, whatever its parts hold.
-      let length = request.value(forHTTPHeaderField: "Content-Length") ?? "?"
+    } else if let length = request.value(forHTTPHeaderField: "Content-Length") {
+      // A file or a multipart form (the only bodies given a length up front, since they are
+      // streamed): never read into a log, whatever its parts hold.
       logger.trace("  request body: <\(length) bytes of \(type), streamed>")
     }
   }

@@ -108,6 +108,26 @@ struct RequestBodyTests {
     #expect(received.count > content.count && received.count < content.count + 400)
   }
 
+  /// At trace level, every body is logged without its secrets: a form's secret fields are
+  /// replaced, a multipart form (whatever its parts say) is never read into the log.
+  @Test func noBodySecretReachesATraceLog() async throws {
+    let secret = "hunter-\(UUID().uuidString.prefix(8))"
+    var form = MultipartForm()
+    form.add("password", secret)
+    let capture = CapturingLogSink()
+    let network = makeService(MockTransport.successful(json: "{}"))
+    try await Log.withScope(sink: capture, levels: .all) {
+      _ = try await network.send(
+        Request<EmptyResponse>(
+          path: "token", method: .post, body: .form([("user", "e"), ("password", secret)])))
+      _ = try await network.send(
+        Request<EmptyResponse>(path: "up", method: .post, body: .multipart(form)))
+    }
+    #expect(capture.text.contains("request body: user=e&password=<redacted>"))
+    #expect(capture.text.contains("streamed>"))
+    #expect(!capture.text.contains(secret))
+  }
+
   /// A form's secret fields never reach a log; the others stay readable.
   @Test func aFormsSecretsAreRedacted() {
     let shown = Redactor.standard.redact(
