@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Strata
+import StrataSandbox
 import Testing
 
 /// Runs the built `strata-demo` binary with a private HOME / XDG_CONFIG_HOME. The blocking
@@ -189,5 +190,20 @@ struct CLIRunner: Sendable {
   private final class DataBox: @unchecked Sendable {
     // Written by one GCD block before `group.leave()`, read after `group.wait()`.
     var data = Data()
+  }
+}
+
+extension CLIRunner {
+  /// A started sandbox, a CLI with a home of its own, and the arguments that point it there
+  /// (`extra` after them); both are stopped and removed however `body` ends.
+  static func withSandbox(
+    _ extra: [String] = [], _ body: (SandboxServer, CLIRunner, _ api: [String]) async throws -> Void
+  ) async throws {
+    let server = SandboxServer()
+    try server.start()
+    defer { server.stopAndWait() }
+    let cli = try CLIRunner()
+    defer { try? FileManager.default.removeItem(atPath: cli.home) }
+    try await body(server, cli, ["--api", server.baseURL.absoluteString] + extra)
   }
 }

@@ -8,22 +8,8 @@ import Testing
 /// 0, `--no-cache` asks anyway, `cache show` / `cache clear` say and forget what is kept.
 @Suite("CLI: the HTTP cache")
 struct CacheCLITests {
-  /// A sandbox, a CLI with a home of its own, and the arguments that point it there (no
-  /// retries: the server's absence shows at once).
-  private func withServer(
-    _ body: (SandboxServer, CLIRunner, _ api: [String]) async throws -> Void
-  ) async throws {
-    let server = SandboxServer()
-    try server.start()
-    defer { server.stopAndWait() }
-    let cli = try CLIRunner()
-    defer { try? FileManager.default.removeItem(atPath: cli.home) }
-    try await body(
-      server, cli, ["--api", server.baseURL.absoluteString, "--set", "RETRY_MAX_RETRIES=0"])
-  }
-
   @Test func readsAreRevalidatedAndShownOfflineFromTheCache() async throws {
-    try await withServer { server, cli, api in
+    try await CLIRunner.withSandbox(["--set", "RETRY_MAX_RETRIES=0"]) { server, cli, api in
       let log = cli.home + "/http.jsonl"
 
       let first = try await cli.run(api + ["users", "--limit", "2"])
@@ -63,7 +49,7 @@ struct CacheCLITests {
   /// process last *read* (a fresh hit, nothing written) stays when a fourth comes, and the
   /// least recently used goes.
   @Test func theAnswerLeastRecentlyUsedByAnyProcessGoesFirst() async throws {
-    try await withServer { server, cli, api in
+    try await CLIRunner.withSandbox(["--set", "RETRY_MAX_RETRIES=0"]) { server, cli, api in
       server.faults.add(.init(path: "/users/*", count: 100, action: .cacheControl("max-age=3600")))
       let log = cli.home + "/http.jsonl"
       func read(_ id: Int, budget: Int) async throws -> String {
@@ -93,7 +79,7 @@ struct CacheCLITests {
   /// `cache clear` that could not remove an entry (here one that is a directory, which no
   /// permission lets `unlink` remove) says which, and exits 1; what it could remove is gone.
   @Test func aCacheClearThatLeavesAnEntryNamesItAndFails() async throws {
-    try await withServer { server, cli, api in
+    try await CLIRunner.withSandbox(["--set", "RETRY_MAX_RETRIES=0"]) { server, cli, api in
       #expect(try await cli.run(api + ["users", "--limit", "2"]).status == 0)
       let origin = try #require(Origin(server.baseURL))
       let directory =
@@ -114,7 +100,7 @@ struct CacheCLITests {
   /// `me` is one user's answer: kept under the account (the file names no token), shown
   /// offline to that user, and gone when they log out.
   @Test func theSignedInUsersAnswerIsTheirsAndGoesAtLogout() async throws {
-    try await withServer { server, cli, api in
+    try await CLIRunner.withSandbox(["--set", "RETRY_MAX_RETRIES=0"]) { server, cli, api in
       let login = api + ["login", "--username", "emilys", "--password", "emilyspass"]
       let entries = { () async throws -> String in
         let shown = try await cli.run(api + ["cache", "show"])

@@ -8,20 +8,9 @@ import Testing
 /// retry, and with `--resume` in a later run.
 @Suite("CLI: pictures and downloads")
 struct TransferCLITests {
-  private func withServer(
-    _ body: (SandboxServer, CLIRunner, _ api: [String]) async throws -> Void
-  ) async throws {
-    let server = SandboxServer()
-    try server.start()
-    defer { server.stopAndWait() }
-    let cli = try CLIRunner()
-    defer { try? FileManager.default.removeItem(atPath: cli.home) }
-    try await body(server, cli, ["--api", server.baseURL.absoluteString])
-  }
-
   /// The second run takes the picture from the HTTP cache on disk: one request in all.
   @Test func aPictureIsSavedThenTakenFromTheCache() async throws {
-    try await withServer { server, cli, api in
+    try await CLIRunner.withSandbox { server, cli, api in
       let file = cli.home + "/michael.png"
       let first = try await cli.run(api + ["user", "2", "--avatar", file])
       #expect(first.status == 0, "\(first.stderr)")
@@ -37,7 +26,7 @@ struct TransferCLITests {
 
   /// A body cut at half is resumed by the retry (`Range` + `If-Range`), said "(resumed)".
   @Test func aCutDownloadIsResumedByTheRetry() async throws {
-    try await withServer { server, cli, api in
+    try await CLIRunner.withSandbox { server, cli, api in
       server.faults.add(.init(method: "GET", path: "/icon/emilys/600", action: .truncateBody))
       let file = cli.home + "/emily.png"
       let saved = try await cli.run(api + ["download", "icon/emilys/600", file])
@@ -53,7 +42,7 @@ struct TransferCLITests {
   /// Without retries the cut ends the run and leaves the part; `--resume` continues it, and
   /// without `--resume` a part is started over.
   @Test func aPartIsContinuedOnlyWhenAsked() async throws {
-    try await withServer { server, cli, api in
+    try await CLIRunner.withSandbox { server, cli, api in
       let api = api + ["--set", "RETRY_MAX_RETRIES=0"]
       let file = cli.home + "/emily.png"
       server.faults.add(.init(method: "GET", path: "/icon/emilys/600", action: .truncateBody))
@@ -75,7 +64,7 @@ struct TransferCLITests {
   /// A disk that fills while the body streams in (here: a file size limit of 8 KiB): a clear
   /// error, exit 1, the part kept for a later `--resume`, no file under the name.
   @Test func aFullDiskIsAClearErrorAndKeepsThePart() async throws {
-    try await withServer { server, cli, api in
+    try await CLIRunner.withSandbox { server, cli, api in
       var limited = cli
       limited.executable = "/bin/sh"
       let file = cli.home + "/big.png"
