@@ -80,6 +80,19 @@ struct TransferCLITests {
     }
   }
 
+  /// A gzipped answer arrives decoded: saved whole, not taken for a cut against its coded
+  /// length.
+  @Test func aCompressedAnswerIsSavedDecoded() async throws {
+    try await CLIRunner.withSandbox { _, cli, api in
+      let file = cli.home + "/users.json"
+      let saved = try await cli.run(api + ["download", "users?limit=30", file])
+      #expect(saved.status == 0, "\(saved.stderr)")
+      let users = try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: file)))
+      #expect((users as? [String: Any])?["limit"] as? Int == 30)
+    }
+  }
+
   @Test func aURLOfAnotherSchemeIsAUsageError() async throws {
     let result = try await CLIRunner().run(["download", "ftp://example.com/x", "/tmp/x"])
     #expect(result.status == 2 && result.stderr.contains("URL must be a path on the API"))

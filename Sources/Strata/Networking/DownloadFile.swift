@@ -40,6 +40,9 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   /// Bytes in the part; where the answer being written starts, for a `206`.
   private var offset: Int64 = 0
   private var expected: Int64?
+  /// The URL the attempt asked (a redirect's target is not what the next run asks), and the
+  /// validator of the part it continues, if it does.
+  private var requested = ""
   private var asked: (url: String, validator: String)?
   private var refused = false
 
@@ -72,6 +75,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     let resumes = size > 0 && kept?.url == url
     lock.withLock {
       (offset, asked) = resumes ? (size, (url, kept?.validator ?? "")) : (0, nil)
+      requested = url
       refused = false
     }
     request.setValue(resumes ? "bytes=\(size)-" : nil, forHTTPHeaderField: "Range")
@@ -97,12 +101,18 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
         try openPart(truncating: false)
       } else {
         offset = 0
+        // A coded answer (gzip) arrives decoded: its length is the coded one, and a range of
+        // it would count coded bytes, so neither a total nor a resume can be had.
+        let coded =
+          response.value(forHTTPHeaderField: "Content-Encoding").map {
+            $0.lowercased() != "identity"
+          } ?? false
         let length = response.expectedContentLength
-        expected = length >= 0 ? length : nil
+        expected = length >= 0 && !coded ? length : nil
         try openPart(truncating: true)
         unlink(resumeFile)
-        if let validator, let url = response.url?.absoluteString ?? asked?.url {
-          let record = try JSONEncoder().encode(Resume(url: url, validator: validator))
+        if let validator, !coded {
+          let record = try JSONEncoder().encode(Resume(url: requested, validator: validator))
           try record.write(to: URL(fileURLWithPath: resumeFile), options: .atomic)
         }
       }
