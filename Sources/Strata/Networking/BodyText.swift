@@ -25,7 +25,8 @@ enum BodyText {
     case "utf-8", "utf8":
       var bytes = data[...]
       if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-      return String(validating: bytes, as: UTF8.self)
+      // Not `String(validating:)`: it needs macOS 15, past the package's floor.
+      return String(data: Data(bytes), encoding: .utf8)
     case "us-ascii", "ascii":
       return data.allSatisfy { $0 < 0x80 } ? String(decoding: data, as: UTF8.self) : nil
     case "iso-8859-1", "latin1", "iso_8859-1", "l1":

@@ -143,6 +143,35 @@ struct HostileServerTests {
     #expect(origin.journal.count(path: "/posts/add") == 1)
   }
 
+  /// An upload from a file (a multipart form, sent by an upload task) is a body too: a 307 to
+  /// another origin is the answer, and nothing of the file goes there.
+  @Test func anUploadNeverFollowsARedirectToAnotherOrigin() async throws {
+    let origin = SandboxServer()
+    let other = SandboxServer()
+    try origin.start()
+    try other.start()
+    defer {
+      origin.stopAndWait()
+      other.stopAndWait()
+    }
+    origin.faults.fail(
+      307, path: "/photos", headers: ["Location": "\(other.baseURL.absoluteString)/photos"])
+    let file = NSTemporaryDirectory() + "strata-upload-\(UUID().uuidString)"
+    try Data("FILESECRET".utf8).write(to: URL(fileURLWithPath: file))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    var form = MultipartForm()
+    form.add("photo", file: URL(fileURLWithPath: file), contentType: "image/jpeg")
+    let network = NetworkService(
+      options: NetworkOptions(baseURL: origin.baseURL, deadline: .seconds(300), retryPolicy: .none),
+      transport: URLSessionTransport())
+    let error = await networkError {
+      _ = try await network.send(
+        Request<EmptyResponse>(path: "photos", method: .post, body: .multipart(form)))
+    }
+    #expect(error?.status == 307, "the redirect is the answer")
+    #expect(other.journal.count() == 0, "nothing reached the other origin")
+  }
+
   /// A 401 from the origin a redirect led to is that origin's answer, not a rejection of the
   /// session's token (which was not sent there): no refresh, the session is kept.
   @Test(arguments: [302, 307, 308])
