@@ -14,7 +14,10 @@ extension NetworkService {
   public func download(_ download: Download) async throws -> NetworkResponse<URL> {
     let request = download.request
     let label = Self.label(request.method, request.path)
-    defer { request.sendProgress?.finish() }
+    defer {  // however it ends, even before the file is opened (a call refused unsent)
+      request.sendProgress?.finish()
+      request.receiveProgress?.finish()
+    }
     var call = try await authorise(request, label: label)
     let file = DownloadFile(
       download.destination, resume: download.resumes, limit: call.maxResponseSize,

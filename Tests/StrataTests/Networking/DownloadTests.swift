@@ -185,6 +185,22 @@ struct DownloadTests {
     #expect(!FileManager.default.fileExists(atPath: file.path))
   }
 
+  /// A download that needs the session goes through its renewal: the token is rejected
+  /// (401), refreshed once, and the replay's body is the file — the 401's body is not.
+  @Test func aRejectedTokenIsRenewedAndTheReplayIsTheFile() async throws {
+    let refresher = CountingRefresher()
+    let session = AuthSession(
+      origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    let folder = try TemporaryDirectory()
+    let file = URL(fileURLWithPath: folder.path + "/me.json")
+    var request = Request<Data>(path: "auth/me", requiresAuth: true)
+    request.maxResponseSize = 1_000
+    _ = try await makeService(acceptingTokens(["tok-new-1"]), authenticator: session).download(
+      Download(request, to: file))
+    #expect(try Data(contentsOf: file) == Data(userJSON.utf8))
+    #expect(refresher.count == 1)
+  }
+
   /// A file that cannot be written (a directory that does not exist) is a clear error, and
   /// nothing is retried.
   @Test func anUnwritableDestinationIsAClearError() async throws {
