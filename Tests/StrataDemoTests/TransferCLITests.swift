@@ -8,9 +8,13 @@ import Testing
 /// retry, and with `--resume` in a later run.
 @Suite("CLI: pictures and downloads")
 struct TransferCLITests {
+  /// Waits a busy machine may need (the debug sandbox draws and hashes a 270 KB icon); a hang
+  /// guard, not a verdict.
+  static let patient = ["--set", "IDLE_TIMEOUT=300s", "--set", "DEADLINE=300s"]
+
   /// The second run takes the picture from the HTTP cache on disk: one request in all.
   @Test func aPictureIsSavedThenTakenFromTheCache() async throws {
-    try await CLIRunner.withSandbox { server, cli, api in
+    try await CLIRunner.withSandbox(Self.patient) { server, cli, api in
       let file = cli.home + "/michael.png"
       let first = try await cli.run(api + ["user", "2", "--avatar", file])
       #expect(first.status == 0, "\(first.stderr)")
@@ -26,15 +30,15 @@ struct TransferCLITests {
 
   /// A body cut at half is resumed by the retry (`Range` + `If-Range`), said "(resumed)".
   @Test func aCutDownloadIsResumedByTheRetry() async throws {
-    try await CLIRunner.withSandbox { server, cli, api in
-      server.faults.add(.init(method: "GET", path: "/icon/emilys/600", action: .truncateBody))
+    try await CLIRunner.withSandbox(Self.patient) { server, cli, api in
+      server.faults.add(.init(method: "GET", path: "/icon/emilys/300", action: .truncateBody))
       let file = cli.home + "/emily.png"
-      let saved = try await cli.run(api + ["download", "icon/emilys/600", file])
+      let saved = try await cli.run(api + ["download", "icon/emilys/300", file])
       #expect(saved.status == 0, "\(saved.stderr)")
       let size = try Data(contentsOf: URL(fileURLWithPath: file)).count
       let bytes = size.formatted(.number.locale(Locale(identifier: "en")))
       #expect(saved.stdout == "saved \(file): \(bytes) bytes (resumed)\n")
-      let asked = server.journal.entries.filter { $0.path == "/icon/emilys/600" }
+      let asked = server.journal.entries.filter { $0.path == "/icon/emilys/300" }
       #expect(asked.count == 2 && asked[1].header("Range")?.hasPrefix("bytes=") == true)
     }
   }
@@ -42,20 +46,20 @@ struct TransferCLITests {
   /// Without retries the cut ends the run and leaves the part; `--resume` continues it, and
   /// without `--resume` a part is started over.
   @Test func aPartIsContinuedOnlyWhenAsked() async throws {
-    try await CLIRunner.withSandbox { server, cli, api in
+    try await CLIRunner.withSandbox(Self.patient) { server, cli, api in
       let api = api + ["--set", "RETRY_MAX_RETRIES=0"]
       let file = cli.home + "/emily.png"
-      server.faults.add(.init(method: "GET", path: "/icon/emilys/600", action: .truncateBody))
-      let cut = try await cli.run(api + ["download", "icon/emilys/600", file])
+      server.faults.add(.init(method: "GET", path: "/icon/emilys/300", action: .truncateBody))
+      let cut = try await cli.run(api + ["download", "icon/emilys/300", file])
       #expect(cut.status == 1 && FileManager.default.fileExists(atPath: file + ".part"))
       #expect(!FileManager.default.fileExists(atPath: file))
       let resumed = try await cli.run(
-        api + ["--json", "download", "icon/emilys/600", file, "--resume"])
+        api + ["--json", "download", "icon/emilys/300", file, "--resume"])
       #expect(
         resumed.status == 0 && resumed.stdout.contains(#""resumed" : true"#), "\(resumed.all)")
-      server.faults.add(.init(method: "GET", path: "/icon/emilys/600", action: .truncateBody))
-      _ = try await cli.run(api + ["download", "icon/emilys/600", file])
-      let again = try await cli.run(api + ["download", "icon/emilys/600", file])
+      server.faults.add(.init(method: "GET", path: "/icon/emilys/300", action: .truncateBody))
+      _ = try await cli.run(api + ["download", "icon/emilys/300", file])
+      let again = try await cli.run(api + ["download", "icon/emilys/300", file])
       #expect(again.status == 0 && !again.stdout.contains("resumed"))
       #expect(server.journal.entries.last?.header("Range") == nil)
     }
@@ -64,13 +68,13 @@ struct TransferCLITests {
   /// A disk that fills while the body streams in (here: a file size limit of 8 KiB): a clear
   /// error, exit 1, the part kept for a later `--resume`, no file under the name.
   @Test func aFullDiskIsAClearErrorAndKeepsThePart() async throws {
-    try await CLIRunner.withSandbox { server, cli, api in
+    try await CLIRunner.withSandbox(Self.patient) { server, cli, api in
       var limited = cli
       limited.executable = "/bin/sh"
       let file = cli.home + "/big.png"
       let result = try await limited.run(
         ["-c", "ulimit -f 16; exec \"$0\" \"$@\"", CLIRunner.binary] + api + [
-          "--set", "RETRY_MAX_RETRIES=0", "download", "icon/emilys/1000", file,
+          "--set", "RETRY_MAX_RETRIES=0", "download", "icon/emilys/300", file,
         ])
       #expect(result.status == 1, "\(result.all)")
       #expect(result.stderr.contains("cannot write the file: File too large"), "\(result.stderr)")
@@ -83,7 +87,7 @@ struct TransferCLITests {
   /// A gzipped answer arrives decoded: saved whole, not taken for a cut against its coded
   /// length.
   @Test func aCompressedAnswerIsSavedDecoded() async throws {
-    try await CLIRunner.withSandbox { _, cli, api in
+    try await CLIRunner.withSandbox(Self.patient) { _, cli, api in
       let file = cli.home + "/users.json"
       let saved = try await cli.run(api + ["download", "users?limit=30", file])
       #expect(saved.status == 0, "\(saved.stderr)")
