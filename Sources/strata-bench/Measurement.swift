@@ -48,6 +48,38 @@ enum Measure {
     Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
   }
 
+  /// The peak resident size of this process image, in kilobytes. On Linux `VmHWM`: unlike
+  /// `getrusage`'s `ru_maxrss`, which keeps the largest size from before an `exec` — the
+  /// size of the parent a spawned process was forked from.
+  static func peakResidentKilobytes() -> Int {
+    #if os(Linux)
+      return statusField("VmHWM:")
+    #else
+      var usage = rusage()
+      _ = getrusage(RUSAGE_SELF, &usage)
+      return usage.ru_maxrss / 1024  // bytes on Darwin
+    #endif
+  }
+
+  /// Sets the peak resident size to the current one (Linux: `/proc/self/clear_refs`), so a
+  /// peak read after some work is that work's; returns the current size, in kilobytes.
+  static func resetPeakResident() -> Int {
+    #if os(Linux)
+      try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+      return statusField("VmRSS:")
+    #else
+      return peakResidentKilobytes()
+    #endif
+  }
+
+  #if os(Linux)
+    private static func statusField(_ name: String) -> Int {
+      let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+      let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
+      return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+  #endif
+
   static func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return .nan }

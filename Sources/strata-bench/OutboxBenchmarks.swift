@@ -166,22 +166,7 @@ enum OutboxBenchmarks {
     let start = ContinuousClock.now
     let changes = try await LocalStore<Created>(path: path).outbox().count
     let seconds = Measure.nanoseconds(ContinuousClock.now - start) / 1e9
-    return "\(changes) \(seconds) \(peakResidentKilobytes())"
-  }
-
-  /// The peak resident size of this process image, in kilobytes. On Linux `VmHWM`: unlike
-  /// `getrusage`'s `ru_maxrss`, which keeps the largest size from before an `exec` — the
-  /// size of the parent a spawned process was forked from.
-  private static func peakResidentKilobytes() -> Int {
-    #if os(Linux)
-      let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-      let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-      return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    #else
-      var usage = rusage()
-      _ = getrusage(RUSAGE_SELF, &usage)
-      return usage.ru_maxrss / 1024  // bytes on Darwin
-    #endif
+    return "\(changes) \(seconds) \(Measure.peakResidentKilobytes())"
   }
 
   /// ``reopenProbe(_:)`` in a new strata-bench process, so the peak memory is the reopen's

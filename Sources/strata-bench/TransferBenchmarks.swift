@@ -74,11 +74,11 @@ enum TransferBenchmarks {
   private static func measured(_ body: () async throws -> Void) async throws -> (
     seconds: Double, grewKilobytes: Int
   ) {
-    let before = resetPeak()
+    let before = Measure.resetPeakResident()
     let start = ContinuousClock.now
     try await body()
     let seconds = Measure.nanoseconds(ContinuousClock.now - start) / 1e9
-    return (seconds, max(0, peakKilobytes() - before))
+    return (seconds, max(0, Measure.peakResidentKilobytes() - before))
   }
 
   /// URLSession's own download task, moved into place as an app would.
@@ -136,35 +136,6 @@ enum TransferBenchmarks {
     else { throw URLError(.cannotParseResponse) }
     return Double(sent - size / 2) / Double(size)
   }
-
-  /// The peak resident size reset to the current one (Linux: `/proc/self/clear_refs`);
-  /// returns that size, in kilobytes.
-  private static func resetPeak() -> Int {
-    #if os(Linux)
-      try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-      return statusField("VmRSS:")
-    #else
-      return peakKilobytes()
-    #endif
-  }
-
-  private static func peakKilobytes() -> Int {
-    #if os(Linux)
-      return statusField("VmHWM:")
-    #else
-      var usage = rusage()
-      _ = getrusage(RUSAGE_SELF, &usage)
-      return usage.ru_maxrss / 1024
-    #endif
-  }
-
-  #if os(Linux)
-    private static func statusField(_ name: String) -> Int {
-      let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-      let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
-      return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
-  #endif
 }
 
 /// A loopback server for big bodies, a thread per connection: `GET /bytes` sends `size`

@@ -67,8 +67,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   /// part has bytes and a validator for this very URL.
   func prepare(_ request: inout URLRequest) {
     let url = request.url?.absoluteString ?? ""
-    var status = stat()
-    let size = stat(part, &status) == 0 ? Int64(status.st_size) : 0
+    let size = Int64(FileDescriptor.size(of: part))
     let kept = (try? Data(contentsOf: URL(fileURLWithPath: resumeFile))).flatMap {
       try? JSONDecoder().decode(Resume.self, from: $0)
     }
@@ -126,14 +125,8 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
       guard offset + Int64(bytes.count) <= Int64(limit) else {
         throw URLError(.dataLengthExceedsMaximum)
       }
-      try bytes.withUnsafeBytes { buffer in
-        var written = 0
-        while written < buffer.count, let base = buffer.baseAddress {
-          let count = systemWrite(fd, base + written, buffer.count - written)
-          if count < 0, errno == EINTR { continue }
-          guard count > 0 else { throw Self.writeError(errno) }
-          written += count
-        }
+      guard bytes.withUnsafeBytes({ FileDescriptor.writeAll(fd, $0) }) else {
+        throw Self.writeError(errno)
       }
       offset += Int64(bytes.count)
       progress?.yield(TransferProgress(done: offset, expected: expected))
@@ -214,13 +207,4 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     else { return nil }
     return (start, Int64(pieces[1]))
   }
-}
-
-/// `write(2)`, by a name the sink's own `write(_:)` does not hide.
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    Glibc.write(fd, bytes, count)
-  #else
-    Darwin.write(fd, bytes, count)
-  #endif
 }

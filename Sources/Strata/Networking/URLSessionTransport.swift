@@ -251,21 +251,27 @@ final class Exchange: @unchecked Sendable {
 
   /// A piece of the body arrived.
   func receive(_ data: Data) {
-    let (live, streams) = lock.withLock { (continuation != nil, streaming) }
-    if live, streams, let sink {
-      do { try sink.write(data) } catch { end(with: .failure(error)) }
-      return
+    /// What became of the piece: ended already, the sink's, over the limit, or kept (with
+    /// the body's size and the announced length, for progress).
+    enum Piece {
+      case ignored, streamed, over
+      case kept(Int, Int64)
     }
-    let received = lock.withLock { () -> Int? in
-      guard continuation != nil else { return 0 }
-      if body.count + data.count > limit { return nil }
+    // One lock per piece, as before streaming existed: this runs for every piece of every body.
+    let piece = lock.withLock { () -> Piece in
+      guard continuation != nil else { return .ignored }
+      if streaming { return .streamed }
+      if body.count + data.count > limit { return .over }
       body.append(data)
-      return body.count
+      return .kept(body.count, response?.expectedContentLength ?? -1)
     }
-    guard let received else { return end(with: .failure(URLError(.dataLengthExceedsMaximum))) }
-    if let receiveProgress, received > 0 {
-      let expected = lock.withLock { response?.expectedContentLength ?? -1 }
-      receiveProgress.yield(
+    switch piece {
+    case .ignored: return
+    case .streamed:
+      do { try sink?.write(data) } catch { end(with: .failure(error)) }
+    case .over: end(with: .failure(URLError(.dataLengthExceedsMaximum)))
+    case .kept(let received, let expected):
+      receiveProgress?.yield(
         TransferProgress(done: Int64(received), expected: expected >= 0 ? expected : nil))
     }
   }

@@ -11,8 +11,10 @@ enum ContentCoding {
   static func finish(_ response: SandboxResponse, for request: SandboxRequest) -> SandboxResponse {
     var response = response
     guard !response.body.isEmpty, (200..<300).contains(response.status) else { return response }
-    let tag = response.header("ETag") ?? etag(response.body)
-    if response.header("ETag") == nil { response.headers.append(("ETag", tag)) }
+    // A route that answers in byte ranges gives its own (strong) tag.
+    let given = response.header("ETag")
+    let tag = given ?? etag(response.body)
+    if given == nil { response.headers.append(("ETag", tag)) }
     if request.method == "GET" || request.method == "HEAD",
       let condition = request.header("If-None-Match"), matches(condition, tag)
     {

@@ -12,6 +12,21 @@ import Testing
 @Suite("Against a hostile server (real URLSession)")
 struct HostileServerTests {
   /// A running sandbox, the demo account's login and a session that refreshes through it.
+  /// Two started sandboxes — the API's origin and another — stopped however `body` ends.
+  static func withTwoOrigins(
+    _ body: (_ origin: SandboxServer, _ other: SandboxServer) async throws -> Void
+  ) async throws {
+    let origin = SandboxServer()
+    let other = SandboxServer()
+    try origin.start()
+    try other.start()
+    defer {
+      origin.stopAndWait()
+      other.stopAndWait()
+    }
+    try await body(origin, other)
+  }
+
   static func signedInSandbox() async throws -> (
     SandboxServer, DummyJSONAuth.Tokens, AuthSession
   ) {
@@ -71,39 +86,34 @@ struct HostileServerTests {
   }
 
   @Test func credentialHeadersDoNotFollowACrossOriginRedirect() async throws {
-    let origin = SandboxServer()
-    let other = SandboxServer()
-    try origin.start()
-    try other.start()
-    defer {
-      origin.stopAndWait()
-      other.stopAndWait()
-    }
-    origin.faults.fail(
-      302, path: "/hop-away", headers: ["Location": "\(other.baseURL.absoluteString)/users/1"])
-    origin.faults.fail(
-      302, path: "/hop-home", headers: ["Location": "\(origin.baseURL.absoluteString)/users/2"])
-    let transport = URLSessionTransport(credentialHeaders: ["X-Org-Credential"])
-    let credentials = [
-      "X-API-Key": "key-123456", "X-Auth-Token": "auth-123456", "Api-Key": "api-123456",
-      "Private-Token": "priv-123456", "X-Org-Credential": "org-123456",
-      "Authorization": "Bearer tok-123456",
-    ]
-    for (path, server, target) in [
-      ("/hop-away", other, "/users/1"), ("/hop-home", origin, "/users/2"),
-    ] {
-      var request = URLRequest(url: try #require(URL(string: origin.baseURL.absoluteString + path)))
-      for (name, value) in credentials { request.setValue(value, forHTTPHeaderField: name) }
-      request.setValue("kept", forHTTPHeaderField: "X-Request-Id")
-      let (_, response) = try await transport.send(request, limits: TransferLimits())
-      #expect(response.statusCode == 200)
-      let arrived = try #require(server.journal.entries.last { $0.path == target })
-      #expect(arrived.header("X-Request-Id") == "kept")
-      for (name, value) in credentials {
-        if server === other {
-          #expect(arrived.header(name) == nil, "\(name) followed the redirect to another origin")
-        } else {
-          #expect(arrived.header(name) == value, "\(name) dropped on a same-origin redirect")
+    try await Self.withTwoOrigins { origin, other in
+      origin.faults.fail(
+        302, path: "/hop-away", headers: ["Location": "\(other.baseURL.absoluteString)/users/1"])
+      origin.faults.fail(
+        302, path: "/hop-home", headers: ["Location": "\(origin.baseURL.absoluteString)/users/2"])
+      let transport = URLSessionTransport(credentialHeaders: ["X-Org-Credential"])
+      let credentials = [
+        "X-API-Key": "key-123456", "X-Auth-Token": "auth-123456", "Api-Key": "api-123456",
+        "Private-Token": "priv-123456", "X-Org-Credential": "org-123456",
+        "Authorization": "Bearer tok-123456",
+      ]
+      for (path, server, target) in [
+        ("/hop-away", other, "/users/1"), ("/hop-home", origin, "/users/2"),
+      ] {
+        var request = URLRequest(
+          url: try #require(URL(string: origin.baseURL.absoluteString + path)))
+        for (name, value) in credentials { request.setValue(value, forHTTPHeaderField: name) }
+        request.setValue("kept", forHTTPHeaderField: "X-Request-Id")
+        let (_, response) = try await transport.send(request, limits: TransferLimits())
+        #expect(response.statusCode == 200)
+        let arrived = try #require(server.journal.entries.last { $0.path == target })
+        #expect(arrived.header("X-Request-Id") == "kept")
+        for (name, value) in credentials {
+          if server === other {
+            #expect(arrived.header(name) == nil, "\(name) followed the redirect to another origin")
+          } else {
+            #expect(arrived.header(name) == value, "\(name) dropped on a same-origin redirect")
+          }
         }
       }
     }
@@ -113,63 +123,51 @@ struct HostileServerTests {
   /// another origin — the redirect itself is the answer. On the same origin it is followed.
   @Test(arguments: [307, 308])
   func aBodyNeverFollowsARedirectToAnotherOrigin(_ status: Int) async throws {
-    let origin = SandboxServer()
-    let other = SandboxServer()
-    try origin.start()
-    try other.start()
-    defer {
-      origin.stopAndWait()
-      other.stopAndWait()
-    }
-    origin.faults.fail(
-      status, path: "/hop-away", headers: ["Location": "\(other.baseURL.absoluteString)/posts/add"])
-    origin.faults.fail(
-      status, path: "/hop-home", headers: ["Location": "\(origin.baseURL.absoluteString)/posts/add"]
-    )
-    let transport = URLSessionTransport()
-    for path in ["/hop-away", "/hop-home"] {
-      var request = URLRequest(url: try #require(URL(string: origin.baseURL.absoluteString + path)))
-      request.httpMethod = "POST"
-      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      request.httpBody = Data(#"{"title":"t","userId":1,"refreshToken":"BODYSECRET"}"#.utf8)
-      let (_, response) = try await transport.send(request, limits: TransferLimits())
-      if path == "/hop-away" {
-        #expect(response.statusCode == status, "the redirect is the answer")
+    try await Self.withTwoOrigins { origin, other in
+      origin.faults.fail(
+        status, path: "/hop-away",
+        headers: ["Location": "\(other.baseURL.absoluteString)/posts/add"])
+      origin.faults.fail(
+        status, path: "/hop-home",
+        headers: ["Location": "\(origin.baseURL.absoluteString)/posts/add"]
+      )
+      let transport = URLSessionTransport()
+      for path in ["/hop-away", "/hop-home"] {
+        var request = URLRequest(
+          url: try #require(URL(string: origin.baseURL.absoluteString + path)))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"title":"t","userId":1,"refreshToken":"BODYSECRET"}"#.utf8)
+        let (_, response) = try await transport.send(request, limits: TransferLimits())
+        if path == "/hop-away" {
+          #expect(response.statusCode == status, "the redirect is the answer")
+        }
       }
+      #expect(other.journal.count() == 0, "nothing reached the other origin")
+      // Followed on the same origin (FoundationNetworking sends it without the body; Apple's
+      // URLSession resends it).
+      #expect(origin.journal.count(path: "/posts/add") == 1)
     }
-    #expect(other.journal.count() == 0, "nothing reached the other origin")
-    // Followed on the same origin (FoundationNetworking sends it without the body; Apple's
-    // URLSession resends it).
-    #expect(origin.journal.count(path: "/posts/add") == 1)
   }
 
   /// An upload from a file (a multipart form, sent by an upload task) is a body too: a 307 to
   /// another origin is the answer, and nothing of the file goes there.
   @Test func anUploadNeverFollowsARedirectToAnotherOrigin() async throws {
-    let origin = SandboxServer()
-    let other = SandboxServer()
-    try origin.start()
-    try other.start()
-    defer {
-      origin.stopAndWait()
-      other.stopAndWait()
+    try await Self.withTwoOrigins { origin, other in
+      origin.faults.fail(
+        307, path: "/photos", headers: ["Location": "\(other.baseURL.absoluteString)/photos"])
+      let file = NSTemporaryDirectory() + "strata-upload-\(UUID().uuidString)"
+      try Data("FILESECRET".utf8).write(to: URL(fileURLWithPath: file))
+      defer { try? FileManager.default.removeItem(atPath: file) }
+      var form = MultipartForm()
+      form.add("photo", file: URL(fileURLWithPath: file), contentType: "image/jpeg")
+      let error = await networkError {
+        _ = try await sandboxService(origin, policy: .none).send(
+          Request<EmptyResponse>(path: "photos", method: .post, body: .multipart(form)))
+      }
+      #expect(error?.status == 307, "the redirect is the answer")
+      #expect(other.journal.count() == 0, "nothing reached the other origin")
     }
-    origin.faults.fail(
-      307, path: "/photos", headers: ["Location": "\(other.baseURL.absoluteString)/photos"])
-    let file = NSTemporaryDirectory() + "strata-upload-\(UUID().uuidString)"
-    try Data("FILESECRET".utf8).write(to: URL(fileURLWithPath: file))
-    defer { try? FileManager.default.removeItem(atPath: file) }
-    var form = MultipartForm()
-    form.add("photo", file: URL(fileURLWithPath: file), contentType: "image/jpeg")
-    let network = NetworkService(
-      options: NetworkOptions(baseURL: origin.baseURL, deadline: .seconds(300), retryPolicy: .none),
-      transport: URLSessionTransport())
-    let error = await networkError {
-      _ = try await network.send(
-        Request<EmptyResponse>(path: "photos", method: .post, body: .multipart(form)))
-    }
-    #expect(error?.status == 307, "the redirect is the answer")
-    #expect(other.journal.count() == 0, "nothing reached the other origin")
   }
 
   /// A 401 from the origin a redirect led to is that origin's answer, not a rejection of the
