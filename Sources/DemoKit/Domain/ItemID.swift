@@ -55,3 +55,27 @@ public struct NotOnDevice: Error, Equatable, CustomStringConvertible {
     return Localized.current(key, ["kind": kind, "id": id.description])
   }
 }
+
+/// A change addressed by a server id that several items on this device carry: a server that
+/// answers every creation with one id (DummyJSON does) numbered them alike. Nothing was
+/// changed; each is named by its local id.
+public struct SharedServerID: Error, Equatable, CustomStringConvertible {
+  /// `post`, `todo`.
+  public let kind: String
+  public let id: ItemID
+  /// The local ids of the items that carry it.
+  public let localIds: [String]
+
+  public init(_ kind: String, _ id: ItemID, localIds: [String]) {
+    (self.kind, self.id, self.localIds) = (kind, id, localIds)
+  }
+
+  public var description: String {
+    Localized.current(
+      "sharedServerID",
+      [
+        "kind": kind, "id": id.description, "count": String(localIds.count),
+        "ids": localIds.joined(separator: ", "),
+      ])
+  }
+}

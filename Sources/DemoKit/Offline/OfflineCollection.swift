@@ -19,8 +19,9 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     public var message: String?
     /// Deleted here: going (`pending`), or the deletion refused (`failed`).
     public var deleted = false
-    /// The id this device gave it when it was made here (see ``localKey(_:)``), kept beside the
-    /// server's once the server has it; nil for what was made elsewhere.
+    /// The id this device gave it when it was made here (see ``localKey(_:)``): its key on the
+    /// device for its whole life, the server's id only an attribute beside it (two things made
+    /// here may be given one id); nil for what was read from the server.
     public var localId: String?
 
     public init(
@@ -34,7 +35,7 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     init(key: String, _ record: StoredRecord<Item>) {
       self.init(
         item: record.value, status: record.status, message: record.message,
-        deleted: record.deleted, localId: OfflineCollection.localId(in: record.localKey ?? key))
+        deleted: record.deleted, localId: OfflineCollection.localId(in: key))
     }
   }
 
@@ -188,23 +189,19 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     _ entry: OutboxEntry, from store: LocalStore<Item>, offline: Bool, shown: Item? = nil
   ) async throws -> Entry? {
     let sending = !offline && connectivity?.isOnline ?? true
-    var key = entry.recordKey
     if sending {
-      do {
-        // The key moves to the server's when a creation is synced: its outcome says where.
-        let outcomes = try await sync(store, progress: nil)
-        key = outcomes.first { $0.entry.id == entry.id }?.settled?.key ?? key
-      } catch FileError.syncInProgress {}
+      // This change alone: a command about one item never sends another's (one that follows
+      // a change still to go waits for it).
+      do { _ = try await sync(store, only: [entry.id], progress: nil) } catch FileError
+        .syncInProgress
+      {}
     }
-    guard let key else { return nil }
-    var kept = try await store.record(key).map { Entry(key: key, $0) }
-    if kept == nil,
-      let moved = try await store.outbox().first(where: { $0.id == entry.id })?.recordKey
-    {
-      // Moved by a sync another process ran meanwhile: only then is the outbox read.
-      kept = try await store.record(moved).map { Entry(key: moved, $0) }
-    }
-    guard var kept else { return nil }
+    // The item keeps its key for life: the server's id, once given, is beside it.
+    guard let key = entry.recordKey,
+      var kept = try await store.record(key).map({
+        Entry(key: key, $0)
+      })
+    else { return nil }
     if !sending, let shown { kept.item = shown }
     return kept
   }
@@ -220,25 +217,22 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   public func sync(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)? = nil) async throws
     -> [LocalStore<Item>.Outcome]
   {
-    try await sync(await store(), progress: progress)
+    try await sync(await store(), only: nil, progress: progress)
   }
 
   private func sync(
-    _ store: LocalStore<Item>, progress: (@Sendable (LocalStore<Item>.Progress) -> Void)?
-  ) async throws -> [LocalStore<Item>.Outcome] {
-    let outcomes = try await sendPending(store, progress: progress)
-    analytics.track("sync_completed", SyncCounts(outcomes).properties(kind: name))
-    return outcomes
-  }
-
-  private func sendPending(
-    _ store: LocalStore<Item>, progress: (@Sendable (LocalStore<Item>.Progress) -> Void)?
+    _ store: LocalStore<Item>, only: Set<UUID>?,
+    progress: (@Sendable (LocalStore<Item>.Progress) -> Void)?
   ) async throws -> [LocalStore<Item>.Outcome] {
     // Its own task: cancelling the sync must not abandon a send half done. What a failure
     // means for the change is the store's one rule (`ChangeRefused(NetworkError)`).
-    try await store.sync(maxAttempts: maxAttempts, progress: progress) { [send] entry in
+    let outcomes = try await store.sync(
+      only: only, maxAttempts: maxAttempts, progress: progress
+    ) { [send] entry in
       try await Task { try await send(entry) }.value
     }
+    analytics.track("sync_completed", SyncCounts(outcomes).properties(kind: name))
+    return outcomes
   }
 
   /// Drops a refused change for good, with the item shown for it.

@@ -43,19 +43,33 @@ extension OfflineFeature {
   public func delete(_ id: ItemID, offline: Bool = false) async throws
     -> OfflineCollection<Value>.Deletion
   {
-    let deletion = try await collection.delete(
-      id.key(Self.name), kind: Self.deleteKind, creation: Self.createKind, offline: offline)
+    let deletion = try await Self.addressing(id) {
+      try await collection.delete(
+        $0, kind: Self.deleteKind, creation: Self.createKind, offline: offline)
+    }
     guard let deletion else { throw NotOnDevice(Self.name, id) }
     return deletion
   }
 
   static func key(_ id: Int) -> String { ItemID.server(id).key(name) }
 
-  /// The server's id of the value a change is for: its record key, moved to the server's when
-  /// its creation was synced.
+  /// Runs `change` on the record key `id` names; a server id that several items here carry is
+  /// refused as ``SharedServerID``, naming their local ids.
+  static func addressing<T>(_ id: ItemID, _ change: (String) async throws -> T) async throws -> T {
+    do {
+      return try await change(id.key(name))
+    } catch let ambiguous as AmbiguousKey {
+      throw SharedServerID(
+        name, id, localIds: ambiguous.matching.compactMap(OfflineCollection<Value>.localId(in:)))
+    }
+  }
+
+  /// The server's id of the value a change is for: the key the server knows it by
+  /// (``OutboxEntry/serverKey``, set by the sync), which for something made here is the id its
+  /// creation was answered with.
   /// - Throws: ``ChangeRefused`` when it has none (the creation's answer was not kept).
   static func serverID(_ entry: OutboxEntry) throws -> Int {
-    guard let id = ItemID.server(in: entry.recordKey, name) else {
+    guard let id = ItemID.server(in: entry.serverKey ?? entry.recordKey, name) else {
       throw ChangeRefused("the \(name) has no number from the server: its creation was not kept")
     }
     return id

@@ -104,6 +104,27 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     return copy
   }
 
+  /// Whether the request may have reached the server and been carried out although no answer
+  /// says so: the connection dropped or timed out once it could have been sent, or the server
+  /// failed (5xx) — not when it could not be reached at all, nor a refusal.
+  var mayHaveArrived: Bool {
+    switch kind {
+    case .transport(let error):
+      ![.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet]
+        .contains(error.code)
+    case .server(let status, _): (500...599).contains(status) && status != 503
+    case .deadlineExceeded: true
+    default: false
+    }
+  }
+
+  /// Whether this answers a `DELETE` with "not there" (404 Not Found, 410 Gone): after a send
+  /// of the same deletion that may have arrived, its effect rather than a failure.
+  var isAbsenceAfterDelete: Bool {
+    guard case .server(let status, _) = kind, status == 404 || status == 410 else { return false }
+    return request?.hasPrefix("DELETE ") ?? false
+  }
+
   /// Equal kinds, requests and server messages (the underlying error is not compared).
   public static func == (lhs: NetworkError, rhs: NetworkError) -> Bool {
     lhs.kind == rhs.kind && lhs.request == rhs.request && lhs.serverMessage == rhs.serverMessage

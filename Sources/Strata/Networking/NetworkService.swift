@@ -92,6 +92,10 @@ public final class NetworkService: Networking {
     var epoch: String?
     var attempt = 0
     var retries = 0
+    /// Whether an earlier attempt may have reached the server and done its work — it failed
+    /// after it could have been sent (a dropped connection, a timeout, a 5xx) — so an answer
+    /// saying the work is already done is the effect of that attempt, not a failure.
+    var mayHaveArrived = false
     var refreshed = false
     /// Why the next attempt is made (for its record).
     var retriedBecause: String?
@@ -226,6 +230,12 @@ public final class NetworkService: Networking {
     }
     let status = response.statusCode
     if (200..<300).contains(status) { return .done(data, response) }
+    if call.method == .delete, call.mayHaveArrived, status == 404 || status == 410 {
+      // The resource is gone because an earlier attempt of this very call deleted it, its
+      // answer lost on the way: the effect happened. Done, with the status that says so.
+      logger.info("\(call.label) → \(status) after an attempt that may have arrived: deleted")
+      return .done(Data(), response)
+    }
     if status == 304 {
       // Not Modified, for a request that named no kept answer: nothing to use.
       return retry(after: NetworkError(.invalidResponse), retryAfter: nil, &call)
@@ -258,6 +268,7 @@ public final class NetworkService: Networking {
       call.policy.shouldRetry(failure, method: call.method)
     else { return .fail(failure) }
     call.retries += 1
+    call.mayHaveArrived = call.mayHaveArrived || failure.mayHaveArrived
     let delay = call.policy.delay(forRetry: call.retries, retryAfter: retryAfter)
     guard clock.now() + delay < call.deadline else {
       logger.info("\(call.label): no time left for retry \(call.retries) before the deadline")

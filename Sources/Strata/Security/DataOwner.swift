@@ -4,7 +4,7 @@
 /// The owner is the unit of privacy on a device shared by several people. A ``LocalStore`` is
 /// opened for one owner (its files apart from every other owner's); the ``HTTPCache`` keeps a
 /// signed-in account's answers in that account's partition. An owner's changes are shown and
-/// sent only while that owner is the one signed in: ``LocalStore/sync(maxAttempts:progress:send:)``
+/// sent only while that owner is the one signed in: ``LocalStore/sync(only:maxAttempts:progress:send:)``
 /// sends each change *as* its store's owner, and ``NetworkService`` sends nothing made as an
 /// owner who is not signed in at that moment (``NetworkError/Unauthorized/sessionEnded``).
 public enum DataOwner: Sendable, Hashable, CustomStringConvertible {

@@ -12,7 +12,7 @@ public struct ChangeRefused: Error, Sendable, Equatable {
   public init(_ reason: String) { self.reason = UntrustedText.sanitize(reason, limit: 200) }
 
   /// The refusal a send's failure amounts to, or nil when the change may still go: the one
-  /// rule, which ``LocalStore/sync(maxAttempts:progress:send:)`` applies to a ``NetworkError``
+  /// rule, which ``LocalStore/sync(only:maxAttempts:progress:send:)`` applies to a ``NetworkError``
   /// its `send` throws. A change failed for good when the server refused it
   /// (``NetworkError/isRefusal``), or took it and answered JSON that cannot be read (an empty
   /// 201, JSON of another shape: sending it again would only make a duplicate). A page that is

@@ -10,11 +10,12 @@ extension LocalStore {
     public let settled: Settled?
   }
 
-  /// What the server answered a change with: the value and the key it is kept under.
+  /// What the server answered a change with: the value, and the key the server knows it by.
   public struct Settled: Codable, Sendable {
-    /// The record key it replaces: usually the change's ``OutboxEntry/recordKey``, or the
-    /// server's own id for something created offline (the record kept under the change's
-    /// key then moves there).
+    /// The key the server's id gives the value (`post-151`). The value stays under the
+    /// change's ``OutboxEntry/recordKey`` — its key for life on the device — and this becomes
+    /// its ``StoredRecord/serverKey`` when the two differ (something made here). Never assumed
+    /// unique: two things made here may be given one id.
     public let key: String
     /// The value as the server now has it; kept as `synced` under `key`.
     public let value: Value
@@ -58,11 +59,15 @@ extension LocalStore {
   /// while the sync runs wait for the next one. When an outcome cannot be written (a full
   /// disk) the sync throws at once and sends nothing more; the next sync starts with that
   /// change, under the same key.
+  ///
+  /// `only` limits the sync to the changes with those identities (a command about one item
+  /// sends its own change, never another's): a change among them that follows one not yet
+  /// synced waits for it, unsent.
   /// - Throws: ``FileError/syncInProgress(path:)`` when a sync of this store is running;
   ///   ``FileError`` when an outcome cannot be recorded; `CancellationError` when cancelled
   ///   (the change in flight stays pending).
   public func sync(
-    maxAttempts: Int = 5,
+    only: Set<UUID>? = nil, maxAttempts: Int = 5,
     progress: (@Sendable (Progress) -> Void)? = nil,
     send: @Sendable (OutboxEntry) async throws -> Settled?
   ) async throws -> [Outcome] {
@@ -72,12 +77,15 @@ extension LocalStore {
     try checkDirectory()
     let syncLock = try await syncLock()
     defer { syncLock.release() }
-    let pending = try await reading { $0.outbox.filter { $0.status == .pending } }
+    let pending = try await reading {
+      $0.outbox.filter { $0.status == .pending && only?.contains($0.id) ?? true }
+    }
     var outcomes: [Outcome] = []
     for (done, original) in pending.enumerated() {
       try Task.checkCancellation()
       progress?(Progress(done: done, total: pending.count, entry: original))
-      var (entry, refused) = try await followed(original)
+      guard let (followed, refused) = try await followed(original) else { continue }
+      var entry = followed
       if let refused {
         // Not sent, not an attempt: it could never go where the one it follows did not.
         (entry.status, entry.message) = (.failed, refused)
@@ -93,6 +101,10 @@ extension LocalStore {
         entry.message = nil
       } catch let error as NetworkError where error.kind == .unauthorized(.sessionEnded) {
         break  // not sent: it waits for its owner's session, as it was
+      } catch let error as NetworkError where error.isAbsenceAfterDelete && entry.attempts > 1 {
+        // Sent before with no outcome recorded (a lost answer, a killed process): that send
+        // deleted it. The effect happened; a 404 now is not a failure.
+        (entry.status, entry.message) = (.synced, Self.deletedEarlier)
       } catch {
         cancelled = error is CancellationError
         Self.settle(&entry, after: error, maxAttempts: maxAttempts)
@@ -119,19 +131,30 @@ extension LocalStore {
     }
   }
 
-  /// A change that follows another (``OutboxEntry/after``) as it stands now — moved to the
-  /// server's key when that one was synced — and why it cannot be sent: the one it follows
-  /// failed (its reason, passed down the chain). A change that follows none, or one synced or
-  /// forgotten since (only a synced change is), goes as it is.
-  private func followed(_ entry: OutboxEntry) async throws -> (OutboxEntry, refused: String?) {
-    guard let after = entry.after else { return (entry, nil) }
-    let (current, before) = try await reading { ($0.entry(entry.id), $0.entry(after)) }
-    guard let before, before.status == .failed else { return (current ?? entry, nil) }
+  /// A change as it stands now, addressed to the key the server knows its value by
+  /// (``OutboxEntry/serverKey``), and why it cannot be sent: the one it follows
+  /// (``OutboxEntry/after``) failed (its reason, passed down the chain). Nil when the one it
+  /// follows is still to go (a sync of some changes only): it waits. A change that follows
+  /// none, or one synced or forgotten since (only a synced change is), goes.
+  private func followed(_ entry: OutboxEntry) async throws -> (OutboxEntry, refused: String?)? {
+    let (current, before, record) = try await reading { state in
+      (
+        state.entry(entry.id), entry.after.flatMap { state.entry($0) },
+        entry.recordKey.flatMap { state.records[$0] }
+      )
+    }
+    var sent = current ?? entry
+    if let key = sent.recordKey {
+      sent.serverKey = record?.serverKey ?? (sent.serverKey ?? key)
+    }
+    guard let before, before.status != .synced else { return (sent, nil) }
+    guard before.status == .failed else { return nil }
     let reason = before.message ?? "refused"
-    return (
-      current ?? entry,
-      reason.hasPrefix(Self.followsRefused) ? reason : Self.followsRefused + reason
-    )
+    return (sent, reason.hasPrefix(Self.followsRefused) ? reason : Self.followsRefused + reason)
+  }
+
+  static var deletedEarlier: String {
+    "already gone: an earlier send of this deletion arrived (its answer was lost)"
   }
 
   private static var followsRefused: String { "not sent: the change it follows failed: " }
@@ -172,22 +195,23 @@ extension LocalStore {
   ) -> StoreChange<Value> {
     var entry = entry
     if let answer {
-      let former = entry.recordKey
-      entry.recordKey = answer.key
-      // A key the value had before the server's stays beside it, through every later answer.
-      let local = former == answer.key ? former.flatMap { state.records[$0]?.localKey } : former
+      let key = entry.recordKey ?? answer.key
+      entry.recordKey = key
+      // The value keeps its own key; the server's is an attribute beside it (not when it is
+      // the key itself: a value read from the server).
+      entry.serverKey = answer.key
+      let serverKey = answer.key == key ? nil : answer.key
       // Changes that follow this one and are still to go: the device goes on showing what
-      // they made of it, under the server's key, until they are sent.
-      let following = state.followers(of: entry.id).contains { $0.recordKey == former }
-      if following, let former, var shown = state.records[former] {
-        (shown.localKey, shown.updatedAt) = (local, stamp)
-        return .settle(entry: entry, record: shown, formerKey: former)
+      // they made of it until they are sent.
+      if !state.followers(of: entry.id).isEmpty, var shown = state.records[key] {
+        (shown.serverKey, shown.updatedAt) = (serverKey, stamp)
+        return .settle(entry: entry, record: shown, formerKey: nil)
       }
       return .settle(
         entry: entry,
         record: StoredRecord(
-          value: answer.value, status: .synced, updatedAt: stamp, localKey: local),
-        formerKey: former)
+          value: answer.value, status: .synced, updatedAt: stamp, serverKey: serverKey),
+        formerKey: nil)
     }
     guard entry.status != .pending, let key = entry.recordKey, var record = state.records[key]
     else { return .settle(entry: entry, record: nil, formerKey: nil) }

@@ -3,13 +3,13 @@ import Foundation
 /// Values kept on this device beside the API — each with its ``SyncStatus`` — and the outbox
 /// of changes made here that the server has not accepted yet. Offline, or when the server
 /// cannot be reached, a change is kept at once (``enqueue(kind:payload:showing:key:)``) and
-/// sent later by ``sync(maxAttempts:progress:send:)``, in the order it was made, with the idempotency key
+/// sent later by ``sync(only:maxAttempts:progress:send:)``, in the order it was made, with the idempotency key
 /// fixed when it was made. What it guarantees:
 /// - **Durable**: when a write returns, its change is on disk (`fdatasync`); a process killed
 ///   at any instant loses no change that was accepted.
 /// - **One writer at a time, across processes**: every read-modify-write holds an exclusive
 ///   `flock` on `<path>.lock`, and first reads what other processes wrote.
-/// - **One sync at a time**: a second ``sync(maxAttempts:progress:send:)`` — here or in another process —
+/// - **One sync at a time**: a second ``sync(only:maxAttempts:progress:send:)`` — here or in another process —
 ///   throws ``FileError/syncInProgress(path:)`` at once, so no change is sent twice by two
 ///   syncs, even to a server that ignores `Idempotency-Key`.
 /// - **Sent once, if the server honours `Idempotency-Key`**: an outcome is recorded before
@@ -149,13 +149,15 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   /// Keeps a change made from the value the store holds under `key` at this very moment,
   /// under the store's lock: `plan` gets that value's record (nil when there is none; a key
-  /// the server has since replaced finds the value under its new key, ``StoredRecord/localKey``)
+  /// the server gave something made here finds it, ``StoredRecord/serverKey``)
   /// and the newest change to it when that one was never sent and no sync is running here or in
   /// another process (else nil: it may be on its way, and can no longer be rewritten), and
   /// says what to do (nil: nothing). Processes that change one value at once each start from
   /// what the last one left — a toggle made eight times at once flips it eight times.
   /// - Returns: The plan carried out and the change it added, rewrote or dropped; nil when
   ///   the plan was nil, or a fold or withdraw without an unsent change (nothing is done).
+  /// - Throws: ``AmbiguousKey`` when `key` is the server's key of two or more values (nothing
+  ///   is done: the caller names one by its own key).
   @discardableResult
   public func enqueue(
     updating key: String,
@@ -165,7 +167,9 @@ public actor LocalStore<Value: Codable & Sendable> {
   ) async throws -> (plan: OutboxPlan<Value>, entry: OutboxEntry)? {
     try await writing { state in
       let stamp = now()  // under the lock: the order changes are appended in
-      let key = state.currentKey(for: key) ?? key
+      let matching = state.keys(matching: key)
+      guard matching.count < 2 else { throw AmbiguousKey(key: key, matching: matching) }
+      let key = matching.first ?? key
       let newest = state.outbox.last { $0.recordKey == key && $0.status != .synced }
       // Asked under the store's lock: a sync that starts after this reads the pending changes
       // under that lock too, so it sees the rewritten one; one that started before holds the
@@ -187,7 +191,7 @@ public actor LocalStore<Value: Codable & Sendable> {
       guard let shown = value ?? current?.value else { return nil }
       return StoredRecord(
         value: shown, status: .pending, updatedAt: stamp, deleted: value == nil,
-        localKey: current?.localKey)
+        serverKey: current?.serverKey)
     }
     switch plan {
     case .add(let kind, let payload, let value):

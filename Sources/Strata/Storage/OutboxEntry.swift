@@ -21,8 +21,14 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// about the kept answer, for `synced`.
   public var message: String?
   /// The key of the value shown for this change on the device (its status follows the
-  /// change's), and once `synced`, of the server's answer.
+  /// change's), and once `synced`, of the server's answer: the value's own key for its whole
+  /// life on the device, whatever id the server gives it.
   public var recordKey: String?
+  /// The key the server knows that value by, as the store had it when the change was last
+  /// handed to a sync's `send` (``StoredRecord/serverKey``, or the record key of a value read
+  /// from the server); nil before that, and for a creation until its answer came (then the
+  /// answer's key). A sender addresses an edit or a deletion to it.
+  public var serverKey: String?
   /// The earlier change to the same value that this one follows (an edit of something whose
   /// creation is not yet sent): it is sent only after that one is synced — to the key the
   /// server gave it — and fails with it if that one fails.

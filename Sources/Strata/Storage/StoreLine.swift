@@ -52,26 +52,29 @@ extension OutboxEntry: StoreLine {
     guard
       object.hasOnly(
         "id", "kind", "payload", "createdAt", "status", "attempts", "message", "recordKey",
-        "after"),
+        "serverKey", "after"),
       let id = object.value("id")?.uuid,
       let kind = object.value("kind")?.string,
       let payload = object.value("payload")?.string.flatMap({ Data(base64Encoded: $0) }),
       let createdAt = object.date("createdAt"), let status = object.status("status"),
       let attempts = object.value("attempts")?.int, let message = object.optionalString("message"),
-      let recordKey = object.optionalString("recordKey"), let after = object.optionalUUID("after")
+      let recordKey = object.optionalString("recordKey"),
+      let serverKey = object.optionalString("serverKey"), let after = object.optionalUUID("after")
     else { return nil }
     var entry = OutboxEntry(id: id, kind: kind, payload: payload, createdAt: createdAt)
     (entry.status, entry.attempts, entry.message, entry.recordKey, entry.after) =
       (status, attempts, message, recordKey, after)
+    entry.serverKey = serverKey
     return entry
   }
 }
 
 extension StoredRecord: StoreLine {
   static func read(_ object: JSONObject, decoder: JSONDecoder) -> StoredRecord? {
-    guard object.hasOnly("value", "status", "updatedAt", "message", "deleted", "localKey") else {
-      return nil
-    }
+    guard
+      object.hasOnly(
+        "value", "status", "updatedAt", "message", "deleted", "serverKey", "localKey")
+    else { return nil }
     return fields(of: object, decoder: decoder)
   }
 
@@ -80,11 +83,14 @@ extension StoredRecord: StoreLine {
     guard let value = object.decoded(Value.self, "value", decoder),
       let status = object.status("status"), let updatedAt = object.date("updatedAt"),
       let message = object.optionalString("message"), let deleted = object.flag("deleted"),
-      let localKey = object.optionalString("localKey")
+      let serverKey = object.optionalString("serverKey"),
+      let legacyLocalKey = object.optionalString("localKey")
     else { return nil }
-    return StoredRecord(
+    var record = StoredRecord(
       value: value, status: status, updatedAt: updatedAt, message: message, deleted: deleted,
-      localKey: localKey)
+      serverKey: serverKey)
+    record.legacyLocalKey = legacyLocalKey
+    return record
   }
 }
 

@@ -11,24 +11,30 @@ extension StoreSnapshot {
     var message: String?
     /// Only when true (see ``StoredRecord/deleted``).
     var deleted: Bool?
+    var serverKey: String?
+    /// Read from a store written before records kept their own key for life; never written.
     var localKey: String?
 
     init(_ key: String, _ record: StoredRecord<Value>) {
       (self.key, value, status) = (key, record.value, record.status)
       (updatedAt, message) = (record.updatedAt, record.message)
-      (deleted, localKey) = (record.deleted ? true : nil, record.localKey)
+      (deleted, serverKey) = (record.deleted ? true : nil, record.serverKey)
+      localKey = record.legacyLocalKey
     }
 
     var record: StoredRecord<Value> {
-      StoredRecord(
+      var record = StoredRecord(
         value: value, status: status, updatedAt: updatedAt, message: message,
-        deleted: deleted ?? false, localKey: localKey)
+        deleted: deleted ?? false, serverKey: serverKey)
+      record.legacyLocalKey = localKey
+      return record
     }
 
     static func read(_ object: JSONObject, decoder: JSONDecoder) -> KeyedRecord? {
       guard
         object.hasOnly(
-          "key", "value", "status", "updatedAt", "message", "deleted", "localKey"),
+          "key", "value", "status", "updatedAt", "message", "deleted", "serverKey",
+          "localKey"),
         let key = object.value("key")?.string,
         let record = StoredRecord<Value>.fields(of: object, decoder: decoder)
       else { return nil }

@@ -36,6 +36,7 @@ struct StoreState<Value: Codable & Sendable> {
     self.records = records
     self.outbox = outbox
     hasFollowers = outbox.contains { $0.after != nil }
+    for (key, record) in records where record.legacyLocalKey != nil { adoptLegacy(key) }
   }
 
   /// The changes not yet synced that follow the one with identity `id`, directly or not,
@@ -83,15 +84,20 @@ struct StoreState<Value: Codable & Sendable> {
     switch change {
     case .put(let key, let record):
       records[key] = record
+      adoptLegacy(key)
     case .replaceSynced(let values, let stamp):
       replaceSynced(values, at: stamp)
     case .enqueue(let entry, let record):
       positions?[entry.id] = outbox.count
       outbox.append(entry)
       hasFollowers = hasFollowers || entry.after != nil
-      if let key = entry.recordKey, let record { records[key] = record }
+      if let key = entry.recordKey, let record {
+        records[key] = record
+        adoptLegacy(key)
+      }
     case .settle(let entry, let record, let formerKey):
       settle(entry, record, formerKey: formerKey)
+      if let key = entry.recordKey { adoptLegacy(key) }
     case .discard(let id):
       guard let position = position(of: id) else { return }
       let dropped = [outbox[position]] + followers(of: id)
@@ -118,16 +124,31 @@ struct StoreState<Value: Codable & Sendable> {
     }
   }
 
+  /// A page from the server, keyed by the server's keys. Every other synced value goes, but a
+  /// value made here that the server numbered (``StoredRecord/serverKey``) takes the page's
+  /// version under its own key when it is the only one carrying that key; one waiting to go
+  /// keeps the device's change; two carrying one server key both stay as they are (the page
+  /// cannot say which one it shows).
   private mutating func replaceSynced(_ values: [String: Value], at stamp: Date) {
-    // A value made here keeps its local key beside the server's through a refresh.
-    var localKeys: [String: String] = [:]
-    records = records.filter {
-      if $0.value.status == .synced, let local = $0.value.localKey { localKeys[$0.key] = local }
-      return $0.value.status != .synced
+    var carried: [String: [String]] = [:]
+    for (key, record) in records {
+      if let server = record.serverKey { carried[server, default: []].append(key) }
+    }
+    records = records.filter { _, record in
+      record.status != .synced
+        || record.serverKey.map { values[$0] != nil || carried[$0, default: []].count > 1 }
+          ?? false
     }
     for (key, value) in values where records[key] == nil {
-      records[key] = StoredRecord(
-        value: value, status: .synced, updatedAt: stamp, localKey: localKeys[key])
+      let carriers = carried[key, default: []]
+      guard carriers.isEmpty else {
+        if carriers.count == 1, var record = records[carriers[0]], record.status == .synced {
+          (record.value, record.updatedAt) = (value, stamp)
+          records[carriers[0]] = record
+        }
+        continue
+      }
+      records[key] = StoredRecord(value: value, status: .synced, updatedAt: stamp)
     }
   }
 
@@ -139,6 +160,8 @@ struct StoreState<Value: Codable & Sendable> {
     // One pass over the outbox, and none while no change follows another.
     let following = followers(of: entry.id)
     if let formerKey, let key = entry.recordKey, formerKey != key {
+      // Written by a store that moved a value to the server's key (since, a value keeps its
+      // own key for life): replayed as it was, then moved back by `adoptLegacy`.
       records[formerKey] = nil
       for follower in following where follower.recordKey == formerKey {
         if let at = self.position(of: follower.id) { outbox[at].recordKey = key }
@@ -151,11 +174,33 @@ struct StoreState<Value: Codable & Sendable> {
     }
   }
 
-  /// The value kept under `key`, or under the key it moved to when the server gave it its
-  /// own: the key it is kept under now, nil when neither has one.
-  func currentKey(for key: String) -> String? {
-    if records[key] != nil { return key }
-    return records.first { $0.value.localKey == key }?.key
+  /// Moves a record written before values kept their own key for life — kept under the
+  /// server's key, its own beside it (`localKey`) — back under its own key, the server's
+  /// becoming its ``StoredRecord/serverKey``; the changes to it follow. Old stores are thus
+  /// read in place, and the next compaction writes them in the new form.
+  private mutating func adoptLegacy(_ key: String) {
+    guard var record = records[key], let own = record.legacyLocalKey else { return }
+    record.legacyLocalKey = nil
+    guard own != key else {
+      records[key] = record
+      return
+    }
+    record.serverKey = key
+    records[key] = nil
+    records[own] = record
+    for position in outbox.indices where outbox[position].recordKey == key {
+      outbox[position].recordKey = own
+      if outbox[position].serverKey == nil { outbox[position].serverKey = key }
+    }
+  }
+
+  /// The keys of the values `key` names: the value kept under it, and every value the server
+  /// gave that key (``StoredRecord/serverKey``), in key order. More than one: `key` is the
+  /// server's id of several things made here (a server that answers every creation with one id).
+  func keys(matching key: String) -> [String] {
+    var found = records.compactMap { $0.value.serverKey == key && $0.key != key ? $0.key : nil }
+    if records[key] != nil { found.append(key) }
+    return found.sorted()
   }
 
   /// Forgets history: all but the newest `kept` synced changes, and synced values beyond the

@@ -24,21 +24,27 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   /// Deleted on this device: going (`pending`), or the deletion refused (`failed`). Once the
   /// server has deleted it, the record is gone.
   public var deleted: Bool
-  /// The key it had before the server gave it its own (something made on this device), kept
-  /// beside it: a change made under that key still finds it.
-  public var localKey: String?
+  /// The key the server's id gives it, when that is not the key it is kept under: something
+  /// made on this device keeps its own key for life, and the server's (`post-151`) is only an
+  /// attribute — never assumed unique, since some servers answer every creation with one id.
+  /// Nil for what was read from the server (its key is the server's) or not yet numbered.
+  public var serverKey: String?
+  /// The `localKey` of a store written before records kept their own key for life (the record
+  /// was then kept under the server's key): read, never written; the store moves the record
+  /// back under it when it reads one.
+  var legacyLocalKey: String?
 
   /// A record (what a store writes; tests build their own).
   package init(
     value: Value, status: SyncStatus, updatedAt: Date, message: String? = nil,
-    deleted: Bool = false, localKey: String? = nil
+    deleted: Bool = false, serverKey: String? = nil
   ) {
     (self.value, self.status, self.updatedAt, self.message) = (value, status, updatedAt, message)
-    (self.deleted, self.localKey) = (deleted, localKey)
+    (self.deleted, self.serverKey) = (deleted, serverKey)
   }
 
   private enum CodingKeys: String, CodingKey {
-    case value, status, updatedAt, message, deleted, localKey
+    case value, status, updatedAt, message, deleted, serverKey, localKey
   }
 
   public init(from decoder: any Decoder) throws {
@@ -49,7 +55,8 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
       updatedAt: try fields.decode(Date.self, forKey: .updatedAt),
       message: try fields.decodeIfPresent(String.self, forKey: .message),
       deleted: try fields.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
-      localKey: try fields.decodeIfPresent(String.self, forKey: .localKey))
+      serverKey: try fields.decodeIfPresent(String.self, forKey: .serverKey))
+    legacyLocalKey = try fields.decodeIfPresent(String.self, forKey: .localKey)
   }
 
   // `deleted` only when true: a line costs nothing for what almost no record is.
@@ -60,7 +67,7 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
     try fields.encode(updatedAt, forKey: .updatedAt)
     try fields.encodeIfPresent(message, forKey: .message)
     if deleted { try fields.encode(true, forKey: .deleted) }
-    try fields.encodeIfPresent(localKey, forKey: .localKey)
+    try fields.encodeIfPresent(serverKey, forKey: .serverKey)
   }
 }
 

@@ -1,7 +1,8 @@
 import Foundation
 import StrataConcurrency
 
-/// `Idempotency-Key` on POST and PATCH, as the IETF httpapi draft describes it: the first
+/// `Idempotency-Key` on every method that changes something (POST, PUT, PATCH, DELETE), as
+/// the IETF httpapi draft describes it: the first
 /// request with a key is done and its answer kept; a repeat with the same method, path and
 /// body gets that answer again (marked `Idempotent-Replayed: true`) and nothing is done twice;
 /// the same key with another request is refused (422), and one still in progress is a
@@ -43,15 +44,19 @@ final class IdempotencyLedger: Sendable {
     self.honoursKeys = honoursKeys
   }
 
-  /// How many POST/PATCH requests to `path` were really carried out (2xx), replays not counted.
+  /// How many changing requests to `path` were really carried out (2xx), replays not counted.
   func changesDone(path: String) -> Int { state.withLock { $0.changesDone[path] ?? 0 } }
 
   /// How many answers and bytes are kept.
   var kept: (answers: Int, bytes: Int) { state.withLock { ($0.entries.count, $0.bytes) } }
 
+  /// The methods whose keyed requests are done once: a resent DELETE is answered as the first
+  /// was, not 404.
+  private static let changing: Set<String> = ["POST", "PUT", "PATCH", "DELETE"]
+
   /// Answers `request`, doing the work with `handle` at most once per key.
   func respond(_ request: SandboxRequest, _ handle: () -> SandboxResponse) -> SandboxResponse {
-    guard request.method == "POST" || request.method == "PATCH" else { return handle() }
+    guard Self.changing.contains(request.method) else { return handle() }
     guard honoursKeys, let key = request.header("Idempotency-Key") else {
       return counted(request, handle())
     }

@@ -9,30 +9,35 @@ import Testing
 /// failing with it when it fails. Each is one write: a reopened store has it as written.
 @Suite("LocalStore: changes that depend on each other")
 struct DependentChangesTests {
-  /// A server for notes: `create` numbers them (key `n-<id>`), `edit` answers the note under
-  /// the key the change was sent to, `delete` answers nothing. Sent lines: `kind key payload`.
+  /// A server for notes: `create` numbers them (key `n-<id>`; every one `n-<sameID>` when
+  /// given, as DummyJSON does), `edit` answers the note under the key the change was sent to
+  /// (``OutboxEntry/serverKey``), `delete` answers nothing. Sent lines: `kind key payload`.
   final class NoteServer: Sendable {
     let sent = Lock<[String]>([])
     let refusals = Lock<Set<String>>([])
     let next = Lock(100)
     /// A gate the first create waits at, when given.
     let gate: Gate?
-    init(gate: Gate? = nil) { self.gate = gate }
+    /// The one id every creation is answered with, when given.
+    let sameID: Int?
+    init(gate: Gate? = nil, sameID: Int? = nil) { (self.gate, self.sameID) = (gate, sameID) }
 
     func send(_ entry: OutboxEntry) async throws -> LocalStore<Note>.Settled? {
       let text = String(decoding: entry.payload, as: UTF8.self)
-      sent.withLock { $0.append("\(entry.kind) \(entry.recordKey ?? "-") \(text)") }
+      sent.withLock { $0.append("\(entry.kind) \(entry.serverKey ?? "-") \(text)") }
       if entry.kind == "create", let gate { await gate.pass() }
       if refusals.withLock({ $0.contains(text) }) { throw ChangeRefused("HTTP 400: no \(text)") }
       switch entry.kind {
       case "create":
-        let id = next.withLock {
-          $0 += 1
-          return $0
-        }
+        let id =
+          sameID
+          ?? next.withLock {
+            $0 += 1
+            return $0
+          }
         return .init(key: "n-\(id)", value: Note(id: id, text: text))
       case "edit":
-        return .init(key: entry.recordKey ?? "?", value: Note(id: 0, text: text))
+        return .init(key: entry.serverKey ?? "?", value: Note(id: 0, text: text))
       default:
         return nil
       }
@@ -90,8 +95,9 @@ struct DependentChangesTests {
     let server = NoteServer()
     _ = try await reopened.sync(send: server.send)
     #expect(server.sent.withLock { $0 } == ["create local-a final"], "one POST, the new text")
-    #expect(try await reopened.record("n-101")?.value == Note(id: 101, text: "final"))
-    #expect(try await reopened.record("n-101")?.localKey == "local-a", "the local key kept beside")
+    #expect(try await reopened.record("local-a")?.value == Note(id: 101, text: "final"))
+    #expect(try await reopened.record("local-a")?.serverKey == "n-101", "the server's key beside")
+    #expect(try await reopened.record("n-101") == nil, "its own key for life")
   }
 
   /// A change made while the creation is being sent cannot rewrite it: it follows it, goes
@@ -121,15 +127,15 @@ struct DependentChangesTests {
     #expect(pending[2].after == pending[1].id, "and the edit")
     gate.open()
     _ = try await syncing.value
-    #expect(try await store.record("n-101")?.deleted == true, "moved to the server's key")
-    #expect(try await store.record("n-101")?.localKey == "local-a")
-    #expect(try await store.record("local-a") == nil)
-    #expect(try await store.outbox().compactMap(\.recordKey) == ["n-101", "n-101", "n-101"])
+    #expect(try await store.record("local-a")?.deleted == true, "shown as the followers made it")
+    #expect(try await store.record("local-a")?.serverKey == "n-101", "numbered by the server")
+    #expect(try await store.record("n-101") == nil)
+    #expect(try await store.outbox().compactMap(\.recordKey) == ["local-a", "local-a", "local-a"])
     let outcomes = try await store.sync(send: server.send)
     #expect(outcomes.map(\.entry.status) == [.synced, .synced])
     #expect(
       server.sent.withLock { $0 } == ["create local-a draft", "edit n-101 edited", "delete n-101 "])
-    #expect(try await store.record("n-101") == nil, "deleted on the server: gone")
+    #expect(try await store.record("local-a") == nil, "deleted on the server: gone")
   }
 
   @Test func aFollowerOfARefusedCreationFailsWithItAndComesBackWithIt() async throws {

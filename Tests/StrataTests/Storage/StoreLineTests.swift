@@ -45,6 +45,7 @@ struct StoreLineTests {
     entry.attempts = Int.random(in: 0...Int(Int32.max), using: &random)
     entry.message = Bool.random(using: &random) ? text(&random, maxLength: 40) : nil
     entry.recordKey = Bool.random(using: &random) ? text(&random) : nil
+    entry.serverKey = Bool.random(using: &random) ? text(&random) : nil
     entry.after = Bool.random(using: &random) ? UUID() : nil
     return entry
   }
@@ -56,7 +57,7 @@ struct StoreLineTests {
       updatedAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &random)),
       message: Bool.random(using: &random) ? text(&random) : nil,
       deleted: Bool.random(using: &random),
-      localKey: Bool.random(using: &random) ? text(&random) : nil)
+      serverKey: Bool.random(using: &random) ? text(&random) : nil)
   }
 
   /// The value `T` reads from `json` itself, and the one `JSONDecoder` decodes.

@@ -80,21 +80,23 @@ public struct OfflinePosts: OfflineFeature {
   ///   when the device does not have the post (or has it only as deleted).
   public func edit(_ id: ItemID, _ edit: PostEdit, offline: Bool = false) async throws -> Item {
     let edit = try PostRules.validated(edit)
-    let made = try await collection.change(id.key("post"), offline: offline) { current, unsent in
-      guard let current, !current.deleted else { throw NotOnDevice("post", id) }
-      let shown = edit.applied(to: current.value)
-      switch unsent?.kind {
-      case Self.createKind?:
-        let draft = PostDraft(title: shown.title, body: shown.body, userId: shown.userId)
-        return .fold(
-          kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
-      case Self.editKind?:
-        let earlier = try JSONDecoder().decode(PostEdit.self, from: unsent?.payload ?? Data())
-        return .fold(
-          kind: Self.editKind, payload: try Self.payload(earlier.then(edit)),
-          showing: shown)
-      default:
-        return .add(kind: Self.editKind, payload: try Self.payload(edit), showing: shown)
+    let made = try await Self.addressing(id) {
+      try await collection.change($0, offline: offline) { current, unsent in
+        guard let current, !current.deleted else { throw NotOnDevice("post", id) }
+        let shown = edit.applied(to: current.value)
+        switch unsent?.kind {
+        case Self.createKind?:
+          let draft = PostDraft(title: shown.title, body: shown.body, userId: shown.userId)
+          return .fold(
+            kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
+        case Self.editKind?:
+          let earlier = try JSONDecoder().decode(PostEdit.self, from: unsent?.payload ?? Data())
+          return .fold(
+            kind: Self.editKind, payload: try Self.payload(earlier.then(edit)),
+            showing: shown)
+        default:
+          return .add(kind: Self.editKind, payload: try Self.payload(edit), showing: shown)
+        }
       }
     }
     guard let item = made?.entry else { throw NotOnDevice("post", id) }

@@ -77,20 +77,22 @@ public struct OfflineTodos: OfflineFeature {
   public func edit(
     _ id: ItemID, offline: Bool = false, _ edit: @escaping @Sendable (Todo) -> TodoEdit
   ) async throws -> Item {
-    let made = try await collection.change(id.key("todo"), offline: offline) { current, unsent in
-      guard let current, !current.deleted else { throw NotOnDevice("todo", id) }
-      let change = try TodoRules.validated(edit(current.value))
-      let shown = change.applied(to: current.value)
-      switch unsent?.kind {
-      case Self.createKind?:
-        let draft = TodoDraft(todo: shown.todo, completed: shown.completed, userId: shown.userId)
-        return .fold(kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
-      case Self.editKind?, Self.setCompletedKind?:
-        let earlier = try JSONDecoder().decode(TodoEdit.self, from: unsent?.payload ?? Data())
-        return .fold(
-          kind: Self.editKind, payload: try Self.payload(earlier.then(change)), showing: shown)
-      default:
-        return .add(kind: Self.editKind, payload: try Self.payload(change), showing: shown)
+    let made = try await Self.addressing(id) {
+      try await collection.change($0, offline: offline) { current, unsent in
+        guard let current, !current.deleted else { throw NotOnDevice("todo", id) }
+        let change = try TodoRules.validated(edit(current.value))
+        let shown = change.applied(to: current.value)
+        switch unsent?.kind {
+        case Self.createKind?:
+          let draft = TodoDraft(todo: shown.todo, completed: shown.completed, userId: shown.userId)
+          return .fold(kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
+        case Self.editKind?, Self.setCompletedKind?:
+          let earlier = try JSONDecoder().decode(TodoEdit.self, from: unsent?.payload ?? Data())
+          return .fold(
+            kind: Self.editKind, payload: try Self.payload(earlier.then(change)), showing: shown)
+        default:
+          return .add(kind: Self.editKind, payload: try Self.payload(change), showing: shown)
+        }
       }
     }
     guard let item = made?.entry else { throw NotOnDevice("todo", id) }

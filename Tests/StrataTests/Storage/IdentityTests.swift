@@ -1,0 +1,189 @@
+import Foundation
+import StrataConcurrency
+import StrataTesting
+import Testing
+
+@testable import Strata
+
+/// A value made on the device keeps its own key for its whole life; the server's id is an
+/// attribute beside it, never assumed unique. A change's outcome is its own, and an effect that
+/// happened (a deletion whose answer was lost) is not a failure.
+@Suite("LocalStore: one identity per value, one outcome per change")
+struct IdentityTests {
+  typealias Server = DependentChangesTests.NoteServer
+
+  @Test func twoCreationsAnsweredWithOneIdBothStay() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await DependentChangesTests.create(store, "local-a", "first")
+    try await DependentChangesTests.create(store, "local-b", "second")
+    let server = Server(sameID: 151)
+    let outcomes = try await store.sync(send: server.send)
+    #expect(outcomes.map(\.entry.status) == [.synced, .synced])
+    // Reopened in a new process: both, each under its own key, both numbered 151.
+    let reopened = LocalStore<Note>(path: directory.base)
+    let records = try await reopened.records()
+    #expect(records.map(\.key).sorted() == ["local-a", "local-b"])
+    #expect(records.allSatisfy { $0.record.serverKey == "n-151" })
+    #expect(try await reopened.record("local-a")?.value.text == "first")
+    // A page from the server showing n-151 cannot say which: both stay as they are.
+    try await reopened.replaceSynced(with: [("n-151", Note(id: 151, text: "server"))])
+    #expect(try await reopened.records().map(\.record.value.text).sorted() == ["first", "second"])
+  }
+
+  @Test func anEditByTheSharedServerKeyIsRefusedAndByItsOwnKeyReachesItsValue() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await DependentChangesTests.create(store, "local-a", "A")
+    try await DependentChangesTests.create(store, "local-b", "B")
+    let server = Server(sameID: 151)
+    _ = try await store.sync(send: server.send)
+    let refusal = await #expect(throws: AmbiguousKey.self) {
+      try await DependentChangesTests.edit(store, "n-151", "which?")
+    }
+    #expect(refusal?.matching == ["local-a", "local-b"])
+    #expect(try await store.outbox().count == 2, "nothing was queued")
+    try await DependentChangesTests.edit(store, "local-a", "A2")
+    let edited = try await store.sync(send: server.send)
+    #expect(edited.map(\.entry.recordKey) == ["local-a"], "the outcome is the edit's own")
+    #expect(server.sent.withLock { $0.last } == "edit n-151 A2", "to the server's id")
+    #expect(try await store.record("local-a")?.value.text == "A2")
+    #expect(try await store.record("local-b")?.value.text == "B", "the other is untouched")
+  }
+
+  /// A page whose item only one value made here carries: that value takes the server's version,
+  /// under its own key; nothing is listed twice.
+  @Test func aPageShowingAValueMadeHereRefreshesItInPlace() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await DependentChangesTests.create(store, "local-a", "mine")
+    _ = try await store.sync(send: Server().send)
+    try await store.replaceSynced(with: [
+      ("n-101", Note(id: 101, text: "as the server has it")), ("n-1", Note(id: 1, text: "x")),
+    ])
+    let records = try await store.records()
+    #expect(records.map(\.key).sorted() == ["local-a", "n-1"])
+    #expect(try await store.record("local-a")?.value.text == "as the server has it")
+  }
+
+  @Test func aSyncOfOneChangeSendsThatChangeAlone() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await DependentChangesTests.create(store, "local-a", "A")
+    try await DependentChangesTests.create(store, "local-b", "B")
+    let server = Server()
+    let mine = try #require(try await store.outbox().last)
+    let outcomes = try await store.sync(only: [mine.id], send: server.send)
+    #expect(outcomes.map(\.entry.id) == [mine.id])
+    #expect(server.sent.withLock { $0 } == ["create local-b B"], "never A's")
+    #expect(try await store.record("local-a")?.status == .pending)
+    // A change that follows one still to go waits for it, unsent.
+    let gate = Gate()
+    let slow = Server(gate: gate)
+    let syncing = Task { try await store.sync(send: slow.send) }
+    try await gate.waitUntilEntered()
+    try await DependentChangesTests.edit(LocalStore<Note>(path: directory.base), "local-a", "A2")
+    let follower = try #require(try await store.outbox().last)
+    #expect(follower.after != nil)
+    gate.open()
+    _ = try await syncing.value
+    #expect(try await store.sync(only: [follower.id], send: slow.send).map(\.entry.status) == [.synced])
+  }
+
+  @Test func aFollowerOfAPendingChangeWaitsInASyncOfItAlone() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await DependentChangesTests.create(store, "local-a", "A")
+    let server = Server()
+    // The creation was sent once and its outcome lost (no rewrite: it follows).
+    _ = try await store.sync(send: ScriptedServer([.failure(URLError(.timedOut))]).send)
+    try await DependentChangesTests.edit(store, "local-a", "A2")
+    let edit = try #require(try await store.outbox().last)
+    #expect(edit.after != nil, "the creation was sent once: the edit follows it")
+    #expect(try await store.sync(only: [edit.id], send: server.send).isEmpty, "it waits")
+    #expect(server.sent.withLock { $0 }.isEmpty)
+    #expect(try await store.sync(send: server.send).map(\.entry.status) == [.synced, .synced])
+    #expect(server.sent.withLock { $0 } == ["create local-a A", "edit n-101 A2"])
+  }
+
+  /// A deletion sent before without a recorded outcome (a lost answer, a killed process) and
+  /// answered 404 now: the earlier send deleted it. Synced, not a dead letter.
+  @Test func aResentDeletionAnswered404IsDone() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await store.replaceSynced(with: [("n-1", Note(id: 1, text: "x"))])
+    try await DependentChangesTests.delete(store, "n-1")
+    let lost = NetworkError(.transport(URLError(.networkConnectionLost)), request: "DELETE /n/1")
+    let gone = NetworkError.server(status: 404).labelled("DELETE /n/1")
+    _ = try await store.sync(send: ScriptedServer([.failure(lost)]).send)
+    #expect(try await store.outbox().first?.status == .pending)
+    let outcomes = try await store.sync(send: ScriptedServer([.failure(gone)]).send)
+    #expect(outcomes.map(\.entry.status) == [.synced])
+    #expect(outcomes.first?.entry.message?.hasPrefix("already gone") == true)
+    #expect(try await store.record("n-1") == nil, "deleted")
+    // A first send answered 404 is the server's refusal: it did not exist.
+    try await store.replaceSynced(with: [("n-2", Note(id: 2, text: "y"))])
+    try await DependentChangesTests.delete(store, "n-2")
+    let refused = try await store.sync(send: ScriptedServer([.failure(gone)]).send)
+    #expect(refused.map(\.entry.status) == [.failed])
+  }
+
+  /// A store written before values kept their own key — moved to the server's key, the local
+  /// one beside it — opens with each value back under its own key and its changes with it.
+  @Test func aStoreOfTheFormerLayoutIsReadInPlace() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await DependentChangesTests.create(store, "local-a", "A")
+    var creation = try #require(try await store.outbox().first)
+    (creation.status, creation.attempts, creation.recordKey) = (.synced, 1, "n-7")
+    let moved = StoredRecord(value: Note(id: 7, text: "A"), status: .synced, updatedAt: Date())
+    var edit = OutboxEntry(kind: "edit", payload: Data("A2".utf8), createdAt: Date())
+    edit.recordKey = "n-7"
+    var shown = moved
+    (shown.status, shown.value.text) = (.pending, "A2")
+    // As the former build wrote them: the creation's outcome moved the value to the server's
+    // key with its own beside it (`localKey`), and the edit after went to the server's key.
+    try Self.append(
+      .settle(entry: creation, record: moved, formerKey: "local-a"), localKey: "local-a",
+      to: try #require(directory.logs.first))
+    try Self.append(
+      .enqueue(entry: edit, record: shown), localKey: "local-a",
+      to: try #require(directory.logs.first))
+    let reopened = LocalStore<Note>(path: directory.base)
+    #expect(try await reopened.records().map(\.key) == ["local-a"])
+    let record = try #require(try await reopened.record("local-a"))
+    #expect(record.serverKey == "n-7" && record.value.text == "A2" && record.status == .pending)
+    #expect(try await reopened.outbox().map(\.recordKey) == ["local-a", "local-a"])
+    let server = Server()
+    #expect(try await reopened.sync(send: server.send).map(\.entry.status) == [.synced])
+    #expect(server.sent.withLock { $0 } == ["edit n-7 A2"])
+  }
+
+  /// Appends `change` to a journal as the former build wrote it: its record with `localKey`.
+  private static func append(_ change: StoreChange<Note>, localKey: String, to path: String)
+    throws
+  {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .millisecondsSince1970
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: try encoder.encode(change)) as? [String: Any])
+    let name = try #require(object.keys.first)
+    var body = try #require(object[name] as? [String: Any])
+    var record = try #require(body["record"] as? [String: Any])
+    record["localKey"] = localKey
+    body["record"] = record
+    object[name] = body
+    let line = JournalLines.line(for: try JSONSerialization.data(withJSONObject: object))
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    defer { try? handle.close() }
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(line))
+  }
+}
