@@ -98,6 +98,7 @@ public final class AppModel {
     case .refreshLoop: text("signout.refreshLoop")
     case .tokenRejected: text("signout.tokenRejected")
     case .switchedAccount: text("signout.switchedAccount")
+    case .endedElsewhere: text("signout.endedElsewhere")
     }
   }
 }

@@ -24,4 +24,8 @@ public enum SignOutReason: Sendable, Equatable {
   /// Another account signed in on this device (``AuthSession/signIn(_:)``); what the previous
   /// account kept to send waits for it.
   case switchedAccount
+  /// Another process sharing the session's store signed out, or signed in as another account:
+  /// this process follows as soon as it next asks who is signed in (``AuthSession/account()``,
+  /// before every request for an account and every change a store sends).
+  case endedElsewhere
 }

@@ -51,7 +51,11 @@ public actor AuthSession: Authenticator {
   /// Bumped by sign-in and sign-out: a refresh that finishes afterwards is discarded, and its
   /// waiters get the new session's answer, never the old one's token.
   private var generation = 0
+  /// The version of the session file last read (``FileTokenStore/version()``): when it
+  /// differs, another process changed the session.
+  private var storedVersion: [Int]?
   /// How many refresh calls were made (for diagnostics and tests).
+
   package private(set) var refreshCount = 0
 
   /// Creates a session for the API at `origin`, restoring credentials from `store` when they were
@@ -92,6 +96,7 @@ public actor AuthSession: Authenticator {
     self.clock = clock
     self.now = now
     self.refresher = refresh
+    storedVersion = (store as? FileTokenStore)?.version()
     credentials = Self.restore(from: store, origin: origin)
   }
 
@@ -123,7 +128,36 @@ public actor AuthSession: Authenticator {
 
   /// The signed-in account (``Credentials/account``), which the HTTP cache keeps its answers
   /// under; nil when signed out or when the credentials name none.
-  public func account() -> String? { credentials?.account }
+  ///
+  /// Read afresh where another process may change the session (a ``FileTokenStore``): when
+  /// the file changed since this session last read it, an account it no longer names has
+  /// signed out — here too (`.signedOut(.endedElsewhere)`) — and one it names now is adopted.
+  /// So work for an account (a store's sync, a read to keep) stops at a sign-out in any
+  /// process, at the cost of one `lstat` per question.
+  public func account() -> String? {
+    followStore()
+    return credentials?.account
+  }
+
+  /// Takes in what another process made of the session since it was last read here.
+  private func followStore() {
+    guard let file = store as? FileTokenStore else { return }
+    let version = file.version()
+    guard version != storedVersion else { return }
+    storedVersion = version
+    let stored = Self.restore(from: store, origin: origin)
+    guard stored?.account != credentials?.account else {
+      if let stored { credentials = stored }  // a refresh there: its tokens
+      return
+    }
+    if credentials != nil { end(.endedElsewhere) }
+    if let stored {
+      credentials = stored
+      generation += 1
+      Log.auth.notice("signed in to \(origin) in another process")
+      broadcaster.yield(.signedIn)
+    }
+  }
 
   /// When the access token expires, if known.
   package var expiresAt: Date? { credentials?.expiresAt }

@@ -29,12 +29,19 @@ public final class NetworkService: Networking {
   /// - Parameter authenticator: Supplies and refreshes bearer tokens for `requiresAuth` endpoints.
   /// - Parameter clock: Backoff sleeps and deadline accounting (tests inject a manual clock).
   /// - Parameter decoder: Decodes responses.
-  /// - Parameter encoder: Encodes bodies.
+  /// - Parameter encoder: Encodes bodies. The default sorts keys: the same value is the same
+  ///   bytes in every process, so a keyed write resent by another run is the request the
+  ///   server saw (a server that fingerprints the payload of an `Idempotency-Key` refuses
+  ///   other bytes with 422).
   /// - Parameter logger: Where to log (default: the `networking` category).
   public init(
     options: NetworkOptions, transport: any HTTPTransport = URLSessionTransport(),
     authenticator: (any Authenticator)? = nil, clock: any MonotonicClock = SystemMonotonicClock(),
-    decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
+    decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      return encoder
+    }(),
     logger: Log = Log(category: "networking")
   ) {
     self.options = options

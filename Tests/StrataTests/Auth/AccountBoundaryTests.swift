@@ -328,6 +328,58 @@ struct AccountBoundaryTests {
     #expect(error?.kind == .unauthorized(.sessionEnded) && transport.requestCount == 2)
   }
 
+  /// A sync runs in one process while another, sharing the session file, signs out (then in
+  /// as someone else) as the first change is being sent: what is left is not sent — not under
+  /// the old token, not under the new account's — and waits, pending, for its owner.
+  @Test(arguments: [false, true])
+  func anotherProcessesSignOutStopsARunningSync(signsInAsAnother: Bool) async throws {
+    let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let file = root + "/sessions/api.json"
+    let alice = Credentials(
+      accessToken: "tok-alice", refreshToken: "r", origin: exampleOrigin, account: "alice")
+    try FileTokenStore(path: file).save(alice)
+    let gate = Gate()
+    let transport = MockTransport { request, _ in
+      await gate.pass()
+      return try MockTransport.response(request, status: 201)
+    }
+    let session = Self.session(nil, token: "", cache: nil, store: FileTokenStore(path: file))
+    let events = session.events()
+    let network = Self.network(transport, session, cache: nil)
+    let store = LocalStore<String>(
+      app: "strata-tests", origin: exampleOrigin, name: "posts", owner: .account("alice"),
+      directory: root)
+    for text in ["one", "two", "three"] {
+      try await store.enqueue(kind: "post.create", payload: Data(text.utf8), showing: text)
+    }
+    let syncing = Task {
+      try await store.sync { entry in
+        _ = try await network.send(
+          Request<EmptyResponse>(
+            path: "posts/add", method: .post, requiresAuth: true,
+            idempotencyKey: entry.idempotencyKey))
+        return nil
+      }
+    }
+    try await gate.waitUntilEntered()
+    // The other process: its own session over the same file.
+    let other = AuthSession(origin: exampleOrigin, store: FileTokenStore(path: file))
+    await other.signOut()
+    if signsInAsAnother {
+      try await other.signIn(Credentials(accessToken: "tok-bob", refreshToken: "r", account: "bob"))
+    }
+    gate.open()
+    let outcomes = try await syncing.value
+    #expect(outcomes.map(\.entry.status) == [.synced], "the one in flight had gone out")
+    #expect(transport.requestCount == 1, "nothing after the sign-out")
+    #expect(try await store.outbox().map(\.status) == [.synced, .pending, .pending])
+    #expect(try await store.outbox().map(\.attempts) == [1, 0, 0])
+    #expect(await session.account() == (signsInAsAnother ? "bob" : nil))
+    var iterator = events.makeAsyncIterator()
+    #expect(await iterator.next() == .signedOut(.endedElsewhere))
+  }
+
   /// Two accounts never share a directory, whatever their names; a plain name is kept as it is.
   @Test func everyAccountHasADirectoryOfItsOwn() {
     let names = ["user-1", "User-1", "a/b", "a_b", "a.b", "..", "", "émilie", "EMILY"]

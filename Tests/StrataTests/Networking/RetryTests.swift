@@ -71,6 +71,58 @@ struct RetryTests {
     #expect(error?.status == 503 && unkeyed.requestCount == 1)
   }
 
+  /// A keyed DELETE whose first attempt may have arrived (the connection dropped, a 502) and
+  /// whose retry is answered 404 or 410: the first attempt deleted it. Done, not a failure —
+  /// but a 404 to a first attempt, or after one that cannot have arrived, is the server's.
+  @Test(arguments: [404, 410])
+  func aRetriedDeletionAnsweredNotThereIsDone(_ status: Int) async throws {
+    let base = try #require(URL(string: "https://api.example"))
+    let delete = Request<EmptyResponse>(path: "things/1", method: .delete, idempotencyKey: "k")
+    func service(_ transport: MockTransport) -> NetworkService {
+      NetworkService(
+        options: NetworkOptions(baseURL: base, deadline: .seconds(300)), transport: transport,
+        clock: ManualClock())
+    }
+    let lostAnswer = MockTransport { request, attempt in
+      if attempt == 1 { throw URLError(.networkConnectionLost) }
+      return try MockTransport.response(request, status: status, body: #"{"message":"gone"}"#)
+    }
+    let answer = try await service(lostAnswer).send(delete)
+    #expect(answer.status == status && lostAnswer.requestCount == 2)
+    let after502 = MockTransport.statuses([502, status])
+    #expect(try await service(after502).send(delete).status == status)
+
+    let first = MockTransport.statuses([status])
+    #expect(await networkError { _ = try await service(first).send(delete) }?.status == status)
+    let neverArrived = MockTransport { request, attempt in
+      if attempt == 1 { throw URLError(.cannotConnectToHost) }
+      return try MockTransport.response(request, status: status)
+    }
+    #expect(
+      await networkError { _ = try await service(neverArrived).send(delete) }?.status == status)
+    let put = Request<EmptyResponse>(path: "things/1", method: .put, idempotencyKey: "k")
+    let putLost = MockTransport.statuses([502, status])
+    #expect(await networkError { _ = try await service(putLost).send(put) }?.status == status)
+  }
+
+  /// The default encoder sorts keys: a value is the same bytes in every process, so a keyed
+  /// write resent by another run is byte for byte the request the server saw first.
+  @Test func aBodyIsTheSameBytesWhateverTheDeclarationOrder() async throws {
+    struct Change: Encodable, Sendable {
+      let zeta = 1
+      let alpha = "a"
+      let mid = [true]
+    }
+    let transport = MockTransport.statuses([201])
+    let service = NetworkService(
+      options: NetworkOptions(baseURL: try #require(URL(string: "https://api.example"))),
+      transport: transport, clock: ManualClock())
+    _ = try await service.send(
+      Request<EmptyResponse>(path: "c", method: .post, body: .json(Change()), idempotencyKey: "k"))
+    let sent = try #require(transport.requests.first?.httpBody)
+    #expect(String(decoding: sent, as: UTF8.self) == #"{"alpha":"a","mid":[true],"zeta":1}"#)
+  }
+
   @Test func postIsRetriedWhenThePolicySaysSo() async throws {
     let transport = MockTransport.statuses([503, 201])
     let policy = RetryPolicy(retryableMethods: [.get, .post])
