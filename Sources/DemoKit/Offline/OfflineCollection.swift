@@ -100,7 +100,8 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// (``Entry/localId``): `local-<id>`.
   public static func localKey(_ id: String) -> String { "local-" + id }
 
-  static func localId(in key: String) -> String? {
+  /// The local id in a record key made by ``localKey(_:)``; nil for a key from the server.
+  public static func localId(in key: String) -> String? {
     key.hasPrefix("local-") ? String(key.dropFirst("local-".count)) : nil
   }
 

@@ -37,7 +37,8 @@ public final class NetworkService: Networking {
   public init(
     options: NetworkOptions, transport: any HTTPTransport = URLSessionTransport(),
     authenticator: (any Authenticator)? = nil, clock: any MonotonicClock = SystemMonotonicClock(),
-    decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = {
+    decoder: JSONDecoder = JSONDecoder(),
+    encoder: JSONEncoder = {
       let encoder = JSONEncoder()
       encoder.outputFormatting = .sortedKeys
       return encoder

@@ -6,7 +6,7 @@ import Strata
 /// server — a table whose footer names the owner, or JSON rows
 /// `{"<name>": item, "status", "message", "account"}` (`account` null for the device's).
 enum DeviceList {
-  @MainActor static func output<Item: Encodable>(
+  @MainActor static func output<Item: Encodable & Identifiable>(
     _ collection: OfflineCollection<Item>, name: Row<Item>.Name, headers: [String],
     row: (OfflineCollection<Item>.Entry) -> [String]
   ) async throws -> Output {
@@ -23,7 +23,7 @@ enum DeviceList {
   /// What a change kept on the device says: `what` (e.g. `post abcd1234`) is pending — for
   /// whom, and that a sync sends it — as a line, or its row in JSON.
   /// - Throws: ``CommandFailure`` (exit 1) with the server's reason when it was refused.
-  static func kept<Item: Codable & Sendable & Equatable>(
+  static func kept<Item: Codable & Sendable & Equatable & Identifiable>(
     _ entry: OfflineCollection<Item>.Entry, _ what: String, name: Row<Item>.Name,
     owner: DataOwner
   ) throws -> Output {
@@ -46,7 +46,7 @@ enum DeviceList {
   }
 
   /// What `post delete` and `todo delete` print.
-  static func deletion<Item: Codable & Sendable & Equatable>(
+  static func deletion<Item: Codable & Sendable & Equatable & Identifiable>(
     _ deletion: OfflineCollection<Item>.Deletion, _ what: String, name: Row<Item>.Name,
     owner: DataOwner
   ) throws -> Output {
@@ -65,7 +65,8 @@ enum DeviceList {
   }
 
   /// One kept item in JSON.
-  struct Row<Item: Codable & Sendable & Equatable>: Encodable {
+  struct Row<Item: Codable & Sendable & Equatable & Identifiable>: Encodable
+  where Item.ID == Int {
     /// The item's key: what it is.
     enum Name: String, CodingKey { case post, todo }
     private enum Key: String, CodingKey { case status, message, account, localId, deleted }
@@ -76,7 +77,9 @@ enum DeviceList {
 
     func encode(to encoder: any Encoder) throws {
       var item = encoder.container(keyedBy: Name.self)
-      try item.encode(entry.item, forKey: name)
+      // `id` null until the server numbers it (a model says 0 meanwhile).
+      try item.encode(
+        UnnumberedItem(item: entry.item, numbered: entry.item.id != 0), forKey: name)
       var fields = encoder.container(keyedBy: Key.self)
       try fields.encode(entry.status.rawValue, forKey: .status)
       try fields.encodeIfPresent(entry.message, forKey: .message)

@@ -64,6 +64,10 @@ enum Failure {
     case let invalid as ValidationError:
       Terminal.error("strata-demo: \(invalid)")
       return .dataError
+    case let shared as SharedServerID:
+      // Bad input (which item?), not a failure: nothing was changed or sent.
+      Terminal.error("strata-demo: \(shared)")
+      return .dataError
     case let refused as PreferenceError:
       Terminal.error("strata-demo: " + Self.sentence(refused))
       return .dataError

@@ -82,20 +82,25 @@ enum SyncCommand {
     }
     return Output(
       text: .table(
-        headers: Headings.of("change", "kind", "status", "attempts", "result"),
+        headers: Headings.of("change", "localId", "kind", "status", "attempts", "result"),
         rows: rows.map(\.cells),
         footer: ([text("sync.changesOf", whose)] + footer).joined(separator: "\n")),
       json: json, status: status)
   }
 
-  /// `sync --discard ID`: the one refused change whose key starts with `ID` is dropped.
+  /// `sync --discard ID`: the one refused change of the item with local id `ID` (as `posts
+  /// --local` and the sync's table show it), or whose change key starts with `ID` (for
+  /// scripts), is dropped.
   static func discard(_ key: String, _ posts: OfflinePosts, _ todos: OfflineTodos) async throws
     -> Output
   {
     let wanted = key.uppercased()
+    let local: String? =
+      if case .local(let id)? = ItemID(key) { OfflineCollection<Post>.localKey(id) } else { nil }
     let matches = { (entries: [OutboxEntry]) in
       entries.filter {
-        $0.status == .failed && !wanted.isEmpty && $0.idempotencyKey.hasPrefix(wanted)
+        $0.status == .failed && !wanted.isEmpty
+          && ($0.idempotencyKey.hasPrefix(wanted) || (local != nil && $0.recordKey == local))
       }
     }
     let postMatches = matches(try await posts.outbox())
@@ -211,8 +216,8 @@ enum SyncCommand {
   /// The result of a deletion the server took: nothing kept, so its id from the change
   /// (`post-3`: "post #3 deleted").
   private static func deleted(_ entry: OutboxEntry, _ text: Localized) -> String? {
-    guard entry.status == .synced, entry.kind.hasSuffix(".delete"), let key = entry.recordKey,
-      let dash = key.firstIndex(of: "-")
+    guard entry.status == .synced, entry.kind.hasSuffix(".delete"),
+      let key = entry.serverKey ?? entry.recordKey, let dash = key.firstIndex(of: "-")
     else { return nil }
     let id = String(key[key.index(after: dash)...])
     return text(
@@ -223,6 +228,8 @@ enum SyncCommand {
   /// show it.
   struct Row: Encodable {
     let key: String
+    /// The local id of the item it changes, for one made on this device (its key for life).
+    let localId: String?
     let kind: String
     let status: String
     let attempts: Int
@@ -231,12 +238,24 @@ enum SyncCommand {
     private let shownResult: String?
 
     private enum CodingKeys: String, CodingKey {
-      case key, kind, status, attempts, result, message
+      case key, localId, kind, status, attempts, result, message
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var fields = encoder.container(keyedBy: CodingKeys.self)
+      try fields.encode(key, forKey: .key)
+      try fields.encode(localId, forKey: .localId)  // null, not left out: made elsewhere
+      try fields.encode(kind, forKey: .kind)
+      try fields.encode(status, forKey: .status)
+      try fields.encode(attempts, forKey: .attempts)
+      try fields.encodeIfPresent(result, forKey: .result)
+      try fields.encodeIfPresent(message, forKey: .message)
     }
 
     /// `result` says what became of the change, in the language it is given.
     init(_ entry: OutboxEntry, result: (Localized) -> String?) {
       key = entry.idempotencyKey
+      localId = entry.recordKey.flatMap(OfflineCollection<Post>.localId(in:))
       kind = entry.kind
       status = entry.status.rawValue
       attempts = entry.attempts
@@ -246,7 +265,10 @@ enum SyncCommand {
     }
 
     var cells: [String] {
-      [String(key.prefix(8)), kind, status, String(attempts), shownResult ?? message ?? ""]
+      [
+        String(key.prefix(8)), localId ?? "-", kind, status, String(attempts),
+        shownResult ?? message ?? "",
+      ]
     }
   }
 }

@@ -91,7 +91,8 @@ struct IdentityTests {
     #expect(follower.after != nil)
     gate.open()
     _ = try await syncing.value
-    #expect(try await store.sync(only: [follower.id], send: slow.send).map(\.entry.status) == [.synced])
+    #expect(
+      try await store.sync(only: [follower.id], send: slow.send).map(\.entry.status) == [.synced])
   }
 
   @Test func aFollowerOfAPendingChangeWaitsInASyncOfItAlone() async throws {
