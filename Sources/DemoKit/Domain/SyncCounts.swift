@@ -5,6 +5,7 @@ struct SyncCounts {
   var synced = 0
   var waiting = 0
   var refused = 0
+  var conflicted = 0
 
   init<Value>(_ outcomes: [LocalStore<Value>.Outcome]) {
     for outcome in outcomes {
@@ -12,6 +13,7 @@ struct SyncCounts {
       case .synced: synced += 1
       case .failed: refused += 1
       case .pending: waiting += 1
+      case .conflicted: conflicted += 1
       }
     }
   }
@@ -19,7 +21,7 @@ struct SyncCounts {
   func properties(kind: String) -> [String: AnalyticsValue] {
     [
       "\(kind)_synced": .count(synced), "\(kind)_waiting": .count(waiting),
-      "\(kind)_refused": .count(refused),
+      "\(kind)_refused": .count(refused), "\(kind)_conflicted": .count(conflicted),
     ]
   }
 }

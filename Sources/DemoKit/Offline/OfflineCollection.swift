@@ -52,6 +52,7 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   private var stores: [DataOwner: LocalStore<Item>] = [:]
   private let connectivity: Connectivity?
   private let maxAttempts: Int
+  private let conflicts: ConflictPolicy
   private let send: Send
   private let analytics: any Analytics
   /// The plural in the `sync_completed` event's properties (`posts_synced`).
@@ -60,17 +61,18 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// A collection kept in the store `stores` opens for the owner `owner` says is signed in
   /// (asked at every call); `send` carries a change to the server; `connectivity` says when to
   /// keep a change without trying; a change sent `maxAttempts` times without going through is
-  /// given up (`failed`), so the ones behind it go on. Each sync is reported to `analytics` as
-  /// `sync_completed`, counted under `name` (`posts_synced`, …).
+  /// given up (`failed`), so the ones behind it go on; a change that meets a conflict
+  /// (``ChangeConflict``) is settled as `conflicts` says. Each sync is reported to `analytics`
+  /// as `sync_completed`, counted under `name` (`posts_synced`, …).
   public init(
     stores: @escaping @Sendable (DataOwner) -> LocalStore<Item>,
     owner: @escaping @Sendable () async -> DataOwner, name: String,
-    connectivity: Connectivity? = nil, maxAttempts: Int = 5,
+    connectivity: Connectivity? = nil, maxAttempts: Int = 5, conflicts: ConflictPolicy = .ask,
     analytics: any Analytics = NoAnalytics(), send: @escaping Send
   ) {
     (self.open, self.owner, self.name, self.connectivity, self.maxAttempts) =
       (stores, owner, name, connectivity, maxAttempts)
-    (self.analytics, self.send) = (analytics, send)
+    (self.analytics, self.send, self.conflicts) = (analytics, send, conflicts)
   }
 
   /// Whom the items shown and the changes sent belong to now: the signed-in account, or the
@@ -227,13 +229,37 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   ) async throws -> [LocalStore<Item>.Outcome] {
     // Its own task: cancelling the sync must not abandon a send half done. What a failure
     // means for the change is the store's one rule (`ChangeRefused(NetworkError)`).
-    let outcomes = try await store.sync(
-      only: only, maxAttempts: maxAttempts, progress: progress
-    ) { [send] entry in
+    let sending: @Sendable (OutboxEntry) async throws -> Settled? = { [send] entry in
       try await Task { try await send(entry) }.value
+    }
+    var outcomes = try await store.sync(
+      only: only, maxAttempts: maxAttempts, progress: progress, send: sending)
+    if case .always(let choice) = conflicts {
+      // The kind's policy settles what the user would be asked; the device's side goes again
+      // at once, once (a second conflict waits for the user).
+      let conflicted = outcomes.filter { $0.entry.status == .conflicted }.map(\.entry.id)
+      for id in conflicted { try await store.resolve(id, keeping: choice) }
+      if choice == .mine, !conflicted.isEmpty {
+        let again = try await store.sync(
+          only: Set(conflicted), maxAttempts: maxAttempts, send: sending)
+        outcomes = outcomes.filter { !conflicted.contains($0.entry.id) } + again
+      } else if !conflicted.isEmpty {
+        let settled = try await store.outbox().filter { conflicted.contains($0.id) }
+        outcomes = outcomes.map { outcome in
+          settled.first { $0.id == outcome.entry.id }.map { .init(entry: $0, settled: nil) }
+            ?? outcome
+        }
+      }
     }
     analytics.track("sync_completed", SyncCounts(outcomes).properties(kind: name))
     return outcomes
+  }
+
+  /// Settles a conflicted change (see ``LocalStore/resolve(_:keeping:)``): `.mine` puts it
+  /// back on top of the server's value for the next sync, `.theirs` keeps the server's value.
+  /// - Returns: Whether there was such a change.
+  public func resolve(_ id: UUID, keeping choice: ConflictResolution) async throws -> Bool {
+    try await store().resolve(id, keeping: choice)
   }
 
   /// Drops a refused change for good, with the item shown for it.

@@ -76,22 +76,69 @@ extension OfflineFeature {
   }
 
   /// Sends a change to a value the server has — an edit (one of `edits`, sent by `update`
-  /// with the server's id and the payload) or a deletion — to the server's id; nil for a
-  /// deletion, which leaves nothing to keep.
-  /// - Throws: ``ChangeRefused`` for a kind this build does not know, or no server id.
+  /// with the server's id, the payload and the version to send `If-Match` on) or a deletion —
+  /// to the server's id; nil for a deletion, which leaves nothing to keep.
+  ///
+  /// Never silently over a newer version: a change made from the server's value as last seen
+  /// (``OutboxEntry/base``) goes `If-Match` on that value's version when it had one; else, when
+  /// `current` can read the server's value now, it is compared first — a field changed on the
+  /// server only merges (the change sets its own fields on top, `If-Match` on what was read),
+  /// one changed on both sides, or any change under a deletion, is a ``ChangeConflict``. A 412
+  /// reads the server's value and is a conflict too. Without either, the last write wins.
+  /// - Throws: ``ChangeRefused`` for a kind this build does not know, or no server id;
+  ///   ``ChangeConflict``.
   static func send(
     _ entry: OutboxEntry, edits: Set<String>,
-    update: (Int, Data) async throws -> Value, delete: (Int) async throws -> Void
+    current: ((Int) async throws -> (Value, version: String?))? = nil,
+    update: (Int, Data, _ ifMatch: String?) async throws -> (Value, version: String?),
+    delete: (Int, _ ifMatch: String?) async throws -> Void
   ) async throws -> OfflineCollection<Value>.Settled? {
     let id = try serverID(entry)
-    if edits.contains(entry.kind) {
-      return .init(key: key(id), value: try await update(id, entry.payload))
-    }
-    guard entry.kind == deleteKind else {
+    guard edits.contains(entry.kind) || entry.kind == deleteKind else {
       throw ChangeRefused("this build does not know a change of kind \(entry.kind)")
     }
-    try await delete(id)
-    return nil
+    let version = try await precondition(entry, id: id, current: current)
+    do {
+      guard edits.contains(entry.kind) else {
+        try await delete(id, version)
+        return nil
+      }
+      let (value, newVersion) = try await update(id, entry.payload, version)
+      return .init(key: key(id), value: value, version: newVersion)
+    } catch let error as NetworkError where error.status == 412 {
+      guard let current else { throw error }
+      let (theirs, now) = try await current(id)
+      throw try ChangeConflict(
+        theirs: theirs, version: now, fields: try overlapping(entry, with: theirs))
+    }
+  }
+
+  /// The version to send `If-Match` on: the change's base version; else, for a change made from
+  /// a value read without one, the server's version once its value now is found to merge.
+  /// - Throws: ``ChangeConflict`` when it does not.
+  private static func precondition(
+    _ entry: OutboxEntry, id: Int, current: ((Int) async throws -> (Value, version: String?))?
+  ) async throws -> String? {
+    if let version = entry.baseVersion { return version }
+    guard entry.base != nil, let current else { return nil }
+    let (theirs, version) = try await current(id)
+    let fields = try overlapping(entry, with: theirs)
+    guard fields.isEmpty else {
+      throw try ChangeConflict(theirs: theirs, version: version, fields: fields)
+    }
+    return version
+  }
+
+  /// The fields both the change and the server changed since the change's base: the
+  /// change's own fields for an edit; for a deletion, every field the server changed.
+  private static func overlapping(_ entry: OutboxEntry, with theirs: Value) throws -> [String] {
+    guard let base = entry.base else { return [] }
+    let encoder = JSONEncoder()
+    (encoder.outputFormatting, encoder.dateEncodingStrategy) = (.sortedKeys, .millisecondsSince1970)
+    let now = try encoder.encode(theirs)
+    return entry.kind == deleteKind
+      ? ChangeConflict.changed(from: base, to: now)
+      : ChangeConflict.overlapping(base: base, mine: entry.payload, theirs: now)
   }
 
   /// Encodes a change's payload.

@@ -16,16 +16,24 @@ extension FakeCollection: PostsRepository where Item == Post {
     }
   }
 
-  public func update(id: Int, _ edit: PostEdit, idempotencyKey: String) async throws -> Post {
+  /// The post as given: a fake's posts never change, and carry no version.
+  public func latest(id: Int) async throws -> (post: Post, version: String?) {
+    try await script.call("latest", "\(id)")
+    return (try stored(id), nil)
+  }
+
+  public func update(id: Int, _ edit: PostEdit, idempotencyKey: String, ifMatch version: String?)
+    async throws -> (post: Post, version: String?)
+  {
+    let fields =
+      [edit.title, edit.body].compactMap { $0 } + (version.map { ["if-match \($0)"] } ?? [])
     try await script.call(
-      "update",
-      "\(id), \([edit.title, edit.body].compactMap { $0 }.joined(separator: ", ")), key \(idempotencyKey)"
-    )
-    return edit.applied(to: try stored(id))
+      "update", "\(id), \(fields.joined(separator: ", ")), key \(idempotencyKey)")
+    return (edit.applied(to: try stored(id)), nil)
   }
 
   /// Nothing: the post is "deleted".
-  public func delete(id: Int, idempotencyKey: String) async throws {
+  public func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws {
     try await script.call("delete", "\(id), key \(idempotencyKey)")
     _ = try stored(id)
   }

@@ -31,7 +31,7 @@ extension NetworkService {
       revalidateInBackground(
         endpoint, label: label, key: HTTPCache.key(url, account: call.account), in: cache)
     }
-    return NetworkResponse(value, source: source, status: hit.status)
+    return NetworkResponse(value, source: source, status: hit.status, etag: hit.etag)
   }
 
   /// The kept answer, refreshed by a `304` to a conditional request (recorded as
@@ -54,7 +54,8 @@ extension NetworkService {
     record(
       .success(exchange), .done(answer.body, exchange.1), of: call,
       retriedBecause: why, duration: ContinuousClock.now - started, source: .revalidated)
-    return NetworkResponse(try decode(type, answer), source: .revalidated, status: answer.status)
+    return NetworkResponse(
+      try decode(type, answer), source: .revalidated, status: answer.status, etag: answer.etag)
   }
 
   /// What stands in for a failed attempt (`next`): the kept answer, within its limits. A
@@ -125,14 +126,16 @@ extension NetworkService {
       let value = try decode(
         type, data, status: response.statusCode,
         contentType: response.value(forHTTPHeaderField: "Content-Type"))
-      return NetworkResponse(value, status: response.statusCode)
+      return NetworkResponse(
+        value, status: response.statusCode, etag: response.value(forHTTPHeaderField: "ETag"))
     }
     try await checkSession(of: call)
     let value = try decode(
       type, data, status: response.statusCode,
       contentType: response.value(forHTTPHeaderField: "Content-Type"))
     keep(data, response, for: call, requestTime: requestTime, in: cache)
-    return NetworkResponse(value, status: response.statusCode)
+    return NetworkResponse(
+      value, status: response.statusCode, etag: response.value(forHTTPHeaderField: "ETag"))
   }
 
   /// A kept answer's value, or nil after dropping an answer that no longer decodes.

@@ -27,10 +27,15 @@ public struct NetworkResponse<Value: Sendable>: Sendable {
   /// The HTTP status of the answer the value was decoded from: the kept answer's own status
   /// when it came from the cache (a `304` refreshes the kept answer and is not the status).
   public let status: Int
+  /// The answer's entity tag (`ETag`), when it had one: the version of what was read. A write
+  /// sent with `If-Match` on it is refused (412) if the server's value changed meanwhile.
+  public let etag: String?
 
   /// For a fake ``Networking`` of your own: a repository test can say an answer came from
   /// the cache, or stood in for a failure.
-  public init(_ value: Value, source: ResponseSource = .network, status: Int = 200) {
-    (self.value, self.source, self.status) = (value, source, status)
+  public init(
+    _ value: Value, source: ResponseSource = .network, status: Int = 200, etag: String? = nil
+  ) {
+    (self.value, self.source, self.status, self.etag) = (value, source, status, etag)
   }
 }

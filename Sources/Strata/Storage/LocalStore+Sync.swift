@@ -8,6 +8,10 @@ extension LocalStore {
     public let entry: OutboxEntry
     /// The server's answer, as kept (nil when `send` returned none, or it was too large).
     public let settled: Settled?
+
+    public init(entry: OutboxEntry, settled: Settled?) {
+      (self.entry, self.settled) = (entry, settled)
+    }
   }
 
   /// What the server answered a change with: the value, and the key the server knows it by.
@@ -17,11 +21,14 @@ extension LocalStore {
     /// its ``StoredRecord/serverKey`` when the two differ (something made here). Never assumed
     /// unique: two things made here may be given one id.
     public let key: String
-    /// The value as the server now has it; kept as `synced` under `key`.
+    /// The value as the server now has it; kept as `synced` under the change's record key.
     public let value: Value
+    /// The server's validator of `value` (its answer's `ETag`), when it gave one: the next
+    /// change to the value goes with `If-Match` on it (``StoredRecord/version``).
+    public let version: String?
 
-    public init(key: String, value: Value) {
-      (self.key, self.value) = (key, value)
+    public init(key: String, value: Value, version: String? = nil) {
+      (self.key, self.value, self.version) = (key, value, version)
     }
   }
 
@@ -101,6 +108,12 @@ extension LocalStore {
         entry.message = nil
       } catch let error as NetworkError where error.kind == .unauthorized(.sessionEnded) {
         break  // not sent: it waits for its owner's session, as it was
+      } catch let conflict as ChangeConflict {
+        Self.conflicted(&entry, conflict)
+      } catch let error as NetworkError where error.status == 412 {
+        // A precondition the sender set (`If-Match`) and the server's value no longer meets;
+        // a sender that reads the server's value throws a ChangeConflict holding it instead.
+        Self.conflicted(&entry, ChangeConflict(encoded: nil, version: nil, fields: []))
       } catch let error as NetworkError where error.isAbsenceAfterDelete && entry.attempts > 1 {
         // Sent before with no outcome recorded (a lost answer, a killed process): that send
         // deleted it. The effect happened; a 404 now is not a failure.
@@ -151,6 +164,15 @@ extension LocalStore {
     guard before.status == .failed else { return nil }
     let reason = before.message ?? "refused"
     return (sent, reason.hasPrefix(Self.followsRefused) ? reason : Self.followsRefused + reason)
+  }
+
+  /// A change the server's value moved away from: kept with the server's side, not sent again
+  /// until resolved.
+  private static func conflicted(_ entry: inout OutboxEntry, _ conflict: ChangeConflict) {
+    (entry.status, entry.conflict) = (.conflicted, conflict)
+    let fields = conflict.fields.isEmpty ? "" : " (\(conflict.fields.joined(separator: ", ")))"
+    entry.message =
+      "changed on the server since this change was made\(fields): resolve it, keeping mine or theirs"
   }
 
   static var deletedEarlier: String {
@@ -204,13 +226,14 @@ extension LocalStore {
       // Changes that follow this one and are still to go: the device goes on showing what
       // they made of it until they are sent.
       if !state.followers(of: entry.id).isEmpty, var shown = state.records[key] {
-        (shown.serverKey, shown.updatedAt) = (serverKey, stamp)
+        (shown.serverKey, shown.updatedAt, shown.version) = (serverKey, stamp, answer.version)
         return .settle(entry: entry, record: shown, formerKey: nil)
       }
       return .settle(
         entry: entry,
         record: StoredRecord(
-          value: answer.value, status: .synced, updatedAt: stamp, serverKey: serverKey),
+          value: answer.value, status: .synced, updatedAt: stamp, serverKey: serverKey,
+          version: answer.version),
         formerKey: nil)
     }
     guard entry.status != .pending, let key = entry.recordKey, var record = state.records[key]

@@ -177,32 +177,41 @@ public actor LocalStore<Value: Codable & Sendable> {
       let quiet = !isSyncing && FileLock.isFree(base + ".sync-lock")
       let unsent = quiet && newest?.status == .pending && newest?.attempts == 0 ? newest : nil
       guard let made = try plan(state.records[key], unsent) else { return (nil, nil) }
-      let change = Self.change(made, to: key, state.records[key], newest, unsent, at: stamp)
+      // What the change is made from, when that is the server's value as last seen (not a
+      // change of the device's still to go, which it follows instead).
+      let current = state.records[key]
+      let base = current.flatMap { $0.status == .synced && newest == nil ? $0 : nil }
+      let change = Self.change(
+        made, to: key, current, newest, unsent, at: stamp,
+        base: (base.flatMap { try? encoder.encode($0.value) }, base?.version))
       return (change.journal, change.entry.map { (made, $0) })
     }
   }
 
   private static func change(
     _ plan: OutboxPlan<Value>, to key: String, _ current: StoredRecord<Value>?,
-    _ newest: OutboxEntry?, _ unsent: OutboxEntry?, at stamp: Date
+    _ newest: OutboxEntry?, _ unsent: OutboxEntry?, at stamp: Date,
+    base: (value: Data?, version: String?)
   ) -> (journal: StoreChange<Value>?, entry: OutboxEntry?) {
     // nil shows the value it had, deleted.
     func shown(_ value: Value?) -> StoredRecord<Value>? {
       guard let shown = value ?? current?.value else { return nil }
       return StoredRecord(
         value: shown, status: .pending, updatedAt: stamp, deleted: value == nil,
-        serverKey: current?.serverKey)
+        serverKey: current?.serverKey, version: current?.version)
     }
     switch plan {
     case .add(let kind, let payload, let value):
       var entry = OutboxEntry(kind: kind, payload: payload, createdAt: stamp)
       (entry.recordKey, entry.after) = (key, newest?.id)
+      (entry.base, entry.baseVersion) = base
       return (.enqueue(entry: entry, record: shown(value)), entry)
     case .fold(let kind, let payload, let value):
       guard let unsent else { return (nil, nil) }
       var entry = OutboxEntry(
         id: unsent.id, kind: kind, payload: payload, createdAt: unsent.createdAt)
       (entry.recordKey, entry.after) = (unsent.recordKey, unsent.after)
+      (entry.base, entry.baseVersion) = (unsent.base, unsent.baseVersion)
       return (.settle(entry: entry, record: shown(value), formerKey: nil), entry)
     case .withdraw:
       guard let unsent else { return (nil, nil) }
@@ -235,6 +244,42 @@ public actor LocalStore<Value: Codable & Sendable> {
       return (.discard(id: id), true)
     }
   }
+
+  /// Settles a ``SyncStatus/conflicted`` change (see ``ConflictResolution``): `mine` puts it
+  /// back in the queue on top of the server's value (its base and `If-Match` now the server's),
+  /// `theirs` keeps the server's value, synced, and drops the change — or, when the server's
+  /// value was not read, drops the value too, for the next page to bring back.
+  /// - Returns: Whether a conflicted change with that identity was there.
+  @discardableResult
+  public func resolve(_ id: UUID, keeping choice: ConflictResolution) async throws -> Bool {
+    let stamp = now()
+    return try await writing { state in
+      guard var entry = state.entry(id), entry.status == .conflicted,
+        let conflict = entry.conflict
+      else { return (nil, false) }
+      var record = entry.recordKey.flatMap { state.records[$0] }
+      switch choice {
+      case .mine:
+        (entry.status, entry.message, entry.conflict) = (.pending, nil, nil)
+        (entry.base, entry.baseVersion) = (conflict.theirs, conflict.version)
+        record?.status = .pending
+      case .theirs:
+        guard let theirs = conflict.theirs,
+          let value = try? decoder.decode(Value.self, from: theirs)
+        else { return (.discard(id: id), true) }
+        (entry.status, entry.message, entry.conflict) = (.synced, Self.keptTheirs, nil)
+        record?.value = value
+        record?.status = .synced
+        record?.deleted = false
+        record?.version = conflict.version
+      }
+      record?.message = nil
+      record?.updatedAt = stamp
+      return (.settle(entry: entry, record: record, formerKey: nil), true)
+    }
+  }
+
+  static var keptTheirs: String { "resolved: the server's value kept, this change dropped" }
 
   /// What was found damaged in the store's files and set aside, one sentence each: where,
   /// what it may have held, and what to do. Empty for a store in good health. Every command

@@ -33,6 +33,16 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// creation is not yet sent): it is sent only after that one is synced — to the key the
   /// server gave it — and fails with it if that one fails.
   public var after: UUID?
+  /// The value the change was made from, as the server last showed it (JSON; nil for a
+  /// creation, or a change that follows another change of the device's): what a sender
+  /// compares with the server's current value just before the write, so an edit never
+  /// silently overwrites a newer one (``ChangeConflict``).
+  public var base: Data?
+  /// The server's validator of ``base`` (an `ETag`), when it gave one: the write goes with
+  /// `If-Match` on it.
+  public var baseVersion: String?
+  /// For a ``SyncStatus/conflicted`` change: the server's side of it.
+  public var conflict: ChangeConflict?
 
   /// The `Idempotency-Key` header value: the entry's identity.
   public var idempotencyKey: String { id.uuidString }

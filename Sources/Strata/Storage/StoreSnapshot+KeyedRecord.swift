@@ -12,20 +12,23 @@ extension StoreSnapshot {
     /// Only when true (see ``StoredRecord/deleted``).
     var deleted: Bool?
     var serverKey: String?
+    var version: String?
     /// Read from a store written before records kept their own key for life; never written.
     var localKey: String?
 
     init(_ key: String, _ record: StoredRecord<Value>) {
       (self.key, value, status) = (key, record.value, record.status)
       (updatedAt, message) = (record.updatedAt, record.message)
-      (deleted, serverKey) = (record.deleted ? true : nil, record.serverKey)
+      (deleted, serverKey, version) = (
+        record.deleted ? true : nil, record.serverKey, record.version
+      )
       localKey = record.legacyLocalKey
     }
 
     var record: StoredRecord<Value> {
       var record = StoredRecord(
         value: value, status: status, updatedAt: updatedAt, message: message,
-        deleted: deleted ?? false, serverKey: serverKey)
+        deleted: deleted ?? false, serverKey: serverKey, version: version)
       record.legacyLocalKey = localKey
       return record
     }
@@ -34,7 +37,7 @@ extension StoreSnapshot {
       guard
         object.hasOnly(
           "key", "value", "status", "updatedAt", "message", "deleted", "serverKey",
-          "localKey"),
+          "version", "localKey"),
         let key = object.value("key")?.string,
         let record = StoredRecord<Value>.fields(of: object, decoder: decoder)
       else { return nil }

@@ -143,7 +143,7 @@ struct StoreState<Value: Codable & Sendable> {
       let carriers = carried[key, default: []]
       guard carriers.isEmpty else {
         if carriers.count == 1, var record = records[carriers[0]], record.status == .synced {
-          (record.value, record.updatedAt) = (value, stamp)
+          (record.value, record.updatedAt, record.version) = (value, stamp, nil)
           records[carriers[0]] = record
         }
         continue

@@ -8,6 +8,9 @@ public enum SyncStatus: String, Codable, Sendable, CaseIterable {
   case pending
   /// The server refused it; ``StoredRecord/message`` says why. It is not sent again.
   case failed
+  /// The server's value changed since the change was made, on a field the change sets too
+  /// (``ChangeConflict``): kept, not sent, until resolved (``LocalStore/resolve(_:keeping:)``).
+  case conflicted
 }
 
 /// A value kept locally, with where it stands with the server and when it last changed.
@@ -29,6 +32,9 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   /// attribute — never assumed unique, since some servers answer every creation with one id.
   /// Nil for what was read from the server (its key is the server's) or not yet numbered.
   public var serverKey: String?
+  /// The server's validator of the value as it last gave it (an `ETag`), when it gave one: a
+  /// change made to it is sent with `If-Match` on it.
+  public var version: String?
   /// The `localKey` of a store written before records kept their own key for life (the record
   /// was then kept under the server's key): read, never written; the store moves the record
   /// back under it when it reads one.
@@ -37,14 +43,14 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   /// A record (what a store writes; tests build their own).
   package init(
     value: Value, status: SyncStatus, updatedAt: Date, message: String? = nil,
-    deleted: Bool = false, serverKey: String? = nil
+    deleted: Bool = false, serverKey: String? = nil, version: String? = nil
   ) {
     (self.value, self.status, self.updatedAt, self.message) = (value, status, updatedAt, message)
-    (self.deleted, self.serverKey) = (deleted, serverKey)
+    (self.deleted, self.serverKey, self.version) = (deleted, serverKey, version)
   }
 
   private enum CodingKeys: String, CodingKey {
-    case value, status, updatedAt, message, deleted, serverKey, localKey
+    case value, status, updatedAt, message, deleted, serverKey, version, localKey
   }
 
   public init(from decoder: any Decoder) throws {
@@ -55,7 +61,8 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
       updatedAt: try fields.decode(Date.self, forKey: .updatedAt),
       message: try fields.decodeIfPresent(String.self, forKey: .message),
       deleted: try fields.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
-      serverKey: try fields.decodeIfPresent(String.self, forKey: .serverKey))
+      serverKey: try fields.decodeIfPresent(String.self, forKey: .serverKey),
+      version: try fields.decodeIfPresent(String.self, forKey: .version))
     legacyLocalKey = try fields.decodeIfPresent(String.self, forKey: .localKey)
   }
 
@@ -68,6 +75,7 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
     try fields.encodeIfPresent(message, forKey: .message)
     if deleted { try fields.encode(true, forKey: .deleted) }
     try fields.encodeIfPresent(serverKey, forKey: .serverKey)
+    try fields.encodeIfPresent(version, forKey: .version)
   }
 }
 

@@ -3,8 +3,9 @@ import StrataConcurrency
 
 /// What a sandbox started with `keepsWrites` (`sandbox serve --keep-writes`) keeps of the
 /// writes it answers: records created, changed and deleted, by resource and id, over the seed
-/// (which never changes). A read or write by id sees them; lists stay the seed's. Off by
-/// default, because DummyJSON keeps nothing: an edit of a post it just "created" is a 404.
+/// (which never changes). A read or write by id sees them, and so do the lists of posts and
+/// todos (a change in its place, a deletion gone, a creation at the end). Off by default,
+/// because DummyJSON keeps nothing: an edit of a post it just "created" is a 404.
 final class KeptWrites: Sendable {
   /// Whether writes are kept now (a running server can start or stop keeping them).
   let isOn: Lock<Bool>
@@ -32,11 +33,34 @@ final class KeptWrites: Sendable {
     }
   }
 
-  func keep(_ resource: String, _ object: [String: Any]) {
+  /// Keeps `object` as the record it names.
+  /// - Returns: Its JSON as kept (what later reads answer), nil when writes are not kept.
+  @discardableResult
+  func keep(_ resource: String, _ object: [String: Any]) -> Data? {
     guard isOn.withLock({ $0 }), let id = object["id"] as? Int,
       let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-    else { return }
+    else { return nil }
     records.withLock { $0[resource, default: [:]][id] = .some(data) }
+    return data
+  }
+
+  /// `seed` (a resource's records in order) as the kept writes changed it: each changed one
+  /// in its place, deleted ones gone, created ones after, by id. The seed itself when writes
+  /// are not kept or none touched the resource.
+  func listed(_ resource: String, _ seed: [Data]) -> [Data] {
+    guard isOn.withLock({ $0 }), let kept = records.withLock({ $0[resource] }), !kept.isEmpty
+    else { return seed }
+    var seen = Set<Int>()
+    var listed = seed.compactMap { item -> Data? in
+      guard
+        let id = (try? JSONSerialization.jsonObject(with: item) as? [String: Any])?["id"]
+          as? Int, let change = kept[id]
+      else { return item }
+      seen.insert(id)
+      return change
+    }
+    listed += kept.keys.sorted().filter { !seen.contains($0) }.compactMap { kept[$0] ?? nil }
+    return listed
   }
 
   func delete(_ resource: String, _ text: String) {

@@ -46,7 +46,7 @@ extension SandboxAPI {
   mutating func addPostRoutes() {
     let api = self
     let posts = encodedPosts
-    route("GET", "/posts") { call in call.options.page("posts", posts) }
+    route("GET", "/posts") { call in call.options.page("posts", api.kept.listed("posts", posts)) }
     route("GET", "/posts/search") { call in
       let query = call.options.search
       let matches = api.seed.posts.indices.filter {
@@ -55,8 +55,7 @@ extension SandboxAPI {
       return call.options.page("posts", matches.map { posts[$0] })
     }
     route("GET", "/posts/{id}") { call in
-      call.options.record(
-        try api.stored("posts", call["id"], in: posts, kind: "post", label: "Post"))
+      try api.single("posts", call, in: posts, kind: "post", label: "Post")
     }
     route("GET", "/posts/user/{userId}") { call in
       try api.page("posts", ownedBy: call["userId"], posts, api.seed.posts.map(\.userId), call)
@@ -74,11 +73,13 @@ extension SandboxAPI {
   mutating func addTodoRoutes() {
     let api = self
     let todos = encodedTodos
-    route("GET", "/todos") { call in call.options.page("todos", todos, []) }
+    route("GET", "/todos") { call in
+      call.options.page("todos", api.kept.listed("todos", todos), [])
+    }
     // Before `/todos/{id}`: the first route that matches answers.
     route("GET", "/todos/random/{length?}") { call in Self.random(todos, length: call["length"]) }
     route("GET", "/todos/{id}") { call in
-      .json(200, try api.stored("todos", call["id"], in: todos, kind: "todo", label: "Todo"))
+      try api.single("todos", call, in: todos, kind: "todo", label: "Todo")
     }
     route("GET", "/todos/user/{userId}") { call in
       try api.page(
@@ -181,20 +182,40 @@ extension SandboxAPI {
     for method in ["PUT", "PATCH"] {
       route(method, "/\(name)/{id}") { call in
         let item = try api.stored(name, call["id"], in: items, kind: kind, label: label)
+        try api.checkPrecondition(call.request, current: item)
         let updated = try api.update(
           rule, Self.object(item), id: call["id"], body: Self.body(call.request))
-        api.kept.keep(name, updated)
-        return .json(200, object: updated)
+        guard let kept = api.kept.keep(name, updated) else { return .json(200, object: updated) }
+        return EntityTags.tagged(.json(200, kept), kept)
       }
     }
     route("DELETE", "/\(name)/{id}") { call in
-      var object = Self.object(
-        try api.stored(name, call["id"], in: items, kind: kind, label: label))
+      let item = try api.stored(name, call["id"], in: items, kind: kind, label: label)
+      try api.checkPrecondition(call.request, current: item)
+      var object = Self.object(item)
       object["isDeleted"] = true
       object["deletedOn"] = ISO8601DateFormatter().string(from: now())
       api.kept.delete(name, call["id"])
       return .json(200, object: object)
     }
+  }
+
+  /// `GET /<resource>/{id}`: the record (as kept, when writes are), tagged with its strong
+  /// `ETag` when writes are kept and the whole record is sent (no `select`).
+  private func single(
+    _ resource: String, _ call: Router.Call, in items: [Data], kind: String, label: String
+  ) throws(Rejection) -> SandboxResponse {
+    let record = try stored(resource, call["id"], in: items, kind: kind, label: label)
+    let response = call.options.record(record)
+    guard kept.isOn.withLock({ $0 }), response.body == record else { return response }
+    return EntityTags.tagged(response, record)
+  }
+
+  /// `If-Match` on a write, honoured when writes are kept (RFC 9110 §13.1.1): 412 when it
+  /// names no tag of the record as it is now.
+  private func checkPrecondition(_ request: SandboxRequest, current: Data) throws(Rejection) {
+    guard kept.isOn.withLock({ $0 }) else { return }
+    try EntityTags.check(request, current: current)
   }
 
   /// The items a user owns, paged (the real service checks the user first: 400 for an id that

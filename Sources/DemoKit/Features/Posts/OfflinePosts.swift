@@ -23,17 +23,20 @@ public struct OfflinePosts: OfflineFeature {
   private let analytics: any Analytics
 
   /// Posts kept in the store `stores` opens for the owner signed in now (`owner`), sent
-  /// through `repository`.
+  /// through `repository`. An edit or deletion never overwrites a newer version unseen: it is
+  /// checked against the post as the server has it just before the write (its version, or
+  /// its fields); a field changed on both sides is a conflict, which `conflicts` settles
+  /// (default: the change waits, conflicted, for its user).
   public init(
     stores: @escaping @Sendable (DataOwner) -> LocalStore<Post>,
     owner: @escaping @Sendable () async -> DataOwner, repository: any PostsRepository,
-    connectivity: Connectivity? = nil, maxAttempts: Int = 5,
+    connectivity: Connectivity? = nil, maxAttempts: Int = 5, conflicts: ConflictPolicy = .ask,
     analytics: any Analytics = NoAnalytics()
   ) {
     (self.repository, self.analytics) = (repository, analytics)
     collection = OfflineCollection(
       stores: stores, owner: owner, name: "posts", connectivity: connectivity,
-      maxAttempts: maxAttempts, analytics: analytics
+      maxAttempts: maxAttempts, conflicts: conflicts, analytics: analytics
     ) { entry in try await Self.send(entry, to: repository) }
   }
 
@@ -46,11 +49,13 @@ public struct OfflinePosts: OfflineFeature {
         JSONDecoder().decode(PostDraft.self, from: entry.payload), idempotencyKey: key)
       return .init(key: Self.key(post.id), value: post)
     }
-    return try await send(entry, edits: [editKind]) { id, payload in
+    return try await send(entry, edits: [editKind], current: repository.latest(id:)) {
+      id, payload, version in
       try await repository.update(
-        id: id, JSONDecoder().decode(PostEdit.self, from: payload), idempotencyKey: key)
+        id: id, JSONDecoder().decode(PostEdit.self, from: payload), idempotencyKey: key,
+        ifMatch: version)
     } delete: {
-      try await repository.delete(id: $0, idempotencyKey: key)
+      try await repository.delete(id: $0, idempotencyKey: key, ifMatch: $1)
     }
   }
 

@@ -37,14 +37,34 @@ public protocol PostsRepository: Sendable {
   /// A page of posts.
   func list(limit: Int, skip: Int) async throws -> Page<Post>
   func post(id: Int) async throws -> Post
+  /// The post as the server has it now (asked, never a kept answer) and its version (the
+  /// answer's `ETag`, nil when the server sends none): what a change made offline is checked
+  /// against just before it is written.
+  func latest(id: Int) async throws -> (post: Post, version: String?)
   /// Creates a post carrying `idempotencyKey` — online and offline alike: retried on a lost
-  /// answer or a 5xx, and never created twice, because the server answers a repeat with its
-  /// first answer.
+  /// answer or a 5xx, and never created twice where the server answers a repeated key with
+  /// its first answer (the sandbox does; DummyJSON ignores the key).
   func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post
-  /// Changes a post's text, sent with `idempotencyKey` (retried under it, as a create is).
-  func update(id: Int, _ edit: PostEdit, idempotencyKey: String) async throws -> Post
-  /// Deletes a post, sent with `idempotencyKey`.
-  func delete(id: Int, idempotencyKey: String) async throws
+  /// Changes a post's text, sent with `idempotencyKey` (retried under it, as a create is) and,
+  /// given a version, `If-Match` on it: a server whose post changed since answers 412
+  /// (`NetworkError` with status 412) and changes nothing.
+  /// - Returns: The post as changed, and its new version when the server sent one.
+  func update(id: Int, _ edit: PostEdit, idempotencyKey: String, ifMatch version: String?)
+    async throws -> (post: Post, version: String?)
+  /// Deletes a post, sent with `idempotencyKey` and, given a version, `If-Match` on it.
+  func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws
+}
+
+extension PostsRepository {
+  /// Changes a post whatever its version (last write wins).
+  public func update(id: Int, _ edit: PostEdit, idempotencyKey: String) async throws -> Post {
+    try await update(id: id, edit, idempotencyKey: idempotencyKey, ifMatch: nil).post
+  }
+
+  /// Deletes a post whatever its version.
+  public func delete(id: Int, idempotencyKey: String) async throws {
+    try await delete(id: id, idempotencyKey: idempotencyKey, ifMatch: nil)
+  }
 }
 
 // MARK: - Live implementation
@@ -68,14 +88,26 @@ public final class APIPostsRepository: PostsRepository {
     try await network.send(PostRequests.create(draft, idempotencyKey: idempotencyKey)).value
   }
 
-  /// Changes a post's text.
-  public func update(id: Int, _ edit: PostEdit, idempotencyKey: String) async throws -> Post {
-    try await network.send(PostRequests.update(id: id, edit, idempotencyKey: idempotencyKey))
-      .value
+  public func latest(id: Int) async throws -> (post: Post, version: String?) {
+    var request = PostRequests.get(id: id)
+    request.cachePolicy = .revalidate
+    let answer = try await network.send(request)
+    return (answer.value, answer.etag)
   }
 
-  public func delete(id: Int, idempotencyKey: String) async throws {
-    _ = try await network.send(PostRequests.delete(id: id, idempotencyKey: idempotencyKey))
+  public func update(id: Int, _ edit: PostEdit, idempotencyKey: String, ifMatch version: String?)
+    async throws -> (post: Post, version: String?)
+  {
+    var request = PostRequests.update(id: id, edit, idempotencyKey: idempotencyKey)
+    request.headers["If-Match"] = version
+    let answer = try await network.send(request)
+    return (answer.value, answer.etag)
+  }
+
+  public func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws {
+    var request = PostRequests.delete(id: id, idempotencyKey: idempotencyKey)
+    request.headers["If-Match"] = version
+    _ = try await network.send(request)
   }
 }
 

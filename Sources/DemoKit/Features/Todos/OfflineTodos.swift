@@ -45,11 +45,14 @@ public struct OfflineTodos: OfflineFeature {
         decoder.decode(TodoDraft.self, from: entry.payload), idempotencyKey: key)
       return .init(key: Self.key(todo.id), value: todo)
     }
-    return try await send(entry, edits: [editKind, setCompletedKind]) { id, payload in
-      try await repository.update(
-        id: id, decoder.decode(TodoEdit.self, from: payload), idempotencyKey: key)
-    } delete: {
-      try await repository.delete(id: $0, idempotencyKey: key)
+    // Todos are last write wins: the repository reads no version (see OfflinePosts).
+    return try await send(entry, edits: [editKind, setCompletedKind]) { id, payload, _ in
+      (
+        try await repository.update(
+          id: id, decoder.decode(TodoEdit.self, from: payload), idempotencyKey: key), nil
+      )
+    } delete: { id, _ in
+      try await repository.delete(id: id, idempotencyKey: key)
     }
   }
 

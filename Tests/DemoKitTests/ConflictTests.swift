@@ -1,0 +1,154 @@
+import DemoKit
+import Foundation
+import Strata
+import StrataSandbox
+import Testing
+
+/// Two devices edit one post offline against a sandbox that keeps writes (with strong ETags
+/// and `If-Match`): nothing is ever overwritten unseen. A field changed on both sides is a
+/// conflict, kept with both sides until resolved; a field changed on one side only merges.
+@Suite("Conflicts: no edit silently overwrites a newer one")
+struct ConflictTests {
+  typealias Device = EveryChangeTests.Device
+
+  /// Both devices list the first page online (what they edit from), then edit post 1 offline.
+  private static func bothEdit(
+    _ server: SandboxServer, first: PostEdit, second: PostEdit
+  ) async throws -> (Device, Device) {
+    let (a, b) = (Device(server), Device(server))
+    _ = try await a.posts.refresh()
+    _ = try await b.posts.refresh()
+    _ = try await a.posts.edit(.server(1), first, offline: true)
+    _ = try await b.posts.edit(.server(1), second, offline: true)
+    return (a, b)
+  }
+
+  /// Post 1 as the server has it now.
+  private static func onServer(_ server: SandboxServer) async throws -> Post {
+    let network = NetworkService(options: NetworkOptions(baseURL: server.baseURL))
+    return try await APIPostsRepository(network: network).latest(id: 1).post
+  }
+
+  @Test func theSecondSyncIsAConflictAndResolvingMineSendsItOnTheNewVersion() async throws {
+    try await withSandbox(EveryChangeTests.keeping()) { server in
+      let (a, b) = try await Self.bothEdit(
+        server, first: PostEdit(title: "From A"), second: PostEdit(title: "From B"))
+      defer {
+        a.remove()
+        b.remove()
+      }
+      #expect(try await a.posts.sync().map(\.entry.status) == [.synced])
+      let outcomes = try await b.posts.sync()
+      #expect(outcomes.map(\.entry.status) == [.conflicted])
+      let conflict = try #require(outcomes.first?.entry.conflict)
+      #expect(conflict.fields == ["title"] && conflict.version != nil)
+      #expect(outcomes.first?.entry.message?.contains("(title)") == true)
+      #expect(try await Self.onServer(server).title == "From A", "nothing overwritten")
+      #expect(server.journal.count(method: "PUT", path: "/posts/1") == 1, "B's was never sent")
+      let shown = try #require(try await b.posts.local().first { $0.item.id == 1 })
+      #expect(shown.status == .conflicted && shown.item.title == "From B", "mine, shown")
+      // A sync leaves it: not sent again until resolved.
+      #expect(try await b.posts.sync().isEmpty)
+
+      let id = try #require(outcomes.first?.entry.id)
+      #expect(try await b.posts.collection.resolve(id, keeping: .mine))
+      #expect(try await b.posts.sync().map(\.entry.status) == [.synced])
+      #expect(try await Self.onServer(server).title == "From B")
+      let put = try #require(server.journal.entries.last { $0.method == "PUT" })
+      #expect(put.header("If-Match") == conflict.version)
+    }
+  }
+
+  @Test func resolvingTheirsKeepsTheOtherDevicesTextAndSendsNothing() async throws {
+    try await withSandbox(EveryChangeTests.keeping()) { server in
+      let (a, b) = try await Self.bothEdit(
+        server, first: PostEdit(title: "From A"), second: PostEdit(title: "From B"))
+      defer {
+        a.remove()
+        b.remove()
+      }
+      _ = try await a.posts.sync()
+      let id = try #require(try await b.posts.sync().first?.entry.id)
+      #expect(try await b.posts.collection.resolve(id, keeping: .theirs))
+      let shown = try #require(try await b.posts.local().first { $0.item.id == 1 })
+      #expect(shown.status == .synced && shown.item.title == "From A")
+      #expect(try await b.posts.sync().isEmpty)
+      #expect(server.journal.count(method: "PUT", path: "/posts/1") == 1)
+      #expect(try await b.posts.collection.resolve(id, keeping: .mine) == false, "settled")
+    }
+  }
+
+  /// A field changed on one side only is no conflict: each device's field lands.
+  @Test func fieldsChangedOnOneSideOnlyMerge() async throws {
+    try await withSandbox(EveryChangeTests.keeping()) { server in
+      let (a, b) = try await Self.bothEdit(
+        server, first: PostEdit(title: "A's title"), second: PostEdit(body: "B's body"))
+      defer {
+        a.remove()
+        b.remove()
+      }
+      #expect(try await a.posts.sync().map(\.entry.status) == [.synced])
+      #expect(try await b.posts.sync().map(\.entry.status) == [.synced])
+      let post = try await Self.onServer(server)
+      #expect(post.title == "A's title" && post.body == "B's body")
+    }
+  }
+
+  /// Once a device has a post's version (from its own write's answer), its next change goes
+  /// `If-Match` on it; another device's write in between makes that a 412 — a conflict.
+  @Test func aChangeMadeOnAKnownVersionIsRefusedByItsPrecondition() async throws {
+    try await withSandbox(EveryChangeTests.keeping()) { server in
+      let (a, b) = try await Self.bothEdit(
+        server, first: PostEdit(body: "A's body"), second: PostEdit(title: "B1"))
+      defer {
+        a.remove()
+        b.remove()
+      }
+      _ = try await b.posts.sync()
+      _ = try await b.posts.edit(.server(1), PostEdit(title: "B2"), offline: true)
+      let version = try #require(try await b.posts.outbox().last?.baseVersion, "from B1's answer")
+      _ = try await a.posts.sync()  // merges onto B1: the version B2 was based on is gone
+      let outcomes = try await b.posts.sync()
+      #expect(outcomes.map(\.entry.status) == [.conflicted])
+      let put = try #require(server.journal.entries.last { $0.method == "PUT" })
+      #expect(put.header("If-Match") == version, "sent on its version, refused (412)")
+      #expect(try await Self.onServer(server).title == "B1")
+    }
+  }
+
+  @Test func aDeletionOfAPostEditedElsewhereIsAConflict() async throws {
+    try await withSandbox(EveryChangeTests.keeping()) { server in
+      let (a, b) = (Device(server), Device(server))
+      defer {
+        a.remove()
+        b.remove()
+      }
+      _ = try await a.posts.refresh()
+      _ = try await b.posts.refresh()
+      _ = try await a.posts.edit(.server(1), PostEdit(title: "Still wanted"))
+      _ = try await b.posts.delete(.server(1), offline: true)
+      #expect(try await b.posts.sync().map(\.entry.status) == [.conflicted])
+      #expect(server.journal.count(method: "DELETE", path: "/posts/1") == 0)
+    }
+  }
+
+  /// A kind whose policy settles conflicts at once: the server wins, or the device does.
+  @Test(arguments: [ConflictResolution.theirs, .mine])
+  func aPolicySettlesConflictsWithoutAsking(_ choice: ConflictResolution) async throws {
+    try await withSandbox(EveryChangeTests.keeping()) { server in
+      let (a, b) = try await Self.bothEdit(
+        server, first: PostEdit(title: "From A"), second: PostEdit(title: "From B"))
+      defer {
+        a.remove()
+        b.remove()
+      }
+      _ = try await a.posts.sync()
+      let settled = Device(server, directory: b.directory, conflicts: .always(choice))
+      let outcomes = try await settled.posts.sync()
+      #expect(outcomes.map(\.entry.status) == [.synced])
+      let expected = choice == .mine ? "From B" : "From A"
+      #expect(try await Self.onServer(server).title == expected)
+      #expect(try await settled.posts.local().first { $0.item.id == 1 }?.item.title == expected)
+    }
+  }
+}
