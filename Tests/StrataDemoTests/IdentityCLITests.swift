@@ -73,3 +73,40 @@ struct IdentityCLITests {
     }
   }
 }
+
+/// Two devices (two homes) edit post 1 offline against one sandbox keeping writes: the second
+/// sync is a conflict — nothing overwritten, exit 1 — resolved by `sync --resolve ID mine|theirs`.
+@Suite("strata-demo: conflicts, kept and resolved")
+struct ConflictCLITests {
+  @Test(arguments: ["mine", "theirs"])
+  func theSecondDeviceGetsAConflictAndResolvesIt(_ choice: String) async throws {
+    try await withSandbox(EveryChangeCLITests.keeping()) { server in
+      let (a, b) = (try CLIRunner(), try CLIRunner())
+      let api = ["--api", server.baseURL.absoluteString]
+      for (device, title) in [(a, "From A"), (b, "From B")] {
+        #expect(try await device.run(api + ["posts"]).status == 0, "the page both edit from")
+        let kept = try await device.run(api + ["post", "edit", "1", "--title", title, "--offline"])
+        #expect(kept.status == 0, "\(kept.stderr)")
+      }
+      #expect(try await a.run(api + ["sync"]).status == 0)
+      let second = try await b.run(api + ["sync"])
+      #expect(second.status == 1, "\(second.stdout) \(second.stderr)")
+      #expect(second.stdout.contains("conflicted") && second.stdout.contains("sync --resolve"))
+      let listed = try await b.run(api + ["posts", "--local"])
+      #expect(listed.stdout.contains("conflicted") && listed.stdout.contains("From B"))
+      #expect(try await a.run(api + ["post", "comments", "1"]).stdout.contains("From A"))
+
+      let unknown = try await b.run(api + ["sync", "--resolve", "2", choice])
+      #expect(unknown.status == 65 && unknown.stderr.contains("no conflicted change"))
+      let noChoice = try await b.run(api + ["sync", "--resolve", "1"])
+      #expect(noChoice.status == 2, "\(noChoice.stderr)")
+      let resolved = try await b.run(api + ["sync", "--resolve", "1", choice])
+      #expect(resolved.status == 0, "\(resolved.stdout) \(resolved.stderr)")
+      let expected = choice == "mine" ? "From B" : "From A"
+      let onServer = try await a.run(api + ["post", "comments", "1"])
+      #expect(onServer.stdout.contains(expected), "\(onServer.stdout)")
+      let after = try await b.run(api + ["posts", "--local"])
+      #expect(after.stdout.contains(expected) && !after.stdout.contains("conflicted"))
+    }
+  }
+}

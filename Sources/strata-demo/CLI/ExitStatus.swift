@@ -25,6 +25,13 @@ struct CommandFailure: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
+/// Input that names nothing the command can act on — an unknown id, one that names several —
+/// with the sentence to print (exit status 65, EX_DATAERR); nothing was done.
+struct DataError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
 /// No session for the API the command talks to, or the server ended it (exit status 77).
 struct SignInRequired: Error {
   let api: String
@@ -63,6 +70,9 @@ enum Failure {
       return .usage
     case let invalid as ValidationError:
       Terminal.error("strata-demo: \(invalid)")
+      return .dataError
+    case let unknown as DataError:
+      Terminal.error("strata-demo: \(unknown)")
       return .dataError
     case let shared as SharedServerID:
       // Bad input (which item?), not a failure: nothing was changed or sent.

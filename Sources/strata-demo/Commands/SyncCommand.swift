@@ -7,10 +7,11 @@ import Strata
 enum SyncCommand {
   nonisolated static let commands = [
     Command(
-      "sync",
+      "sync", positionals: ["[mine|theirs]"],
       options: [
         OptionSpec(name: "retry-failed", valueName: nil),
         OptionSpec(name: "discard", valueName: "ID"),
+        OptionSpec(name: "resolve", valueName: "ID"),
         OptionSpec(name: "watch", valueName: nil),
       ],
       example: "strata-demo sync", feature: .offline, run: .inApp(sync))
@@ -21,6 +22,11 @@ enum SyncCommand {
     let posts = try app.resolve(OfflinePosts.self)
     let todos = try app.resolve(OfflineTodos.self)
     if let key = invocation.option("discard") { return try await discard(key, posts, todos) }
+    if let id = invocation.option("resolve") {
+      try await resolve(id, invocation, posts, todos)
+    } else if !invocation.positionals.isEmpty {
+      throw UsageError(Localized.current("usage.noArguments"), invocation.command)
+    }
     if invocation.option("retry-failed") != nil {
       let requeued =
         try await posts.collection.retryFailed() + todos.collection.retryFailed()
@@ -63,16 +69,20 @@ enum SyncCommand {
   /// exit status that says the same: 1 when a change was refused, 75 while one waits.
   private static func report(_ rows: [Row], left: [OutboxEntry], owner: DataOwner) -> Output {
     let refused = left.filter { $0.status == .failed }.count
+    let conflicted = left.filter { $0.status == .conflicted }.count
     let waiting = left.filter { $0.status == .pending }.count
-    let status: ExitStatus = refused > 0 ? .failure : waiting > 0 ? .tempFail : .ok
+    let status: ExitStatus =
+      refused + conflicted > 0 ? .failure : waiting > 0 ? .tempFail : .ok
     let text = Localized.current
     let reason = left.first { $0.status == .pending }?.message ?? text("sync.unreachable")
     let footer = [
       waiting > 0 ? text.plural("sync.waiting", count: waiting, ["reason": reason]) : nil,
       refused > 0 ? text("sync.refused", ["count": String(refused)]) : nil,
+      conflicted > 0 ? text("sync.conflicted", ["count": String(conflicted)]) : nil,
     ].compactMap { $0 }
     let json = Summary(
-      account: owner.account, changes: rows, waiting: waiting, refused: refused)
+      account: owner.account, changes: rows, waiting: waiting, refused: refused,
+      conflicted: conflicted)
     // Whose changes went: another account's wait, unseen, for its own session.
     let whose = ["owner": text.owner(owner), "others": text("sync.others")]
     guard !rows.isEmpty else {
@@ -120,6 +130,49 @@ enum SyncCommand {
         Localized.current(
           "discard.done", ["kind": entry.kind, "key": String(entry.idempotencyKey.prefix(8))])),
       json: Row(entry) { _ in "discarded" })
+  }
+
+  /// `sync --resolve ID mine|theirs`: the one conflicted change of the item `ID` names — its
+  /// local id, its server id, or the start of the change's key — is settled (the sync that
+  /// follows sends a `mine`). Unknown or ambiguous: exit 65, nothing settled.
+  static func resolve(
+    _ id: String, _ invocation: Invocation, _ posts: OfflinePosts, _ todos: OfflineTodos
+  ) async throws {
+    let text = Localized.current
+    guard invocation.positionals.count == 1,
+      let choice = ConflictResolution(rawValue: invocation.positionals[0])
+    else { throw UsageError(text("resolve.choice", ["id": id]), invocation.command) }
+    let keys: Set<String> =
+      switch ItemID(id) {
+      case .local(let local)?: [OfflineCollection<Post>.localKey(local)]
+      case .server(let number)?: ["post-\(number)", "todo-\(number)"]
+      case nil: []
+      }
+    let wanted = id.uppercased()
+    let matches = { (entries: [OutboxEntry]) in
+      entries.filter { entry in
+        entry.status == .conflicted
+          && (keys.contains(entry.recordKey ?? "") || keys.contains(entry.serverKey ?? "")
+            || (wanted.count >= 4 && entry.idempotencyKey.hasPrefix(wanted)))
+      }
+    }
+    let postMatches = matches(try await posts.outbox())
+    let todoMatches = matches(try await todos.collection.outbox())
+    guard let entry = (postMatches + todoMatches).first, postMatches.count + todoMatches.count == 1
+    else {
+      throw DataError(
+        text(
+          postMatches.isEmpty && todoMatches.isEmpty ? "resolve.none" : "resolve.several",
+          ["id": Invocation.quoted(id)]))
+    }
+    _ =
+      postMatches.isEmpty
+      ? try await todos.collection.resolve(entry.id, keeping: choice)
+      : try await posts.collection.resolve(entry.id, keeping: choice)
+    Terminal.error(
+      text(
+        "resolve.\(choice.rawValue)",
+        ["kind": entry.kind, "key": String(entry.idempotencyKey.prefix(8))]))
   }
 
   /// `sync --watch`: the app's scheduler in the foreground, a line per pass that sent or left
@@ -201,8 +254,9 @@ enum SyncCommand {
     let changes: [Row]
     let waiting: Int
     let refused: Int
+    let conflicted: Int
 
-    private enum Key: String, CodingKey { case account, changes, waiting, refused }
+    private enum Key: String, CodingKey { case account, changes, waiting, refused, conflicted }
 
     func encode(to encoder: any Encoder) throws {
       var fields = encoder.container(keyedBy: Key.self)
@@ -210,6 +264,7 @@ enum SyncCommand {
       try fields.encode(changes, forKey: .changes)
       try fields.encode(waiting, forKey: .waiting)
       try fields.encode(refused, forKey: .refused)
+      try fields.encode(conflicted, forKey: .conflicted)
     }
   }
 
