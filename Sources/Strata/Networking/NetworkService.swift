@@ -29,7 +29,7 @@ public final class NetworkService: Networking {
   /// - Parameter authenticator: Supplies and refreshes bearer tokens for `requiresAuth` endpoints.
   /// - Parameter clock: Backoff sleeps and deadline accounting (tests inject a manual clock).
   /// - Parameter decoder: Decodes responses.
-  /// - Parameter encoder: Encodes bodies. The default sorts keys: the same value is the same
+  /// - Parameter encoder: Encodes bodies. The default (nil) sorts keys: the same value is the same
   ///   bytes in every process, so a keyed write resent by another run is the request the
   ///   server saw (a server that fingerprints the payload of an `Idempotency-Key` refuses
   ///   other bytes with 422).
@@ -38,11 +38,7 @@ public final class NetworkService: Networking {
     options: NetworkOptions, transport: any HTTPTransport = URLSessionTransport(),
     authenticator: (any Authenticator)? = nil, clock: any MonotonicClock = SystemMonotonicClock(),
     decoder: JSONDecoder = JSONDecoder(),
-    encoder: JSONEncoder = {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = .sortedKeys
-      return encoder
-    }(),
+    encoder: JSONEncoder? = nil,
     logger: Log = Log(category: "networking")
   ) {
     self.options = options
@@ -50,7 +46,9 @@ public final class NetworkService: Networking {
     self.authenticator = authenticator
     self.clock = clock
     self.decoder = decoder
-    self.builder = RequestBuilder(options: options, encoder: encoder)
+    let sorted = JSONEncoder()
+    sorted.outputFormatting = .sortedKeys
+    self.builder = RequestBuilder(options: options, encoder: encoder ?? sorted)
     self.logger = logger
     self.redactor = Redactor(revealsPersonalData: options.revealsPersonalData)
   }
