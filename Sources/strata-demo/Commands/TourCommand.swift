@@ -288,6 +288,28 @@ enum TourCommand {
         ["id": String(sent?.id ?? 0), "title": sent?.title ?? "", "local": localId]))
     tour.say(text("tour.keepsWrites"))
     tour.evidence()
+    try await conflict(app, tour)
+  }
+
+  /// Step 11, last: an edit made offline meets a newer version someone else wrote meanwhile:
+  /// kept as a conflict (nothing overwritten), then resolved by sending mine on their version.
+  private static func conflict(_ app: AppContext, _ tour: Narrator) async throws {
+    let offline = try app.resolve(OfflinePosts.self)
+    let repository = try app.resolve((any PostsRepository).self)
+    _ = try await offline.refresh(limit: 1)
+    _ = try await offline.edit(.server(1), PostEdit(title: text("tour.mineTitle")), offline: true)
+    // Another device, meanwhile: its own write, straight to the server.
+    _ = try await repository.update(
+      id: 1, PostEdit(title: text("tour.theirsTitle")), idempotencyKey: UUID().uuidString)
+    guard let met = try await offline.sync().first, met.entry.status == .conflicted,
+      try await offline.collection.resolve(met.entry.id, keeping: .mine),
+      try await offline.sync().first?.entry.status == .synced
+    else { throw tour.failure(text("tour.noConflict")) }
+    tour.say(
+      text(
+        "tour.conflict",
+        ["fields": met.entry.conflict?.fields.joined(separator: ", ") ?? "-"]))
+    tour.evidence()
   }
 
   /// Step 12: an optimistic toggle, reverted when the server refuses.
