@@ -328,6 +328,7 @@ public final class HTTPCache: Sendable {
         return
       }
       _ = state.memory.put(key, response, size: response.byteCount, budget: memoryBytes)
+      Self.beforeWrite?()
       if holdsSecret {
         // In memory, where the secret is already; never in a file. An older copy goes.
         if let files, unlink(files.directory + "/" + name) == 0 {
@@ -348,6 +349,9 @@ public final class HTTPCache: Sendable {
 
   /// Tests run another process's sign-out here, between an answer's write and its check.
   @TaskLocal package static var afterWrite: (@Sendable () -> Void)?
+  /// … or here, after the request's session check and before the write: only the check after
+  /// the write then finds the file, which the sign-out could not.
+  @TaskLocal package static var beforeWrite: (@Sendable () -> Void)?
 
   /// Whether a known secret (a token, a password) is in the answer's body or headers.
   private static func holdsSecret(_ response: CachedResponse) -> Bool {

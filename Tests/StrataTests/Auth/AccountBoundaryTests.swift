@@ -197,9 +197,11 @@ struct AccountBoundaryTests {
     #expect(try await network.send(GetMe()).source == .network)
   }
 
-  /// The other process's sign-out lands between this one's write of an answer and its
-  /// check: the file it wrote is removed, so nothing of the account outlives the sign-out.
-  @Test func aSignOutBetweenAWriteAndItsCheckRemovesTheFile() async throws {
+  /// The other process's sign-out lands just before this one writes an answer, or between the
+  /// write and its check: the file it wrote is removed either way, so nothing of the account
+  /// outlives the sign-out.
+  @Test(arguments: [false, true])
+  func aSignOutAroundAWriteLeavesNoFile(beforeTheWrite: Bool) async throws {
     let root = NSTemporaryDirectory() + "strata-boundary-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: root) }
     let cache = Self.diskCache(root)
@@ -209,9 +211,11 @@ struct AccountBoundaryTests {
       transport, Self.session("alice", token: "tok-alice", cache: cache), cache: cache)
     let other = Self.diskCache(root)
     let signOutElsewhere: @Sendable () -> Void = { other.removeAll(account: "alice") }
-    _ = try await HTTPCache.$afterWrite.withValue(signOutElsewhere) {
-      try await network.send(GetMe())
-    }
+    // Before the write, the other process's sign-out finds no file to remove: the check after
+    // the write must. After it, either finds it.
+    _ = try await (beforeTheWrite ? HTTPCache.$beforeWrite : HTTPCache.$afterWrite).withValue(
+      signOutElsewhere
+    ) { try await network.send(GetMe()) }
     #expect(!everyByte(under: root).contains { $0.path.hasSuffix(".entry") })
     #expect(cache.count == 0)
   }
@@ -378,6 +382,30 @@ struct AccountBoundaryTests {
     #expect(await session.account() == (signsInAsAnother ? "bob" : nil))
     var iterator = events.makeAsyncIterator()
     #expect(await iterator.next() == .signedOut(.endedElsewhere))
+  }
+
+  /// An authenticator whose account changes while the token is being fetched (another
+  /// account signs in at that moment): the token and the account would be two sessions', so
+  /// the request is not sent.
+  @Test func anAccountThatChangesWhileTheTokenIsFetchedEndsTheCall() async throws {
+    final class Switching: Authenticator, Sendable {
+      let origin = exampleOrigin
+      let current = Lock("alice")
+      func accessToken() async throws -> String? {
+        current.withLock { $0 = "bob" }  // signed in as bob meanwhile
+        return "tok-bob"
+      }
+      func refresh(rejectedToken: String) async throws -> String { "tok-bob" }
+      func rejected(refreshedToken: String) async {}
+      func account() async -> String? { current.withLock { $0 } }
+    }
+    let transport = MockTransport.successful(json: meJSON)
+    let network = NetworkService(
+      options: NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none),
+      transport: transport, authenticator: Switching(), clock: ManualClock())
+    let error = await #expect(throws: NetworkError.self) { try await network.send(GetMe()) }
+    #expect(error?.kind == .unauthorized(.sessionEnded))
+    #expect(transport.requestCount == 0, "nothing sent under a token of another session")
   }
 
   /// Two accounts never share a directory, whatever their names; a plain name is kept as it is.

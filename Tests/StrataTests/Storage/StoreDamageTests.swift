@@ -79,6 +79,25 @@ struct StoreDamageTests {
     #expect(try await LocalStore<Note>(path: directory.base).damage().count == 2, "still said")
   }
 
+  /// A snapshot cut exactly at a line's end — every line left checks itself — still lacks
+  /// lines its header counts: it is damage, reported and set aside, never taken as whole.
+  @Test func aSnapshotCutAtALineEndIsDamage() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    _ = try await LocalStoreTests.queue(store, ["first", "second", "lost with the cut"])
+    try await store.compact()
+    let snapshot = directory.base + ".snapshot"
+    let bytes = try #require(FileManager.default.contents(atPath: snapshot))
+    let lastLine = try #require(bytes.dropLast().lastIndex(of: UInt8(ascii: "\n")))
+    try Data(bytes[...lastLine]).write(to: URL(fileURLWithPath: snapshot))
+
+    let reader = LocalStore<Note>(path: directory.base)
+    let damage = try await reader.damage()
+    #expect(!damage.isEmpty, "a shortened snapshot is reported")
+    #expect(Self.texts(try await reader.outbox()).starts(with: ["first", "second"]))
+  }
+
   /// A snapshot line that no longer decodes loses only what it alone held: the log's changes
   /// are read, new changes are accepted, and the loss is said.
   @Test func anUnreadableSnapshotStillLetsTheLogAndNewChangesThrough() async throws {
