@@ -146,12 +146,19 @@ struct SyncSchedulerTests {
     let scheduler = SyncScheduler(
       interval: .seconds(1), clock: ManualClock(suspendsSleeps: true),
       send: SyncScheduler.outbox(posts: posts, todos: todos))
-    let running = Task { await scheduler.run(triggers: AsyncStream { _ in }) }
+    let passes = Lock<[SyncScheduler.Pass]>([])
+    let running = Task {
+      await scheduler.run(triggers: AsyncStream { _ in }) { pass in
+        passes.withLock { $0.append(pass) }
+      }
+    }
     try await gate.waitUntilEntered()
     await scheduler.stop()
     gate.open()
     await running.value
     #expect(script.calls.filter { $0.hasPrefix("create") }.count == 1)
     #expect(try await posts.outbox().map(\.status) == [.synced, .pending, .pending])
+    // The stopped pass says what it sent (what `sync --watch` prints), not 0.
+    #expect(passes.withLock { $0 } == [SyncScheduler.Pass(sent: 1, waiting: 2)])
   }
 }

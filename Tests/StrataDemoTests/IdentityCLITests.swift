@@ -110,3 +110,34 @@ struct ConflictCLITests {
     }
   }
 }
+
+/// Smaller things around a change's identity and outcome, each as a user meets it.
+@Suite("strata-demo: what a change says")
+struct ChangeSaysCLITests {
+  @Test func aTodoEditedOfflineSaysItsNewText() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      _ = try await cli.run(api + ["todos"])  // the page kept, to change offline
+      let edited = try await cli.run(
+        api + ["todo", "edit", "1", "--text", "Water the plants", "--offline"])
+      #expect(edited.status == 0, "\(edited.stderr)")
+      #expect(edited.stdout.contains("\"Water the plants\""), "\(edited.stdout)")
+      #expect(!edited.stdout.contains("not done on this device"))
+    }
+  }
+
+  /// A post the sandbox kept (`--keep-writes`) has comments to list (none yet), as its edit
+  /// and deletion already find it.
+  @Test func aKeptPostHasComments() async throws {
+    try await withSandbox(EveryChangeCLITests.keeping()) { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      let made = try await cli.run(api + ["post", "create", "--title", "Mine", "--body", "b"])
+      #expect(made.stdout.contains("#151"), "\(made.stdout)")
+      let comments = try await cli.run(api + ["post", "comments", "151"])
+      #expect(comments.status == 0, "\(comments.stderr)")
+      #expect(comments.stdout.contains("Mine"))
+    }
+  }
+}

@@ -10,7 +10,8 @@ import Testing
 @Suite("strata-demo: a damaged store, dead letters, toggles at once")
 struct StoreDamageCLITests {
   /// Five posts queued, one byte flipped in the third record: every command says what was set
-  /// aside, the other four are listed and sent, and a new post is kept behind them.
+  /// aside until a write repairs the files, the other four are listed and sent, and a new post
+  /// is kept behind them.
   @Test func aDamagedRecordIsSaidOnEveryCommandAndTheRestIsSent() async throws {
     try await withSandbox { server in
       let cli = try CLIRunner()
@@ -43,6 +44,15 @@ struct StoreDamageCLITests {
         ((try? JSONSerialization.jsonObject(with: $0.body)) as? [String: Any])?["title"] as? String
       }
       #expect(titles == ["One", "Two", "Four", "Five", "Six"])
+      // The write repaired the files: the damage is history now, kept aside for a person to
+      // look at, and no longer warned about on every command.
+      let later = try await cli.run(api + ["posts", "--local"])
+      #expect(later.status == 0 && !later.stderr.contains("a record could not be read"))
+      let directory = (base as NSString).deletingLastPathComponent
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: directory).contains {
+          $0.contains(".damaged-")
+        })
     }
   }
 

@@ -129,12 +129,25 @@ extension SyncScheduler {
         if case .syncInProgress = store { return }
         problem = problem ?? store.description
       }
-      do { sent += try await posts.sync().filter { $0.entry.status == .synced }.count } catch {
-        note(error)
+      /// The changes one sync sent: its outcomes; when it was stopped (a signal ends a watch),
+      /// those pending before it that the store now has as synced — a pass that sent four
+      /// before the stop says four.
+      func synced(_ outbox: () async throws -> [OutboxEntry], _ sync: () async throws -> Int)
+        async -> Int
+      {
+        let before = Set(((try? await outbox()) ?? []).filter { $0.status == .pending }.map(\.id))
+        do { return try await sync() } catch {
+          note(error)
+          let after = (try? await outbox()) ?? []
+          return after.filter { $0.status == .synced && before.contains($0.id) }.count
+        }
+      }
+      sent += await synced(posts.collection.outbox) {
+        try await posts.sync().filter { $0.entry.status == .synced }.count
       }
       if !Task.isCancelled {
-        do { sent += try await todos.sync().filter { $0.entry.status == .synced }.count } catch {
-          note(error)
+        sent += await synced(todos.collection.outbox) {
+          try await todos.sync().filter { $0.entry.status == .synced }.count
         }
       }
       let left = (try? await posts.collection.outbox()) ?? []

@@ -31,10 +31,13 @@ extension LocalStore {
     return try body(state)
   }
 
-  /// Says once per store instance, at warning level, what damage has been set aside: every
-  /// command or screen that reads a damaged store tells its user, not only the first.
+  /// Says once per store instance, at warning level, what damage has been set aside, while the
+  /// store's files still hold it: every command or screen that reads a damaged store tells its
+  /// user, not only the first. The next write repairs the files (a compaction leaves the
+  /// damage out); from then on it is history, listed by ``damage()`` until a person removes
+  /// the copies, but no longer warned about.
   func warnAboutDamage() {
-    guard !disk.damageWarned else { return }
+    guard !disk.damageWarned, disk.needsRepair else { return }
     disk.damageWarned = true
     for sentence in StoreDamage.report(base: base) { Self.logger.warning("\(sentence)") }
   }
@@ -131,6 +134,7 @@ extension LocalStore {
         StoreDamage.setAside(
           Array(read.bytes[line]), base: base, label: "\(name)-at-\(read.start + line.lowerBound)")
         disk.damageWarned = false  // new damage: say it again
+        disk.needsRepair = true  // the next write leaves it out of the files
       case .undecodable(let error):
         // A record whose checksum holds but which this build cannot decode is not damage
         // to skip: it may be a newer build's change.

@@ -230,7 +230,8 @@ extension SandboxAPI {
 
   private func comments(ofPost id: String, _ call: Router.Call) throws(Rejection) -> SandboxResponse
   {
-    _ = try Self.lookUp(id, in: encodedPosts, kind: "post", label: "Post")
+    // As kept, when writes are: a post created (or deleted) meanwhile has comments (or none).
+    _ = try stored("posts", id, in: encodedPosts, kind: "post", label: "Post")
     return call.options.page(
       "comments", Self.owned(by: id, encodedComments, seed.comments.map(\.postId)), [])
   }

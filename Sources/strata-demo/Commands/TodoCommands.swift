@@ -79,7 +79,7 @@ enum TodoCommands {
     let todo = try await app.resolve(TodosViewModel.self).edit(
       id, keepOffline: try await app.keepsOffline(invocation)
     ) { _ in TodoEdit(todo: text) }
-    return try await shown(todo, "\(id)", app) {
+    return try await shown(todo, "\(id)", app, saysText: true) {
       Localized.current("todo.reads", ["id": String($0.id), "text": $0.todo])
     }
   }
@@ -108,16 +108,21 @@ enum TodoCommands {
   }
 
   /// A todo as a change left it: the server's (said by `synced`; `--json`: the todo), or kept
-  /// on the device (`id`: as the user named it).
+  /// on the device (`id`: as the user named it), saying what the change made of it — its text
+  /// for an edit (`saysText`), else whether it is done.
   private static func shown(
-    _ todo: OfflineTodos.Item, _ id: String, _ app: AppContext, synced: (Todo) -> String
+    _ todo: OfflineTodos.Item, _ id: String, _ app: AppContext, saysText: Bool = false,
+    synced: (Todo) -> String
   ) async throws -> Output {
     let text = Localized.current
     let what = text("thing.todo", ["id": id])
     guard todo.status == .synced else {
       var kept = try DeviceList.kept(todo, what, name: .todo, owner: try await owner(app))
       let state = text(todo.item.completed ? "done" : "notDone")
-      kept.text = .line(text("todo.pending", ["what": what, "state": state]))
+      kept.text = .line(
+        saysText
+          ? text("todo.pendingText", ["what": what, "text": todo.item.todo])
+          : text("todo.pending", ["what": what, "state": state]))
       return kept
     }
     return Output(text: .line(synced(todo.item)), json: todo.item)
