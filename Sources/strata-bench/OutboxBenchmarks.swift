@@ -49,6 +49,57 @@ enum OutboxBenchmarks {
     return Measure.nanoseconds(ContinuousClock.now - started) / Double(count) / 1_000
   }
 
+  /// A sync of 1,000 edits that carry what they were made from (the value and its version,
+  /// for a conflict check: larger lines to write and read) against 1,000 that carry nothing,
+  /// each to a send that answers at once — the store's own share — interleaved over 5 rounds,
+  /// the median ratio.
+  static func versionsRatio(_ directory: String) async throws -> BenchmarkResult {
+    var ratios: [Double] = []
+    var times: (with: Double, without: Double) = (0, 0)
+    for round in 0..<5 {
+      let with = try await editSync(directory + "/versions-\(round)/posts", versioned: true)
+      let without = try await editSync(directory + "/plain-\(round)/posts", versioned: false)
+      ratios.append(with / without)
+      times = (times.with + with / 5, times.without + without / 5)
+    }
+    return BenchmarkResult(
+      name: "Store: sync 1,000 edits with versions / without",
+      compares: String(
+        format: "%.0f ms vs %.0f ms (mean of 5), median of 5 interleaved ratios",
+        times.with * 1000, times.without * 1000),
+      value: Measure.median(ratios), unit: "×", target: "≤ 1.1×")
+  }
+
+  /// Seconds to sync 1,000 edits of values kept synced — with their base and `If-Match`
+  /// version when `versioned`, as plain changes otherwise.
+  private static func editSync(_ path: String, versioned: Bool) async throws -> Double {
+    let store = LocalStore<Created>(path: path)
+    let page = (0..<1_000).map { ("post-\($0)", Created(id: $0, title: "Post \($0) as read")) }
+    try await store.replaceSynced(with: page)
+    for (key, value) in page where versioned {
+      try await store.put(value, key: key, status: .synced, version: "\"v-\(value.id)\"")
+    }
+    for (key, value) in page {
+      let payload = Data(#"{"title":"edited"}"#.utf8)
+      let shown = Created(id: value.id, title: "edited")
+      if versioned {
+        try await store.enqueue(updating: key) { _, _ in
+          .add(kind: "post.update", payload: payload, showing: shown)
+        }
+      } else {
+        try await store.enqueue(kind: "post.update", payload: payload, showing: shown, key: key)
+      }
+    }
+    let started = ContinuousClock.now
+    let outcomes = try await store.sync { entry in
+      .init(
+        key: entry.recordKey ?? "?", value: Created(id: 0, title: "edited"),
+        version: entry.baseVersion.map { _ in "\"v-next\"" })
+    }
+    guard outcomes.count == 1_000 else { throw BenchCheck.CheckFailure("not all synced") }
+    return seconds(ContinuousClock.now - started)
+  }
+
   private static func seconds(_ duration: Duration) -> Double {
     Measure.nanoseconds(duration) / 1e9
   }
@@ -144,7 +195,7 @@ enum OutboxBenchmarks {
         compares:
           "files \(before.snapshot + before.journal) B queued → \(afterSync.snapshot + afterSync.journal) B synced (history pruned as the sync ends: the newest 100 changes kept) → \(compacted.snapshot + compacted.journal) B compacted with 1,000 more queued",
         value: Measure.nanoseconds(compactTime) / 1e6, unit: "ms", target: "size follows live data"),
-    ] + reopenRows(probe) + reopens
+    ] + reopenRows(probe) + reopens + [try await versionsRatio(directory)]
   }
 
   private static func reopenRows(_ probe: (changes: Int, seconds: Double, peakKilobytes: Int)?)
@@ -159,6 +210,12 @@ enum OutboxBenchmarks {
           probe.seconds),
         value: Double(probe.peakKilobytes) / 1024, unit: "MB", target: "≤ 100 MB")
     ]
+  }
+
+  /// Queues `count` changes in the store at `path` (what the reopen rows read).
+  static func fill(_ path: String, count: Int) async throws {
+    let store = LocalStore<Created>(path: path)
+    for index in 0..<count { try await enqueue(store, index) }
   }
 
   /// Opens the store at `path` and reads its outbox, in this process: "changes seconds peak-KB".

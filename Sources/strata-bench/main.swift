@@ -49,6 +49,15 @@ while index < arguments.count {
       FileHandle.standardError.write(Data("reopen probe: \(error)\n".utf8))
       exit(1)
     }
+  case "--fill-probe" where index + 2 < arguments.count:
+    // A store of N pending changes at a path, to profile `--reopen-probe` on by hand.
+    do {
+      try await OutboxBenchmarks.fill(arguments[index + 1], count: Int(arguments[index + 2]) ?? 0)
+      exit(0)
+    } catch {
+      FileHandle.standardError.write(Data("fill probe: \(error)\n".utf8))
+      exit(1)
+    }
   case "--help", "-h":
     print(
       "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --check] [--json FILE]"

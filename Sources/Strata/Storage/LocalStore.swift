@@ -111,10 +111,12 @@ public actor LocalStore<Value: Codable & Sendable> {
     try await reading { $0.records[key] }
   }
 
-  package func put(_ value: Value, key: String, status: SyncStatus, message: String? = nil)
-    async throws
-  {
-    let record = StoredRecord(value: value, status: status, updatedAt: now(), message: message)
+  package func put(
+    _ value: Value, key: String, status: SyncStatus, message: String? = nil,
+    version: String? = nil
+  ) async throws {
+    let record = StoredRecord(
+      value: value, status: status, updatedAt: now(), message: message, version: version)
     try await writing { _ in (.put(key: key, record: record), ()) }
   }
 
