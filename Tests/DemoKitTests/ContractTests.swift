@@ -174,4 +174,36 @@ struct ContractTests {
       #expect(missing?.status == 404 && missing?.serverMessage == "Todo with id '99999' not found")
     }
   }
+
+  /// The API answers every creation with one id (DummyJSON: the one after the seed, whatever
+  /// was created before): two posts made offline and synced stay two posts on the device,
+  /// each under its own local id, both carrying that id. An edit of each finds its own, and one
+  /// by the shared id is refused, naming both.
+  @Test func twoPostsMadeOfflineStayTwoWhateverIdTheServerGives() async throws {
+    try await Target.with { target in
+      let directory = NSTemporaryDirectory() + "strata-contract-\(UUID().uuidString)"
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let store = LocalStore<Post>(path: directory + "/posts")
+      let posts = OfflinePosts(
+        stores: { _ in store }, owner: { .device },
+        repository: try target.container.resolve((any PostsRepository).self))
+      var locals: [String] = []
+      for title in ["First", "Second"] {
+        let made = try await posts.create(
+          PostDraft(title: title, body: "Made offline", userId: 5), offline: true)
+        locals.append(try #require(made.localId))
+      }
+      #expect(try await posts.sync().map(\.entry.status) == [.synced, .synced])
+      let kept = try await posts.local()
+      #expect(kept.count == 2, "both stay")
+      #expect(Set(kept.compactMap(\.localId)) == Set(locals))
+      let ids = Set(kept.map(\.item.id))
+      #expect(ids.count == 1 && ids.first != 0, "one id from the server for both: \(ids)")
+      let shared = try #require(ids.first)
+      let refused = await #expect(throws: SharedServerID.self) {
+        try await posts.edit(.server(shared), PostEdit(title: "Which?"), offline: true)
+      }
+      #expect(Set(refused?.localIds ?? []) == Set(locals))
+    }
+  }
 }
