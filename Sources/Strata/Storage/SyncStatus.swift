@@ -31,14 +31,26 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   /// made on this device keeps its own key for life, and the server's (`post-151`) is only an
   /// attribute — never assumed unique, since some servers answer every creation with one id.
   /// Nil for what was read from the server (its key is the server's) or not yet numbered.
-  public var serverKey: String?
+  public var serverKey: String? {
+    get { keys?.serverKey }
+    set { keys = RecordKeys.made(newValue, version, legacyLocalKey) }
+  }
   /// The server's validator of the value as it last gave it (an `ETag`), when it gave one: a
   /// change made to it is sent with `If-Match` on it.
-  public var version: String?
+  public var version: String? {
+    get { keys?.version }
+    set { keys = RecordKeys.made(serverKey, newValue, legacyLocalKey) }
+  }
   /// The `localKey` of a store written before records kept their own key for life (the record
   /// was then kept under the server's key): read, never written; the store moves the record
   /// back under it when it reads one.
-  var legacyLocalKey: String?
+  var legacyLocalKey: String? {
+    get { keys?.legacyLocalKey }
+    set { keys = RecordKeys.made(serverKey, version, newValue) }
+  }
+  /// What only some values carry, kept apart: most records of a long queue are values made
+  /// here and not yet numbered, and pay one pointer for these, not 48 bytes.
+  private var keys: RecordKeys?
 
   /// A record (what a store writes; tests build their own).
   package init(
@@ -46,7 +58,8 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
     deleted: Bool = false, serverKey: String? = nil, version: String? = nil
   ) {
     (self.value, self.status, self.updatedAt, self.message) = (value, status, updatedAt, message)
-    (self.deleted, self.serverKey, self.version) = (deleted, serverKey, version)
+    self.deleted = deleted
+    keys = RecordKeys.made(serverKey, version, nil)
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -80,3 +93,27 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
 }
 
 extension StoredRecord: Equatable where Value: Equatable {}
+
+/// ``StoredRecord``'s rarer fields, immutable (a change makes a new one).
+private final class RecordKeys: Sendable, Equatable {
+  let serverKey: String?
+  let version: String?
+  let legacyLocalKey: String?
+
+  private init(_ serverKey: String?, _ version: String?, _ legacyLocalKey: String?) {
+    (self.serverKey, self.version, self.legacyLocalKey) = (serverKey, version, legacyLocalKey)
+  }
+
+  /// The fields kept apart; nil when none has a value.
+  static func made(_ serverKey: String?, _ version: String?, _ legacyLocalKey: String?)
+    -> RecordKeys?
+  {
+    serverKey == nil && version == nil && legacyLocalKey == nil
+      ? nil : RecordKeys(serverKey, version, legacyLocalKey)
+  }
+
+  static func == (lhs: RecordKeys, rhs: RecordKeys) -> Bool {
+    (lhs.serverKey, lhs.version, lhs.legacyLocalKey)
+      == (rhs.serverKey, rhs.version, rhs.legacyLocalKey)
+  }
+}
