@@ -188,3 +188,42 @@ struct IdentityTests {
     try handle.write(contentsOf: Data(line))
   }
 }
+
+/// What the snapshot keeps of a value, through a compaction and a reopen.
+@Suite("LocalStore: a value's fields through a compaction")
+struct CompactedRecordTests {
+  @Test func aDeletionWaitingAndItsKeysSurviveACompaction() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await store.replaceSynced(with: [
+      ("n-1", Note(id: 1, text: "going")), ("n-2", Note(id: 2, text: "staying")),
+    ])
+    try await store.put(
+      Note(id: 3, text: "numbered"), key: "n-3", status: .synced, version: "\"v3\"")
+    try await DependentChangesTests.delete(store, "n-1")
+    try await DependentChangesTests.create(store, "local-a", "made here")
+    try await store.compact()
+    let reopened = LocalStore<Note>(path: directory.base)
+    #expect(try await reopened.record("n-1")?.deleted == true, "still going")
+    #expect(try await reopened.record("n-2")?.deleted == false)
+    #expect(try await reopened.record("n-3")?.version == "\"v3\"")
+    #expect(try await reopened.outbox().map(\.recordKey) == ["n-1", "local-a"])
+  }
+
+  /// Only a change to the server's value as last seen carries it as its base: one to a value
+  /// the device shows as its own (pending, written without a change) carries none.
+  @Test func aChangeCarriesItsBaseOnlyFromASyncedValue() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await store.put(
+      Note(id: 1, text: "server's"), key: "n-1", status: .synced, version: "\"a\"")
+    try await store.put(Note(id: 2, text: "device's"), key: "n-2", status: .pending)
+    try await DependentChangesTests.edit(store, "n-1", "edited")
+    try await DependentChangesTests.edit(store, "n-2", "edited")
+    let outbox = try await store.outbox()
+    #expect(outbox.map(\.baseVersion) == ["\"a\"", nil])
+    #expect(outbox.map { $0.base != nil } == [true, false])
+  }
+}
