@@ -9,6 +9,12 @@
 //                                             and withdraws it when N % 3 == 0, printing
 //                                             "accepted N" once all of that has returned
 //
+//   strata-store-probe resolve BASE [POINT]   for N = 1, 2, 3, …: queues value k-N (payload N),
+//                                             syncs it into a conflict (theirs: "theirs N",
+//                                             version vN), and resolves it — mine for an odd N,
+//                                             theirs for an even one — printing "accepted N"
+//                                             once all of that has returned
+//
 //   strata-store-probe cache ROOT             keeps answers in an HTTP cache under ROOT (as
 //                                             XDG_CACHE_HOME): GET /items/K for K = N % 40,
 //                                             each answer a 64 KiB body of one letter,
@@ -34,9 +40,10 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["enqueue", "sync", "fold", "cache"].contains(arguments[1]) else {
+guard arguments.count >= 3, ["enqueue", "sync", "fold", "resolve", "cache"].contains(arguments[1])
+else {
   FileHandle.standardError.write(
-    Data("usage: strata-store-probe enqueue|sync|fold BASE [POINT] | cache ROOT\n".utf8))
+    Data("usage: strata-store-probe enqueue|sync|fold|resolve BASE [POINT] | cache ROOT\n".utf8))
   exit(2)
 }
 let base = arguments[2]
@@ -73,6 +80,14 @@ do {
       number += 1
       try await store.enqueue(
         kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)")
+      say("accepted \(number)")
+      done.withLock { $0 += 1 }
+    }
+  } else if arguments[1] == "resolve" {
+    var number = 0
+    while true {
+      number += 1
+      try await conflictAndResolve(number, in: store)
       say("accepted \(number)")
       done.withLock { $0 += 1 }
     }
@@ -114,4 +129,16 @@ func fold(_ number: Int, in store: LocalStore<String>) async throws {
   }
   guard number % 3 == 0 else { return }
   try await store.enqueue(updating: key) { _, unsent in unsent.map { _ in .withdraw } }
+}
+
+/// Queues `k-<number>`, meets a conflict sending it, and resolves it (mine when odd, theirs
+/// when even): three writes, each one durable step.
+func conflictAndResolve(_ number: Int, in store: LocalStore<String>) async throws {
+  let entry = try await store.enqueue(
+    kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)",
+    key: "k-\(number)")
+  _ = try await store.sync(only: [entry.id]) { _ in
+    throw try ChangeConflict(theirs: "theirs \(number)", version: "v\(number)")
+  }
+  try await store.resolve(entry.id, keeping: number % 2 == 1 ? .mine : .theirs)
 }

@@ -134,6 +134,36 @@ struct StoreCrashTests {
     }
   }
 
+  /// A writer meeting conflicts and resolving them, killed at each step: every resolution it
+  /// acknowledged is there — mine back in the queue on the server's version, theirs kept as
+  /// the value — and the one in flight is pending, conflicted or resolved, whole.
+  @Test(arguments: points)
+  func aKilledResolveLosesNoAcknowledgedStep(_ point: String) async throws {
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    let accepted = try await Probe.killed("resolve", directory.base, at: point)
+    let store = LocalStore<String>(path: directory.base)
+    let outbox = try await store.outbox()
+    let decoder = JSONDecoder()
+    for number in accepted {
+      let record = try await store.record("k-\(number)")
+      guard number % 2 == 1 else {
+        #expect(record?.value == "theirs \(number)" && record?.status == .synced, "k-\(number)")
+        continue
+      }
+      #expect(record?.value == "change \(number)" && record?.status == .pending, "k-\(number)")
+      let mine = outbox.first { $0.recordKey == "k-\(number)" }
+      #expect(mine?.status == .pending && mine?.baseVersion == "v\(number)")
+      let base = try mine?.base.map { try decoder.decode(String.self, from: $0) }
+      #expect(base == "theirs \(number)", "mine goes on the server's value")
+    }
+    let next = accepted.count + 1
+    if let inFlight = try await store.record("k-\(next)") {
+      let whole: Set<String> = ["change \(next)", "theirs \(next)"]
+      #expect(whole.contains(inFlight.value), "whole: \(inFlight.value)")
+    }
+  }
+
   @Test(arguments: points)
   func aKilledSyncResendsNothingItRecorded(_ point: String) async throws {
     let directory = Directory()
