@@ -151,4 +151,26 @@ struct ConflictTests {
       #expect(try await settled.posts.local().first { $0.item.id == 1 }?.item.title == expected)
     }
   }
+
+  /// Todos are checked the same way: one device's toggle and another's new text merge; two
+  /// new texts are a conflict.
+  @Test func todosMergeOrConflictAsPostsDo() async throws {
+    try await withSandbox(EveryChangeTests.keeping()) { server in
+      let (a, b, c) = (Device(server), Device(server), Device(server))
+      defer {
+        a.remove()
+        b.remove()
+        c.remove()
+      }
+      for device in [a, b, c] { _ = try await device.todos.refresh() }
+      _ = try await a.todos.toggle(.server(1), offline: true)
+      _ = try await b.todos.edit(.server(1), offline: true) { _ in TodoEdit(todo: "B's text") }
+      _ = try await c.todos.edit(.server(1), offline: true) { _ in TodoEdit(todo: "C's text") }
+      #expect(try await a.todos.sync().map(\.entry.status) == [.synced])
+      #expect(try await b.todos.sync().map(\.entry.status) == [.synced], "merged")
+      let outcomes = try await c.todos.sync()
+      #expect(outcomes.map(\.entry.status) == [.conflicted])
+      #expect(outcomes.first?.entry.conflict?.fields == ["todo"])
+    }
+  }
 }

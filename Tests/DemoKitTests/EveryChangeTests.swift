@@ -121,12 +121,14 @@ struct EveryChangeTests {
   }
 
   /// A todo added, edited and toggled offline goes as one `POST /todos/add` with it all; an
-  /// edit of a server todo goes as a `PUT`, a deletion as a `DELETE`, in the order made.
+  /// edit of a server todo goes as a `PUT`, a deletion as a `DELETE`, in the order made —
+  /// each after a read that checks the todo has not changed since (else: a conflict).
   @Test func todoChangesGoInOrderFoldedWhereTheyCan() async throws {
     try await withSandbox { server in
       let device = Device(server)
       defer { device.remove() }
-      try await device.todos.keep([Todo(id: 3, todo: "Seeded", completed: false, userId: 1)])
+      _ = try await device.todos.refresh()  // the page, todo 3 as the server has it
+      server.journal.reset()
       let added = try await device.todos.add(TodoDraft(todo: "New", userId: 2), offline: true)
       let local = ItemID.local(try #require(added.localId))
       _ = try await device.todos.edit(local, offline: true) { _ in TodoEdit(todo: "Newer") }
@@ -139,7 +141,8 @@ struct EveryChangeTests {
       }
       #expect(try await device.todos.sync().map(\.entry.status) == [.synced, .synced])
       let methods = server.journal.entries.map { "\($0.method) \($0.path)" }
-      #expect(methods == ["POST /todos/add", "DELETE /todos/3"])
+      // The deletion checks first that todo 3 is still what it was deleted from.
+      #expect(methods == ["POST /todos/add", "GET /todos/3", "DELETE /todos/3"])
       let body = String(decoding: server.journal.entries.first?.body ?? Data(), as: UTF8.self)
       #expect(body.contains("Newer") && body.contains("true"), "\(body)")
     }

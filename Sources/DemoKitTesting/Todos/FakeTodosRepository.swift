@@ -17,14 +17,24 @@ extension FakeCollection: TodosRepository where Item == Todo {
     }
   }
 
-  public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo {
-    let fields = [edit.todo, edit.completed.map(String.init)].compactMap { $0 }
-    try await script.call(
-      "update", "\(id), \(fields.joined(separator: ", ")), key \(idempotencyKey)")
-    return edit.applied(to: try stored(id))
+  /// The todo as given: a fake's todos never change, and carry no version.
+  public func latest(id: Int) async throws -> (todo: Todo, version: String?) {
+    try await script.call("latest", "\(id)")
+    return (try stored(id), nil)
   }
 
-  public func delete(id: Int, idempotencyKey: String) async throws {
+  public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String, ifMatch version: String?)
+    async throws -> (todo: Todo, version: String?)
+  {
+    let fields =
+      [edit.todo, edit.completed.map(String.init)].compactMap { $0 }
+      + (version.map { ["if-match \($0)"] } ?? [])
+    try await script.call(
+      "update", "\(id), \(fields.joined(separator: ", ")), key \(idempotencyKey)")
+    return (edit.applied(to: try stored(id)), nil)
+  }
+
+  public func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws {
     try await script.call("delete", "\(id), key \(idempotencyKey)")
     _ = try stored(id)
   }

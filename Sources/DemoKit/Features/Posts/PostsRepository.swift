@@ -92,14 +92,7 @@ public final class APIPostsRepository: PostsRepository {
     var request = PostRequests.get(id: id)
     request.cachePolicy = .revalidate
     let answer = try await network.send(request)
-    return (answer.value, Self.strong(answer.etag))
-  }
-
-  /// A strong entity tag; nil for a weak one (`W/"…"`, which Express puts on every JSON body):
-  /// `If-Match` compares strongly (RFC 9110 §13.1.1), so a weak tag could never match, and
-  /// the value itself is compared instead.
-  private static func strong(_ tag: String?) -> String? {
-    tag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
+    return (answer.value, EntityTag.strong(answer.etag))
   }
 
   public func update(id: Int, _ edit: PostEdit, idempotencyKey: String, ifMatch version: String?)
@@ -108,7 +101,7 @@ public final class APIPostsRepository: PostsRepository {
     var request = PostRequests.update(id: id, edit, idempotencyKey: idempotencyKey)
     request.headers["If-Match"] = version
     let answer = try await network.send(request)
-    return (answer.value, Self.strong(answer.etag))
+    return (answer.value, EntityTag.strong(answer.etag))
   }
 
   public func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws {

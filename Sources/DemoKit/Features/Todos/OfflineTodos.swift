@@ -22,17 +22,18 @@ public struct OfflineTodos: OfflineFeature {
   private let repository: any TodosRepository
 
   /// Todos kept in the store `stores` opens for the owner signed in now (`owner`), changed
-  /// through `repository`.
+  /// through `repository`; a conflict with a newer todo on the server is settled as
+  /// `conflicts` says (see ``OfflinePosts``).
   public init(
     stores: @escaping @Sendable (DataOwner) -> LocalStore<Todo>,
     owner: @escaping @Sendable () async -> DataOwner, repository: any TodosRepository,
-    connectivity: Connectivity? = nil, maxAttempts: Int = 5,
+    connectivity: Connectivity? = nil, maxAttempts: Int = 5, conflicts: ConflictPolicy = .ask,
     analytics: any Analytics = NoAnalytics()
   ) {
     self.repository = repository
     collection = OfflineCollection(
       stores: stores, owner: owner, name: "todos", connectivity: connectivity,
-      maxAttempts: maxAttempts, analytics: analytics
+      maxAttempts: maxAttempts, conflicts: conflicts, analytics: analytics
     ) { entry in try await Self.send(entry, to: repository) }
   }
 
@@ -45,14 +46,14 @@ public struct OfflineTodos: OfflineFeature {
         decoder.decode(TodoDraft.self, from: entry.payload), idempotencyKey: key)
       return .init(key: Self.key(todo.id), value: todo)
     }
-    // Todos are last write wins: the repository reads no version (see OfflinePosts).
-    return try await send(entry, edits: [editKind, setCompletedKind]) { id, payload, _ in
-      (
-        try await repository.update(
-          id: id, decoder.decode(TodoEdit.self, from: payload), idempotencyKey: key), nil
-      )
-    } delete: { id, _ in
-      try await repository.delete(id: id, idempotencyKey: key)
+    return try await send(
+      entry, edits: [editKind, setCompletedKind], current: repository.latest(id:)
+    ) { id, payload, version in
+      try await repository.update(
+        id: id, decoder.decode(TodoEdit.self, from: payload), idempotencyKey: key,
+        ifMatch: version)
+    } delete: {
+      try await repository.delete(id: $0, idempotencyKey: key, ifMatch: $1)
     }
   }
 

@@ -10,9 +10,28 @@ public protocol TodosRepository: Sendable {
   /// Adds a todo, sent with `idempotencyKey` — the same on every send of one change (an
   /// outbox entry's own), so a 503 or a lost answer is retried under it, as every write is.
   func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo
-  /// Changes a todo's text or completed flag.
-  func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo
-  func delete(id: Int, idempotencyKey: String) async throws
+  /// The todo as the server has it now (asked, never a kept answer) and its version (a strong
+  /// `ETag`; nil when the server sends none): what a change made offline is checked against
+  /// just before it is written.
+  func latest(id: Int) async throws -> (todo: Todo, version: String?)
+  /// Changes a todo's text or completed flag, `If-Match` on `version` when given (a server
+  /// whose todo changed since answers 412 and changes nothing).
+  func update(id: Int, _ edit: TodoEdit, idempotencyKey: String, ifMatch version: String?)
+    async throws -> (todo: Todo, version: String?)
+  /// Deletes a todo, `If-Match` on `version` when given.
+  func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws
+}
+
+extension TodosRepository {
+  /// Changes a todo whatever its version (last write wins).
+  public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo {
+    try await update(id: id, edit, idempotencyKey: idempotencyKey, ifMatch: nil).todo
+  }
+
+  /// Deletes a todo whatever its version.
+  public func delete(id: Int, idempotencyKey: String) async throws {
+    try await delete(id: id, idempotencyKey: idempotencyKey, ifMatch: nil)
+  }
 }
 
 // MARK: - Live implementation
@@ -37,15 +56,27 @@ public final class APITodosRepository: TodosRepository {
     ).value
   }
 
-  public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo {
-    try await network.send(
-      Request(path: "todos/\(id)", method: .put, body: .json(edit), idempotencyKey: idempotencyKey)
-    ).value
+  public func latest(id: Int) async throws -> (todo: Todo, version: String?) {
+    var request = Request<Todo>(path: "todos/\(id)")
+    request.cachePolicy = .revalidate
+    let answer = try await network.send(request)
+    return (answer.value, EntityTag.strong(answer.etag))
   }
 
-  public func delete(id: Int, idempotencyKey: String) async throws {
-    _ = try await network.send(
-      Request<EmptyResponse>(
-        path: "todos/\(id)", method: .delete, idempotencyKey: idempotencyKey))
+  public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String, ifMatch version: String?)
+    async throws -> (todo: Todo, version: String?)
+  {
+    var request = Request<Todo>(
+      path: "todos/\(id)", method: .put, body: .json(edit), idempotencyKey: idempotencyKey)
+    request.headers["If-Match"] = version
+    let answer = try await network.send(request)
+    return (answer.value, EntityTag.strong(answer.etag))
+  }
+
+  public func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws {
+    var request = Request<EmptyResponse>(
+      path: "todos/\(id)", method: .delete, idempotencyKey: idempotencyKey)
+    request.headers["If-Match"] = version
+    _ = try await network.send(request)
   }
 }
