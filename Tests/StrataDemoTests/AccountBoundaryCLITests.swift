@@ -160,6 +160,53 @@ struct AccountBoundaryCLITests {
     }
   }
 
+  /// `sync` of eight changes in one process, held at the first send while another process
+  /// signs out (`logout`, or `login` as someone else): nothing more goes out — not under the
+  /// old token, not under the new account — and the rest wait, pending, for their owner.
+  @Test(arguments: [false, true])
+  func anotherProcessesSignOutStopsARunningSync(signsInAsAnother: Bool) async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      try await Self.login(cli, api, Self.emily)
+      for number in 1...8 {
+        let kept = try await cli.run(
+          api + ["post", "create", "--offline", "--title", "Post \(number)", "--body", "b"])
+        #expect(kept.status == 0, "\(kept.stderr)")
+      }
+      let arrived = Lock(false)
+      let release = DispatchSemaphore(value: 0)
+      server.faults.add(
+        .init(
+          method: "POST", path: "/posts/add", count: 1,
+          action: .hold {
+            arrived.withLock { $0 = true }
+            _ = release.wait(timeout: .now() + 300)  // on the sandbox's thread
+          }))
+      async let syncing = cli.run(
+        api + ["--set", "DEADLINE=300s", "--set", "IDLE_TIMEOUT=300s", "sync"])
+      let patience = ContinuousClock.now + .seconds(300)  // a hang guard
+      while !arrived.withLock({ $0 }), ContinuousClock.now < patience {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      #expect(arrived.withLock { $0 }, "the first change reached the server")
+      if signsInAsAnother {
+        try await Self.login(cli, api, Self.michael)
+      } else {
+        #expect(try await cli.run(api + ["logout"]).status == 0)
+      }
+      release.signal()
+      let sync = try await syncing
+      #expect(sync.status == 75, "the rest wait: \(sync.all)")
+      #expect(sync.stdout.contains("7 changes wait: the session ended while the sync ran"))
+      #expect(server.journal.count(method: "POST", path: "/posts/add") == 1, "nothing after it")
+      // Back in Emily's session, the seven go, once each.
+      try await Self.login(cli, api, Self.emily)
+      #expect(try await cli.run(api + ["sync"]).status == 0)
+      #expect(server.journal.count(method: "POST", path: "/posts/add") == 8)
+    }
+  }
+
   /// Signed in against a server that varies every answer on `Authorization`, across many
   /// commands: neither token is in any file under the cache or data directories.
   @Test func noTokenReachesAFileButTheSession() async throws {

@@ -80,8 +80,9 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   public func currentOwner() async -> DataOwner { await owner() }
 
   /// The current owner's store.
-  private func store() async -> LocalStore<Item> {
-    let who = await owner()
+  private func store() async -> LocalStore<Item> { store(of: await owner()) }
+
+  private func store(of who: DataOwner) -> LocalStore<Item> {
     if let store = stores[who] { return store }
     let store = open(who)
     stores[who] = store
@@ -270,8 +271,13 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// - Returns: How many.
   public func retryFailed() async throws -> Int { try await store().retryFailed() }
 
-  /// Every change in the outbox, oldest first.
-  public func outbox() async throws -> [OutboxEntry] { try await store().outbox() }
+  /// Every change in the outbox of the owner signed in now — or of `owner`, for a report on
+  /// a sync that began in that owner's session (which may have ended while it ran) — oldest
+  /// first.
+  public func outbox(of owner: DataOwner? = nil) async throws -> [OutboxEntry] {
+    guard let owner else { return try await store().outbox() }
+    return try await store(of: owner).outbox()
+  }
 
   private static func entries(_ store: LocalStore<Item>) async throws -> [Entry] {
     try await store.records().map { Entry(key: $0.key, $0.record) }

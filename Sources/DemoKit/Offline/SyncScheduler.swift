@@ -142,11 +142,11 @@ extension SyncScheduler {
           return after.filter { $0.status == .synced && before.contains($0.id) }.count
         }
       }
-      sent += await synced(posts.collection.outbox) {
+      sent += await synced({ try await posts.collection.outbox() }) {
         try await posts.sync().filter { $0.entry.status == .synced }.count
       }
       if !Task.isCancelled {
-        sent += await synced(todos.collection.outbox) {
+        sent += await synced({ try await todos.collection.outbox() }) {
           try await todos.sync().filter { $0.entry.status == .synced }.count
         }
       }

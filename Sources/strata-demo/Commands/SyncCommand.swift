@@ -61,20 +61,28 @@ enum SyncCommand {
           } ?? Self.deleted(outcome.entry, text)
         }
       }
-    let left = try await posts.outbox() + todos.collection.outbox()
-    return report(rows, left: left, owner: owner)
+    // The owner whose sync this was, even when their session ended while it ran (here or in
+    // another process): what of theirs is left waits for them.
+    let ended = await posts.collection.currentOwner() != owner
+    let left = try await posts.collection.outbox(of: owner) + todos.collection.outbox(of: owner)
+    return report(rows, left: left, owner: owner, sessionEnded: ended)
   }
 
   /// The sync's table (or "nothing to send"), whose changes they were, what is left, and the
   /// exit status that says the same: 1 when a change was refused, 75 while one waits.
-  private static func report(_ rows: [Row], left: [OutboxEntry], owner: DataOwner) -> Output {
+  private static func report(
+    _ rows: [Row], left: [OutboxEntry], owner: DataOwner, sessionEnded: Bool = false
+  ) -> Output {
     let refused = left.filter { $0.status == .failed }.count
     let conflicted = left.filter { $0.status == .conflicted }.count
     let waiting = left.filter { $0.status == .pending }.count
     let status: ExitStatus =
       refused + conflicted > 0 ? .failure : waiting > 0 ? .tempFail : .ok
     let text = Localized.current
-    let reason = left.first { $0.status == .pending }?.message ?? text("sync.unreachable")
+    let reason =
+      sessionEnded
+      ? text("sync.sessionEnded")
+      : left.first { $0.status == .pending }?.message ?? text("sync.unreachable")
     let footer = [
       waiting > 0 ? text.plural("sync.waiting", count: waiting, ["reason": reason]) : nil,
       refused > 0 ? text("sync.refused", ["count": String(refused)]) : nil,
