@@ -173,4 +173,22 @@ struct ConflictTests {
       #expect(outcomes.first?.entry.conflict?.fields == ["todo"])
     }
   }
+
+  /// The sandbox's `edited-elsewhere` fault: someone else edits the post between this
+  /// device's read and its write — the write's `If-Match` meets the newer version (412), and
+  /// the change is a conflict, the other edit kept.
+  @Test func someoneElseEditingBetweenTheReadAndTheWriteIsAConflict() async throws {
+    try await withSandbox(EveryChangeTests.keeping()) { server in
+      server.faults.add(try .init(spec: "PUT /posts/1 edited-elsewhere"))
+      let device = Device(server)
+      defer { device.remove() }
+      _ = try await device.posts.refresh()
+      _ = try await device.posts.edit(.server(1), PostEdit(title: "Mine"), offline: true)
+      let outcomes = try await device.posts.sync()
+      #expect(outcomes.map(\.entry.status) == [.conflicted])
+      #expect(try await Self.onServer(server).title.hasSuffix("(edited elsewhere)"))
+      let theirs = try #require(outcomes.first?.entry.conflict?.theirs)
+      #expect(String(decoding: theirs, as: UTF8.self).contains("(edited elsewhere)"))
+    }
+  }
 }

@@ -67,4 +67,27 @@ final class KeptWrites: Sendable {
     guard isOn.withLock({ $0 }), let id = Int(text) else { return }
     records.withLock { $0[resource, default: [:]][id] = .some(nil) }
   }
+
+}
+
+extension SandboxAPI {
+  /// What the `edited-elsewhere` fault does: the post or todo `path` names, as kept now, with
+  /// " (edited elsewhere)" on its title or text, kept as another client's write would be.
+  /// Nothing when writes are not kept or the path names no such record.
+  func editElsewhere(_ path: String) {
+    let parts = path.split(separator: "/").map(String.init)
+    guard kept.isOn.withLock({ $0 }), parts.count == 2 else { return }
+    let (items, field) =
+      switch parts[0] {
+      case "posts": (encodedPosts, "title")
+      case "todos": (encodedTodos, "todo")
+      default: ([Data](), "")
+      }
+    guard !field.isEmpty,
+      let record = try? stored(parts[0], parts[1], in: items, kind: "", label: "")
+    else { return }
+    var object = Self.object(record)
+    object[field] = Self.text(object[field]) + " (edited elsewhere)"
+    kept.keep(parts[0], object)
+  }
 }

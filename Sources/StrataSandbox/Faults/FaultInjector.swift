@@ -32,6 +32,11 @@ public final class FaultInjector: Sendable {
     /// of any of that name: tests and the tour drive a client cache per route — its freshness,
     /// what it varies on — as a real deployment's CDN or framework would (not terminal).
     case header(name: String, value: String)
+    /// Someone else changes the post or todo the path names first (`/posts/1`, `/todos/3`):
+    /// its `title` or `todo` gains " (edited elsewhere)", kept as a write is — so a change based
+    /// on the version read before meets a newer one (412 to its `If-Match`). Needs the sandbox
+    /// to keep writes; not terminal: the request is then served.
+    case editedElsewhere
 
     /// ``header(name:value:)`` for `Cache-Control`.
     public static func cacheControl(_ value: String) -> Action {

@@ -10,7 +10,8 @@ extension FaultInjector.Fault {
   /// `GET /todos delay=1500ms`, `GET /users truncate`, `* /* echo=500` (the request echoed in
   /// the error body), `GET /users endless` (a body that never ends), `GET /users/*
   /// cache=max-age=60,stale-if-error=600` (that `Cache-Control` on the answers), `GET /auth/me
-  /// vary=Authorization` (that `Vary`). METHOD `*` matches any method; a PATH ending in `*`
+  /// vary=Authorization` (that `Vary`), `PUT /posts/1 edited-elsewhere` (someone else edits
+  /// the post first). METHOD `*` matches any method; a PATH ending in `*`
   /// matches a prefix; COUNT defaults to 1.
   /// - Throws: ``SpecError`` naming the bad part.
   public init(spec: String) throws {
@@ -55,6 +56,7 @@ extension FaultInjector.Fault {
     case "lose-answer": return .dropAfterHandling
     case "truncate": return .truncateBody
     case "endless": return .endlessBody
+    case "edited-elsewhere": return .editedElsewhere
     default: break
     }
     // `vary=Authorization`, `cache=max-age=60`: a header on the answer, one token of ASCII.

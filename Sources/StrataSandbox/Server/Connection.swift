@@ -89,6 +89,8 @@ struct Connection {
         truncate = true
       case .header(let name, let value):
         extraHeaders.append((name, value))
+      case .editedElsewhere:
+        server.api.editElsewhere(request.path)
       case .echo(let status):
         return send(.echo(request, status: status), keepAlive: keepAlive, includeBody: true)
       case .endlessBody:
