@@ -191,4 +191,26 @@ struct ConflictTests {
       #expect(String(decoding: theirs, as: UTF8.self).contains("(edited elsewhere)"))
     }
   }
+
+  /// Two posts made offline, then the first edited online: the edit folds into its creation
+  /// and that one change is sent — the second stays as it was, pending, untouched by the
+  /// first's outcome.
+  @Test func anEditOfOneOfTwoPendingPostsSendsThatPostAlone() async throws {
+    try await withSandbox { server in
+      let device = Device(server)
+      defer { device.remove() }
+      let a = try await device.posts.create(
+        PostDraft(title: "A", body: "b", userId: 1), offline: true)
+      let b = try await device.posts.create(
+        PostDraft(title: "B", body: "b", userId: 1), offline: true)
+      let edited = try await device.posts.edit(
+        .local(try #require(a.localId)), PostEdit(title: "A2"))
+      #expect(edited.status == .synced && edited.item.title == "A2" && edited.localId == a.localId)
+      #expect(server.journal.count(method: "POST", path: "/posts/add") == 1)
+      let body = String(decoding: server.journal.entries.last?.body ?? Data(), as: UTF8.self)
+      #expect(body.contains("A2") && !body.contains("\"B\""))
+      let second = try #require(try await device.posts.local().first { $0.localId == b.localId })
+      #expect(second.status == .pending && second.message == nil && second.item.title == "B")
+    }
+  }
 }
