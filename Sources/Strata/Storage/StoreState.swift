@@ -8,10 +8,11 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   case replaceSynced(values: [String: Value], at: Date)
   /// A change queued, with the value shown for it (both or neither: one record).
   case enqueue(entry: OutboxEntry, record: StoredRecord<Value>?)
-  /// An entry rewritten in place — a send's outcome, or a change folded into one not yet
-  /// sent — and the value under its record key. When the answer has another key than
-  /// `formerKey`, the value shown under `formerKey` is dropped and the changes that follow
-  /// this one move to the new key. A synced deletion drops its value.
+  /// An entry rewritten in place — a send's outcome, a change folded into one not yet sent, a
+  /// conflict resolved — and the value under its record key. A synced deletion drops its
+  /// value. `formerKey` is what earlier builds wrote when they moved a value to the server's
+  /// key (the value shown under it dropped, the followers moved); this build writes nil, and
+  /// a value keeps its key for life.
   case settle(entry: OutboxEntry, record: StoredRecord<Value>?, formerKey: String?)
   /// Refused changes put back in the queue.
   case requeue(ids: [UUID], at: Date)
