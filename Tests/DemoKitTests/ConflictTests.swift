@@ -213,4 +213,25 @@ struct ConflictTests {
       #expect(second.status == .pending && second.message == nil && second.item.title == "B")
     }
   }
+
+  /// The posts screen: a conflicted post is shown as such, and the user's choice settles it.
+  @MainActor @Test func theScreenShowsAConflictAndTheUsersChoiceSettlesIt() async throws {
+    try await withSandbox(EveryChangeTests.keeping()) { server in
+      let (a, b) = try await Self.bothEdit(
+        server, first: PostEdit(title: "From A"), second: PostEdit(title: "From B"))
+      defer {
+        a.remove()
+        b.remove()
+      }
+      _ = try await a.posts.sync()
+      let screen = LocalPostsViewModel(posts: b.posts)
+      await screen.sync()
+      let conflicted = try #require(screen.items.first { $0.item.id == 1 })
+      #expect(conflicted.status == .conflicted && conflicted.item.title == "From B")
+      await screen.resolve(conflicted, keeping: .mine)
+      #expect(screen.items.first { $0.item.id == 1 }?.status == .synced)
+      #expect(try await Self.onServer(server).title == "From B")
+      #expect(try await b.posts.resolve(.server(1), keeping: .theirs) == false, "settled")
+    }
+  }
 }

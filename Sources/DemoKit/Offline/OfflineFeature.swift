@@ -51,6 +51,25 @@ extension OfflineFeature {
     return deletion
   }
 
+  /// Settles the conflicted change to `id` (see ``ConflictResolution``): mine goes again, on
+  /// the server's current version, with the next sync; theirs is kept and mine dropped.
+  /// - Returns: Whether `id` had a conflicted change.
+  /// - Throws: ``SharedServerID`` for a server id several items here carry.
+  @discardableResult
+  public func resolve(_ id: ItemID, keeping choice: ConflictResolution) async throws -> Bool {
+    let key = id.key(Self.name)
+    let conflicted = try await collection.outbox().filter {
+      $0.status == .conflicted && ($0.recordKey == key || $0.serverKey == key)
+    }
+    let items = Set(conflicted.compactMap(\.recordKey))
+    guard items.count < 2 else {
+      throw SharedServerID(
+        Self.name, id, localIds: items.sorted().compactMap(OfflineCollection<Value>.localId(in:)))
+    }
+    guard let change = conflicted.last else { return false }
+    return try await collection.resolve(change.id, keeping: choice)
+  }
+
   static func key(_ id: Int) -> String { ItemID.server(id).key(name) }
 
   /// Runs `change` on the record key `id` names; a server id that several items here carry is

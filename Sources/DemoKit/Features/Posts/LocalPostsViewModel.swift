@@ -35,6 +35,18 @@ public final class LocalPostsViewModel: LoadStateOwner {
     }
   }
 
+  /// Settles `item`'s conflict with the server's newer version — the user chose — and shows
+  /// the outcome: `.mine` is sent again at once, on the server's version; `.theirs` shows the
+  /// server's post.
+  public func resolve(_ item: OfflinePosts.Item, keeping choice: ConflictResolution) async {
+    _ = await loading {
+      let id = item.localId.map(ItemID.local) ?? .server(item.item.id)
+      guard try await posts.resolve(id, keeping: choice) else { return }
+      if choice == .mine { _ = try await posts.sync() }
+      items = try await posts.local()
+    }
+  }
+
   /// Sends what is pending and shows the outcome.
   public func sync() async {
     _ = await loading {
