@@ -132,24 +132,19 @@ extension SyncScheduler {
       /// The changes one sync sent: its outcomes; when it was stopped (a signal ends a watch),
       /// those pending before it that the store now has as synced — a pass that sent four
       /// before the stop says four.
-      func synced(_ outbox: () async throws -> [OutboxEntry], _ sync: () async throws -> Int)
-        async -> Int
-      {
-        let before = Set(((try? await outbox()) ?? []).filter { $0.status == .pending }.map(\.id))
-        do { return try await sync() } catch {
+      func synced(_ feature: some OfflineFeature) async -> Int {
+        let before = Set(
+          ((try? await feature.outbox()) ?? []).filter { $0.status == .pending }.map(\.id))
+        do {
+          return try await feature.sync().filter { $0.entry.status == .synced }.count
+        } catch {
           note(error)
-          let after = (try? await outbox()) ?? []
+          let after = (try? await feature.outbox()) ?? []
           return after.filter { $0.status == .synced && before.contains($0.id) }.count
         }
       }
-      sent += await synced({ try await posts.collection.outbox() }) {
-        try await posts.sync().filter { $0.entry.status == .synced }.count
-      }
-      if !Task.isCancelled {
-        sent += await synced({ try await todos.collection.outbox() }) {
-          try await todos.sync().filter { $0.entry.status == .synced }.count
-        }
-      }
+      sent += await synced(posts)
+      if !Task.isCancelled { sent += await synced(todos) }
       let left = (try? await posts.collection.outbox()) ?? []
       let leftTodos = (try? await todos.collection.outbox()) ?? []
       return Pass(
