@@ -168,7 +168,14 @@ extension LocalStore {
 
   /// A change the server's value moved away from: kept with the server's side, not sent again
   /// until resolved.
+  /// The server's value is kept only when it holds no secret the process knows (a token a
+  /// server echoed): without it, resolving `theirs` drops the value for the next page to bring
+  /// back, as for a refused precondition.
   private static func conflicted(_ entry: inout OutboxEntry, _ conflict: ChangeConflict) {
+    var conflict = conflict
+    if let theirs = conflict.theirs, KnownSecrets.occur(in: theirs) {
+      conflict = ChangeConflict(encoded: nil, version: conflict.version, fields: conflict.fields)
+    }
     (entry.status, entry.conflict) = (.conflicted, conflict)
     let fields = conflict.fields.isEmpty ? "" : " (\(conflict.fields.joined(separator: ", ")))"
     entry.message =

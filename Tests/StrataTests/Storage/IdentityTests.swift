@@ -135,6 +135,30 @@ struct IdentityTests {
     #expect(refused.map(\.entry.status) == [.failed])
   }
 
+  /// A conflict whose server value holds a secret the process knows (a token the server
+  /// echoed) is kept without that value: no file but the session's holds a token.
+  @Test func aConflictsServerValueHoldingASecretIsNotKept() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let token = "tok-\(UUID().uuidString)-echoed"
+    KnownSecrets.register(token)
+    let store = LocalStore<Note>(path: directory.base)
+    try await store.replaceSynced(with: [("n-1", Note(id: 1, text: "x"))])
+    try await DependentChangesTests.edit(store, "n-1", "mine")
+    let outcomes = try await store.sync { _ in
+      throw try ChangeConflict(theirs: Note(id: 1, text: token), version: "v2", fields: ["text"])
+    }
+    #expect(outcomes.map(\.entry.status) == [.conflicted])
+    #expect(outcomes.first?.entry.conflict?.theirs == nil)
+    #expect(outcomes.first?.entry.conflict?.version == "v2")
+    for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.path + "/" + file))
+      #expect(!String(decoding: bytes, as: UTF8.self).contains(token), "\(file)")
+    }
+    #expect(try await store.resolve(outcomes[0].entry.id, keeping: .theirs))
+    #expect(try await store.record("n-1") == nil, "dropped, for the next page to bring back")
+  }
+
   /// A store written before values kept their own key — moved to the server's key, the local
   /// one beside it — opens with each value back under its own key and its changes with it.
   @Test func aStoreOfTheFormerLayoutIsReadInPlace() async throws {
