@@ -127,6 +127,35 @@ struct ChangeSaysCLITests {
     }
   }
 
+  /// `--retry-failed=ID` puts back the one refused change of the item `ID` (its local id, as
+  /// `posts --local` shows it); `--discard` takes the same id.
+  @Test func oneRefusedChangeIsRetriedOrDiscardedByItsLocalID() async throws {
+    try await withSandbox { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      var locals: [String] = []
+      for title in ["First", "Second"] {
+        let made = try await cli.run(
+          api + ["post", "create", "--offline", "--title", title, "--body", "b"])
+        locals.append(try #require(EveryChangeCLITests.localID(in: made.stdout)))
+      }
+      server.faults.add(try .init(spec: "POST /posts/add 400x2"))
+      #expect(try await cli.run(api + ["sync"]).status == 1, "both refused")
+      let retried = try await cli.run(api + ["sync", "--retry-failed=\(locals[0])"])
+      #expect(retried.stderr.contains("1 refused change back in the queue"), "\(retried.stderr)")
+      #expect(retried.stdout.contains(locals[0]) && retried.status == 1, "sent; the other waits")
+      let listed = try await cli.run(api + ["posts", "--local"])
+      #expect(listed.stdout.contains("synced") && listed.stdout.contains("failed"))
+      let dropped = try await cli.run(api + ["sync", "--discard", locals[1]])
+      #expect(dropped.status == 0, "\(dropped.stderr)")
+      #expect(try await cli.run(api + ["sync"]).status == 0)
+      let noSuch = try await cli.run(api + ["sync", "--retry-failed=abcdef12"])
+      #expect(noSuch.status == 1 && noSuch.stderr.contains("no refused change"))
+      let flagOnly = try await cli.run(api + ["sync", "--watch=1"])
+      #expect(flagOnly.status == 2, "a flag takes no value")
+    }
+  }
+
   /// A post the sandbox kept (`--keep-writes`) has comments to list (none yet), as its edit
   /// and deletion already find it.
   @Test func aKeptPostHasComments() async throws {

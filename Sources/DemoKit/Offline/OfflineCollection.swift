@@ -267,9 +267,12 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// - Returns: Whether there was such a change.
   public func discard(_ id: UUID) async throws -> Bool { try await store().discard(id) }
 
-  /// Puts the refused changes back in the queue for the next sync.
+  /// Puts the refused changes — or those with the identities in `only` — back in the queue for
+  /// the next sync.
   /// - Returns: How many.
-  public func retryFailed() async throws -> Int { try await store().retryFailed() }
+  public func retryFailed(only: Set<UUID>? = nil) async throws -> Int {
+    try await store().retryFailed(only: only)
+  }
 
   /// Every change in the outbox of the owner signed in now — or of `owner`, for a report on
   /// a sync that began in that owner's session (which may have ended while it ran) — oldest

@@ -224,14 +224,15 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// The changes waiting or refused, and the newest synced ones, oldest first.
   public func outbox() async throws -> [OutboxEntry] { try await reading { $0.outbox } }
 
-  /// Puts every refused change back in the queue (and its value back to `pending`), for the
-  /// next sync to send in its original place.
+  /// Puts every refused change — or those of them with the identities in `only` — back in the
+  /// queue (and its value back to `pending`), for the next sync to send in its original place.
   /// - Returns: How many.
   @discardableResult
-  public func retryFailed() async throws -> Int {
+  public func retryFailed(only: Set<UUID>? = nil) async throws -> Int {
     let stamp = now()
     return try await writing { state in
-      let failed = state.outbox.filter { $0.status == .failed }.map(\.id)
+      let failed = state.outbox.filter { $0.status == .failed && only?.contains($0.id) ?? true }
+        .map(\.id)
       return (failed.isEmpty ? nil : .requeue(ids: failed, at: stamp), failed.count)
     }
   }

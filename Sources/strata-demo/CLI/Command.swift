@@ -60,18 +60,26 @@ struct Command: Sendable {
 struct OptionSpec: Sendable {
   let name: String
   let valueName: String?
+  /// A flag that may narrow itself with `--name=VALUE` (`--retry-failed=ID`): the value is
+  /// taken only after `=`, so the flag alone never eats the next word.
+  let inlineValueName: String?
   /// The key of its help sentence: `option.<name>` unless the command says otherwise (`--text`
   /// means one thing to `todo add` and another to `todo edit`).
   let helpKey: String
 
-  init(name: String, valueName: String?, help helpKey: String? = nil) {
-    (self.name, self.valueName, self.helpKey) = (name, valueName, helpKey ?? "option." + name)
+  init(
+    name: String, valueName: String?, inlineValueName: String? = nil, help helpKey: String? = nil
+  ) {
+    (self.name, self.valueName, self.inlineValueName) = (name, valueName, inlineValueName)
+    self.helpKey = helpKey ?? "option." + name
   }
 
   var help: String { Localized.current(helpKey) }
 
   static func table(_ options: [OptionSpec]) -> String {
-    let labels = options.map { "--\($0.name)\($0.valueName.map { " \($0)" } ?? "")" }
+    let labels = options.map {
+      "--\($0.name)\($0.valueName.map { " \($0)" } ?? $0.inlineValueName.map { "[=\($0)]" } ?? "")"
+    }
     let width = labels.map(\.count).max() ?? 0
     return zip(labels, options).map { label, option in
       "  " + label + String(repeating: " ", count: width - label.count + 2) + option.help + "\n"

@@ -246,11 +246,11 @@ enum CommandLineParser {
             ["option": Invocation.quoted(option.name, bare: true), "command": command.name]),
           command)
       }
-      if spec.valueName == nil {  // a flag
-        guard option.value == nil else {
+      if spec.valueName == nil {  // a flag, perhaps narrowed by `=VALUE`
+        guard option.value == nil || spec.inlineValueName != nil else {
           throw UsageError(Localized.current("usage.noValue", ["option": option.name]), command)
         }
-        invocation.options[option.name, default: []].append("")
+        invocation.options[option.name, default: []].append(option.value ?? "")
         continue
       }
       guard let value = option.value else {

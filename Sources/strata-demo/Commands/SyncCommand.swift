@@ -9,7 +9,7 @@ enum SyncCommand {
     Command(
       "sync", positionals: ["[mine|theirs]"],
       options: [
-        OptionSpec(name: "retry-failed", valueName: nil),
+        OptionSpec(name: "retry-failed", valueName: nil, inlineValueName: "ID"),
         OptionSpec(name: "discard", valueName: "ID"),
         OptionSpec(name: "resolve", valueName: "ID"),
         OptionSpec(name: "watch", valueName: nil),
@@ -27,10 +27,8 @@ enum SyncCommand {
     } else if !invocation.positionals.isEmpty {
       throw UsageError(Localized.current("usage.noArguments"), invocation.command)
     }
-    if invocation.option("retry-failed") != nil {
-      let requeued =
-        try await posts.collection.retryFailed() + todos.collection.retryFailed()
-      Terminal.error(Localized.current.plural("sync.requeued", count: requeued))
+    if let wanted = invocation.option("retry-failed") {
+      try await retry(wanted, posts, todos)
     }
     let owner = await posts.collection.currentOwner()
     let progress = ProgressLine(shown: Terminal.errorIsTerminal && !invocation.json)
@@ -106,11 +104,11 @@ enum SyncCommand {
       json: json, status: status)
   }
 
-  /// `sync --discard ID`: the one refused change of the item with local id `ID` (as `posts
-  /// --local` and the sync's table show it), or whose change key starts with `ID` (for
-  /// scripts), is dropped.
-  static func discard(_ key: String, _ posts: OfflinePosts, _ todos: OfflineTodos) async throws
-    -> Output
+  /// The one refused change of the item with local id `key` (as `posts --local` and the sync's
+  /// table show it), or whose change key starts with `key` (for scripts), and whether it is a
+  /// todo's; none or several: exit 1, saying so.
+  private static func refused(_ key: String, _ posts: OfflinePosts, _ todos: OfflineTodos)
+    async throws -> (entry: OutboxEntry, isTodo: Bool)
   {
     let wanted = key.uppercased()
     let local: String? =
@@ -130,8 +128,35 @@ enum SyncCommand {
           postMatches.isEmpty && todoMatches.isEmpty ? "discard.none" : "discard.several",
           ["key": Invocation.quoted(key)]))
     }
+    return (entry, postMatches.isEmpty)
+  }
+
+  /// `sync --retry-failed`: every refused change back in the queue; `--retry-failed=ID`: the
+  /// one of the item `ID` (or whose change key starts with it).
+  private static func retry(_ wanted: String, _ posts: OfflinePosts, _ todos: OfflineTodos)
+    async throws
+  {
+    var requeued = 0
+    if wanted.isEmpty {
+      requeued = try await posts.collection.retryFailed() + todos.collection.retryFailed()
+    } else {
+      let (entry, isTodo) = try await refused(wanted, posts, todos)
+      requeued =
+        isTodo
+        ? try await todos.collection.retryFailed(only: [entry.id])
+        : try await posts.collection.retryFailed(only: [entry.id])
+    }
+    Terminal.error(Localized.current.plural("sync.requeued", count: requeued))
+  }
+
+  /// `sync --discard ID`: the one refused change of the item `ID` (or whose change key starts
+  /// with it) is dropped.
+  static func discard(_ key: String, _ posts: OfflinePosts, _ todos: OfflineTodos) async throws
+    -> Output
+  {
+    let (entry, isTodo) = try await refused(key, posts, todos)
     _ =
-      postMatches.isEmpty
+      isTodo
       ? try await todos.collection.discard(entry.id) : try await posts.collection.discard(entry.id)
     return Output(
       text: .line(
