@@ -251,3 +251,23 @@ struct CompactedRecordTests {
     #expect(outbox.map { $0.base != nil } == [true, false])
   }
 }
+
+@Suite("OutboxEntry: equality over every field")
+struct OutboxEntryEqualityTests {
+  /// The fields kept apart (server key, base, version, conflict) count in `==` like the rest.
+  @Test func entriesDifferingInWhatTheyWereMadeFromAreNotEqual() throws {
+    let entry = OutboxEntry(kind: "k", payload: Data(), createdAt: Date(timeIntervalSince1970: 0))
+    var based = entry
+    based.base = Data("{}".utf8)
+    var conflicted = based
+    conflicted.conflict = try ChangeConflict(theirs: "theirs", version: "v")
+    var other = conflicted
+    other.conflict = try ChangeConflict(theirs: "someone else's", version: "v")
+    #expect(entry != based && based != conflicted && other != conflicted)
+    var keyed = entry
+    keyed.serverKey = "n-1"
+    #expect(keyed != entry)
+    keyed.serverKey = nil
+    #expect(keyed == entry, "nothing kept apart: equal again")
+  }
+}
