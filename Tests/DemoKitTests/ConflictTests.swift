@@ -95,24 +95,35 @@ struct ConflictTests {
   }
 
   /// Once a device has a post's version (from its own write's answer), its next change goes
-  /// `If-Match` on it; another device's write in between makes that a 412 — a conflict.
-  @Test func aChangeMadeOnAKnownVersionIsRefusedByItsPrecondition() async throws {
+  /// `If-Match` on it; another device's write in between makes that a 412: a conflict when
+  /// both changed the title, a merge (sent again on the new version) when not.
+  @Test(arguments: [true, false])
+  func aChangeMadeOnAKnownVersionMeetsItsPrecondition(sameField: Bool) async throws {
     try await withSandbox(EveryChangeTests.keeping()) { server in
-      let (a, b) = try await Self.bothEdit(
-        server, first: PostEdit(body: "A's body"), second: PostEdit(title: "B1"))
+      let (a, b) = (Device(server), Device(server))
       defer {
         a.remove()
         b.remove()
       }
-      _ = try await b.posts.sync()
+      _ = try await b.posts.refresh()
+      _ = try await b.posts.edit(.server(1), PostEdit(body: "B1"))  // sent: B learns its version
       _ = try await b.posts.edit(.server(1), PostEdit(title: "B2"), offline: true)
       let version = try #require(try await b.posts.outbox().last?.baseVersion, "from B1's answer")
-      _ = try await a.posts.sync()  // merges onto B1: the version B2 was based on is gone
+      _ = try await a.posts.refresh()  // the page shows B1
+      let theirs = sameField ? PostEdit(title: "A's title") : PostEdit(body: "A's body")
+      #expect(try await a.posts.edit(.server(1), theirs).status == .synced)
       let outcomes = try await b.posts.sync()
-      #expect(outcomes.map(\.entry.status) == [.conflicted])
-      let put = try #require(server.journal.entries.last { $0.method == "PUT" })
-      #expect(put.header("If-Match") == version, "sent on its version, refused (412)")
-      #expect(try await Self.onServer(server).title == "B1")
+      let put = try #require(server.journal.entries.first { $0.header("If-Match") == version })
+      #expect(put.method == "PUT", "B2 went on its version, and was refused (412)")
+      let post = try await Self.onServer(server)
+      if sameField {
+        #expect(outcomes.map(\.entry.status) == [.conflicted])
+        #expect(outcomes.first?.entry.conflict?.fields == ["title"])
+        #expect(post.title == "A's title")
+      } else {
+        #expect(outcomes.map(\.entry.status) == [.synced], "merged on the new version")
+        #expect(post.title == "B2" && post.body == "A's body")
+      }
     }
   }
 

@@ -66,4 +66,22 @@ struct EntityTagTests {
       #expect((now.json["title"] as? String)?.hasSuffix(" (edited elsewhere)") == true)
     }
   }
+
+  /// A keyed write refused by its precondition was not done: the same change under the same
+  /// key, sent again on the version now read, is carried out — not answered 412 again.
+  @Test func aPreconditionRefusalIsNotReplayedUnderItsKey() async throws {
+    try await Sandbox.with(configuration: Self.keeping()) { sandbox in
+      let tag = try #require(try await sandbox.send("GET", "/posts/4").header("ETag"))
+      let change: [String: Any] = ["title": "Keyed"]
+      let stale = try await sandbox.send(
+        "PUT", "/posts/4", json: change, headers: ["If-Match": "\"old\"", "Idempotency-Key": "k"])
+      #expect(stale.status == 412)
+      let again = try await sandbox.send(
+        "PUT", "/posts/4", json: change, headers: ["If-Match": tag, "Idempotency-Key": "k"])
+      #expect(again.status == 200 && again.header("Idempotent-Replayed") == nil)
+      let replay = try await sandbox.send(
+        "PUT", "/posts/4", json: change, headers: ["If-Match": tag, "Idempotency-Key": "k"])
+      #expect(replay.status == 200 && replay.header("Idempotent-Replayed") == "true")
+    }
+  }
 }

@@ -103,7 +103,8 @@ extension OfflineFeature {
   /// `current` can read the server's value now, it is compared first — a field changed on the
   /// server only merges (the change sets its own fields on top, `If-Match` on what was read),
   /// one changed on both sides, or any change under a deletion, is a ``ChangeConflict``. A 412
-  /// reads the server's value and is a conflict too. Without either, the last write wins.
+  /// reads the server's value and decides the same way (a merge is sent once more, on the
+  /// version read). Without either, the last write wins.
   /// - Throws: ``ChangeRefused`` for a kind this build does not know, or no server id;
   ///   ``ChangeConflict``.
   static func send(
@@ -117,18 +118,30 @@ extension OfflineFeature {
       throw ChangeRefused("this build does not know a change of kind \(entry.kind)")
     }
     let version = try await precondition(entry, id: id, current: current)
-    do {
+    func write(_ version: String?) async throws -> OfflineCollection<Value>.Settled? {
       guard edits.contains(entry.kind) else {
         try await delete(id, version)
         return nil
       }
       let (value, newVersion) = try await update(id, entry.payload, version)
       return .init(key: key(id), value: value, version: newVersion)
+    }
+    do {
+      return try await write(version)
     } catch let error as NetworkError where error.status == 412 {
+      // Someone changed it since the version this change was based on: read what they made.
       guard let current else { throw error }
       let (theirs, now) = try await current(id)
-      throw try ChangeConflict(
-        theirs: theirs, version: now, fields: try overlapping(entry, with: theirs))
+      let fields = try overlapping(entry, with: theirs)
+      guard fields.isEmpty else {
+        throw try ChangeConflict(theirs: theirs, version: now, fields: fields)
+      }
+      // Their fields are not this change's: it goes on top of their version, once.
+      do {
+        return try await write(now)
+      } catch let again as NetworkError where again.status == 412 {
+        throw try ChangeConflict(theirs: theirs, version: now, fields: [])
+      }
     }
   }
 

@@ -76,8 +76,10 @@ final class IdempotencyLedger: Sendable {
         guard let entry = state.entries[key], entry.response == nil else { return }
         state.bytes -= entry.bytes
         state.entries[key] = nil
-        // A 5xx is not done: the client may try again with the same key.
-        if !(500...599).contains(response.status) {
+        // A 5xx is not done: the client may try again with the same key. Nor is a 412: the
+        // write was refused by its precondition (If-Match), and the same change sent again on
+        // the version it now read is a request to do it, not a repeat of a done one.
+        if !(500...599).contains(response.status), response.status != 412 {
           let bytes = key.utf8.count + Self.size(of: response)
           var done = Entry(fingerprint: fingerprint, bytes: bytes)
           done.response = response
