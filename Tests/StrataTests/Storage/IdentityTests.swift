@@ -270,4 +270,23 @@ struct OutboxEntryEqualityTests {
     keyed.serverKey = nil
     #expect(keyed == entry, "nothing kept apart: equal again")
   }
+
+  /// Each field kept apart holds its value alone, and survives the line it is written as.
+  @Test func eachFieldKeptApartHoldsItsValueAlone() throws {
+    let entry = OutboxEntry(kind: "k", payload: Data(), createdAt: Date(timeIntervalSince1970: 0))
+    let conflict = try ChangeConflict(theirs: "theirs", version: "v2", fields: ["text"])
+    var alone = [entry, entry, entry, entry]
+    alone[0].serverKey = "n-1"
+    alone[1].base = Data("{}".utf8)
+    alone[2].baseVersion = "v1"
+    alone[3].conflict = conflict
+    #expect(alone[0].serverKey == "n-1" && alone[1].base == Data("{}".utf8))
+    #expect(alone[2].baseVersion == "v1" && alone[3].conflict == conflict)
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+    for one in alone {
+      #expect(try decoder.decode(OutboxEntry.self, from: encoder.encode(one)) == one)
+      #expect(one != entry)
+    }
+  }
 }
