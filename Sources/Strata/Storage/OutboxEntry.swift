@@ -19,7 +19,10 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   public var attempts: Int
   /// The server's refusal, for `failed`; the last transient failure, for `pending`; a note
   /// about the kept answer, for `synced`.
-  public var message: String?
+  public var message: String? {
+    get { rare?.fields.message }
+    set { change { $0.message = newValue } }
+  }
   /// The key of the value shown for this change on the device (its status follows the
   /// change's), and once `synced`, of the server's answer: the value's own key for its whole
   /// life on the device, whatever id the server gives it.
@@ -29,73 +32,72 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// from the server); nil before that, and for a creation until its answer came (then the
   /// answer's key). A sender addresses an edit or a deletion to it.
   public var serverKey: String? {
-    get { versioning?.serverKey }
+    get { rare?.fields.serverKey }
     set { change { $0.serverKey = newValue } }
   }
   /// The earlier change to the same value that this one follows (an edit of something whose
   /// creation is not yet sent): it is sent only after that one is synced — to the key the
   /// server gave it — and fails with it if that one fails.
-  public var after: UUID?
+  public var after: UUID? {
+    get { rare?.fields.after }
+    set { change { $0.after = newValue } }
+  }
   /// The value the change was made from, as the server last showed it (JSON; nil for a
   /// creation, or a change that follows another change of the device's): what a sender
   /// compares with the server's current value just before the write, so an edit never
   /// silently overwrites a newer one (``ChangeConflict``).
   public var base: Data? {
-    get { versioning?.base }
+    get { rare?.fields.base }
     set { change { $0.base = newValue } }
   }
   /// The server's validator of ``base`` (an `ETag`), when it gave one: the write goes with
   /// `If-Match` on it.
   public var baseVersion: String? {
-    get { versioning?.baseVersion }
+    get { rare?.fields.baseVersion }
     set { change { $0.baseVersion = newValue } }
   }
   /// For a ``SyncStatus/conflicted`` change: the server's side of it.
   public var conflict: ChangeConflict? {
-    get { versioning?.conflict }
+    get { rare?.fields.conflict }
     set { change { $0.conflict = newValue } }
   }
 
-  /// What only some changes carry — where the server has the value, what the change was made
-  /// from, a conflict — kept apart, so a store of 100,000 changes waiting to be created pays
-  /// one pointer each for it rather than a hundred bytes. Immutable: a change makes a new one.
-  private final class Versioning: Sendable, Equatable {
-    let serverKey: String?
-    let base: Data?
-    let baseVersion: String?
-    let conflict: ChangeConflict?
-
-    init(serverKey: String?, base: Data?, baseVersion: String?, conflict: ChangeConflict?) {
-      (self.serverKey, self.base, self.baseVersion, self.conflict) =
-        (serverKey, base, baseVersion, conflict)
-    }
-
-    var isEmpty: Bool { serverKey == nil && base == nil && baseVersion == nil && conflict == nil }
-
-    static func == (lhs: Versioning, rhs: Versioning) -> Bool {
-      (lhs.serverKey, lhs.base, lhs.baseVersion) == (rhs.serverKey, rhs.base, rhs.baseVersion)
-        && lhs.conflict == rhs.conflict
-    }
-  }
-
-  private var versioning: Versioning?
-
-  private struct Fields {
+  /// What only some changes carry — a message, the change it follows, where the server has
+  /// the value, what the change was made from, a conflict — kept apart, so a store of 100,000
+  /// changes waiting to be created pays one pointer each for them rather than 130 bytes.
+  struct RareFields: Equatable, Sendable {
+    var message: String?
+    var after: UUID?
     var serverKey: String?
     var base: Data?
     var baseVersion: String?
     var conflict: ChangeConflict?
   }
 
-  private mutating func change(_ edit: (inout Fields) -> Void) {
-    var fields = Fields(
-      serverKey: versioning?.serverKey, base: versioning?.base,
-      baseVersion: versioning?.baseVersion, conflict: versioning?.conflict)
+  /// Immutable: a change makes a new one; nil when every field is nil.
+  private final class Box: Sendable {
+    let fields: RareFields
+    init(_ fields: RareFields) { self.fields = fields }
+  }
+
+  private var rare: Box?
+
+  private mutating func change(_ edit: (inout RareFields) -> Void) {
+    var fields = rare?.fields ?? RareFields()
     edit(&fields)
-    let made = Versioning(
-      serverKey: fields.serverKey, base: fields.base, baseVersion: fields.baseVersion,
-      conflict: fields.conflict)
-    versioning = made.isEmpty ? nil : made
+    rareFields = fields
+  }
+
+  /// Every field kept apart at once (a line read: one allocation, or none).
+  var rareFields: RareFields {
+    get { rare?.fields ?? RareFields() }
+    set { rare = newValue == RareFields() ? nil : Box(newValue) }
+  }
+
+  public static func == (lhs: OutboxEntry, rhs: OutboxEntry) -> Bool {
+    (lhs.id, lhs.kind, lhs.payload, lhs.createdAt) == (rhs.id, rhs.kind, rhs.payload, rhs.createdAt)
+      && (lhs.status, lhs.attempts, lhs.recordKey) == (rhs.status, rhs.attempts, rhs.recordKey)
+      && lhs.rareFields == rhs.rareFields
   }
 
   /// The `Idempotency-Key` header value: the entry's identity.
@@ -125,15 +127,14 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
       createdAt: try fields.decode(Date.self, forKey: .createdAt))
     status = try fields.decode(SyncStatus.self, forKey: .status)
     attempts = try fields.decode(Int.self, forKey: .attempts)
-    message = try fields.decodeIfPresent(String.self, forKey: .message)
     recordKey = try fields.decodeIfPresent(String.self, forKey: .recordKey)
-    after = try fields.decodeIfPresent(UUID.self, forKey: .after)
-    let made = Versioning(
+    rareFields = RareFields(
+      message: try fields.decodeIfPresent(String.self, forKey: .message),
+      after: try fields.decodeIfPresent(UUID.self, forKey: .after),
       serverKey: try fields.decodeIfPresent(String.self, forKey: .serverKey),
       base: try fields.decodeIfPresent(Data.self, forKey: .base),
       baseVersion: try fields.decodeIfPresent(String.self, forKey: .baseVersion),
       conflict: try fields.decodeIfPresent(ChangeConflict.self, forKey: .conflict))
-    versioning = made.isEmpty ? nil : made
   }
 
   // A field only when it has a value, as a line costs nothing for what most changes lack.

@@ -64,17 +64,18 @@ extension OutboxEntry: StoreLine {
       let baseVersion = object.optionalString("baseVersion")
     else { return nil }
     var entry = OutboxEntry(id: id, kind: kind, payload: payload, createdAt: createdAt)
-    (entry.status, entry.attempts, entry.message, entry.recordKey, entry.after) =
-      (status, attempts, message, recordKey, after)
-    entry.serverKey = serverKey
-    (entry.base, entry.baseVersion) = (base.flatMap { Data(base64Encoded: $0) }, baseVersion)
+    (entry.status, entry.attempts, entry.recordKey) = (status, attempts, recordKey)
+    var rare = OutboxEntry.RareFields(
+      message: message, after: after, serverKey: serverKey,
+      base: base.flatMap { Data(base64Encoded: $0) }, baseVersion: baseVersion)
     if let conflict = object.value("conflict"), !conflict.isNull {
       // Rare (a change waiting for its user): the reference decoder reads it.
       guard let read = try? decoder.decode(ChangeConflict.self, from: Data(conflict.bytes)) else {
         return nil
       }
-      entry.conflict = read
+      rare.conflict = read
     }
+    entry.rareFields = rare
     return entry
   }
 }

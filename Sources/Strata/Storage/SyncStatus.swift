@@ -23,7 +23,10 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   /// When it was last written here.
   public var updatedAt: Date
   /// The server's refusal, for `failed`.
-  public var message: String?
+  public var message: String? {
+    get { rare?.fields.message }
+    set { change { $0.message = newValue } }
+  }
   /// Deleted on this device: going (`pending`), or the deletion refused (`failed`). Once the
   /// server has deleted it, the record is gone.
   public var deleted: Bool
@@ -32,34 +35,40 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   /// attribute — never assumed unique, since some servers answer every creation with one id.
   /// Nil for what was read from the server (its key is the server's) or not yet numbered.
   public var serverKey: String? {
-    get { keys?.serverKey }
-    set { keys = RecordKeys.made(newValue, version, legacyLocalKey) }
+    get { rare?.fields.serverKey }
+    set { change { $0.serverKey = newValue } }
   }
   /// The server's validator of the value as it last gave it (an `ETag`), when it gave one: a
   /// change made to it is sent with `If-Match` on it.
   public var version: String? {
-    get { keys?.version }
-    set { keys = RecordKeys.made(serverKey, newValue, legacyLocalKey) }
+    get { rare?.fields.version }
+    set { change { $0.version = newValue } }
   }
   /// The `localKey` of a store written before records kept their own key for life (the record
   /// was then kept under the server's key): read, never written; the store moves the record
   /// back under it when it reads one.
   var legacyLocalKey: String? {
-    get { keys?.legacyLocalKey }
-    set { keys = RecordKeys.made(serverKey, version, newValue) }
+    get { rare?.fields.legacyLocalKey }
+    set { change { $0.legacyLocalKey = newValue } }
   }
   /// What only some values carry, kept apart: most records of a long queue are values made
-  /// here and not yet numbered, and pay one pointer for these, not 48 bytes.
-  private var keys: RecordKeys?
+  /// here, not yet numbered and never refused, and pay one pointer for these, not 64 bytes.
+  private var rare: RecordRareFields.Box?
+
+  private mutating func change(_ edit: (inout RecordRareFields) -> Void) {
+    var fields = rare?.fields ?? RecordRareFields()
+    edit(&fields)
+    rare = fields == RecordRareFields() ? nil : RecordRareFields.Box(fields)
+  }
 
   /// A record (what a store writes; tests build their own).
   package init(
     value: Value, status: SyncStatus, updatedAt: Date, message: String? = nil,
     deleted: Bool = false, serverKey: String? = nil, version: String? = nil
   ) {
-    (self.value, self.status, self.updatedAt, self.message) = (value, status, updatedAt, message)
-    self.deleted = deleted
-    keys = RecordKeys.made(serverKey, version, nil)
+    (self.value, self.status, self.updatedAt, self.deleted) = (value, status, updatedAt, deleted)
+    let fields = RecordRareFields(message: message, serverKey: serverKey, version: version)
+    rare = fields == RecordRareFields() ? nil : RecordRareFields.Box(fields)
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -94,26 +103,17 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
 
 extension StoredRecord: Equatable where Value: Equatable {}
 
-/// ``StoredRecord``'s rarer fields, immutable (a change makes a new one).
-private final class RecordKeys: Sendable, Equatable {
-  let serverKey: String?
-  let version: String?
-  let legacyLocalKey: String?
+/// ``StoredRecord``'s rarer fields.
+struct RecordRareFields: Equatable, Sendable {
+  var message: String?
+  var serverKey: String?
+  var version: String?
+  var legacyLocalKey: String?
 
-  private init(_ serverKey: String?, _ version: String?, _ legacyLocalKey: String?) {
-    (self.serverKey, self.version, self.legacyLocalKey) = (serverKey, version, legacyLocalKey)
-  }
-
-  /// The fields kept apart; nil when none has a value.
-  static func made(_ serverKey: String?, _ version: String?, _ legacyLocalKey: String?)
-    -> RecordKeys?
-  {
-    serverKey == nil && version == nil && legacyLocalKey == nil
-      ? nil : RecordKeys(serverKey, version, legacyLocalKey)
-  }
-
-  static func == (lhs: RecordKeys, rhs: RecordKeys) -> Bool {
-    (lhs.serverKey, lhs.version, lhs.legacyLocalKey)
-      == (rhs.serverKey, rhs.version, rhs.legacyLocalKey)
+  /// Immutable: a change makes a new one.
+  final class Box: Sendable, Equatable {
+    let fields: RecordRareFields
+    init(_ fields: RecordRareFields) { self.fields = fields }
+    static func == (lhs: Box, rhs: Box) -> Bool { lhs.fields == rhs.fields }
   }
 }
