@@ -1,6 +1,6 @@
 /// Why a change failed for good — the server answered this very request, and sending it again
 /// unchanged cannot succeed (a validation error, a missing resource). A sync marks such a
-/// change `failed` and does not send it again until ``LocalStore/retryFailed()`` puts it back.
+/// change `failed` and does not send it again until ``LocalStore/retryFailed(only:)`` puts it back.
 /// A sync's `send` may throw one of its own; a ``NetworkError`` it throws is read by
 /// `init(_: NetworkError)`, the one rule. Any other failure leaves the change `pending` and
 /// stops the sync, keeping the order: a captive portal's page, a session that could not be

@@ -48,7 +48,7 @@ extension LocalStore {
   ///   the change is synced with a note saying so).
   /// - `send` throws ``ChangeRefused``, or a ``NetworkError`` that amounts to one
   ///   (`ChangeRefused(error)`) → `failed` with the reason (a dead letter: kept, not
-  ///   sent again until ``retryFailed()``, or dropped by ``discard(_:)``); the next change goes on.
+  ///   sent again until ``retryFailed(only:)``, or dropped by ``discard(_:)``); the next change goes on.
   /// - any other error (offline, timeout, 5xx, a page that is not the API's, a session that
   ///   could not be refreshed) → the change stays `pending` and the sync stops, keeping order —
   ///   unless it has now been sent `maxAttempts` times (over all syncs): then it is `failed`

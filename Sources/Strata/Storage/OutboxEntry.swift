@@ -13,7 +13,7 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// When it was queued, by the store's clock (the order changes are sent in).
   public let createdAt: Date
   /// `pending` until a send's outcome is recorded; `synced` and `failed` are final until
-  /// ``LocalStore/retryFailed()`` puts a failed change back.
+  /// ``LocalStore/retryFailed(only:)`` puts a failed change back.
   public var status: SyncStatus
   /// How many times it was sent.
   public var attempts: Int
