@@ -239,6 +239,11 @@ struct ConflictTests {
       await screen.sync()
       let conflicted = try #require(screen.items.first { $0.item.id == 1 })
       #expect(conflicted.status == .conflicted && conflicted.item.title == "From B")
+      // Another post, changed and sent without a conflict: nothing of it to resolve, and
+      // resolving it leaves post 1's conflict alone.
+      _ = try await b.posts.edit(.server(2), PostEdit(title: "Fine"))
+      #expect(try await b.posts.resolve(.server(2), keeping: .mine) == false)
+      #expect(try await b.posts.local().first { $0.item.id == 1 }?.status == .conflicted)
       await screen.resolve(conflicted, keeping: .mine)
       #expect(screen.items.first { $0.item.id == 1 }?.status == .synced)
       #expect(try await Self.onServer(server).title == "From B")
