@@ -20,8 +20,8 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// The server's refusal, for `failed`; the last transient failure, for `pending`; a note
   /// about the kept answer, for `synced`.
   public var message: String? {
-    get { rare?.fields.message }
-    set { change { $0.message = newValue } }
+    get { rare.fields.message }
+    set { rare.fields.message = newValue }
   }
   /// The key of the value shown for this change on the device (its status follows the
   /// change's), and once `synced`, of the server's answer: the value's own key for its whole
@@ -32,40 +32,40 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// from the server); nil before that, and for a creation until its answer came (then the
   /// answer's key). A sender addresses an edit or a deletion to it.
   public var serverKey: String? {
-    get { rare?.fields.serverKey }
-    set { change { $0.serverKey = newValue } }
+    get { rare.fields.serverKey }
+    set { rare.fields.serverKey = newValue }
   }
   /// The earlier change to the same value that this one follows (an edit of something whose
   /// creation is not yet sent): it is sent only after that one is synced — to the key the
   /// server gave it — and fails with it if that one fails.
   public var after: UUID? {
-    get { rare?.fields.after }
-    set { change { $0.after = newValue } }
+    get { rare.fields.after }
+    set { rare.fields.after = newValue }
   }
   /// The value the change was made from, as the server last showed it (JSON; nil for a
   /// creation, or a change that follows another change of the device's): what a sender
   /// compares with the server's current value just before the write, so an edit never
   /// silently overwrites a newer one (``ChangeConflict``).
   public var base: Data? {
-    get { rare?.fields.base }
-    set { change { $0.base = newValue } }
+    get { rare.fields.base }
+    set { rare.fields.base = newValue }
   }
   /// The server's validator of ``base`` (an `ETag`), when it gave one: the write goes with
   /// `If-Match` on it.
   public var baseVersion: String? {
-    get { rare?.fields.baseVersion }
-    set { change { $0.baseVersion = newValue } }
+    get { rare.fields.baseVersion }
+    set { rare.fields.baseVersion = newValue }
   }
   /// For a ``SyncStatus/conflicted`` change: the server's side of it.
   public var conflict: ChangeConflict? {
-    get { rare?.fields.conflict }
-    set { change { $0.conflict = newValue } }
+    get { rare.fields.conflict }
+    set { rare.fields.conflict = newValue }
   }
 
   /// What only some changes carry — a message, the change it follows, where the server has
   /// the value, what the change was made from, a conflict — kept apart, so a store of 100,000
   /// changes waiting to be created pays one pointer each for them rather than 130 bytes.
-  struct RareFields: Equatable, Sendable {
+  struct RareFields: OutOfLineFields {
     var message: String?
     var after: UUID?
     var serverKey: String?
@@ -74,30 +74,18 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
     var conflict: ChangeConflict?
   }
 
-  /// Immutable: a change makes a new one; nil when every field is nil.
-  private final class Box: Sendable {
-    let fields: RareFields
-    init(_ fields: RareFields) { self.fields = fields }
-  }
-
-  private var rare: Box?
-
-  private mutating func change(_ edit: (inout RareFields) -> Void) {
-    var fields = rare?.fields ?? RareFields()
-    edit(&fields)
-    rareFields = fields
-  }
+  private var rare = OutOfLine<RareFields>()
 
   /// Every field kept apart at once (a line read: one allocation, or none).
   var rareFields: RareFields {
-    get { rare?.fields ?? RareFields() }
-    set { rare = newValue == RareFields() ? nil : Box(newValue) }
+    get { rare.fields }
+    set { rare.fields = newValue }
   }
 
   public static func == (lhs: OutboxEntry, rhs: OutboxEntry) -> Bool {
     (lhs.id, lhs.kind, lhs.payload, lhs.createdAt) == (rhs.id, rhs.kind, rhs.payload, rhs.createdAt)
       && (lhs.status, lhs.attempts, lhs.recordKey) == (rhs.status, rhs.attempts, rhs.recordKey)
-      && lhs.rareFields == rhs.rareFields
+      && lhs.rare == rhs.rare
   }
 
   /// The `Idempotency-Key` header value: the entry's identity.

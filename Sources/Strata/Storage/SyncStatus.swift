@@ -24,8 +24,8 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   public var updatedAt: Date
   /// The server's refusal, for `failed`.
   public var message: String? {
-    get { rare?.fields.message }
-    set { change { $0.message = newValue } }
+    get { rare.fields.message }
+    set { rare.fields.message = newValue }
   }
   /// Deleted on this device: going (`pending`), or the deletion refused (`failed`). Once the
   /// server has deleted it, the record is gone.
@@ -35,31 +35,25 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   /// attribute — never assumed unique, since some servers answer every creation with one id.
   /// Nil for what was read from the server (its key is the server's) or not yet numbered.
   public var serverKey: String? {
-    get { rare?.fields.serverKey }
-    set { change { $0.serverKey = newValue } }
+    get { rare.fields.serverKey }
+    set { rare.fields.serverKey = newValue }
   }
   /// The server's validator of the value as it last gave it (an `ETag`), when it gave one: a
   /// change made to it is sent with `If-Match` on it.
   public var version: String? {
-    get { rare?.fields.version }
-    set { change { $0.version = newValue } }
+    get { rare.fields.version }
+    set { rare.fields.version = newValue }
   }
   /// The `localKey` of a store written before records kept their own key for life (the record
   /// was then kept under the server's key): read, never written; the store moves the record
   /// back under it when it reads one.
   var legacyLocalKey: String? {
-    get { rare?.fields.legacyLocalKey }
-    set { change { $0.legacyLocalKey = newValue } }
+    get { rare.fields.legacyLocalKey }
+    set { rare.fields.legacyLocalKey = newValue }
   }
   /// What only some values carry, kept apart: most records of a long queue are values made
   /// here, not yet numbered and never refused, and pay one pointer for these, not 64 bytes.
-  private var rare: RecordRareFields.Box?
-
-  private mutating func change(_ edit: (inout RecordRareFields) -> Void) {
-    var fields = rare?.fields ?? RecordRareFields()
-    edit(&fields)
-    rare = fields == RecordRareFields() ? nil : RecordRareFields.Box(fields)
-  }
+  private var rare = OutOfLine<RecordRareFields>()
 
   /// A record (what a store writes; tests build their own).
   package init(
@@ -67,8 +61,7 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
     deleted: Bool = false, serverKey: String? = nil, version: String? = nil
   ) {
     (self.value, self.status, self.updatedAt, self.deleted) = (value, status, updatedAt, deleted)
-    let fields = RecordRareFields(message: message, serverKey: serverKey, version: version)
-    rare = fields == RecordRareFields() ? nil : RecordRareFields.Box(fields)
+    rare = OutOfLine(RecordRareFields(message: message, serverKey: serverKey, version: version))
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -104,16 +97,9 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
 extension StoredRecord: Equatable where Value: Equatable {}
 
 /// ``StoredRecord``'s rarer fields.
-struct RecordRareFields: Equatable, Sendable {
+struct RecordRareFields: OutOfLineFields {
   var message: String?
   var serverKey: String?
   var version: String?
   var legacyLocalKey: String?
-
-  /// Immutable: a change makes a new one.
-  final class Box: Sendable, Equatable {
-    let fields: RecordRareFields
-    init(_ fields: RecordRareFields) { self.fields = fields }
-    static func == (lhs: Box, rhs: Box) -> Bool { lhs.fields == rhs.fields }
-  }
 }
