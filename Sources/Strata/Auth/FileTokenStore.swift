@@ -89,10 +89,8 @@ public final class FileTokenStore: TokenStore {
 
   /// At most ``maxFileSize`` bytes of the file, without following a symbolic link.
   private func readContents() throws -> Data {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else {
-      if errno == ELOOP { throw FileError.notRegularFile(path: path, found: "a symbolic link") }
-      throw FileError.io(path: path, operation: "open", errno: errno)
+    guard let fd = try PrivateFile.open(path, O_RDONLY) else {
+      throw FileError.io(path: path, operation: "open", errno: ENOENT)
     }
     let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     guard let data = try? file.read(upToCount: Self.maxFileSize + 1) ?? Data() else {
@@ -138,7 +136,7 @@ public final class FileTokenStore: TokenStore {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(credentials)
-    if let failure = FileDescriptor.replaceAtomically(path, with: data, mode: 0o600) {
+    if let failure = PrivateFile.replace(path, with: data) {
       throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
     }
   }
@@ -185,7 +183,7 @@ public final class FileTokenStore: TokenStore {
   /// a missing one is made, mode 0700) — the rule for every file that holds a session.
   package static func checkDirectory(_ directory: String, create: Bool) throws {
     if let refused = FileError.directory(
-      directory, FileDescriptor.checkPrivateDirectory(directory, create: create))
+      directory, PrivateFile.checkDirectory(directory, create: create))
     {
       throw refused
     }

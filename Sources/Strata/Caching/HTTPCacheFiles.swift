@@ -32,7 +32,7 @@ struct HTTPCacheFiles: Sendable {
 
   /// Creates the directory (0700) or checks it is the user's own.
   init?(directory: String) {
-    guard FileDescriptor.checkPrivateDirectory(directory, create: true, ownerOnly: true) == nil
+    guard PrivateFile.checkDirectory(directory, create: true, ownerOnly: true) == nil
     else { return nil }
     self.directory = directory
   }
@@ -49,11 +49,23 @@ struct HTTPCacheFiles: Sendable {
     "u" + String(FNV1a.hash(account), radix: 16) + "-"
   }
 
+  /// The largest entry read: the largest body an answer may have (``NetworkOptions``' limit
+  /// goes up to 1 TiB) is never cached whole in practice; past this it is a miss.
+  static let largestFile = 1 << 32
+
   /// The answer stored for `key` in file `name`, or nil: there is none, or the file was
   /// damaged or another key's, and `removed` (then it is gone).
   func read(_ key: String, name: String) -> (answer: CachedResponse?, removed: Bool) {
     let path = directory + "/" + name
-    guard let data = FileManager.default.contents(atPath: path) else { return (nil, false) }
+    let data: Data
+    do {
+      guard let bytes = try PrivateFile.read(path, limit: Self.largestFile) else {
+        return (nil, false)
+      }
+      data = Data(bytes)
+    } catch {
+      return (nil, unlink(path) == 0)  // a link, a directory, another user's: never read
+    }
     guard let response = Self.decode(data, key: key) else { return (nil, unlink(path) == 0) }
     return (response, false)
   }
@@ -79,8 +91,9 @@ struct HTTPCacheFiles: Sendable {
     // Written directly (Foundation's `createFile` writes a temporary file of its own, which a
     // killed writer would leave under a name no sweep knows).
     func create() -> Bool {
-      let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-      guard fd >= 0 else { return false }
+      guard let fd = try? PrivateFile.open(temporary, O_WRONLY | O_CREAT | O_EXCL) else {
+        return false
+      }
       defer { close(fd) }
       guard FileDescriptor.writeAll(fd, bytes) else {
         unlink(temporary)  // a full disk: nothing half written stays
@@ -88,7 +101,7 @@ struct HTTPCacheFiles: Sendable {
       }
       return true
     }
-    guard create() || (errno == ENOENT && mkdir(directory + "/tmp", 0o700) == 0 && create())
+    guard create() || (PrivateFile.makeDirectory(directory + "/tmp") == nil && create())
     else { return nil }
     guard rename(temporary, path) == 0 else {
       unlink(temporary)
@@ -110,29 +123,30 @@ struct HTTPCacheFiles: Sendable {
     let path = directory + "/vary.key"
     if let key = Self.readKey(path) { return key }
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    guard
-      FileManager.default.createFile(
-        atPath: temporary, contents: Data(Self.randomKey()),
-        attributes: [.posixPermissions: 0o600])
-    else { return nil }
+    guard let fd = try? PrivateFile.open(temporary, O_WRONLY | O_CREAT | O_EXCL) else {
+      return nil
+    }
+    let written = FileDescriptor.writeAll(fd, Self.randomKey())
+    close(fd)
+    guard written else {
+      unlink(temporary)
+      return nil
+    }
     _ = link(temporary, path)  // fails when another process made it first: theirs is read
     unlink(temporary)
     return Self.readKey(path)
   }
 
   private static func readKey(_ path: String) -> [UInt8]? {
-    guard let data = FileManager.default.contents(atPath: path), data.count == 32 else {
-      return nil
-    }
-    return Array(data)
+    guard let key = try? PrivateFile.read(path, limit: 32), key.count == 32 else { return nil }
+    return key
   }
 
   /// `account`'s session mark: what the last sign-out of that account, in any process,
   /// wrote ("" before the first).
   func sessionMark(of account: String) -> String {
     let path = directory + "/" + Self.prefix(for: account) + "session"
-    return FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-      ?? ""
+    return (try? PrivateFile.read(path, limit: 256))?.map { String(decoding: $0, as: UTF8.self) } ?? ""
   }
 
   /// Writes a new session mark for `account` (a sign-out) and returns it; nil when it could not
@@ -140,7 +154,7 @@ struct HTTPCacheFiles: Sendable {
   func endSession(of account: String) -> String? {
     let mark = UUID().uuidString
     let path = directory + "/" + Self.prefix(for: account) + "session"
-    return FileDescriptor.replaceAtomically(path, with: Array(mark.utf8), mode: 0o600) == nil
+    return PrivateFile.replace(path, with: Array(mark.utf8)) == nil
       ? mark : nil
   }
 

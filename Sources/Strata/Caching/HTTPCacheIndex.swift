@@ -161,7 +161,7 @@ struct HTTPCacheIndex {
       bytes += Array("+ \(name) \(size)\n".utf8)
       _ = rebuilt.put(name, (), size: size, budget: .max)
     }
-    guard FileDescriptor.replaceAtomically(path, with: bytes, mode: 0o600) == nil else {
+    guard PrivateFile.replace(path, with: bytes) == nil else {
       return false
     }
     var info = stat()
@@ -213,8 +213,7 @@ struct HTTPCacheIndex {
   /// - Returns: The index's size after it, nil when nothing was appended.
   private static func append(_ events: [Event], to path: String) -> Int? {
     guard !events.isEmpty else { return nil }
-    let fd = open(path, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    guard let fd = try? PrivateFile.open(path, O_RDWR | O_APPEND) else { return nil }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { return nil }
@@ -232,8 +231,7 @@ struct HTTPCacheIndex {
   }
 
   private static func tail(of path: String, from offset: Int) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    guard let fd = try? PrivateFile.open(path, O_RDONLY) else { return nil }
     defer { close(fd) }
     guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { return nil }
     var bytes: [UInt8] = []
@@ -251,8 +249,9 @@ struct HTTPCacheIndex {
   /// second (its holders keep it for a few system calls; a process stopped while holding it
   /// costs the others their records, never their answers).
   private static func locked<T>(_ directory: String, _ body: () -> T) -> T? {
-    let fd = open(directory + "/index.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return nil }
+    guard let fd = try? PrivateFile.open(directory + "/index.lock", O_RDWR | O_CREAT) else {
+      return nil
+    }
     defer { close(fd) }
     var waited = 0
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {

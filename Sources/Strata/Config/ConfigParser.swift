@@ -27,15 +27,9 @@ struct ConfigParser {
   /// Reads at most `limit` bytes of a file (nil: it cannot be read); injectable so tests can
   /// parse without touching disk.
   var readFile: @Sendable (_ path: String, _ limit: Int) -> [UInt8]? = { path, limit in
-    // O_NONBLOCK and a regular-file check on the open descriptor: a FIFO put in the file's
-    // place after it was checked must not block the read for ever.
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-      close(fd)
-      return nil
-    }
+    // A regular-file check on the open descriptor: a FIFO put in the file's place after it
+    // was checked must not block the read for ever.
+    guard let fd = try? PrivateFile.openUserFile(path) else { return nil }
     let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     defer { try? handle.close() }
     do {

@@ -28,13 +28,17 @@ public struct Download: Sendable {
 
 extension Networking {
   /// For a fake ``Networking`` of your own: the answer's bytes from ``send(_:)``, written to
-  /// the destination whole (atomically). ``NetworkService`` streams them instead.
+  /// the destination whole (replaced atomically, with the mode the user's umask gives a new
+  /// file). ``NetworkService`` streams them instead.
+  /// - Throws: As ``send(_:)``; ``FileError`` for a destination that is a directory or a
+  ///   link, or that cannot be written.
   public func download(_ download: Download) async throws -> NetworkResponse<URL> {
+    try DownloadFile.checkDestination(download.destination)
     let answer = try await send(download.request)
-    do {
-      try answer.value.write(to: download.destination, options: .atomic)
-    } catch {
-      throw NetworkError.transport(URLError(.cannotWriteToFile))
+    let path = download.destination.path
+    if let failure = PrivateFile.replace(path, with: answer.value, mode: PrivateFile.userFileMode)
+    {
+      throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
     }
     return NetworkResponse(download.destination, source: answer.source, status: answer.status)
   }

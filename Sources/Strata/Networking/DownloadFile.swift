@@ -11,27 +11,41 @@ import StrataConcurrency
 #endif
 
 /// A download's file while it arrives: `<destination>.part`, and beside it
-/// `<destination>.part.resume` naming the URL and the validator the part belongs to. The part
-/// is renamed into place only when whole, so the destination is never half a file. What is on
-/// disk survives a cut connection and a killed process: the next attempt (a retry, or a later
-/// run) asks for the rest with `Range` and `If-Range`, and a `200` — a changed file, or a
-/// server that ignores ranges — starts it over.
+/// `<destination>.part.resume`, the record of what the part continues (a keyed digest of the
+/// URL — never the URL, whose userinfo and query may hold secrets —, the validator, and the
+/// length the first answer announced). Both are the library's files (``PrivateFile``: 0600,
+/// never through a link, only the user's own); the part is renamed into place only when whole,
+/// with the mode the user's umask gives a new file (it is the user's file, as curl's is), so
+/// the destination is never half a file. What is on disk survives a cut connection and a
+/// killed process: the next attempt (a retry, or a later run) asks for the rest with `Range`
+/// and `If-Range`, and a `200` — a changed file, or a server that ignores ranges — starts it
+/// over. One download per destination at a time: `<destination>.part.lock` is held from
+/// ``open(_:resume:limit:progress:)`` to ``close()`` and removed then.
 final class DownloadFile: ResponseBodySink, @unchecked Sendable {
-  /// Thrown when a `206` does not continue the part (another offset, another validator): the
-  /// part is dropped (``cannotContinue``) and the download asks again from the start.
+  /// Thrown when a `206` does not continue the part (another offset, another validator,
+  /// another length): the part is dropped (``cannotContinue``) and the download asks again
+  /// from the start.
   struct Restart: Error {}
 
   /// What the `.resume` file says.
   private struct Resume: Codable {
+    /// `hmac-sha256:<hex>` of the URL under `salt`.
     let url: String
+    let salt: String
     let validator: String
+    /// The whole file's length, as the answer that started the part announced it.
+    let total: Int64?
   }
+
+  /// The longest resume record read, in bytes (a validator is at most 8 KiB when kept).
+  private static let largestRecord = 16 << 10
 
   let destination: URL
   private let part: String
   private let resumeFile: String
   private let limit: Int
   private let progress: AsyncStream<TransferProgress>.Continuation?
+  private let hold: FileLock
   // Every stored `var` below is read and written only while holding `lock`; the transport
   // calls `begin`/`write` on one thread at a time, the service `prepare`/`finish` between
   // attempts.
@@ -39,46 +53,106 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   private var fd: Int32 = -1
   /// Bytes in the part; where the answer being written starts, for a `206`.
   private var offset: Int64 = 0
+  /// Bytes written by the current attempt (its record's `bytesReceived`).
+  private var received = 0
   private var expected: Int64?
-  /// The URL the attempt asked (a redirect's target is not what the next run asks), and the
-  /// validator of the part it continues, if it does.
+  /// The URL the attempt asked (a redirect's target is not what the next run asks), and what
+  /// the part it continues was recorded with, if it does.
   private var requested = ""
-  private var asked: (url: String, validator: String)?
+  private var asked: Resume?
   private var refused = false
+  /// Why the part or its record could not be used (a link planted there, a full disk): what
+  /// the download throws, rather than the transport's reading of the sink's error.
+  private var problem: FileError?
 
   /// Whether the last attempt's `206` could not continue the part (now dropped).
   var cannotContinue: Bool { lock.withLock { refused } }
+  /// The file problem that ended the last attempt, if one did.
+  var failure: FileError? { lock.withLock { problem } }
+  /// Bytes the last attempt wrote.
+  var bytesReceived: Int { lock.withLock { received } }
 
-  init(
-    _ destination: URL, resume: Bool, limit: Int,
+  private init(
+    _ destination: URL, hold: FileLock, limit: Int,
     progress: AsyncStream<TransferProgress>.Continuation?
   ) {
     self.destination = destination
     part = destination.path + ".part"
     resumeFile = part + ".resume"
-    self.limit = limit
-    self.progress = progress
-    if !resume { discard() }
+    (self.hold, self.limit, self.progress) = (hold, limit, progress)
   }
 
-  deinit { if fd >= 0 { close(fd) } }
+  /// Checks the destination and what an earlier attempt left beside it, and takes the
+  /// destination's lock; `resume: false` drops the part.
+  /// - Throws: ``FileError``: a directory or a link at the destination (or a path naming a
+  ///   directory), a link or another user's file at the part or its record,
+  ///   ``FileError/busy(path:)`` while another download to it runs.
+  static func open(
+    _ destination: URL, resume: Bool, limit: Int,
+    progress: AsyncStream<TransferProgress>.Continuation?
+  ) async throws -> DownloadFile {
+    let path = destination.path
+    try checkDestination(destination)
+    for file in [path + ".part", path + ".part.resume"] {
+      if let problem = Self.unusable(file, ownedByLibrary: true) { throw problem }
+    }
+    let hold: FileLock
+    do {
+      hold = try await FileLock.acquire(path + ".part.lock", exclusive: true, timeout: nil)
+    } catch FileLock.Failure.busy {
+      throw FileError.busy(path: path)
+    } catch FileLock.Failure.io(let operation, let code) {
+      throw FileError.io(path: path + ".part.lock", operation: operation, errno: code)
+    }
+    let file = DownloadFile(destination, hold: hold, limit: limit, progress: progress)
+    if !resume { file.discard() }
+    return file
+  }
+
+  /// Refuses a destination that names a directory (`""`, `.`, `dir/`, or one that is there)
+  /// or a link: a download replaces a regular file or makes one, nothing else.
+  static func checkDestination(_ destination: URL) throws(FileError) {
+    let path = destination.path
+    let named = destination.lastPathComponent
+    if path.isEmpty || path.hasSuffix("/") || named == "." || named == ".." || named == "/" {
+      throw .notRegularFile(path: path.isEmpty ? "\"\"" : path, found: "a directory")
+    }
+    if let problem = unusable(path, ownedByLibrary: false) { throw problem }
+  }
+
+  /// Why `path` may not be used: something other than a regular file there (the destination
+  /// may be replaced, never a link or a directory), or, for the library's own files, another
+  /// user's file.
+  private static func unusable(_ path: String, ownedByLibrary: Bool) -> FileError? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      return .notRegularFile(path: path, found: FileError.kind(of: info.st_mode))
+    }
+    guard !ownedByLibrary || info.st_uid == geteuid() else {
+      return .foreignOwner(path: path, owner: info.st_uid)
+    }
+    return nil
+  }
+
+  deinit { if fd >= 0 { closeDescriptor(fd) } }
 
   /// Sets or clears `Range`/`If-Range` on the next attempt: the rest of the part, when the
-  /// part has bytes and a validator for this very URL.
+  /// part has bytes and a record made for this very URL.
   func prepare(_ request: inout URLRequest) {
     let url = request.url?.absoluteString ?? ""
-    let size = Int64(FileDescriptor.size(of: part))
-    let kept = (try? Data(contentsOf: URL(fileURLWithPath: resumeFile))).flatMap {
-      try? JSONDecoder().decode(Resume.self, from: $0)
+    let size = Int64(PrivateFile.size(of: part))
+    let kept = (try? PrivateFile.read(resumeFile, limit: Self.largestRecord)).flatMap {
+      try? JSONDecoder().decode(Resume.self, from: Data($0))
     }
-    let resumes = size > 0 && kept?.url == url
+    let matching = kept.flatMap { Self.digest(url, salt: $0.salt) == $0.url ? $0 : nil }
+    let resumes = size > 0 && matching != nil
     lock.withLock {
-      (offset, asked) = resumes ? (size, (url, kept?.validator ?? "")) : (0, nil)
-      requested = url
-      refused = false
+      (offset, asked) = resumes ? (size, matching) : (0, nil)
+      (requested, refused, received, problem) = (url, false, 0, nil)
     }
     request.setValue(resumes ? "bytes=\(size)-" : nil, forHTTPHeaderField: "Range")
-    request.setValue(resumes ? kept?.validator : nil, forHTTPHeaderField: "If-Range")
+    request.setValue(resumes ? matching?.validator : nil, forHTTPHeaderField: "If-Range")
   }
 
   /// Takes a `200` (the whole file, from the start) or a `206` that continues the part.
@@ -89,14 +163,16 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     return try lock.withLock {
       if status == 206 {
         guard let asked, let range = Self.contentRange(response), range.start == offset,
-          validator == nil || validator == asked.validator
+          validator == nil || validator == asked.validator,
+          range.total == nil || asked.total == nil || range.total == asked.total
         else {
           closePart()
           unlink(part)
           refused = true
           throw Restart()
         }
-        expected = range.total
+        // A `…/*` range says nothing of the whole: the first answer's length still holds.
+        expected = range.total ?? asked.total
         try openPart(truncating: false)
       } else {
         offset = 0
@@ -109,10 +185,10 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
         let length = response.expectedContentLength
         expected = length >= 0 && !coded ? length : nil
         try openPart(truncating: true)
-        unlink(resumeFile)
         if let validator, !coded {
-          let record = try JSONEncoder().encode(Resume(url: requested, validator: validator))
-          try record.write(to: URL(fileURLWithPath: resumeFile), options: .atomic)
+          try keepRecord(validator: validator)
+        } else {
+          unlink(resumeFile)
         }
       }
       progress?.yield(TransferProgress(done: offset, expected: expected))
@@ -126,25 +202,33 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
         throw URLError(.dataLengthExceedsMaximum)
       }
       guard bytes.withUnsafeBytes({ FileDescriptor.writeAll(fd, $0) }) else {
-        throw Self.writeError(errno)
+        throw failed(.io(path: part, operation: "write", errno: errno))
       }
       offset += Int64(bytes.count)
+      received += bytes.count
       progress?.yield(TransferProgress(done: offset, expected: expected))
     }
   }
 
-  /// The whole file, moved into place: checked against the length the server gave, renamed
-  /// over `destination`. Not `fsync`ed: a killed process leaves the page cache to the kernel,
-  /// so the rename alone keeps a half file from ever bearing the name; syncing 200 MB cost 40%
-  /// of a download's throughput, for a power loss that a new download repairs.
+  /// The whole file, moved into place: checked against the length the server gave, given the
+  /// mode a new file of the user's gets, renamed over `destination`. Not `fsync`ed: a killed
+  /// process leaves the page cache to the kernel, so the rename alone keeps a half file from
+  /// ever bearing the name; syncing 200 MB cost 40% of a download's throughput, for a power
+  /// loss that a new download repairs.
   /// - Throws: `URLError(.networkConnectionLost)` when fewer bytes came than announced (the
-  ///   part is kept: the next attempt resumes).
+  ///   part is kept: the next attempt resumes); ``FileError`` when it cannot be moved.
   func finish() throws -> URL {
     try lock.withLock {
       if fd < 0 { try openPart(truncating: true) }  // an empty body: nothing was written
+      if let expected, expected != offset {
+        closePart()
+        throw URLError(.networkConnectionLost)
+      }
+      _ = fchmod(fd, PrivateFile.userFileMode)
       closePart()
-      if let expected, expected != offset { throw URLError(.networkConnectionLost) }
-      guard rename(part, destination.path) == 0 else { throw Self.writeError(errno) }
+      guard rename(part, destination.path) == 0 else {
+        throw failed(.io(path: destination.path, operation: "rename", errno: errno))
+      }
       unlink(resumeFile)
     }
     progress?.finish()
@@ -160,32 +244,64 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     }
   }
 
-  /// Ends the progress stream of a download that failed for good (the part stays).
-  func abandon() {
+  /// Ends the download however it went: the progress stream finished, the part closed (it
+  /// stays for a later resume), the destination's lock let go and its file removed.
+  func close() {
     lock.withLock { closePart() }
     progress?.finish()
+    hold.release(removing: part + ".lock")
   }
 
   // MARK: Helpers (called holding `lock`)
 
+  /// Keeps `error` as the attempt's failure and returns it, to throw.
+  private func failed(_ error: FileError) -> FileError {
+    problem = error
+    return error
+  }
+
   private func openPart(truncating: Bool) throws {
     closePart()
-    let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : O_APPEND)
-    fd = open(part, flags, 0o600)
-    guard fd >= 0 else { throw Self.writeError(errno) }
+    do {
+      let flags = O_WRONLY | O_CREAT | (truncating ? O_TRUNC : O_APPEND)
+      guard let opened = try PrivateFile.open(part, flags) else {
+        throw FileError.io(path: part, operation: "open", errno: ENOENT)
+      }
+      fd = opened
+    } catch let error as FileError {
+      throw failed(error)
+    }
+    // Appending: the part must still be what `prepare` measured (another writer, a swap).
+    var info = stat()
+    if !truncating, fstat(fd, &info) != 0 || Int64(info.st_size) != offset {
+      closePart()
+      refused = true
+      throw Restart()
+    }
+  }
+
+  private func keepRecord(validator: String) throws {
+    var generator = SystemRandomNumberGenerator()
+    let salt = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
+      .joined()
+    let record = Resume(
+      url: Self.digest(requested, salt: salt), salt: salt, validator: validator, total: expected)
+    let bytes = try JSONEncoder().encode(record)
+    if let failure = PrivateFile.replace(resumeFile, with: bytes) {
+      throw failed(.io(path: resumeFile, operation: failure.operation, errno: failure.errno))
+    }
   }
 
   private func closePart() {
-    if fd >= 0 { close(fd) }
+    if fd >= 0 { closeDescriptor(fd) }
     fd = -1
   }
 
-  private static func writeError(_ code: Int32) -> URLError {
-    URLError(
-      .cannotWriteToFile,
-      userInfo: [
-        NSLocalizedDescriptionKey: "cannot write the file: \(String(cString: strerror(code)))"
-      ])
+  /// `hmac-sha256:<hex>` of `url` under `salt`: tells whether a record was made for a URL
+  /// without keeping the URL.
+  private static func digest(_ url: String, salt: String) -> String {
+    let mac = SHA256.hmac(key: Array(salt.utf8), message: Array(url.utf8))
+    return "hmac-sha256:" + mac.map { String(format: "%02x", $0) }.joined()
   }
 
   /// The validator an `If-Range` may name: a strong `ETag`, else `Last-Modified` (a weak tag
@@ -208,3 +324,6 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     return (start, Int64(pieces[1]))
   }
 }
+
+// At file scope this name is the C function, not the member above.
+private func closeDescriptor(_ fd: Int32) { _ = close(fd) }

@@ -54,12 +54,11 @@ public struct MultipartForm: Sendable {
 
   var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
-  /// The whole body, written to `path` as it is made; its length in bytes.
-  /// - Throws: `CocoaError` naming a file that cannot be read or written.
-  func write(to path: String) throws -> Int {
-    guard FileManager.default.createFile(atPath: path, contents: nil),
-      let output = FileHandle(forWritingAtPath: path)
-    else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+  /// The whole body, written to `output` as it is made (and `output` closed); its length in
+  /// bytes.
+  /// - Throws: ``FileError`` naming a file of the form that cannot be read; the error of a
+  ///   write that failed.
+  func write(to output: FileHandle) throws -> Int {
     defer { try? output.close() }
     var length = 0
     func emit(_ data: Data) throws {
@@ -71,9 +70,8 @@ public struct MultipartForm: Sendable {
       switch part.content {
       case .data(let data): try emit(data)
       case .file(let url):
-        guard let input = FileHandle(forReadingAtPath: url.path) else {
-          throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
-        }
+        let input = FileHandle(
+          fileDescriptor: try PrivateFile.openUserFile(url.path), closeOnDealloc: true)
         defer { try? input.close() }
         while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try emit(chunk) }
       }

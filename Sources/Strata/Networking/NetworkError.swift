@@ -237,7 +237,9 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .serverCertificateUntrusted, .serverCertificateHasBadDate,
       .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
       "the server's certificate is not trusted"
-    case .badServerResponse: "the server's response could not be read"
+    case .badServerResponse:
+      error.userInfo[NSLocalizedDescriptionKey] as? String
+        ?? "the server's response could not be read"
     // A download's file: the reason (a full disk, no permission) is in the description.
     case .cannotWriteToFile, .cannotCreateFile:
       error.userInfo[NSLocalizedDescriptionKey] as? String ?? "the file could not be written"

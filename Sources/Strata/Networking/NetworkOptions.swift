@@ -47,6 +47,12 @@ public struct NetworkOptions: Sendable {
   /// The HTTP cache for GET answers (see ``HTTPCache``); nil sends every request. On by
   /// default, in memory; one cache per options value (copies share it).
   public var cache: HTTPCache? = HTTPCache()
+  /// Where a multipart body is written while it is sent (it holds every field and the files'
+  /// bytes): created 0700 if missing, each body 0600 and removed when its call ends; what a
+  /// killed process left is removed by the next process's first service. Default:
+  /// `staging` in the app's cache directory (``AppDirectories/cache``, `~/.cache/<APP_NAME>`),
+  /// `~/.cache/Strata/staging` for options built in code. Never a shared temporary directory.
+  public var stagingDirectory = AppDirectories(app: "Strata").cache + "/staging"
 
   /// Options built in code; every setting not given has the default described on it.
   public init(
@@ -112,6 +118,9 @@ public struct NetworkOptions: Sendable {
     }
     revealsPersonalData = try config.bool(.logRevealPrivate, default: false)
     cache = try Self.cache(config: config, baseURL: baseURL, now: now)
+    if let app = config.value(.appName)?.value {
+      stagingDirectory = AppDirectories(app: app).cache + "/staging"
+    }
   }
 
   /// `HTTP_CACHE`, `HTTP_CACHE_SIZE`, `HTTP_CACHE_MAX_STALE`: on disk under the app's cache

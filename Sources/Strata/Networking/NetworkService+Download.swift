@@ -10,7 +10,11 @@ extension NetworkService {
   /// Sends `download.request` and writes its body to `download.destination` as it arrives.
   /// Each attempt continues what is on disk; a `416` (the part is no prefix of the file)
   /// drops it and asks again from the start, as does a `206` that does not continue it.
-  /// - Throws: ``NetworkError``; the part stays on disk for a later resume.
+  /// The destination is checked before anything is sent.
+  /// - Throws: ``NetworkError``; the part stays on disk for a later resume. ``FileError``
+  ///   when the destination names a directory or a link, a link or another user's file is
+  ///   at its part or record, another download to it is under way
+  ///   (``FileError/busy(path:)``), or the file cannot be written.
   public func download(_ download: Download) async throws -> NetworkResponse<URL> {
     let request = download.request
     let label = Self.label(request.method, request.path)
@@ -18,22 +22,26 @@ extension NetworkService {
       request.sendProgress?.finish()
       request.receiveProgress?.finish()
     }
-    var call = try await authorise(request, label: label)
-    let file = DownloadFile(
-      download.destination, resume: download.resumes, limit: call.maxResponseSize,
-      progress: request.receiveProgress)
-    call.sink = file
+    let file = try await DownloadFile.open(
+      download.destination, resume: download.resumes,
+      limit: request.maxResponseSize ?? options.maxResponseSize, progress: request.receiveProgress)
+    defer { file.close() }
     do {
+      var call = try await authorise(request, label: label)
+      call.sink = file
       return try await fetch(into: file, &call)
     } catch let error as NetworkError {
-      file.abandon()
       logger.error("\(label) failed: \(error)")
       throw error.labelled(label)
-    } catch {
-      file.abandon()
+    } catch let error as FileError {
+      logger.error("\(label) failed: \(error)")
       throw error
     }
   }
+
+  /// How many times a part that cannot be continued is dropped and the file asked for whole,
+  /// so a server that keeps answering so cannot hold the call in a loop.
+  private static let maxRestarts = 2
 
   private func fetch(into file: DownloadFile, _ call: inout Call) async throws
     -> NetworkResponse<URL>
@@ -44,9 +52,10 @@ extension NetworkService {
       let resumed = call.request.value(forHTTPHeaderField: "Range") != nil
       let (started, why) = (ContinuousClock.now, call.retriedBecause)
       let outcome = try await attempt(&call)
-      // The part cannot be continued: dropped, and asked for whole (twice at most, so a
-      // server that keeps answering so cannot hold the call in a loop).
-      if restarts < 2, resumed, file.cannotContinue || Self.isRangeRefusal(outcome) {
+      if let problem = file.failure { throw problem }
+      if file.cannotContinue || (resumed && Self.isRangeRefusal(outcome)) {
+        // The part cannot be continued: dropped, and asked for whole.
+        guard resumed, restarts < Self.maxRestarts else { throw Self.unusablePartial }
         logger.info("\(call.label): the part on disk cannot be continued; starting over")
         file.discard()
         restarts += 1
@@ -54,7 +63,8 @@ extension NetworkService {
       }
       let next = try await decide(outcome, &call)
       record(
-        outcome, next, of: call, retriedBecause: why, duration: ContinuousClock.now - started)
+        outcome, next, of: call, retriedBecause: why, duration: ContinuousClock.now - started,
+        received: file.bytesReceived)
       switch next {
       case .done(_, let response):
         do {
@@ -73,6 +83,16 @@ extension NetworkService {
       }
     }
   }
+
+  /// A `206` that continues nothing asked for (to a request without `Range`, or again after
+  /// every restart).
+  private static let unusablePartial = NetworkError.transport(
+    URLError(
+      .badServerResponse,
+      userInfo: [
+        NSLocalizedDescriptionKey:
+          "the server's partial answer (206) does not continue the file; nothing was saved"
+      ]))
 
   /// A `416`: the part is no prefix of the file.
   private static func isRangeRefusal(_ outcome: Result<(Data, HTTPURLResponse), NetworkError>)

@@ -44,7 +44,8 @@ extension NetworkService {
   /// ``NetworkOptions/onRequestRecord``, and as the fields of the `networking` debug line.
   func record(
     _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ next: Next, of call: Call,
-    retriedBecause: String?, duration: Duration, source: ResponseSource? = nil
+    retriedBecause: String?, duration: Duration, source: ResponseSource? = nil,
+    received: Int? = nil
   ) {
     let logs = logger.isEnabled(.debug)
     guard logs || options.onRequestRecord != nil else { return }
@@ -52,13 +53,15 @@ extension NetworkService {
     var record = RequestRecord(
       request: call.label, method: request.httpMethod ?? "GET",
       url: request.url.map(redactor.redact(url:)) ?? "?", status: nil,
-      durationMilliseconds: duration.inSeconds * 1000, bytesSent: request.httpBody?.count ?? 0,
+      durationMilliseconds: duration.inSeconds * 1000,
+      bytesSent: request.httpBody?.count ?? call.streamed?.length ?? 0,
       bytesReceived: 0, attempt: call.attempt,
       retriedBecause: retriedBecause)
     switch outcome {
     case .success(let (data, response)):
       record.status = response.statusCode
-      record.bytesReceived = data.count
+      // A download's body went to its file, not into `data`.
+      record.bytesReceived = received ?? data.count
     case .failure(let error):
       record.error = Self.reason(error)
     }

@@ -51,6 +51,7 @@ public final class NetworkService: Networking {
     self.builder = RequestBuilder(options: options, encoder: encoder ?? sorted)
     self.logger = logger
     self.redactor = Redactor(revealsPersonalData: options.revealsPersonalData)
+    builder.staging.sweepLeftovers()
   }
 
   // MARK: Sending

@@ -10,12 +10,15 @@ import Foundation
 struct RequestBuilder: Sendable {
   let options: NetworkOptions
   let encoder: JSONEncoder
+  /// Where multipart bodies are written while they are sent.
+  let staging: StagingArea
   /// The base URL, parsed once (nil if it has no host: every relative request then fails).
   private let base: URLComponents?
 
   init(options: NetworkOptions, encoder: JSONEncoder) {
     self.options = options
     self.encoder = encoder
+    staging = StagingArea(directory: options.stagingDirectory)
     var base = URLComponents(url: options.baseURL, resolvingAgainstBaseURL: false)
     if base?.host?.isEmpty != false { base = nil }
     if let path = base?.percentEncodedPath, path.hasSuffix("/") {
@@ -82,14 +85,7 @@ struct RequestBuilder: Sendable {
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
         return (type, nil, StreamedBody(path: url.path, length: size ?? 0, temporary: false))
       case .multipart(let form):
-        let path = NSTemporaryDirectory() + "strata-multipart-\(UUID().uuidString)"
-        do {
-          let length = try form.write(to: path)
-          return (form.contentType, nil, StreamedBody(path: path, length: length, temporary: true))
-        } catch {
-          try? FileManager.default.removeItem(atPath: path)
-          throw error
-        }
+        return (form.contentType, nil, try staging.stage(form))
       }
     } catch {
       throw NetworkError(.encoding(String(describing: error)), underlying: error)

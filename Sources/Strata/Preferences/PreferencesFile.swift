@@ -22,31 +22,35 @@ struct PreferencesFile: Sendable {
   func update<T>(_ change: (inout [String: String]) -> T?) async throws -> T? {
     let directory = (path as NSString).deletingLastPathComponent
     if let refused = FileError.directory(
-      directory, FileDescriptor.checkPrivateDirectory(directory, create: true, ownerOnly: true))
+      directory, PrivateFile.checkDirectory(directory, create: true, ownerOnly: true))
     {
       throw refused
     }
     let lock = try await FileLock.acquire(path + ".lock", exclusive: true, timeout: .seconds(30))
     defer { lock.release() }
-    var values = read()
+    var values = try read()
     let before = values
     let result = change(&values)
     guard values != before else { return result }
     let json = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])
-    if let failure = FileDescriptor.replaceAtomically(path, with: json, mode: 0o600) {
+    if let failure = PrivateFile.replace(path, with: json) {
       throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
     }
     return result
   }
 
   /// The values on disk; a damaged file is set aside and reads as none.
-  private func read() -> [String: String] {
-    let size = FileDescriptor.size(of: path)
-    guard size > 0 || FileManager.default.fileExists(atPath: path) else { return [:] }
-    if size <= Self.largest, let data = FileManager.default.contents(atPath: path),
-      let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
-    {
-      return object
+  /// - Throws: ``FileError`` for a link, a directory or another user's file at the path:
+  ///   nothing is read from it or written through it.
+  private func read() throws(FileError) -> [String: String] {
+    let size = PrivateFile.size(of: path)
+    do {
+      guard let bytes = try PrivateFile.read(path, limit: Self.largest) else { return [:] }
+      if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: String] {
+        return object
+      }
+    } catch .tooLarge {
+      // damaged: set aside below
     }
     let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970 * 1000))"
     rename(path, aside)

@@ -35,6 +35,8 @@ public enum FileError: Error, Equatable, CustomStringConvertible, LocalizedError
   /// A sync of this store is running (in this process or another): its changes are sent by
   /// it, and anything queued after it started by the next one.
   case syncInProgress(path: String)
+  /// Another download to this path (in this process or another) is under way.
+  case busy(path: String)
   /// A file system call failed.
   case io(path: String, operation: String, errno: Int32)
 
@@ -63,6 +65,8 @@ public enum FileError: Error, Equatable, CustomStringConvertible, LocalizedError
       "another process held \(path) for too long; try again"
     case .syncInProgress(let path):
       "a sync of \(path) is already running; what it does not send, the next sync will"
+    case .busy(let path):
+      "another download to \(path) is under way; try again once it has ended"
     case .io(let path, let operation, let code):
       "\(path): \(operation) failed: \(String(cString: strerror(code)))"
     }
@@ -72,7 +76,7 @@ public enum FileError: Error, Equatable, CustomStringConvertible, LocalizedError
 
   /// Refuses `directory` for `problem` — the one reading of the private-directory check, for
   /// every file the library keeps; nil when there is none.
-  package static func directory(_ directory: String, _ problem: FileDescriptor.DirectoryProblem?)
+  package static func directory(_ directory: String, _ problem: PrivateFile.DirectoryProblem?)
     -> FileError?
   {
     switch problem {

@@ -52,24 +52,13 @@ final class JournalFile {
 
   deinit { files.close(fd) }
 
-  /// Opens one of the store's files (mode 0600 when created), never through a symbolic link
-  /// and only if it is a regular file — a directory, a device or a pipe at a store path is a
-  /// ``FileError/notRegularFile(path:found:)`` naming it. Nil: there is no such file.
+  /// Opens one of the store's files (``PrivateFile/open(_:_:files:)``): a directory, a
+  /// device, a pipe or a link at a store path is a ``FileError/notRegularFile(path:found:)``
+  /// naming it. Nil: there is no such file (or, creating it exclusively, there is one).
   static func openRegularFile(
     _ path: String, _ flags: Int32, files: any DurableFiles = SystemFiles()
   ) throws -> Int32? {
-    let fd = files.open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      if errno == ENOENT || errno == EEXIST { return nil }
-      if errno == ELOOP { throw FileError.notRegularFile(path: path, found: "a symbolic link") }
-      throw FileError.io(path: path, operation: "open", errno: errno)
-    }
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-      files.close(fd)
-      throw FileError.notRegularFile(path: path, found: FileError.kind(of: info.st_mode))
-    }
-    return fd
+    try PrivateFile.open(path, flags, files: files)
   }
 
   var size: Int {
@@ -110,8 +99,7 @@ final class JournalFile {
   /// How many lines the file at `path` holds (0 when it cannot be read): an upper bound on
   /// the changes it records, read a megabyte at a time.
   static func lineCount(at path: String) -> Int {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else { return 0 }
+    guard let fd = try? PrivateFile.open(path, O_RDONLY) else { return 0 }
     defer { close(fd) }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var (lines, offset) = (0, 0)

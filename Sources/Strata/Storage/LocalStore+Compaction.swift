@@ -22,7 +22,7 @@ extension LocalStore {
     disk.generation = next
     disk.journalGeneration = next
     disk.journal = fresh
-    disk.snapshotSize = FileDescriptor.size(of: snapshotPath)
+    disk.snapshotSize = PrivateFile.size(of: snapshotPath)
     disk.needsRepair = false
     disk.compactionRetryAt = 0
     removeLeftovers()

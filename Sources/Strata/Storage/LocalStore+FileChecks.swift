@@ -9,7 +9,7 @@ extension LocalStore {
     guard !directoryChecked else { return }
     let directory = (base as NSString).deletingLastPathComponent
     if let refused = FileError.directory(
-      directory, FileDescriptor.checkPrivateDirectory(directory, create: true, ownerOnly: true))
+      directory, PrivateFile.checkDirectory(directory, create: true, ownerOnly: true))
     {
       throw refused
     }

@@ -16,7 +16,8 @@ extension LocalStore {
   /// {"records", "outbox"}}` at `<path>.json` — read while there is no snapshot, so changes it
   /// kept are still sent after an upgrade; the first compaction folds it in and removes it.
   static func formatOne(at path: String) -> StoreSnapshot<Value>? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    guard let bytes = try? PrivateFile.read(path, limit: 1 << 32) else { return nil }
+    let data = Data(bytes)
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .millisecondsSince1970
     guard let old = try? decoder.decode(FormatOne.self, from: data), old.version == 1 else {

@@ -152,7 +152,7 @@ extension LocalStore {
     let snapshot = try readSnapshot()
     state = StoreState(records: snapshot?.records ?? [:], outbox: snapshot?.outbox ?? [])
     disk.generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
-    disk.snapshotSize = FileDescriptor.size(of: snapshotPath)
+    disk.snapshotSize = PrivateFile.size(of: snapshotPath)
     let expected = snapshot?.generation ?? disk.generation ?? 0
     let onDisk = journalGenerations()
     guard !onDisk.isEmpty, !onDisk.contains(expected) else {

@@ -293,6 +293,6 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   /// The file sizes, for benchmarks: the snapshot and the current journal.
   package func fileSizes() async throws -> (snapshot: Int, journal: Int) {
-    try await reading { _ in (FileDescriptor.size(of: snapshotPath), disk.journal?.size ?? 0) }
+    try await reading { _ in (PrivateFile.size(of: snapshotPath), disk.journal?.size ?? 0) }
   }
 }

@@ -15,8 +15,8 @@ import Foundation
 enum StoreDamage {
   /// Keeps `bytes` in `<base>.damaged-<label>`, owner-only; an existing one is left alone.
   static func setAside(_ bytes: some Collection<UInt8>, base: String, label: String) {
-    let fd = open(base + ".damaged-" + label, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return }
+    let path = base + ".damaged-" + label
+    guard let fd = try? PrivateFile.open(path, O_WRONLY | O_CREAT | O_EXCL) else { return }
     defer { close(fd) }
     if FileDescriptor.writeAll(fd, bytes) { fsync(fd) }
   }
@@ -30,7 +30,7 @@ enum StoreDamage {
     return files.map { file in
       let path = directory + "/" + file
       let label = String(file.dropFirst(prefix.count))
-      let size = FileDescriptor.size(of: path)
+      let size = PrivateFile.size(of: path)
       let held = guess(contents(path), size: size)
       let lost: String
       if label.hasPrefix("snapshot"), label.contains("-line-") {
@@ -73,7 +73,8 @@ enum StoreDamage {
   }
 
   private static func contents(_ path: String) -> [UInt8] {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+    guard let fd = try? PrivateFile.open(path, O_RDONLY) else { return [] }
+    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     defer { try? handle.close() }
     return Array((try? handle.read(upToCount: 4096)) ?? Data())
   }

@@ -26,8 +26,8 @@ extension StoreSnapshot {
     if let code = StoreCrashPoint.injectedFailure(path) {
       throw FileError.io(path: path, operation: "write", errno: code)
     }
-    if let failure = FileDescriptor.replaceAtomically(
-      path, with: bytes, mode: 0o600, files: files,
+    if let failure = PrivateFile.replace(
+      path, with: bytes, files: files,
       beforeRename: pause.map { pause in { pause("compact.written") } })
     {
       throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)

@@ -13,7 +13,9 @@
 /// `fdatasync` then fails a test instead of passing every one. Failures return false or -1
 /// with `errno` set, as the system calls do.
 package protocol DurableFiles: Sendable {
-  func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
+  /// `open(2)` as ``PrivateFile/systemOpen(_:_:)`` does it: never through a link, created
+  /// 0600.
+  func open(_ path: String, _ flags: Int32) -> Int32
   func close(_ fd: Int32)
   func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool
   /// `fdatasync` (`F_FULLFSYNC` on Darwin): the file's bytes are on disk.
@@ -29,8 +31,8 @@ package protocol DurableFiles: Sendable {
 package struct SystemFiles: DurableFiles {
   package init() {}
 
-  package func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    systemOpen(path, flags, mode)
+  package func open(_ path: String, _ flags: Int32) -> Int32 {
+    PrivateFile.systemOpen(path, flags)
   }
 
   package func close(_ fd: Int32) { systemClose(fd) }
@@ -55,7 +57,7 @@ package struct SystemFiles: DurableFiles {
   package func syncDirectory(of path: String) -> Bool {
     let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
       .joined(separator: "/")
-    let fd = systemOpen(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC, 0)
+    let fd = PrivateFile.openDirectory(directory.isEmpty ? "." : directory)
     guard fd >= 0 else { return false }
     defer { systemClose(fd) }
     return fsync(fd) == 0
@@ -63,9 +65,6 @@ package struct SystemFiles: DurableFiles {
 }
 
 // At file scope these names are the C functions, not the members above.
-private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-  open(path, flags, mode)
-}
 private func systemClose(_ fd: Int32) { _ = close(fd) }
 private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 private func systemUnlink(_ path: String) { _ = unlink(path) }

@@ -28,11 +28,23 @@ package struct FileLock: Sendable {
   package static func acquire(_ path: String, exclusive: Bool, timeout: Duration?) async throws
     -> FileLock
   {
-    let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw Failure.io(operation: "open", errno: errno) }
+    var fd = try opened(path)
     let deadline = timeout.map { ContinuousClock.now + $0 }
     var pause = Duration.milliseconds(1)
-    while flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
+    // Taken, but on a file its holder removed as it let go (`release(removing:)`): the lock
+    // that counts is on the file now at `path`, so that one is opened and taken instead.
+    func replaced() -> Bool {
+      var held = stat()
+      var named = stat()
+      guard fstat(fd, &held) == 0, lstat(path, &named) == 0 else { return true }
+      return held.st_dev != named.st_dev || held.st_ino != named.st_ino
+    }
+    while flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 || replaced() {
+      if replaced() {
+        close(fd)
+        fd = try opened(path)
+        continue
+      }
       let code = errno
       if code == EINTR { continue }
       guard code == EWOULDBLOCK else {
@@ -61,12 +73,28 @@ package struct FileLock: Sendable {
   /// Whether no one holds `path`'s lock at this instant: taken without waiting and let go at
   /// once. False when it cannot be told (the file cannot be opened).
   package static func isFree(_ path: String) -> Bool {
-    let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return false }
+    guard let fd = try? opened(path) else { return false }
     defer { close(fd) }
     return flock(fd, LOCK_EX | LOCK_NB) == 0
   }
 
+  /// The lock file, opened (created 0600 when missing) as ``PrivateFile`` opens any file.
+  /// - Throws: ``FileError`` for a link, a directory or another user's file in its place.
+  private static func opened(_ path: String) throws(FileError) -> Int32 {
+    guard let fd = try PrivateFile.open(path, O_RDWR | O_CREAT) else {
+      throw .io(path: path, operation: "open", errno: ENOENT)
+    }
+    return fd
+  }
+
   /// Lets the next holder in (closing the descriptor drops the lock).
   package func release() { close(fd) }
+
+  /// Removes the lock file, then lets the next holder in: for a lock beside a file of the
+  /// user's (a download's), which should leave nothing behind. A waiter that took the removed
+  /// file's lock sees it is gone and takes the new one's.
+  package func release(removing path: String) {
+    unlink(path)
+    close(fd)
+  }
 }

@@ -17,7 +17,7 @@
     /// Armed on `path` (a `memory.pressure` or `/proc/pressure/memory`): 150 ms stalled in a
     /// 2 s window for `some`, 100 ms for `full`; nil when the kernel refuses.
     init?(path: String, stall: String) {
-      let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+      let fd = PrivateFile.openSystemFile(path, O_RDWR | O_NONBLOCK)
       guard fd >= 0 else { return nil }
       let threshold = stall == "full" ? 100_000 : 150_000
       let spec = Array("\(stall) \(threshold) 2000000".utf8) + [0]

@@ -29,8 +29,8 @@ private final class HalfWriteFiles: DurableFiles {
     return false
   }
 
-  func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    system.open(path, flags, mode)
+  func open(_ path: String, _ flags: Int32) -> Int32 {
+    system.open(path, flags)
   }
   func close(_ fd: Int32) { system.close(fd) }
   func sync(_ fd: Int32) -> Bool { system.sync(fd) }
@@ -58,10 +58,10 @@ struct FailedAppendTests {
     }
     try await queue("first")
     let journal = try #require(directory.logs.first)
-    let before = FileDescriptor.size(of: journal)
+    let before = PrivateFile.size(of: journal)
     files.arm()
     await #expect(throws: FileError.self) { try await queue("refused") }
-    #expect(FileDescriptor.size(of: journal) == before, "the file is as it was, at once")
+    #expect(PrivateFile.size(of: journal) == before, "the file is as it was, at once")
     try await queue("after")
 
     let reopened = LocalStore<Note>(path: directory.base)

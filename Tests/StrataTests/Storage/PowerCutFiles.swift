@@ -59,11 +59,11 @@ final class PowerCutFiles: DurableFiles {
     return false
   }
 
-  func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+  func open(_ path: String, _ flags: Int32) -> Int32 {
     state.withLock { state in
       if fail(&state) { return -1 }
       let existed = FileManager.default.fileExists(atPath: path)
-      let fd = systemOpen(path, flags, mode)
+      let fd = PrivateFile.systemOpen(path, flags)
       guard fd >= 0 else { return fd }
       state.paths[fd] = path
       if !existed {
@@ -169,9 +169,6 @@ final class PowerCutFiles: DurableFiles {
 }
 
 // At file scope these names are the C functions, not the members of PowerCutFiles.
-private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-  open(path, flags, mode)
-}
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
   write(fd, bytes, count)
