@@ -46,7 +46,9 @@ struct CachedResponse: Sendable {
     }
     var varied: [String: String?] = [:]
     for name in vary where !name.isEmpty { varied[name] = variedValue(name) }
-    (status, self.headers, self.body, self.varied) = (response.statusCode, headers, body, varied)
+    // Kept without the members named as credentials (DummyJSON's `password`).
+    guard let kept = CredentialMembers.removed(from: body) else { return nil }
+    (status, self.headers, self.body, self.varied) = (response.statusCode, headers, kept, varied)
     self.parsed = parsed
     (self.requestTime, self.responseTime) = (requestTime, responseTime)
     // Without a lifetime or a validator it could never be used: not stored (no heuristics).
@@ -99,12 +101,14 @@ struct CachedResponse: Sendable {
   /// every revalidation (a server answering 431 to it would never see the entry go).
   static let maxValidatorBytes = 8 << 10
 
-  /// Whether a response header is kept: never `Set-Cookie`, never an oversized validator.
+  /// Whether a response header is kept: never `Set-Cookie` or another named as a credential
+  /// (`X-Auth-Token`, …; CORS headers only name credentials), never an oversized validator.
   private static func keeps(_ name: String, _ value: String) -> Bool {
     switch name {
     case "set-cookie": false
     case "etag", "last-modified": value.utf8.count <= maxValidatorBytes
-    default: true
+    case _ where name.hasPrefix("access-control-"): true
+    default: !Redactor.standard.isSensitive(header: name)
     }
   }
 

@@ -27,8 +27,12 @@ import StrataConcurrency
 /// No credential is written into a cache file: a `Vary` on `Authorization`,
 /// `Proxy-Authorization` or `Cookie` keeps a keyed digest of the request's value (HMAC-SHA256
 /// under a random key of this cache's), a URL's user name and password never reach a key,
-/// and an answer that holds a secret the process knows (``KnownSecrets``: a token a server
-/// echoes back, a password a listing includes) is kept in memory only, never in a file. `Cache-Control: private` therefore needs nothing more (a private cache may keep
+/// a header named as a credential (`X-Auth-Token`, …) is not kept, nor is a JSON member named
+/// as one (`password`, `secret`, `token`, `accessToken`, `refresh_token`, `apiKey`, … in any
+/// case and with any separators, at any depth: DummyJSON's `/auth/me` and `/users` carry each
+/// user's `password` — the caller gets the answer whole, the cache keeps it without them), and
+/// an answer that holds a secret the process knows (``KnownSecrets``: a token a server echoes
+/// back) is kept in memory only, never in a file. `Cache-Control: private` therefore needs nothing more (a private cache may keep
 /// such an answer, RFC 9111 §5.2.2.7), and `public` widens nothing: it lets *shared* caches
 /// keep answers to authorised requests, and a signed-in user's answers stay that user's here.
 ///
@@ -354,6 +358,8 @@ public final class HTTPCache: Sendable {
   @TaskLocal package static var beforeWrite: (@Sendable () -> Void)?
 
   /// Whether a known secret (a token, a password) is in the answer's body or headers.
+  /// Whether `response` holds a secret the process knows, in its body or a header (headers
+  /// and members named as credentials were not kept: ``CachedResponse``).
   private static func holdsSecret(_ response: CachedResponse) -> Bool {
     KnownSecrets.occur(in: response.body)
       || response.headers.values.contains { KnownSecrets.occur(in: Data($0.utf8)) }
