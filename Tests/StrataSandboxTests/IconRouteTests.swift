@@ -43,6 +43,37 @@ struct IconRouteTests {
     let several = Self.get("/icon/emilys/128", [("Range", "bytes=0-1,5-6")])
     #expect(several.status == 200, "several ranges: the whole")
     let hostile = Self.get("/icon/emilys/128", [("Range", "bytes=99999999999999999999999-")])
-    #expect(hostile.status == 416, "a number past Int is refused, not a trap")
+    #expect(hostile.status == 416, "a first position past Int is past the end, not a trap")
+  }
+
+  /// RFC 9110 §14.1.2: an invalid range set is ignored (the whole, `200`), and a last position
+  /// past the end — past `Int` too — means the end.
+  @Test func invalidRangesAreIgnoredAndHugePositionsClamped() throws {
+    let whole = Self.get("/icon/emilys/128")
+    let count = whole.body.count
+    for invalid in ["bytes=5-3", "bytes=a-", "bytes=1-x", "items=0-1", "bytes=--1", "bytes="] {
+      let answer = Self.get("/icon/emilys/128", [("Range", invalid)])
+      #expect(answer.status == 200 && answer.body == whole.body, "\(invalid): ignored")
+    }
+    let clamped = Self.get("/icon/emilys/128", [("Range", "bytes=10-9999999999999999999")])
+    #expect(clamped.status == 206 && clamped.body == whole.body.dropFirst(10))
+    #expect(clamped.header("Content-Range") == "bytes 10-\(count - 1)/\(count)")
+    let suffix = Self.get("/icon/emilys/128", [("Range", "bytes=-99999999999999999999")])
+    #expect(suffix.status == 206 && suffix.body == whole.body, "a suffix past Int: everything")
+    #expect(ByteRanges.parse("bytes=0-0", total: 0) == .unsatisfiable)
+  }
+}
+
+@Suite("The sandbox's accept loop cannot die of SIGPIPE")
+struct WakePipeTests {
+  /// The wake channel is a socket pair (a pipe's write raises `SIGPIPE` once its reader is
+  /// gone, and nothing but a socket can refuse it): waking after the accept thread closed its
+  /// end returns.
+  @Test func wakingAfterTheReaderIsGoneIsHarmless() throws {
+    let wake = try Socket.wakePipe()
+    var info = stat()
+    #expect(fstat(wake.write, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
+    close(wake.read)
+    Socket.wake(wake.write)  // would end the process with a pipe
   }
 }

@@ -196,13 +196,23 @@ public actor AuthSession: Authenticator {
   /// Forgets the credentials and removes them from the store, with the signed-in account's
   /// answers in the HTTP cache — also when the session could not be restored (a file with the
   /// wrong mode, damaged, or another user's that may be removed): the account such a file
-  /// names loses its answers too. Nothing is refused.
+  /// names loses its answers too, and when it names none (it is damaged), every account's
+  /// answers go: whose they were cannot be told. Nothing is refused; a file that could not be
+  /// removed (a directory at its path) is logged, and the store still holds it.
   public func signOut() {
     let named = store.storedAccount()
+    var unreadable = false
+    if credentials == nil {
+      do { _ = try store.load() } catch { unreadable = true }
+    }
     do { try store.clear() } catch {
       Log.auth.error("could not clear stored credentials: \(error)")
     }
-    if let named, named != credentials?.account { cache?.removeAll(account: named) }
+    if let named, named != credentials?.account {
+      cache?.removeAll(account: named)
+    } else if named == nil, unreadable {
+      cache?.removeAllAccounts()
+    }
     end(.requested)
   }
 

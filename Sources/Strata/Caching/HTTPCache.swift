@@ -189,6 +189,17 @@ public final class HTTPCache: Sendable {
     }
   }
 
+  /// Forgets every account's answers (a session file that named no account was signed out
+  /// of: whose they were cannot be told); shared answers stay.
+  package func removeAllAccounts() {
+    state.withLock { state in
+      state.memory.removeAll { $0.hasPrefix("account ") }
+      guard let files else { return }
+      let removed = files.removeAll { $0.hasPrefix("u") }.removed
+      record(removed.map(HTTPCacheIndex.Event.removed), &state)
+    }
+  }
+
   // MARK: Used by NetworkService
 
   var currentDate: Date { now() }

@@ -73,19 +73,30 @@ package enum Socket {
     }
   }
 
-  /// A pipe whose write end, given to ``wake(_:)``, ends an ``accept(_:wake:)`` waiting on its
-  /// read end. `shutdown` on a listening socket wakes a blocked `accept` on Linux only (BSD
-  /// answers `ENOTCONN` and the thread stays blocked), so the accept loop polls both.
+  /// A connected pair of sockets whose write end, given to ``wake(_:)``, ends an
+  /// ``accept(_:wake:)`` waiting on its read end. `shutdown` on a listening socket wakes a
+  /// blocked `accept` on Linux only (BSD answers `ENOTCONN` and the thread stays blocked), so
+  /// the accept loop polls both. Sockets, not a pipe: a write to a pipe whose reader is gone
+  /// raises `SIGPIPE`, which ends the process, and only a socket's write can refuse it
+  /// (`MSG_NOSIGNAL`, `SO_NOSIGPIPE`) — the accept thread may have ended, and closed its end,
+  /// before ``wake(_:)`` writes.
   package static func wakePipe() throws -> (read: Int32, write: Int32) {
     var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw Failure(call: "pipe", code: errno) }
+    guard socketpair(AF_UNIX, streamType, 0, &ends) == 0 else {
+      throw Failure(call: "socketpair", code: errno)
+    }
+    #if canImport(Darwin)
+      var yes: Int32 = 1
+      setsockopt(ends[1], SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+    #endif
     return (ends[0], ends[1])
   }
 
-  /// Ends the ``accept(_:wake:)`` polling this pipe's read end, and closes the write end.
+  /// Ends the ``accept(_:wake:)`` polling this pair's read end, and closes the write end.
+  /// Never raises `SIGPIPE`, also when the read end is closed already.
   package static func wake(_ write: Int32) {
     var byte: UInt8 = 1
-    _ = systemWrite(write, &byte, 1)
+    _ = systemSend(write, &byte, 1, sendFlags)
     _ = systemClose(write)
   }
 

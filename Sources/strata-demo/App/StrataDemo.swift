@@ -48,6 +48,11 @@ enum StrataDemo {
         output = try await run(app, invocation)
       } catch let error as NetworkError where error.isUnauthorized {
         await app.shutdown()
+        // A 401 to a request that carried no session (another origin's URL): the session is
+        // fine, and signing in again would not change what is sent there.
+        if hadSession, error.kind == .unauthorized(.signInRequired) {
+          throw CommandFailure(Localized.current("error.requiresSignIn", ["api": app.apiName()]))
+        }
         throw SignInRequired(api: app.apiName(), sessionEnded: hadSession)
       } catch {
         await app.shutdown()

@@ -102,6 +102,11 @@ enum AccountCommands {
     let named = store.storedAccount()
     await session.signOut()
     let text = Localized.current
+    // Said only of what is gone: a directory at the path (or one that cannot be removed)
+    // stays, and the command fails saying so.
+    if (try? FileManager.default.attributesOfItem(atPath: file)) != nil {
+      throw CommandFailure(text("logout.notRemoved", ["file": file, "reason": why]))
+    }
     Terminal.error(text("logout.removed", ["file": file, "reason": why]))
     return Output(
       text: .line(

@@ -3,8 +3,8 @@ import Foundation
 import Strata
 
 /// `download URL FILE [--resume]`: any answer saved to a file as it arrives, through the whole
-/// send path (retries resume, the deadline, the size limit), with a progress line on a
-/// terminal.
+/// send path (retries resume, the deadline, the size limit, the session's token for the API's
+/// own origin when signed in), with a progress line on a terminal.
 @MainActor
 enum DownloadCommand {
   nonisolated static let commands = [
@@ -34,6 +34,9 @@ enum DownloadCommand {
     let line = ProgressLine(shown: Terminal.errorIsTerminal && !invocation.json)
     defer { line.finish() }
     var request = Request<Data>(path: url.absoluteString)
+    // The session's token goes with it when signed in — and, as with every request, only to
+    // the API's own origin: a URL elsewhere is fetched without it.
+    request.requiresAuth = await (try? app.resolve(AuthSession.self))?.isSignedIn ?? false
     request.receiveProgress = line.follow()
     let saved = try await app.resolve((any Networking).self).download(
       Download(

@@ -52,6 +52,24 @@ enum UserCommands {
     return shown
   }
 
+  /// Why a file could not be written, as the system says it ("Permission denied"), not
+  /// Foundation's dump of the error.
+  private static func reason(_ error: any Error) -> String {
+    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+    if let posix = underlying, posix.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(posix.code)))
+    }
+    if let code = (error as? CocoaError)?.code {
+      switch code {
+      case .fileWriteNoPermission: return String(cString: strerror(EACCES))
+      case .fileNoSuchFile, .fileWriteInvalidFileName: return String(cString: strerror(ENOENT))
+      case .fileWriteOutOfSpace: return String(cString: strerror(ENOSPC))
+      default: break
+      }
+    }
+    return error.localizedDescription
+  }
+
   /// `--avatar FILE`: the user's picture through the HTTP cache (fresh for the year DummyJSON
   /// gives it), written whole (a crash leaves the old file or the new one).
   private static func saveAvatar(of user: User, to file: String, _ app: AppContext) async throws
@@ -66,7 +84,7 @@ enum UserCommands {
     } catch {
       throw CantCreate(
         Localized.current(
-          "avatar.cannotWrite", ["file": Invocation.quoted(file), "reason": "\(error)"]))
+          "avatar.cannotWrite", ["file": Invocation.quoted(file), "reason": reason(error)]))
     }
     let text = Localized.current
     let source = text(avatar.source.label == "hit" ? "avatar.fromCache" : "avatar.fromNetwork")
