@@ -114,7 +114,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   static func checkDestination(_ destination: URL) throws(FileError) {
     let path = destination.path
     let named = destination.lastPathComponent
-    if path.isEmpty || path.hasSuffix("/") || named == "." || named == ".." || named == "/" {
+    if destination.hasDirectoryPath || path.isEmpty || named == "." || named == ".." {
       throw .notRegularFile(path: path.isEmpty ? "\"\"" : path, found: "a directory")
     }
     if let problem = unusable(path, ownedByLibrary: false) { throw problem }
