@@ -58,7 +58,7 @@ public struct MultipartForm: Sendable {
   /// bytes.
   /// - Throws: ``FileError`` naming a file of the form that cannot be read; the error of a
   ///   write that failed.
-  func write(to output: FileHandle) throws -> Int {
+  func stream(into output: FileHandle) throws -> Int {
     defer { try? output.close() }
     var length = 0
     func emit(_ data: Data) throws {

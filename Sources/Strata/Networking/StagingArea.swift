@@ -35,7 +35,7 @@ struct StagingArea: Sendable {
       throw FileError.io(path: path, operation: "create", errno: EEXIST)
     }
     do {
-      let length = try form.write(to: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
+      let length = try form.stream(into: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
       return StreamedBody(path: path, length: length, temporary: true)
     } catch {
       unlink(path)

@@ -6,8 +6,8 @@ extension StoreSnapshot {
   /// fsync): a reader, or a crash, sees the old one or the new one whole.
   /// - Throws: ``FileError/tooLarge(path:size:limit:)`` when it would be over `maxSize`,
   ///   which the reader refuses: nothing is written then.
-  func write(
-    to path: String, maxSize: Int, files: any DurableFiles, pause: ((String) -> Void)?
+  func replace(
+    at path: String, maxSize: Int, files: any DurableFiles, pause: ((String) -> Void)?
   ) throws {
     var bytes = Array(
       "strata-store \(Self.formatVersion) \(generation) \(outbox.count) \(records.count)\n".utf8)

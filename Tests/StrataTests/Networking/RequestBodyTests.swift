@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@testable import Strata
 import StrataConcurrency
 import StrataTesting
 import Testing
@@ -133,5 +133,111 @@ struct RequestBodyTests {
     let shown = Redactor.standard.redact(
       form: Data("username=emilys&password=hunter%262&client_secret=abc&scope=read".utf8))
     #expect(shown == "username=emilys&password=<redacted>&client_secret=<redacted>&scope=read")
+  }
+}
+
+/// A multipart body is staged privately: in the service's staging directory (made 0700),
+/// 0600, never in the shared temporary directory; gone when the call ends; and what a killed
+/// process left is swept by the next process's first service.
+@Suite("Multipart staging is private")
+struct MultipartStagingTests {
+  static func service(_ staging: String, _ transport: MockTransport) -> NetworkService {
+    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
+    options.stagingDirectory = staging
+    return NetworkService(options: options, transport: transport)
+  }
+
+  @Test func theBodyWaitsInAPrivateFileThatGoesWithTheCall() async throws {
+    let folder = try TemporaryDirectory()
+    let staging = folder.path + "/cache/app/staging"
+    let seen = Lock<[(name: String, mode: Int, directoryMode: Int)]>([])
+    let transport = MockTransport { request, _ in
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
+      for name in names {
+        let mode = try FileManager.default.attributesOfItem(atPath: staging + "/" + name)[
+          .posixPermissions] as? Int
+        let directory = try FileManager.default.attributesOfItem(atPath: staging)[
+          .posixPermissions] as? Int
+        seen.withLock { $0.append((name, mode ?? -1, directory ?? -1)) }
+      }
+      return try MockTransport.response(request, status: 200)
+    }
+    var form = MultipartForm()
+    form.add("client_secret", "cs-very-secret")
+    let before = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
+    _ = try await Self.service(staging, transport).send(
+      Request<EmptyResponse>(path: "up", method: .post, body: .multipart(form)))
+    let staged = seen.withLock { $0 }
+    #expect(staged.count == 1)
+    #expect(staged.first?.name.hasPrefix("multipart-\(getpid())-") == true)
+    #expect(staged.first?.mode == 0o600 && staged.first?.directoryMode == 0o700)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty, "removed")
+    let shared = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
+    #expect(!shared.subtracting(before).contains { $0.contains("multipart") })
+  }
+
+  /// A link where the staging directory goes: refused, nothing written through it.
+  @Test func aLinkAtTheStagingDirectoryIsRefused() async throws {
+    let folder = try TemporaryDirectory()
+    let elsewhere = folder.path + "/elsewhere"
+    try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.path + "/staging", withDestinationPath: elsewhere)
+    let transport = MockTransport { request, _ in try MockTransport.response(request, status: 200) }
+    var form = MultipartForm()
+    form.add("a", "b")
+    let error = await networkError {
+      _ = try await Self.service(folder.path + "/staging", transport).send(
+        Request<EmptyResponse>(path: "up", method: .post, body: .multipart(form)))
+    }
+    #expect(error.map { "\($0)" }?.contains("symbolic link") == true)
+    #expect(transport.requestCount == 0)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+  }
+
+  /// Leftovers of a process that is gone, or older than a day, go at the next start; a live
+  /// process's fresh one stays.
+  @Test func leftoversOfGoneProcessesAreSwept() throws {
+    let folder = try TemporaryDirectory()
+    #expect(PrivateFile.makeDirectory(folder.path + "/s") == nil)
+    let gone = folder.path + "/s/multipart-999999999-A"
+    let live = folder.path + "/s/multipart-\(getpid())-B"
+    let old = folder.path + "/s/multipart-\(getpid())-C"
+    for path in [gone, live, old] { #expect(FileManager.default.createFile(atPath: path, contents: nil)) }
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: old)
+    StagingArea(directory: folder.path + "/s").sweepLeftovers()
+    #expect(!FileManager.default.fileExists(atPath: gone))
+    #expect(!FileManager.default.fileExists(atPath: old))
+    #expect(FileManager.default.fileExists(atPath: live))
+  }
+
+  /// A field name or file name with `"`, CR or LF cannot end its header early.
+  @Test func namesCannotBreakOutOfTheirHeader() async throws {
+    let folder = try TemporaryDirectory()
+    let bodies = Lock<[Data]>([])
+    let transport = MockTransport { request, _ in
+      if let stream = request.httpBodyStream {
+        stream.open()
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while stream.hasBytesAvailable {
+          let count = stream.read(&buffer, maxLength: buffer.count)
+          if count <= 0 { break }
+          data.append(contentsOf: buffer[..<count])
+        }
+        bodies.withLock { $0.append(data) }
+      }
+      return try MockTransport.response(request, status: 200)
+    }
+    var form = MultipartForm()
+    form.add("a\"\r\nX-Injected: 1", "v")
+    form.add("f", data: Data("x".utf8), filename: "evil\".txt\r\nX: y", contentType: "text/plain")
+    _ = try await Self.service(folder.path + "/s", transport).send(
+      Request<EmptyResponse>(path: "up", method: .post, body: .multipart(form)))
+    let text = String(decoding: try #require(bodies.withLock { $0.first }), as: UTF8.self)
+    #expect(text.contains("name=\"a%22%0D%0AX-Injected: 1\""))
+    #expect(text.contains("filename=\"evil%22.txt%0D%0AX: y\""))
+    #expect(!text.contains("\r\nX-Injected") && !text.contains("\r\nX: y"))
   }
 }
