@@ -201,9 +201,15 @@ public actor AuthSession: Authenticator {
   /// removed (a directory at its path) is logged, and the store still holds it.
   public func signOut() {
     let named = store.storedAccount()
+    // A file that yields no session (refused, or damaged and read as signed out) and names
+    // no account: whose answers it kept cannot be told.
     var unreadable = false
-    if credentials == nil {
-      do { _ = try store.load() } catch { unreadable = true }
+    if credentials == nil, named == nil {
+      do {
+        unreadable = try store.load() == nil && (store as? FileTokenStore)?.version() != nil
+      } catch {
+        unreadable = true
+      }
     }
     do { try store.clear() } catch {
       Log.auth.error("could not clear stored credentials: \(error)")

@@ -146,7 +146,8 @@ struct HTTPCacheFiles: Sendable {
   /// wrote ("" before the first).
   func sessionMark(of account: String) -> String {
     let path = directory + "/" + Self.prefix(for: account) + "session"
-    return (try? PrivateFile.read(path, limit: 256))?.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    return (try? PrivateFile.read(path, limit: 256))?.map { String(decoding: $0, as: UTF8.self) }
+      ?? ""
   }
 
   /// Writes a new session mark for `account` (a sign-out) and returns it; nil when it could not

@@ -36,8 +36,7 @@ extension Networking {
     try DownloadFile.checkDestination(download.destination)
     let answer = try await send(download.request)
     let path = download.destination.path
-    if let failure = PrivateFile.replace(path, with: answer.value, mode: PrivateFile.userFileMode)
-    {
+    if let failure = PrivateFile.replace(path, with: answer.value, mode: PrivateFile.userFileMode) {
       throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
     }
     return NetworkResponse(download.destination, source: answer.source, status: answer.status)

@@ -282,8 +282,10 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
 
   private func keepRecord(validator: String) throws {
     var generator = SystemRandomNumberGenerator()
-    let salt = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
-      .joined()
+    let salt = (0..<16).map { _ in
+      String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator))
+    }
+    .joined()
     let record = Resume(
       url: Self.digest(requested, salt: salt), salt: salt, validator: validator, total: expected)
     let bytes = try JSONEncoder().encode(record)

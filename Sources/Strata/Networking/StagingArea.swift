@@ -56,7 +56,10 @@ struct StagingArea: Sendable {
       let path = directory + "/" + name
       let owner = name.split(separator: "-").dropFirst().first.flatMap { pid_t($0) }
       // `attributesOfItem` does not follow a link: a planted one is judged, and removed, itself.
-      guard let changed = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date else {
+      guard
+        let changed = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]
+          as? Date
+      else {
         continue
       }
       let age = now.timeIntervalSince(changed)

@@ -42,7 +42,9 @@ enum CredentialMembers {
         var name: [UInt8] = []
         var end = index + 1
         while end < count, bytes[end] != UInt8(ascii: "\"") {
-          if bytes[end] == UInt8(ascii: "\\") { end += 1 } else if name.count < 64 {
+          if bytes[end] == UInt8(ascii: "\\") {
+            end += 1
+          } else if name.count < 64 {
             name.append(bytes[end])
           }
           end += 1

@@ -30,12 +30,14 @@ struct FileWritingLintTests {
   static func violations(in text: String, file: String) throws -> [String] {
     let expressions = try rules.map { (try NSRegularExpression(pattern: $0.pattern), $0.use) }
     var found: [String] = []
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    {
       let code = String(line)
       let trimmed = code.trimmingCharacters(in: .whitespaces)
       guard !trimmed.hasPrefix("//") else { continue }
       let range = NSRange(code.startIndex..., in: code)
-      for (expression, use) in expressions where expression.firstMatch(in: code, range: range) != nil {
+      for (expression, use) in expressions
+      where expression.firstMatch(in: code, range: range) != nil {
         found.append("\(file):\(index + 1): \(trimmed) (use \(use))")
       }
     }

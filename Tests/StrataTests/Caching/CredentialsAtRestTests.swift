@@ -70,7 +70,8 @@ struct CredentialsAtRestTests {
   @Test func credentialHeadersAreNotKept() async throws {
     let folder = try TemporaryDirectory()
     let (network, cache) = try Self.service(
-      folder, headers: ["X-Auth-Token": "hdr-secret-77", "Access-Control-Allow-Credentials": "true"],
+      folder,
+      headers: ["X-Auth-Token": "hdr-secret-77", "Access-Control-Allow-Credentials": "true"],
       body: #"{"id":1,"username":"emilys"}"#)
     _ = try await network.send(Request<Data>(path: "users/1"))
     let kept = Self.everything(in: try #require(cache.directory))

@@ -1,8 +1,9 @@
 import Foundation
-@testable import Strata
 import StrataConcurrency
 import StrataTesting
 import Testing
+
+@testable import Strata
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -154,10 +155,12 @@ struct MultipartStagingTests {
     let transport = MockTransport { request, _ in
       let names = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
       for name in names {
-        let mode = try FileManager.default.attributesOfItem(atPath: staging + "/" + name)[
-          .posixPermissions] as? Int
-        let directory = try FileManager.default.attributesOfItem(atPath: staging)[
-          .posixPermissions] as? Int
+        let mode =
+          try FileManager.default.attributesOfItem(atPath: staging + "/" + name)[
+            .posixPermissions] as? Int
+        let directory =
+          try FileManager.default.attributesOfItem(atPath: staging)[
+            .posixPermissions] as? Int
         seen.withLock { $0.append((name, mode ?? -1, directory ?? -1)) }
       }
       return try MockTransport.response(request, status: 200)
@@ -203,7 +206,9 @@ struct MultipartStagingTests {
     let gone = folder.path + "/s/multipart-999999999-A"
     let live = folder.path + "/s/multipart-\(getpid())-B"
     let old = folder.path + "/s/multipart-\(getpid())-C"
-    for path in [gone, live, old] { #expect(FileManager.default.createFile(atPath: path, contents: nil)) }
+    for path in [gone, live, old] {
+      #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    }
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: old)
     StagingArea(directory: folder.path + "/s").sweepLeftovers()

@@ -160,8 +160,9 @@ struct HostileFileSystemTests {
     for secret in ["hunter2pass", "sekrit-token-1", "access_token", "files.example"] {
       #expect(!record.contains(secret), "the record holds \(secret)")
     }
-    let mode = try FileManager.default.attributesOfItem(atPath: file + ".part.resume")[
-      .posixPermissions] as? Int
+    let mode =
+      try FileManager.default.attributesOfItem(atPath: file + ".part.resume")[
+        .posixPermissions] as? Int
     #expect(mode == 0o600)
     let resumed = try await service.download(download)
     #expect(resumed.status == 206)
