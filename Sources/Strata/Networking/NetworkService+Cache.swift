@@ -35,8 +35,9 @@ extension NetworkService {
   }
 
   /// The kept answer, refreshed by a `304` to a conditional request (recorded as
-  /// revalidated); nil when the 304 names another representation than the one kept — which
-  /// is then dropped, and `call` made unconditional to ask again.
+  /// revalidated); nil when the 304 names another representation than the one kept, or the
+  /// kept one no longer decodes — it is then dropped, and `call` made unconditional to ask
+  /// again.
   func notModified<Response: Decodable & Sendable>(
     _ stored: inout CachedResponse?, _ exchange: (Data, HTTPURLResponse), _ type: Response.Type,
     call: inout Call,
@@ -44,8 +45,11 @@ extension NetworkService {
     in cache: HTTPCache
   ) async throws -> NetworkResponse<Response>? {
     try await checkSession(of: call)
+    // A kept answer the type cannot read (one kept without a credential member the type
+    // requires) is dropped too, and asked for whole.
     guard let kept = stored,
-      let answer = revalidated(kept, by: exchange.1, call: call, at: requestTime, in: cache)
+      let answer = revalidated(kept, by: exchange.1, call: call, at: requestTime, in: cache),
+      let value = keptValue(type, answer, for: call, in: cache)
     else {
       stored = nil
       call.makeConditional(on: nil)
@@ -54,8 +58,7 @@ extension NetworkService {
     record(
       .success(exchange), .done(answer.body, exchange.1), of: call,
       retriedBecause: why, duration: ContinuousClock.now - started, source: .revalidated)
-    return NetworkResponse(
-      try decode(type, answer), source: .revalidated, status: answer.status, etag: answer.etag)
+    return NetworkResponse(value, source: .revalidated, status: answer.status, etag: answer.etag)
   }
 
   /// What stands in for a failed attempt (`next`): the kept answer, within its limits. A
