@@ -191,11 +191,11 @@ public final class HTTPCache: Sendable {
 
   /// Forgets every account's answers (a session file that named no account was signed out
   /// of: whose they were cannot be told); shared answers stay.
-  package func removeAllAccounts() {
+  func removeAllAccounts() {
     state.withLock { state in
-      state.memory.removeAll { $0.hasPrefix("account ") }
+      state.memory.removeAll { $0.hasPrefix(Self.accountKeyPrefix) }
       guard let files else { return }
-      let removed = files.removeAll { $0.hasPrefix("u") }.removed
+      let removed = files.removeAll { $0.hasPrefix(HTTPCacheFiles.accountPrefix) }.removed
       record(removed.map(HTTPCacheIndex.Event.removed), &state)
     }
   }
@@ -203,23 +203,6 @@ public final class HTTPCache: Sendable {
   // MARK: Used by NetworkService
 
   var currentDate: Date { now() }
-
-  /// An answer's key: its URL without user name or password, after the account it was made
-  /// for (nil: a shared answer).
-  static func key(_ url: URL, account: String?) -> String {
-    (account.map(partition) ?? "") + withoutUserInfo(url.absoluteString)
-  }
-
-  /// `http://user:pw@host/x` as `http://host/x`: credentials in a URL name no answer, and
-  /// must not reach a file. Plain string work: most URLs have no `@` at all.
-  package static func withoutUserInfo(_ url: String) -> String {
-    guard url.utf8.contains(UInt8(ascii: "@")), let scheme = url.range(of: "://") else {
-      return url
-    }
-    let authority = url[scheme.upperBound...].prefix { !"/?#".contains($0) }
-    guard let at = authority.lastIndex(of: "@") else { return url }
-    return String(url[..<scheme.upperBound]) + url[url.index(after: at)...]
-  }
 
   /// The value `request` gives a header that a `Vary` names, as it is kept and compared: a
   /// credential header's as `hmac-sha256:<hex>` under this cache's key (the same in every
@@ -233,8 +216,7 @@ public final class HTTPCache: Sendable {
       key = made
       return made
     }
-    let digest = SHA256.hmac(key: key, message: Array(value.utf8))
-    return "hmac-sha256:" + digest.map { String(format: "%02x", $0) }.joined()
+    return KeyedDigest.of(value, key: key)
   }
 
   private static let credentialHeaders: Set<String> = [
@@ -259,18 +241,6 @@ public final class HTTPCache: Sendable {
     }
     state.endedOnDisk[account] = onDisk
     return "\(here) \(onDisk)"
-  }
-
-  private static func key(_ request: URLRequest, account: String?) -> String? {
-    guard request.httpMethod ?? "GET" == "GET", let url = request.url else { return nil }
-    return key(url, account: account)
-  }
-
-  /// What starts the keys of one account's answers: a URL has no space before its scheme's
-  /// colon, so no shared key starts this way, and the name's length keeps one account's
-  /// prefix from being another's.
-  private static func partition(_ account: String) -> String {
-    "account \(account.utf8.count) \(account) "
   }
 
   /// The stored answer for a request like `request` made for `account`, marked as just used.

@@ -46,8 +46,11 @@ struct HTTPCacheFiles: Sendable {
   /// What starts the names of one account's files: `u<hash of the account>-`, so they can be
   /// removed together without reading them (a shared answer's name is hex digits only).
   static func prefix(for account: String) -> String {
-    "u" + String(FNV1a.hash(account), radix: 16) + "-"
+    accountPrefix + String(FNV1a.hash(account), radix: 16) + "-"
   }
+
+  /// What starts every account's file names (and no shared answer's, which are hex digits).
+  static let accountPrefix = "u"
 
   /// The largest entry read: the largest body an answer may have (``NetworkOptions``' limit
   /// goes up to 1 TiB) is never cached whole in practice; past this it is a miss.
@@ -91,7 +94,7 @@ struct HTTPCacheFiles: Sendable {
     // Written directly (Foundation's `createFile` writes a temporary file of its own, which a
     // killed writer would leave under a name no sweep knows).
     func create() -> Bool {
-      guard let fd = try? PrivateFile.open(temporary, O_WRONLY | O_CREAT | O_EXCL) else {
+      guard let fd = try? PrivateFile.create(temporary) else {
         return false
       }
       defer { close(fd) }
@@ -123,7 +126,7 @@ struct HTTPCacheFiles: Sendable {
     let path = directory + "/vary.key"
     if let key = Self.readKey(path) { return key }
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    guard let fd = try? PrivateFile.open(temporary, O_WRONLY | O_CREAT | O_EXCL) else {
+    guard let fd = try? PrivateFile.create(temporary) else {
       return nil
     }
     let written = FileDescriptor.writeAll(fd, Self.randomKey())

@@ -249,7 +249,8 @@ struct HTTPCacheIndex {
   /// second (its holders keep it for a few system calls; a process stopped while holding it
   /// costs the others their records, never their answers).
   private static func locked<T>(_ directory: String, _ body: () -> T) -> T? {
-    guard let fd = try? PrivateFile.open(directory + "/index.lock", O_RDWR | O_CREAT) else {
+    guard let fd = try? PrivateFile.open(directory + "/index.lock", O_RDWR, creating: .ifMissing)
+    else {
       return nil
     }
     defer { close(fd) }

@@ -1,5 +1,4 @@
 import Foundation
-import StrataConcurrency
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -263,8 +262,8 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   private func openPart(truncating: Bool) throws {
     closePart()
     do {
-      let flags = O_WRONLY | O_CREAT | (truncating ? O_TRUNC : O_APPEND)
-      guard let opened = try PrivateFile.open(part, flags) else {
+      let flags = O_WRONLY | (truncating ? O_TRUNC : O_APPEND)
+      guard let opened = try PrivateFile.open(part, flags, creating: .ifMissing) else {
         throw FileError.io(path: part, operation: "open", errno: ENOENT)
       }
       fd = opened
@@ -281,11 +280,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   }
 
   private func keepRecord(validator: String) throws {
-    var generator = SystemRandomNumberGenerator()
-    let salt = (0..<16).map { _ in
-      String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator))
-    }
-    .joined()
+    let salt = KeyedDigest.hex(HTTPCacheFiles.randomKey().prefix(16))
     let record = Resume(
       url: Self.digest(requested, salt: salt), salt: salt, validator: validator, total: expected)
     let bytes = try JSONEncoder().encode(record)
@@ -299,11 +294,10 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     fd = -1
   }
 
-  /// `hmac-sha256:<hex>` of `url` under `salt`: tells whether a record was made for a URL
-  /// without keeping the URL.
+  /// `url`'s keyed digest under `salt`: tells whether a record was made for a URL without
+  /// keeping the URL.
   private static func digest(_ url: String, salt: String) -> String {
-    let mac = SHA256.hmac(key: Array(salt.utf8), message: Array(url.utf8))
-    return "hmac-sha256:" + mac.map { String(format: "%02x", $0) }.joined()
+    KeyedDigest.of(url, key: Array(salt.utf8))
   }
 
   /// The validator an `If-Range` may name: a strong `ETag`, else `Last-Modified` (a weak tag

@@ -31,7 +31,7 @@ struct StagingArea: Sendable {
       throw refused
     }
     let path = directory + "/multipart-\(getpid())-\(UUID().uuidString)"
-    guard let fd = try PrivateFile.open(path, O_WRONLY | O_CREAT | O_EXCL) else {
+    guard let fd = try PrivateFile.create(path) else {
       throw FileError.io(path: path, operation: "create", errno: EEXIST)
     }
     do {

@@ -31,15 +31,18 @@ enum CredentialMembers {
   /// parsing (every string followed by `:` is a member name).
   static func occur(in body: Data) -> Bool {
     body.withUnsafeBytes { bytes in
-      var index = 0
       let count = bytes.count
+      // One buffer for every string's first 64 bytes: this runs on every answer kept.
+      var name: [UInt8] = []
+      name.reserveCapacity(64)
+      var index = 0
       while index < count {
         guard bytes[index] == UInt8(ascii: "\"") else {
           index += 1
           continue
         }
         // A string: its bytes up to the closing quote (an escaped quote does not close it).
-        var name: [UInt8] = []
+        name.removeAll(keepingCapacity: true)
         var end = index + 1
         while end < count, bytes[end] != UInt8(ascii: "\"") {
           if bytes[end] == UInt8(ascii: "\\") {
@@ -50,12 +53,17 @@ enum CredentialMembers {
           end += 1
         }
         var next = end + 1
-        while next < count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+        while next < count, isWhitespace(bytes[next]) { next += 1 }
         if next < count, bytes[next] == UInt8(ascii: ":"), isCredential(name) { return true }
         index = end + 1
       }
       return false
     }
+  }
+
+  /// JSON's whitespace: space, tab, LF, CR.
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   static func isCredential(_ name: [UInt8]) -> Bool {

@@ -76,7 +76,7 @@ public enum FileError: Error, Equatable, CustomStringConvertible, LocalizedError
 
   /// Refuses `directory` for `problem` — the one reading of the private-directory check, for
   /// every file the library keeps; nil when there is none.
-  package static func directory(_ directory: String, _ problem: PrivateFile.DirectoryProblem?)
+  static func directory(_ directory: String, _ problem: PrivateFile.DirectoryProblem?)
     -> FileError?
   {
     switch problem {

@@ -39,8 +39,9 @@ package struct FileLock: Sendable {
       guard fstat(fd, &held) == 0, lstat(path, &named) == 0 else { return true }
       return held.st_dev != named.st_dev || held.st_ino != named.st_ino
     }
-    while flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 || replaced() {
-      if replaced() {
+    while true {
+      if flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 {
+        guard replaced() else { break }
         close(fd)
         fd = try opened(path)
         continue
@@ -81,7 +82,7 @@ package struct FileLock: Sendable {
   /// The lock file, opened (created 0600 when missing) as ``PrivateFile`` opens any file.
   /// - Throws: ``FileError`` for a link, a directory or another user's file in its place.
   private static func opened(_ path: String) throws(FileError) -> Int32 {
-    guard let fd = try PrivateFile.open(path, O_RDWR | O_CREAT) else {
+    guard let fd = try PrivateFile.open(path, O_RDWR, creating: .ifMissing) else {
       throw .io(path: path, operation: "open", errno: ENOENT)
     }
     return fd
@@ -93,7 +94,7 @@ package struct FileLock: Sendable {
   /// Removes the lock file, then lets the next holder in: for a lock beside a file of the
   /// user's (a download's), which should leave nothing behind. A waiter that took the removed
   /// file's lock sees it is gone and takes the new one's.
-  package func release(removing path: String) {
+  func release(removing path: String) {
     unlink(path)
     close(fd)
   }

@@ -22,25 +22,43 @@ import Foundation
 /// A lint keeps `open(`, `createFile`, `Data.write(to:)` and the shared temporary directory out
 /// of the rest of the library. The one exception is ``openUserFile(_:)``: a file the user
 /// named to be read (a configuration file, a file to upload), where a link is the user's choice.
-package enum PrivateFile {
+enum PrivateFile {
   /// The mode of every file the library creates.
-  package static let mode: mode_t = 0o600
+  static let mode: mode_t = 0o600
 
-  /// Opens the library's file at `path` with `flags` (`O_CREAT` creates it 0600; with
-  /// `O_EXCL`, only when there is none; `O_TRUNC` empties it once it is known to be the
-  /// user's regular file). Nil when there is no such file (or, with `O_EXCL`, when there is
-  /// one).
+  /// Whether an open may make the file: only here is a file created, so every file the
+  /// library makes is 0600 and, where it must be new, made exclusively.
+  enum Creation {
+    /// An existing file only.
+    case never
+    /// Made (0600) when missing.
+    case ifMissing
+    /// Made (0600) only when there is none (`O_EXCL`): a name another writer holds is nil.
+    case newOnly
+  }
+
+  /// Opens the library's file at `path` with the access `flags` (`O_RDONLY`, `O_WRONLY`,
+  /// `O_RDWR`, `O_APPEND`; `O_TRUNC` empties it once it is known to be the user's regular
+  /// file), made as `creating` says. Nil when there is no such file (or, new only, when there
+  /// is one).
   /// - Throws: ``FileError/notRegularFile(path:found:)`` for a link, a directory, a device or
   ///   a pipe at `path`; ``FileError/foreignOwner(path:owner:)`` for another user's file;
   ///   ``FileError/io(path:operation:errno:)`` for anything else.
-  package static func open(
-    _ path: String, _ flags: Int32, files: any DurableFiles = SystemFiles()
+  static func open(
+    _ path: String, _ flags: Int32, creating: Creation = .never,
+    files: any DurableFiles = SystemFiles()
   ) throws(FileError) -> Int32? {
-    let fd = files.open(path, flags & ~O_TRUNC)
+    let made: Int32 =
+      switch creating {
+      case .never: 0
+      case .ifMissing: O_CREAT
+      case .newOnly: O_CREAT | O_EXCL
+      }
+    let fd = files.open(path, flags & ~(O_TRUNC | O_CREAT | O_EXCL) | made)
     guard fd >= 0 else {
       let code = errno
-      if code == ENOENT && flags & O_CREAT == 0 { return nil }
-      if code == EEXIST && flags & O_EXCL != 0 {
+      if code == ENOENT && creating == .never { return nil }
+      if code == EEXIST && creating == .newOnly {
         // Something is there: a link or a directory is named as such, a file is "taken".
         var info = stat()
         if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
@@ -66,7 +84,7 @@ package enum PrivateFile {
 
   /// The mode a new file of the user's gets (a download's destination): 0666 less the
   /// process's umask, as `open(2)` would give it.
-  package static var userFileMode: mode_t {
+  static var userFileMode: mode_t {
     0o666 & ~currentUmask()
   }
 
@@ -88,7 +106,7 @@ package enum PrivateFile {
   }
 
   /// Why the open file `fd` (at `path`) is not one of the user's regular files; nil: it is.
-  package static func problem(_ fd: Int32, _ path: String) -> FileError? {
+  static func problem(_ fd: Int32, _ path: String) -> FileError? {
     var info = stat()
     guard fstat(fd, &info) == 0 else { return .io(path: path, operation: "fstat", errno: errno) }
     guard info.st_mode & S_IFMT == S_IFREG else {
@@ -101,7 +119,7 @@ package enum PrivateFile {
   /// The whole of the library's file at `path`. Nil when there is none.
   /// - Throws: As ``open(_:_:files:)``; ``FileError/tooLarge(path:size:limit:)`` over `limit`
   ///   bytes, ``FileError/io(path:operation:errno:)`` when a read fails.
-  package static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8]? {
+  static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8]? {
     guard let fd = try open(path, O_RDONLY) else { return nil }
     defer { closeFile(fd) }
     var info = stat()
@@ -115,8 +133,8 @@ package enum PrivateFile {
         guard count < limit else { throw .tooLarge(path: path, size: count + 1, limit: limit) }
         bytes += [UInt8](repeating: 0, count: min(bytes.count, limit - count))
       }
-      let got = bytes.withUnsafeMutableBytes {
-        systemRead(fd, $0.baseAddress! + count, $0.count - count)
+      let got = bytes.withUnsafeMutableBytes { buffer in
+        systemRead(fd, buffer.baseAddress.map { $0 + count }, buffer.count - count)
       }
       if got < 0 && errno == EINTR { continue }
       guard got >= 0 else { throw .io(path: path, operation: "read", errno: errno) }
@@ -131,7 +149,7 @@ package enum PrivateFile {
   /// symbolic link is followed — where it points is the user's choice — but only a regular
   /// file is read (a pipe would block, a device never end). Never creates anything.
   /// - Throws: ``FileError`` naming the path.
-  package static func openUserFile(_ path: String) throws(FileError) -> Int32 {
+  static func openUserFile(_ path: String) throws(FileError) -> Int32 {
     let fd = cOpen(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0)
     guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
     var info = stat()
@@ -144,7 +162,7 @@ package enum PrivateFile {
 
   /// Opens a file of the system's that the library reads or writes but never creates (the
   /// kernel's memory-pressure file): the path is fixed in the code, never from input.
-  package static func openSystemFile(_ path: String, _ flags: Int32) -> Int32 {
+  static func openSystemFile(_ path: String, _ flags: Int32) -> Int32 {
     cOpen(path, flags & ~O_CREAT | O_CLOEXEC, 0)
   }
 
@@ -155,13 +173,21 @@ package enum PrivateFile {
   /// A link at `path` is replaced, never written through. `beforeRename` (the crash tests'
   /// hook) runs with the new file complete and not yet renamed into place.
   /// - Returns: nil, or the failed step and its `errno`.
-  package static func replace(
+  static func replace(
     _ path: String, with bytes: some Sequence<UInt8>, mode: mode_t = mode,
     files: any DurableFiles = SystemFiles(), beforeRename: (() -> Void)? = nil
   ) -> (operation: String, errno: Int32)? {
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let fd = files.open(temporary, O_WRONLY | O_CREAT | O_EXCL)
-    guard fd >= 0 else { return ("create", errno) }
+    let fd: Int32
+    do {
+      guard let made = try open(temporary, O_WRONLY, creating: .newOnly, files: files) else {
+        return ("create", EEXIST)
+      }
+      fd = made
+    } catch {
+      if case .io(_, _, let code) = error { return ("create", code) }
+      return ("create", EEXIST)
+    }
     let written =
       (mode == Self.mode || fchmod(fd, mode) == 0) && files.write(fd, Array(bytes))
       && files.sync(fd)
@@ -184,14 +210,19 @@ package enum PrivateFile {
 
   /// The size of the library's file at `path` in bytes; 0 when there is none, or it is no
   /// regular file (a link is not followed).
-  package static func size(of path: String) -> Int {
+  static func size(of path: String) -> Int {
     var info = stat()
     return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
   }
 
+  /// A new file of the library's for writing, made 0600; nil when the name is taken.
+  static func create(_ path: String) throws(FileError) -> Int32? {
+    try open(path, O_WRONLY, creating: .newOnly)
+  }
+
   /// Creates `directory` and any missing parents, each with mode 0700 from the start.
   /// - Returns: nil, or the `errno` of the failure.
-  package static func makeDirectory(_ directory: String) -> Int32? {
+  static func makeDirectory(_ directory: String) -> Int32? {
     var path = directory.hasPrefix("/") ? "" : "."
     for component in directory.split(separator: "/") {
       path += "/" + component
@@ -212,7 +243,7 @@ package enum PrivateFile {
   }
 
   /// What makes a directory unfit to hold private files.
-  package enum DirectoryProblem: Equatable {
+  enum DirectoryProblem: Equatable {
     case foreignOwner(UInt32)
     case writableByOthers(mode: UInt16)
     case symbolicLink
@@ -223,7 +254,7 @@ package enum PrivateFile {
   /// no one can swap a file there) — with `ownerOnly`, that no one else can even read it, and
   /// that it is no symbolic link; with `create`, a missing one is created with mode 0700.
   /// A missing directory without `create` is no problem (there is nothing to read yet).
-  package static func checkDirectory(
+  static func checkDirectory(
     _ directory: String, create: Bool, ownerOnly: Bool = false
   ) -> DirectoryProblem? {
     var info = stat()
@@ -242,13 +273,13 @@ package enum PrivateFile {
 
   /// The `open` system call every file of the library passes through: never a link, never
   /// inherited by a child process, created 0600.
-  package static func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+  static func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
     cOpen(path, flags | O_NOFOLLOW | O_CLOEXEC, flags & O_CREAT != 0 ? mode : 0)
   }
 
   /// A directory, opened to sync the names in it (a link to a directory is fine: nothing is
   /// written through it).
-  package static func openDirectory(_ path: String) -> Int32 {
+  static func openDirectory(_ path: String) -> Int32 {
     cOpen(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
   }
 }

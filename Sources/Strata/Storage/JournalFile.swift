@@ -34,7 +34,7 @@ final class JournalFile {
     let flags = O_RDWR | O_APPEND | (truncate ? O_TRUNC : 0)
     var opened = try Self.openRegularFile(path, flags, files: files)
     if opened == nil {
-      opened = try Self.openRegularFile(path, flags | O_CREAT | O_EXCL, files: files)
+      opened = try PrivateFile.open(path, flags, creating: .newOnly, files: files)
       if let fd = opened, !files.syncDirectory(of: path) {
         let code = errno
         files.close(fd)

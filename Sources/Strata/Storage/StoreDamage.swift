@@ -16,7 +16,7 @@ enum StoreDamage {
   /// Keeps `bytes` in `<base>.damaged-<label>`, owner-only; an existing one is left alone.
   static func setAside(_ bytes: some Collection<UInt8>, base: String, label: String) {
     let path = base + ".damaged-" + label
-    guard let fd = try? PrivateFile.open(path, O_WRONLY | O_CREAT | O_EXCL) else { return }
+    guard let fd = try? PrivateFile.create(path) else { return }
     defer { close(fd) }
     if FileDescriptor.writeAll(fd, bytes) { fsync(fd) }
   }

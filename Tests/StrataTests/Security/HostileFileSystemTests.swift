@@ -26,6 +26,25 @@ struct HostileFileSystemTests {
     return (Data(bytes), response)
   }
 
+  /// A `200` announcing the whole body (tag `"v1"`) that brings only its first `count` bytes.
+  static func cut(_ url: URL?, after count: Int) -> (Data, HTTPURLResponse) {
+    answer(url, ["Content-Length": "1000", "ETag": "\"v1\""], Array(body.prefix(count)))
+  }
+
+  /// A `206` with `body[range]`; `total` nil says `/*`.
+  static func rest(_ url: URL?, _ range: Range<Int>, total: Int? = 1_000)
+    -> (Data, HTTPURLResponse)
+  {
+    let whole = total.map(String.init) ?? "*"
+    return answer(
+      url, status: 206,
+      [
+        "Content-Range": "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(whole)",
+        "ETag": "\"v1\"",
+      ],
+      Array(body[range]))
+  }
+
   /// A target some other file of the user's: what a planted link points at.
   static func target(_ folder: TemporaryDirectory) throws -> String {
     try folder.write("precious.txt", "keep me")
@@ -143,8 +162,7 @@ struct HostileFileSystemTests {
     let url = "https://user:hunter2pass@files.example/f.bin?access_token=sekrit-token-1"
     let transport = MockTransport { request, number in
       if number == 1 {  // cut: 400 of the 1,000 bytes announced
-        return Self.answer(
-          request.url, ["Content-Length": "1000", "ETag": "\"v1\""], Array(Self.body.prefix(400)))
+        return Self.cut(request.url, after: 400)
       }
       #expect(request.value(forHTTPHeaderField: "Range") == "bytes=400-")
       #expect(request.value(forHTTPHeaderField: "If-Range") == "\"v1\"")
@@ -177,17 +195,12 @@ struct HostileFileSystemTests {
     let transport = MockTransport { request, number in
       switch number {
       case 1:
-        return Self.answer(
-          request.url, ["Content-Length": "1000", "ETag": "\"v1\""], Array(Self.body.prefix(400)))
+        return Self.cut(request.url, after: 400)
       case 2:  // 200 more, of a total it does not say
-        return Self.answer(
-          request.url, status: 206, ["Content-Range": "bytes 400-599/*", "ETag": "\"v1\""],
-          Array(Self.body[400..<600]))
+        return Self.rest(request.url, 400..<600, total: nil)
       default:
         #expect(request.value(forHTTPHeaderField: "Range") == "bytes=600-")
-        return Self.answer(
-          request.url, status: 206, ["Content-Range": "bytes 600-999/1000", "ETag": "\"v1\""],
-          Array(Self.body[600...]))
+        return Self.rest(request.url, 600..<1_000)
       }
     }
     let saved = try await Self.download(transport, to: file)
@@ -202,11 +215,8 @@ struct HostileFileSystemTests {
     let file = folder.path + "/out.bin"
     let transport = MockTransport { request, number in
       number == 1
-        ? Self.answer(
-          request.url, ["Content-Length": "1000", "ETag": "\"v1\""], Array(Self.body.prefix(600)))
-        : Self.answer(
-          request.url, status: 206, ["Content-Range": "bytes 600-999/1000", "ETag": "\"v1\""],
-          Array(Self.body[600...]))
+        ? Self.cut(request.url, after: 600)
+        : Self.rest(request.url, 600..<1_000)
     }
     let saved = try await Self.download(transport, to: file)
     #expect(transport.requestCount == 2 && saved.status == 206)
@@ -220,8 +230,7 @@ struct HostileFileSystemTests {
     let transport = MockTransport { request, number in
       switch number {
       case 1:
-        return Self.answer(
-          request.url, ["Content-Length": "1000", "ETag": "\"v1\""], Array(Self.body.prefix(300)))
+        return Self.cut(request.url, after: 300)
       case 2: return Self.answer(request.url, status: 416, ["Content-Range": "bytes */10"], [])
       default:
         #expect(request.value(forHTTPHeaderField: "Range") == nil)
@@ -408,7 +417,7 @@ struct HostileFileSystemTests {
       _ = try PrivateFile.open(link, O_WRONLY | O_TRUNC)
     }
     #expect(throws: FileError.notRegularFile(path: link, found: "a symbolic link")) {
-      _ = try PrivateFile.open(link, O_WRONLY | O_CREAT | O_EXCL)
+      _ = try PrivateFile.create(link)
     }
     #expect(throws: FileError.notRegularFile(path: folder.path, found: "a directory")) {
       _ = try PrivateFile.open(folder.path, O_RDONLY)
@@ -423,10 +432,10 @@ struct HostileFileSystemTests {
     }
     #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
     let made = folder.path + "/made"
-    let fd = try #require(try PrivateFile.open(made, O_WRONLY | O_CREAT | O_EXCL))
+    let fd = try #require(try PrivateFile.create(made))
     close(fd)
     let mode = try FileManager.default.attributesOfItem(atPath: made)[.posixPermissions] as? Int
     #expect(mode == 0o600)
-    #expect(try PrivateFile.open(made, O_WRONLY | O_CREAT | O_EXCL) == nil, "taken: nil")
+    #expect(try PrivateFile.create(made) == nil, "taken: nil")
   }
 }

@@ -63,7 +63,7 @@ final class PowerCutFiles: DurableFiles {
     state.withLock { state in
       if fail(&state) { return -1 }
       let existed = FileManager.default.fileExists(atPath: path)
-      let fd = PrivateFile.systemOpen(path, flags)
+      let fd = SystemFiles().open(path, flags)
       guard fd >= 0 else { return fd }
       state.paths[fd] = path
       if !existed {
