@@ -284,7 +284,8 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     let record = Resume(
       url: Self.digest(requested, salt: salt), salt: salt, validator: validator, total: expected)
     let bytes = try JSONEncoder().encode(record)
-    if let failure = PrivateFile.replace(resumeFile, with: bytes) {
+    // Not synced, as the part is not: lost at a power cut, the download starts over.
+    if let failure = PrivateFile.replace(resumeFile, with: bytes, syncs: false) {
       throw failed(.io(path: resumeFile, operation: failure.operation, errno: failure.errno))
     }
   }
