@@ -20,6 +20,10 @@
 //                                             each answer a 64 KiB body of one letter,
 //                                             printing "stored N" once each fetch returned
 //
+//   strata-store-probe upload DIRECTORY      sends a multipart form staged in DIRECTORY to a
+//                                             server that never answers, printing "staged"
+//                                             once the body is on disk and sent
+//
 // With POINT (append.partial, compact.written, compact.renamed), the probe prints
 // "paused at POINT" the first time the store reaches it after 30 enqueues or 10 sends, and
 // stops there until killed.
@@ -40,13 +44,24 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["enqueue", "sync", "fold", "resolve", "cache"].contains(arguments[1])
+guard arguments.count >= 3,
+  ["enqueue", "sync", "fold", "resolve", "cache", "upload"].contains(arguments[1])
 else {
   FileHandle.standardError.write(
-    Data("usage: strata-store-probe enqueue|sync|fold|resolve BASE [POINT] | cache ROOT\n".utf8))
+    Data(
+      "usage: strata-store-probe enqueue|sync|fold|resolve BASE [POINT] | cache ROOT | upload DIR\n"
+        .utf8))
   exit(2)
 }
 let base = arguments[2]
+if arguments[1] == "upload" {
+  do {
+    try await UploadProbe.run(staging: base)
+  } catch {
+    FileHandle.standardError.write(Data("strata-store-probe: \(error)\n".utf8))
+  }
+  exit(1)
+}
 if arguments[1] == "cache" {
   do {
     try await CacheProbe.run(root: base)

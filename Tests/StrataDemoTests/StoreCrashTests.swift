@@ -265,3 +265,22 @@ struct StoreCrashTests {
     #expect(try await offline.send(Request<Item>(path: "items/99")).value.fill == "b")
   }
 }
+
+/// A process killed while its multipart body is staged leaves the file (nothing can remove
+/// it then); the next process's first service removes it.
+@Suite("A killed upload leaves no staged body past the next start")
+struct KilledUploadTests {
+  @Test func theNextStartSweepsWhatAKilledUploadLeft() async throws {
+    let directory = StoreCrashTests.Directory()
+    defer { directory.cleanUp() }
+    let staging = directory.path + "/staging"
+    let probe = try StoreCrashTests.Probe(["upload", staging])
+    try await probe.kill(whenItSays: "staged")
+    let left = try FileManager.default.contentsOfDirectory(atPath: staging)
+    #expect(left.count == 1 && left.first?.hasPrefix("multipart-") == true, "\(left)")
+    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
+    options.stagingDirectory = staging
+    _ = NetworkService(options: options, transport: MockTransport.successful(json: "{}"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
+  }
+}
