@@ -57,4 +57,29 @@ struct MachineIdentityTests {
     #expect(freshKept && status == 500, "a bad signature: 500, as DummyJSON answers it")
     await fresh.stop()
   }
+
+  /// A link planted at the identity is neither read (a key of someone else's choosing) nor
+  /// written through; the folders made for it are 0700.
+  @Test func aLinkAtTheIdentityIsNeitherReadNorWrittenThrough() async throws {
+    let home = NSTemporaryDirectory() + "strata-identity-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: home) }
+    let file = home + "/share/demo/sandbox-identity.json"
+    let (first, _) = try SandboxServer.startWithMachineIdentity(at: file)
+    await first.stop()
+    for folder in [home + "/share", home + "/share/demo"] {
+      let mode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions]
+      #expect(mode as? Int == 0o700, "\(folder)")
+    }
+    let planted = home + "/planted.json"
+    try FileManager.default.moveItem(atPath: file, toPath: planted)
+    let before = try String(contentsOfFile: planted, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: planted)
+    let (second, _) = try SandboxServer.startWithMachineIdentity(at: file)
+    await second.stop()
+    #expect(try String(contentsOfFile: planted, encoding: .utf8) == before, "not written through")
+    let attributes = try FileManager.default.attributesOfItem(atPath: file)
+    #expect(attributes[.type] as? FileAttributeType == .typeRegular, "the link was replaced")
+    #expect(
+      try String(contentsOfFile: file, encoding: .utf8) != before, "a new key, not the link's")
+  }
 }

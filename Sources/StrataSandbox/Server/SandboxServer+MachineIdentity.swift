@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 extension SandboxServer {
   /// Starts a sandbox that is the same server from one run to the next on this machine: the
   /// same port (while it is free) and the same token-signing key, kept in the file at `path`
@@ -33,9 +41,7 @@ extension SandboxServer {
     if known == nil {
       // The first run's choice; a directory that cannot be written only costs the next run
       // this session.
-      try? FileManager.default.createDirectory(
-        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
+      MachineIdentity.makeDirectory((path as NSString).deletingLastPathComponent)
       MachineIdentity(port: UInt16(clamping: server.port), key: identity.key).write(path)
     }
     return (server, true)
@@ -57,7 +63,7 @@ private struct MachineIdentity {
   /// The identity in `path`, or nil when there is none or it is not one (then a new one is
   /// made, and the sessions the old one signed no longer verify).
   static func read(_ path: String) -> MachineIdentity? {
-    guard let data = FileManager.default.contents(atPath: path), data.count < 4_096,
+    guard let data = privateContents(path), data.count < 4_096,
       let stored = try? JSONDecoder().decode(Stored.self, from: data),
       (1...65_535).contains(stored.port), stored.key.utf8.count == 64
     else { return nil }
@@ -70,13 +76,38 @@ private struct MachineIdentity {
     return MachineIdentity(port: UInt16(stored.port), key: key)
   }
 
+  /// Written as the library writes its own files (the sandbox does not link it): a new file
+  /// made 0600 from the start (`O_EXCL`, never through a link), renamed into place — the key
+  /// signs sessions, and Foundation's `createFile` would leave it readable until its `chmod`.
   func write(_ path: String) {
     let stored = Stored(port: Int(port), key: key.map { String(format: "%02x", $0) }.joined())
     let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-    guard let bytes = try? JSONEncoder().encode(stored),
-      FileManager.default.createFile(
-        atPath: temporary, contents: bytes, attributes: [.posixPermissions: 0o600])
-    else { return }
-    if rename(temporary, path) != 0 { unlink(temporary) }
+    guard let bytes = try? JSONEncoder().encode(stored) else { return }
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return }
+    let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    let written = (try? file.write(contentsOf: bytes)) != nil
+    try? file.close()
+    if !written || rename(temporary, path) != 0 { unlink(temporary) }
+  }
+
+  /// The file at `path` when it is the user's own regular file (never through a link).
+  private static func privateContents(_ path: String) -> Data? {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid()
+    else { return nil }
+    return try? handle.read(upToCount: 4_096)
+  }
+
+  /// `directory` and its missing parents, each made 0700 in one step.
+  static func makeDirectory(_ directory: String) {
+    var path = directory.hasPrefix("/") ? "" : "."
+    for component in directory.split(separator: "/") {
+      path += "/" + component
+      _ = mkdir(path, 0o700)
+    }
   }
 }
