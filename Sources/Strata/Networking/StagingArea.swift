@@ -35,7 +35,7 @@ struct StagingArea: Sendable {
       throw FileError.io(path: path, operation: "create", errno: EEXIST)
     }
     do {
-      let length = try form.stream(into: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
+      let length = try form.stream(into: FileHandle(fileDescriptor: fd))  // closed by it
       return StreamedBody(path: path, length: length, temporary: true)
     } catch {
       unlink(path)

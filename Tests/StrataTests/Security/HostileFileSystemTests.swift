@@ -84,6 +84,23 @@ struct HostileFileSystemTests {
     #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
   }
 
+  /// A directory where the part or its record goes: refused before anything is sent, and
+  /// left as it is.
+  @Test(arguments: [".part", ".part.resume", ".part.lock"])
+  func aDirectoryBesideTheDestinationIsRefused(suffix: String) async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/out.bin"
+    try FileManager.default.createDirectory(
+      atPath: file + suffix, withIntermediateDirectories: false)
+    let transport = MockTransport { request, _ in Self.answer(request.url) }
+    let refused = await Self.refusal { _ = try await Self.download(transport, to: file) }
+    #expect(refused == .notRegularFile(path: file + suffix, found: "a directory"))
+    #expect(transport.requestCount == 0)
+    var isDirectory: ObjCBool = false
+    #expect(FileManager.default.fileExists(atPath: file + suffix, isDirectory: &isDirectory))
+    #expect(isDirectory.boolValue)
+  }
+
   /// A link swapped in at the part after the checks: opened without following, so the write
   /// fails and the target is untouched.
   @Test func aLinkSwappedInDuringTheDownloadIsNotWrittenThrough() async throws {
@@ -393,6 +410,17 @@ struct HostileFileSystemTests {
     #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
   }
 
+  /// A directory at the preferences file: refused, left as it is.
+  @Test func aDirectoryAtThePreferencesFileIsRefused() async throws {
+    let folder = try TemporaryDirectory()
+    let directory = folder.path + "/prefs"
+    #expect(PrivateFile.makeDirectory(directory + "/settings.json") == nil)
+    let path = directory + "/settings.json"
+    await #expect(throws: FileError.notRegularFile(path: path, found: "a directory")) {
+      _ = try await PreferencesFile(path: path).update { $0["a"] = "b" }
+    }
+  }
+
   /// A private directory and every missing parent are made 0700 from the start (a parent
   /// made by the umask's rule would be 0755), whatever the umask.
   @Test func privateDirectoriesAreMadePrivateInOneStep() throws {
@@ -437,5 +465,9 @@ struct HostileFileSystemTests {
     let mode = try FileManager.default.attributesOfItem(atPath: made)[.posixPermissions] as? Int
     #expect(mode == 0o600)
     #expect(try PrivateFile.create(made) == nil, "taken: nil")
+    let nowhere = folder.path + "/missing/new"
+    #expect(throws: FileError.io(path: nowhere, operation: "open", errno: ENOENT)) {
+      _ = try PrivateFile.create(nowhere)
+    }
   }
 }
