@@ -302,7 +302,8 @@ public actor AuthSession: Authenticator {
   /// - Returns: The token to retry with.
   /// - Throws: ``NetworkError/Unauthorized`` or a retryable ``NetworkError``.
   public func refresh(rejectedToken: String) async throws -> String {
-    guard let current = credentials else { throw NetworkError.unauthorized(.notSignedIn) }
+    // The caller held a token, so no session now means its session ended meanwhile.
+    guard let current = credentials else { throw NetworkError.unauthorized(.sessionEnded) }
     if current.accessToken != rejectedToken { return current.accessToken }
     let startedIn = generation
     let task: Task<Void, any Error>
@@ -328,7 +329,12 @@ public actor AuthSession: Authenticator {
       inFlight = (startedIn, task)
     }
     let outcome = await task.result
-    guard let latest = credentials else { throw NetworkError.unauthorized(.refreshRejected) }
+    guard let latest = credentials else {
+      // A refresh that worked, followed by the end of the session it made (another call's
+      // renewed token rejected, a sign-out), is a session that ended, not a refused refresh.
+      if case .failure(let error) = outcome { throw error }
+      throw NetworkError.unauthorized(.sessionEnded)
+    }
     if generation == startedIn, case .failure(let error) = outcome { throw error }
     return latest.accessToken
   }

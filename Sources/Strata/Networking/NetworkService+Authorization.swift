@@ -65,7 +65,9 @@ extension NetworkService {
     logger.info("\(call.label) → \(status): the access token was rejected; refreshing it")
     do {
       call.carry(try await authenticator.refresh(rejectedToken: rejected))
-    } catch let error as NetworkError where RetryPolicy.isTransient(error) {
+    } catch let error as NetworkError where RetryPolicy.isTransient(error) || error.isUnauthorized {
+      // The authenticator's own verdict stands: a session that ended while this call waited
+      // (signed out, or its renewed token rejected by another call) is not a refused refresh.
       return .fail(error)
     } catch is CancellationError {
       throw CancellationError()

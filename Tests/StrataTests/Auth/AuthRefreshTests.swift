@@ -115,6 +115,63 @@ struct AuthRefreshTests {
     #expect(await session.refreshCount == 1)
   }
 
+  /// A storm against a server that rejects every token, the renewed one too: the refresh
+  /// itself works, so no call may say it was refused — each call's session ended after it.
+  @Test func aStormWhoseRenewedTokenIsRejectedNeverBlamesTheRefresh() async throws {
+    let refresher = CountingRefresher()
+    let session = AuthSession(
+      origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
+    // All 50 go out with the old token. The first is answered once all have been sent; the
+    // others only once its renewed token was rejected too and the session is over — their
+    // refresh then finds no session.
+    let sent = AtomicInt(0)
+    let transport = MockTransport { request, _ in
+      if request.value(forHTTPHeaderField: "Authorization") == "Bearer tok-old" {
+        if sent.add(1) > 1 {
+          while await session.isSignedIn { await Task.yield() }
+        } else {
+          while sent.load() < 50 { await Task.yield() }
+        }
+      }
+      return try MockTransport.response(request, status: 401, body: #"{"message":"no"}"#)
+    }
+    let service = makeService(transport, authenticator: session)
+    let kinds = await withTaskGroup(of: NetworkError.Kind?.self) { group in
+      for _ in 0..<50 {
+        group.addTask {
+          do {
+            _ = try await service.send(GetMe())
+            return nil
+          } catch {
+            return (error as? NetworkError)?.kind
+          }
+        }
+      }
+      return await group.reduce(into: [NetworkError.Kind?]()) { $0.append($1) }
+    }
+    #expect(refresher.count == 1)
+    #expect(kinds.count == 50 && !kinds.contains(.unauthorized(.refreshRejected)), "\(kinds)")
+    #expect(kinds.filter { $0 == .unauthorized(.rejectedAfterRefresh) }.count == 1)
+    #expect(kinds.filter { $0 == .unauthorized(.sessionEnded) }.count == 49)
+  }
+
+  /// The authenticator's own verdict on a refresh is passed on as it is: a session that ended
+  /// while the call waited is `sessionEnded`, not a refused refresh.
+  @Test func anAuthenticatorsVerdictOnARefreshIsKept() async throws {
+    final class Ended: Authenticator, Sendable {
+      let origin = exampleOrigin
+      func accessToken() async throws -> String? { "tok-old" }
+      func refresh(rejectedToken: String) async throws -> String {
+        throw NetworkError.unauthorized(.sessionEnded)
+      }
+      func rejected(refreshedToken: String) async {}
+      func account() async -> String? { nil }
+    }
+    let network = makeService(acceptingTokens([]), authenticator: Ended())
+    let error = await #expect(throws: NetworkError.self) { try await network.send(GetMe()) }
+    #expect(error?.kind == .unauthorized(.sessionEnded))
+  }
+
   @Test func signedOutSendsNothing() async throws {
     let session = AuthSession(origin: exampleOrigin, store: InMemoryTokenStore())
     let transport = MockTransport.successful(json: userJSON)
