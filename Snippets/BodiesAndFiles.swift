@@ -25,25 +25,22 @@ func examples() async throws {
   var form = MultipartForm()
   form.add("caption", "Dinner")
   form.add("photo", file: folder.appendingPathComponent("dinner.jpg"), contentType: "image/jpeg")
-  var upload = Request<EmptyResponse>(path: "photos", method: .post, body: .multipart(form))
-  let (sent, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-  upload.sendProgress = reporter
+  let upload = Request<EmptyResponse>(path: "photos", method: .post, body: .multipart(form))
+  _ = try await network.send(upload) { step in
+    if step.direction == .sending { show("\(step.completed) of \(step.total ?? 0) bytes sent") }
+  }
   // snippet.end
   // snippet.hide
-  _ = (token, upload, sent)
+  _ = token
 
   // snippet.show
   // snippet.download
-  var request = Request<Data>(path: "files/manual.pdf")
-  let (progress, receiving) = AsyncStream.makeStream(
-    of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
-  request.receiveProgress = receiving
-  Task {
-    for await step in progress { show("\(step.done) of \(step.expected ?? 0) bytes") }
-  }
+  let request = Request<Data>(path: "files/manual.pdf")
   let file = try await network.download(
     Download(request, to: folder.appendingPathComponent("manual.pdf"))
-  ).value
+  ) { step in
+    show("\(step.completed) of \(step.total ?? 0) bytes")  // on disk, a resumed part included
+  }.value
   // snippet.end
   // snippet.hide
   _ = file

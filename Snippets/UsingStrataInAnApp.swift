@@ -106,7 +106,9 @@ func run() async throws {
   try await store.enqueue(kind: "post.create", payload: JSONEncoder().encode(draft), showing: draft)
 
   let outcomes = try await store.sync(
-    progress: { step in log.info("sending \(step.done + 1) of \(step.total): \(step.entry.kind)") },
+    progress: { step, entry in
+      log.info("sending \(step.completed + 1) of \(step.total ?? 0): \(entry.kind)")
+    },
     send: { entry in
       guard entry.kind == "post.create" else { throw ChangeRefused("unknown change \(entry.kind)") }
       let create = Request<Post>(

@@ -54,8 +54,10 @@ public final class RecordingNetworking: Networking {
   public var requests: [Recorded] { recorded.withLock { $0 } }
 
   /// Records `endpoint`, then decodes the script's answer into its response type (a `200`
-  /// from the network).
-  public func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response> {
+  /// from the network); `progress` is told the answer's bytes, all at once.
+  public func send<E: Endpoint>(
+    _ endpoint: E, progress: (@Sendable (TransferProgress) -> Void)?
+  ) async throws -> NetworkResponse<E.Response> {
     let endpoint = endpoint.request
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
@@ -65,6 +67,8 @@ public final class RecordingNetworking: Networking {
       requiresAuth: endpoint.requiresAuth)
     recorded.withLock { $0.append(request) }
     let answer = try script(request)
+    let size = Int64(answer.utf8.count)
+    progress?(TransferProgress(.receiving, completed: size, total: size))
     if let empty = EmptyResponse() as? E.Response { return NetworkResponse(empty) }
     do {
       return NetworkResponse(try JSONDecoder().decode(E.Response.self, from: Data(answer.utf8)))

@@ -218,7 +218,8 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
   /// failure keeps it pending. A cancelled sync stops
   /// before the next change; the one in flight finishes within its request's deadline.
   /// - Throws: `FileError.syncInProgress` when another sync of this store is running.
-  public func sync(progress: (@Sendable (LocalStore<Item>.Progress) -> Void)? = nil) async throws
+  public func sync(progress: (@Sendable (TransferProgress, OutboxEntry) -> Void)? = nil)
+    async throws
     -> [LocalStore<Item>.Outcome]
   {
     try await sync(await store(), only: nil, progress: progress)
@@ -226,7 +227,7 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
 
   private func sync(
     _ store: LocalStore<Item>, only: Set<UUID>?,
-    progress: (@Sendable (LocalStore<Item>.Progress) -> Void)?
+    progress: (@Sendable (TransferProgress, OutboxEntry) -> Void)?
   ) async throws -> [LocalStore<Item>.Outcome] {
     // Its own task: cancelling the sync must not abandon a send half done. What a failure
     // means for the change is the store's one rule (`ChangeRefused(NetworkError)`).

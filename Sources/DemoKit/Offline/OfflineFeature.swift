@@ -21,7 +21,8 @@ extension OfflineFeature {
   }
 
   /// Sends every pending change in order (see ``OfflineCollection/sync(progress:)``).
-  public func sync(progress: (@Sendable (LocalStore<Value>.Progress) -> Void)? = nil) async throws
+  public func sync(progress: (@Sendable (TransferProgress, OutboxEntry) -> Void)? = nil)
+    async throws
     -> [LocalStore<Value>.Outcome]
   {
     try await collection.sync(progress: progress)

@@ -2,10 +2,10 @@ import Foundation
 
 /// A response body saved to a file as it arrives, rather than held in memory:
 /// ```swift
-/// var request = Request<Data>(path: "files/report.pdf")
-/// let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-/// request.receiveProgress = reporter  // bytes on disk, of how many
-/// let saved = try await network.download(Download(request, to: file)).value  // once whole
+/// let request = Request<Data>(path: "files/report.pdf")
+/// let saved = try await network.download(Download(request, to: file)) { progress in
+///   print(progress.completed, "of", progress.total ?? -1)  // bytes on disk, of how many
+/// }.value  // once whole
 /// ```
 /// It goes through the same path as any request — deadline, retries, token renewal,
 /// middleware, records — with the request's `maxResponseSize` enforced while the body
@@ -20,21 +20,24 @@ public struct Download: Sendable {
   /// Whether a part left by an earlier attempt is continued (false: started over).
   public var resumes: Bool
 
-  /// `request.receiveProgress` counts the bytes on disk, a resumed part included.
+  /// The download's progress (``Networking/download(_:progress:)``) counts the bytes on
+  /// disk, a resumed part included.
   public init(_ request: Request<Data>, to destination: URL, resumes: Bool = true) {
     (self.request, self.destination, self.resumes) = (request, destination, resumes)
   }
 }
 
 extension Networking {
-  /// For a fake ``Networking`` of your own: the answer's bytes from ``send(_:)``, written to
-  /// the destination whole (replaced atomically, with the mode the user's umask gives a new
-  /// file). ``NetworkService`` streams them instead.
-  /// - Throws: As ``send(_:)``; ``FileError`` for a destination that is a directory or a
-  ///   link, or that cannot be written.
-  public func download(_ download: Download) async throws -> NetworkResponse<URL> {
+  /// For a fake ``Networking`` of your own: the answer's bytes from ``send(_:progress:)``,
+  /// written to the destination whole (replaced atomically, with the mode the user's umask
+  /// gives a new file). ``NetworkService`` streams them instead.
+  /// - Throws: As ``send(_:progress:)``; ``FileError`` for a destination that is a directory
+  ///   or a link, or that cannot be written.
+  public func download(
+    _ download: Download, progress: (@Sendable (TransferProgress) -> Void)?
+  ) async throws -> NetworkResponse<URL> {
     try DownloadFile.checkDestination(download.destination)
-    let answer = try await send(download.request)
+    let answer = try await send(download.request, progress: progress)
     let path = download.destination.path
     if let failure = PrivateFile.replace(path, with: answer.value, mode: PrivateFile.userFileMode) {
       throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)

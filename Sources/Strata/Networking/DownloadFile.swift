@@ -43,7 +43,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   private let part: String
   private let resumeFile: String
   private let limit: Int
-  private let progress: AsyncStream<TransferProgress>.Continuation?
+  private let progress: ProgressReport?
   private let hold: FileLock
   // Every stored `var` below is read and written only while holding `lock`; the transport
   // calls `begin`/`write` on one thread at a time, the service `prepare`/`finish` between
@@ -73,7 +73,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
 
   private init(
     _ destination: URL, hold: FileLock, limit: Int,
-    progress: AsyncStream<TransferProgress>.Continuation?
+    progress: ProgressReport?
   ) {
     self.destination = destination
     part = destination.path + ".part"
@@ -88,7 +88,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   ///   ``FileError/busy(path:)`` while another download to it runs.
   static func open(
     _ destination: URL, resume: Bool, limit: Int,
-    progress: AsyncStream<TransferProgress>.Continuation?
+    progress: ProgressReport?
   ) async throws -> DownloadFile {
     let path = destination.path
     try checkDestination(destination)
@@ -190,7 +190,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
           unlink(resumeFile)
         }
       }
-      progress?.yield(TransferProgress(done: offset, expected: expected))
+      progress?(TransferProgress(.receiving, completed: offset, total: expected))
       return true
     }
   }
@@ -205,7 +205,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
       }
       offset += Int64(bytes.count)
       received += bytes.count
-      progress?.yield(TransferProgress(done: offset, expected: expected))
+      progress?(TransferProgress(.receiving, completed: offset, total: expected))
     }
   }
 
@@ -230,7 +230,6 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
       }
       unlink(resumeFile)
     }
-    progress?.finish()
     return destination
   }
 
@@ -243,11 +242,10 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     }
   }
 
-  /// Ends the download however it went: the progress stream finished, the part closed (it
+  /// Ends the download however it went: the part closed (it
   /// stays for a later resume), the destination's lock let go and its file removed.
   func close() {
     lock.withLock { closePart() }
-    progress?.finish()
     hold.release(removing: part + ".lock")
   }
 

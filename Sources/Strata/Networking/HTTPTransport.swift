@@ -6,7 +6,9 @@ import StrataConcurrency
 #endif
 
 /// The one seam between Strata and the network: send a request within limits, get bytes and a
-/// response. `URLSessionTransport` is the real one; tests use `MockTransport` from `StrataTesting`.
+/// response. `URLSessionTransport` is the real one (it also streams file bodies, downloads and
+/// progress; another transport gets such a request with its body as a stream and answers it
+/// whole); tests use `MockTransport` from `StrataTesting`.
 public protocol HTTPTransport: Sendable {
   /// One HTTP exchange that must finish within `limits.deadline` (real time), else fails with
   /// `URLError(.timedOut)`, and whose body may not grow past `limits.maxResponseSize` bytes,
@@ -15,11 +17,6 @@ public protocol HTTPTransport: Sendable {
   /// - Throws: `URLError` for transport failures, `CancellationError` when cancelled.
   func send(_ request: URLRequest, limits: TransferLimits) async throws -> (Data, HTTPURLResponse)
 
-  /// The same exchange, streaming what `streaming` names: the request body from a file, its
-  /// progress, the response body into a sink when the sink takes it (the `Data` returned is
-  /// then empty). A default, for transports that cannot stream, buffers.
-  func send(_ request: URLRequest, limits: TransferLimits, streaming: StreamedTransfer)
-    async throws -> (Data, HTTPURLResponse)
 }
 
 /// How long one exchange may take and how large its response body may grow.

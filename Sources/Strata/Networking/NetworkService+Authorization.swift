@@ -22,8 +22,7 @@ extension NetworkService {
       label: label, method: endpoint.method,
       deadline: clock.now() + (endpoint.deadline ?? options.deadline), policy: policy,
       maxResponseSize: endpoint.maxResponseSize ?? options.maxResponseSize, request: request)
-    (call.streamed, call.sendProgress) = (streamed, endpoint.sendProgress)
-    call.receiveProgress = endpoint.receiveProgress
+    call.streamed = streamed
     // Work for an owner goes out only in that owner's session; the device's carries no token.
     let acting = DataOwner.acting
     let before = acting != nil || endpoint.requiresAuth ? await authenticator?.account() : nil

@@ -15,16 +15,18 @@ extension NetworkService {
   ///   when the destination names a directory or a link, a link or another user's file is
   ///   at its part or record, another download to it is under way
   ///   (``FileError/busy(path:)``), or the file cannot be written.
-  public func download(_ download: Download) async throws -> NetworkResponse<URL> {
+  /// - Parameter progress: Told the bytes on disk, of how many, a resumed part included;
+  ///   never after the call returns.
+  public func download(
+    _ download: Download, progress: (@Sendable (TransferProgress) -> Void)?
+  ) async throws -> NetworkResponse<URL> {
     let request = download.request
     let label = Self.label(request.method, request.path)
-    defer {  // however it ends, even before the file is opened (a call refused unsent)
-      request.sendProgress?.finish()
-      request.receiveProgress?.finish()
-    }
+    let (gate, report) = ProgressGate.around(progress)
+    defer { gate?.close() }  // however it ends, even before the file is opened
     let file = try await DownloadFile.open(
       download.destination, resume: download.resumes,
-      limit: request.maxResponseSize ?? options.maxResponseSize, progress: request.receiveProgress)
+      limit: request.maxResponseSize ?? options.maxResponseSize, progress: report)
     defer { file.close() }
     do {
       var call = try await authorise(request, label: label)

@@ -62,17 +62,19 @@ public final class NetworkService: Networking {
   ///
   /// A nonisolated async function: it runs on the global executor, so decoding a large body
   /// never happens on the caller's actor (the main actor, for a view model).
+  /// - Parameter progress: Told the bytes of the body as they go, then of the answer's as
+  ///   they arrive, on each attempt; never after the call returns.
   /// - Throws: ``NetworkError``; `CancellationError` when the task is cancelled (no
   ///   further attempt is made).
-  public func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response> {
+  public func send<E: Endpoint>(
+    _ endpoint: E, progress: (@Sendable (TransferProgress) -> Void)?
+  ) async throws -> NetworkResponse<E.Response> {
     let request = endpoint.request
     let label = Self.label(request.method, request.path)
-    defer {
-      request.sendProgress?.finish()
-      request.receiveProgress?.finish()
-    }
+    let (gate, report) = ProgressGate.around(progress)
+    defer { gate?.close() }
     do {
-      return try await send(request, label: label)
+      return try await send(request, label: label, progress: report)
     } catch let error as NetworkError {
       // The one `error` line of a call that failed for good; its retries were `info`.
       logger.error("\(label) failed: \(error)")
@@ -112,10 +114,8 @@ public final class NetworkService: Networking {
     var sink: (any ResponseBodySink)?
     /// The file the request's body streams from, read afresh by each attempt.
     var streamed: StreamedBody?
-    /// Where the bytes sent and received are told (``Request/sendProgress``,
-    /// ``Request/receiveProgress``; a download's sink tells its own).
-    var sendProgress: AsyncStream<TransferProgress>.Continuation?
-    var receiveProgress: AsyncStream<TransferProgress>.Continuation?
+    /// Where the bytes sent and received are told (a download's sink tells its own).
+    var progress: ProgressReport?
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -141,11 +141,13 @@ public final class NetworkService: Networking {
 
   /// - Parameter policy: The endpoint's cache policy, unless given (a background
   ///   revalidation).
-  func send<Response>(_ endpoint: Request<Response>, label: String, policy: CachePolicy? = nil)
-    async throws -> NetworkResponse<Response>
-  {
+  func send<Response>(
+    _ endpoint: Request<Response>, label: String, policy: CachePolicy? = nil,
+    progress: ProgressReport? = nil
+  ) async throws -> NetworkResponse<Response> {
     let policy = policy ?? endpoint.cachePolicy
     var (call, cache, stored) = try await prepare(endpoint, label: label, policy: policy)
+    call.progress = progress
     if let cache, policy.usesFreshAnswers,
       let answer = cached(&stored, endpoint, policy, label: label, call: call, in: cache)
     {
@@ -313,15 +315,10 @@ public final class NetworkService: Networking {
     let limits = TransferLimits(deadline: remaining, maxResponseSize: call.maxResponseSize)
     let transport = transport
     let streaming = StreamedTransfer(
-      bodyFile: call.streamed.map { URL(fileURLWithPath: $0.path) },
-      sendProgress: call.sendProgress,
-      receiveProgress: call.sink == nil ? call.receiveProgress : nil, sink: call.sink)
-    let streams =
-      streaming.bodyFile != nil || streaming.sink != nil || streaming.sendProgress != nil
-      || streaming.receiveProgress != nil
+      bodyFile: call.streamed.map { URL(fileURLWithPath: $0.path) }, progress: call.progress,
+      sink: call.sink)
     var next: HTTPMiddlewareNext = { request in
-      guard streams else { return try await transport.send(request, limits: limits) }
-      return try await transport.send(request, limits: limits, streaming: streaming)
+      try await streaming.send(request, limits: limits, over: transport)
     }
     let described = RequestAttempt(label: call.label, number: call.attempt)
     for middleware in options.middleware.reversed() {

@@ -5,17 +5,33 @@ import Foundation
 public protocol Networking: Sendable {
   /// Sends `endpoint`: the answer's ``NetworkResponse/value`` is the decoded response, and it
   /// says where it came from (the network, the HTTP cache, a revalidation, or a stale answer
-  /// standing in for a failure) and with which status.
+  /// standing in for a failure) and with which status. `progress` hears of the bytes of the
+  /// body as they go, then of the answer's as they arrive (nothing, from the cache); it is
+  /// not called after the call returns.
   /// ```swift
   /// let user = try await network.send(Request<User>(path: "users/1")).value
   /// ```
   /// - Throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
-  func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response>
+  func send<E: Endpoint>(_ endpoint: E, progress: (@Sendable (TransferProgress) -> Void)?)
+    async throws -> NetworkResponse<E.Response>
 
   /// Saves an answer's body to a file as it arrives (``Download``): the value is the file's
-  /// URL, once whole.
+  /// URL, once whole. `progress` counts the bytes on disk, a resumed part included.
   /// - Throws: ``NetworkError``; the part on disk stays for a later resume.
-  func download(_ download: Download) async throws -> NetworkResponse<URL>
+  func download(_ download: Download, progress: (@Sendable (TransferProgress) -> Void)?)
+    async throws -> NetworkResponse<URL>
+}
+
+extension Networking {
+  /// ``send(_:progress:)`` without progress.
+  public func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response> {
+    try await send(endpoint, progress: nil)
+  }
+
+  /// ``download(_:progress:)`` without progress.
+  public func download(_ download: Download) async throws -> NetworkResponse<URL> {
+    try await self.download(download, progress: nil)
+  }
 }
 
 /// A decoded answer, where it came from and its HTTP status.

@@ -41,14 +41,6 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   public var idempotencyKey: String?
   /// How this GET uses the service's ``HTTPCache`` (default ``CachePolicy/useCache``).
   public var cachePolicy: CachePolicy = .useCache
-  /// Bytes of the body sent so far, of how many, on each attempt (an upload); finished when
-  /// the call ends.
-  public var sendProgress: AsyncStream<TransferProgress>.Continuation?
-  /// Bytes of the answer received so far, of how many when the server says (a download counts
-  /// the part already on disk); finished when the call ends. An answer from the HTTP cache
-  /// reports nothing.
-  public var receiveProgress: AsyncStream<TransferProgress>.Continuation?
-
   /// The request itself: a `Request` is its own ``Endpoint``.
   public var request: Request<Response> { self }
 

@@ -105,13 +105,16 @@ public final class URLSessionTransport: HTTPTransport {
   {
     try await send(request, limits: limits, streaming: StreamedTransfer())
   }
+}
+
+extension URLSessionTransport: StreamingTransport {
 
   /// As ``send(_:limits:)``, streaming: a body file is sent by an upload task (its length
   /// known, so framed by `Content-Length` — a stream would go chunked on Linux), its progress
   /// reported as it goes; each piece of a response body the sink takes is written as it
   /// arrives, on the session's delegate thread, so the transfer goes no faster than the sink
   /// writes and memory stays flat whatever the size.
-  public func send(_ request: URLRequest, limits: TransferLimits, streaming: StreamedTransfer)
+  func send(_ request: URLRequest, limits: TransferLimits, streaming: StreamedTransfer)
     async throws -> (Data, HTTPURLResponse)
   {
     let exchange = Exchange(limit: limits.maxResponseSize, table: exchanges, streaming: streaming)
@@ -180,8 +183,7 @@ final class Exchange: @unchecked Sendable {
   /// Where a body it takes goes (a download; it enforces its own size limit), and where the
   /// request body's progress is told.
   private let sink: (any ResponseBodySink)?
-  private let sendProgress: AsyncStream<TransferProgress>.Continuation?
-  private let receiveProgress: AsyncStream<TransferProgress>.Continuation?
+  private let progress: ProgressReport?
   private var streaming = false
   private var task: URLSessionDataTask?
   private var continuation: Continuation?
@@ -192,13 +194,12 @@ final class Exchange: @unchecked Sendable {
 
   init(limit: Int, table: ExchangeTable, streaming: StreamedTransfer = StreamedTransfer()) {
     (self.limit, self.table) = (limit, table)
-    (sink, sendProgress) = (streaming.sink, streaming.sendProgress)
-    receiveProgress = streaming.receiveProgress
+    (sink, progress) = (streaming.sink, streaming.progress)
   }
 
   /// Bytes of the request body sent so far, of `expected`.
   func sent(_ done: Int64, of expected: Int64) {
-    sendProgress?.yield(TransferProgress(done: done, expected: expected >= 0 ? expected : nil))
+    progress?(TransferProgress(.sending, completed: done, total: expected >= 0 ? expected : nil))
   }
 
   func start(_ task: URLSessionDataTask, continuation: Continuation, deadline: Duration?) {
@@ -271,8 +272,9 @@ final class Exchange: @unchecked Sendable {
       do { try sink?.write(data) } catch { end(with: .failure(error)) }
     case .over: end(with: .failure(URLError(.dataLengthExceedsMaximum)))
     case .kept(let received, let expected):
-      receiveProgress?.yield(
-        TransferProgress(done: Int64(received), expected: expected >= 0 ? expected : nil))
+      progress?(
+        TransferProgress(
+          .receiving, completed: Int64(received), total: expected >= 0 ? expected : nil))
     }
   }
 

@@ -32,16 +32,6 @@ extension LocalStore {
     }
   }
 
-  /// How far a sync is: `done` of `total` changes sent, `entry` the one being sent.
-  public struct Progress: Sendable {
-    /// Changes whose outcome is recorded in this sync (0 while the first is being sent).
-    public let done: Int
-    /// The changes pending when the sync began; those queued since wait for the next one.
-    public let total: Int
-    /// The change about to be sent, as it stood before this attempt.
-    public let entry: OutboxEntry
-  }
-
   /// Sends the pending changes, oldest first, one at a time, recording each outcome
   /// before the next send:
   /// - `send` returns → `synced`; its answer is kept under its key (not when over 1 MiB: then
@@ -67,6 +57,11 @@ extension LocalStore {
   /// disk) the sync throws at once and sends nothing more; the next sync starts with that
   /// change, under the same key.
   ///
+  /// `progress` is told, before each change is sent, how many of the changes pending when the
+  /// sync began have their outcome recorded (``TransferProgress/completed``; 0 while the first
+  /// is sent) of how many (``TransferProgress/total``; those queued since wait for the next
+  /// sync), and the change about to go, as it stood before this attempt.
+  ///
   /// `only` limits the sync to the changes with those identities (a command about one item
   /// sends its own change, never another's): a change among them that follows one not yet
   /// synced waits for it, unsent.
@@ -75,7 +70,7 @@ extension LocalStore {
   ///   (the change in flight stays pending).
   public func sync(
     only: Set<UUID>? = nil, maxAttempts: Int = 5,
-    progress: (@Sendable (Progress) -> Void)? = nil,
+    progress: (@Sendable (TransferProgress, OutboxEntry) -> Void)? = nil,
     send: @Sendable (OutboxEntry) async throws -> Settled?
   ) async throws -> [Outcome] {
     guard !isSyncing else { throw FileError.syncInProgress(path: base) }
@@ -90,7 +85,8 @@ extension LocalStore {
     var outcomes: [Outcome] = []
     for (done, original) in pending.enumerated() {
       try Task.checkCancellation()
-      progress?(Progress(done: done, total: pending.count, entry: original))
+      progress?(
+        TransferProgress(.sending, completed: Int64(done), total: Int64(pending.count)), original)
       guard let (followed, refused) = try await followed(original) else { continue }
       var entry = followed
       if let refused {

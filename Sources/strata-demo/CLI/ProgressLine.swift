@@ -36,23 +36,20 @@ final class ProgressLine: Sendable {
     }
   }
 
-  /// A continuation for a request's progress (``Request/receiveProgress``), each step shown
-  /// as `1.2 MB of 4.8 MB (25%)` until the request finishes it.
-  func follow() -> AsyncStream<TransferProgress>.Continuation {
-    let (steps, reporter) = AsyncStream.makeStream(
-      of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
-    Task.detached { [self] in
-      for await step in steps { update(Self.describe(step)) }
+  /// A call's progress handler (`progress:`), each step of the answer's bytes shown as
+  /// `1.2 MB of 4.8 MB (25%)`; the line is drawn by its own task, at most five times a second.
+  func follow() -> @Sendable (TransferProgress) -> Void {
+    { [self] step in
+      if step.direction == .receiving { update(Self.describe(step)) }
     }
-    return reporter
   }
 
   /// `1.2 MB of 4.8 MB (25%)`, or `1.2 MB` when the whole is not known.
   static func describe(_ step: TransferProgress) -> String {
     let format = ByteCountFormatter()
     format.countStyle = .file
-    let done = format.string(fromByteCount: step.done)
-    guard let expected = step.expected, let fraction = step.fraction else { return done }
+    let done = format.string(fromByteCount: step.completed)
+    guard let expected = step.total, let fraction = step.fraction else { return done }
     return Localized.current(
       "download.progress",
       [

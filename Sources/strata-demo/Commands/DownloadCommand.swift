@@ -37,10 +37,10 @@ enum DownloadCommand {
     // The session's token goes with it when signed in — and, as with every request, only to
     // the API's own origin: a URL elsewhere is fetched without it.
     request.requiresAuth = await (try? app.resolve(AuthSession.self))?.isSignedIn ?? false
-    request.receiveProgress = line.follow()
     let saved = try await app.resolve((any Networking).self).download(
       Download(
-        request, to: URL(fileURLWithPath: file), resumes: invocation.option("resume") != nil))
+        request, to: URL(fileURLWithPath: file), resumes: invocation.option("resume") != nil),
+      progress: line.follow())
     let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0
     let text = Localized.current
     return Output(

@@ -37,10 +37,10 @@ enum SyncCommand {
     do {
       defer { progress.finish() }
       postOutcomes = try await posts.sync {
-        progress.update(Self.sending($0.done, $0.total, $0.entry))
+        progress.update(Self.sending($0, $1))
       }
       todoOutcomes = try await todos.sync {
-        progress.update(Self.sending($0.done, $0.total, $0.entry))
+        progress.update(Self.sending($0, $1))
       }
     }
     // `--json` says each result in English; the table, in the user's language.
@@ -269,12 +269,14 @@ enum SyncCommand {
   }
 
   /// `sending 3 of 10: post.create 1A2B3C4D`.
-  private nonisolated static func sending(_ done: Int, _ total: Int, _ entry: OutboxEntry) -> String
+  private nonisolated static func sending(_ progress: TransferProgress, _ entry: OutboxEntry)
+    -> String
   {
     Localized.current(
       "sync.sending",
       [
-        "number": String(done + 1), "total": String(total), "kind": entry.kind,
+        "number": String(progress.completed + 1), "total": String(progress.total ?? 0),
+        "kind": entry.kind,
         "key": String(entry.idempotencyKey.prefix(8)),
       ])
   }

@@ -86,11 +86,11 @@ private enum DocCommentSamples {
   }
 
   static func download(network: any Networking, file: URL) async throws {
-    var request = Request<Data>(path: "files/report.pdf")
-    let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-    request.receiveProgress = reporter  // bytes on disk, of how many
-    let saved = try await network.download(Download(request, to: file)).value  // once whole
-    _ = (progress, saved)
+    let request = Request<Data>(path: "files/report.pdf")
+    let saved = try await network.download(Download(request, to: file)) { progress in
+      print(progress.completed, "of", progress.total ?? -1)  // bytes on disk, of how many
+    }.value  // once whole
+    _ = saved
   }
 
   static func bodies(draft: NewPost) {

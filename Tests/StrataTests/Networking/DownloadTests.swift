@@ -69,18 +69,17 @@ struct DownloadTests {
     }
     let folder = try TemporaryDirectory()
     let file = URL(fileURLWithPath: folder.path + "/file.bin")
-    let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-    var request = Request<Data>(path: "file.bin")
-    request.receiveProgress = reporter
-    let saved = try await Self.service(server).download(Download(request, to: file))
+    let progress = ProgressLog()
+    let saved = try await Self.service(server).download(
+      Download(Request(path: "file.bin"), to: file), progress: progress.report)
     #expect(saved.value == file && saved.status == 206)
     #expect(try Data(contentsOf: file) == Data(Self.body))
     #expect(server.requests == 2 && Self.rangeStart(server.requestHeads[1]) == Self.half)
     #expect(Double(Self.body.count - Self.half) / Double(Self.body.count) <= 0.55)
-    var last: TransferProgress?
-    for await step in progress { last = step }
-    #expect(
-      last == TransferProgress(done: Int64(Self.body.count), expected: Int64(Self.body.count)))
+    let size = Int64(Self.body.count)
+    #expect(progress.last == TransferProgress(.receiving, completed: size, total: size))
+    #expect(progress.all.allSatisfy { $0.direction == .receiving && $0.total == size })
+    #expect(progress.all.map(\.completed) == progress.all.map(\.completed).sorted())
     #expect(!FileManager.default.fileExists(atPath: file.path + ".part"))
   }
 

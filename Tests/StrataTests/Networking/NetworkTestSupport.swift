@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataTesting
 import Testing
 
@@ -74,4 +75,15 @@ func waitUntil(_ what: String, _ condition: @Sendable () -> Bool) async throws {
     }
     try await Task.sleep(for: .milliseconds(1))
   }
+}
+
+/// A call's `progress:` handler that keeps every step it is told, in order.
+final class ProgressLog: Sendable {
+  private let steps = Lock<[TransferProgress]>([])
+
+  var report: @Sendable (TransferProgress) -> Void {
+    { [steps] step in steps.withLock { $0.append(step) } }
+  }
+  var all: [TransferProgress] { steps.withLock { $0 } }
+  var last: TransferProgress? { all.last }
 }

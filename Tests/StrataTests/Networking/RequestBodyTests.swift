@@ -95,15 +95,15 @@ struct RequestBodyTests {
     var form = MultipartForm()
     form.add("video", file: URL(fileURLWithPath: file), contentType: "video/mp4")
     let network = makeService(URLSessionTransport(), baseURL: server.baseURL.absoluteString)
-    var request = Request<EmptyResponse>(path: "upload", method: .post, body: .multipart(form))
-    let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-    request.sendProgress = reporter
-    let answer = try await network.send(request)
+    let request = Request<EmptyResponse>(path: "upload", method: .post, body: .multipart(form))
+    let progress = ProgressLog()
+    let answer = try await network.send(request, progress: progress.report)
     #expect(answer.status == 201)
     let received = Data(try #require(server.requestBodies.first))
-    var last: TransferProgress?
-    for await step in progress { last = step }
-    #expect(last == TransferProgress(done: Int64(received.count), expected: Int64(received.count)))
+    let size = Int64(received.count)
+    let sent = progress.all.filter { $0.direction == .sending }
+    #expect(sent.last == TransferProgress(.sending, completed: size, total: size))
+    #expect(progress.all.prefix(sent.count) == sent[...], "the body's bytes before the answer's")
     #expect(!server.requestHeads[0].lowercased().contains("transfer-encoding"), "framed by length")
     #expect(received.range(of: Data(content)) != nil)
     #expect(received.count > content.count && received.count < content.count + 400)

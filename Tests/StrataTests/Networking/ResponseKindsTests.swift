@@ -59,16 +59,18 @@ struct ResponseKindsTests {
         baseURL: server.baseURL, deadline: .seconds(300), retryPolicy: .none)
       options.cache = HTTPCache()
       let network = NetworkService(options: options, transport: URLSessionTransport())
-      var request = Request<Data>(path: "icon/emilys/128")
-      let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-      request.receiveProgress = reporter
-      let first = try await network.send(request)
+      let progress = ProgressLog()
+      let first = try await network.send(
+        Request<Data>(path: "icon/emilys/128"), progress: progress.report)
       #expect(first.value.starts(with: [0x89, 0x50, 0x4E, 0x47]) && first.source == .network)
-      var last: TransferProgress?
-      for await step in progress { last = step }
       let size = Int64(first.value.count)
-      #expect(last == TransferProgress(done: size, expected: size), "progress as it arrived")
-      let second = try await network.send(Request<Data>(path: "icon/emilys/128"))
+      #expect(
+        progress.last == TransferProgress(.receiving, completed: size, total: size),
+        "progress as it arrived")
+      let again = ProgressLog()
+      let second = try await network.send(
+        Request<Data>(path: "icon/emilys/128"), progress: again.report)
+      #expect(again.all.isEmpty, "nothing from the cache")
       guard case .cache = second.source else {
         Issue.record("the second read was \(second.source)")
         return

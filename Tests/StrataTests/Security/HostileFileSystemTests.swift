@@ -289,24 +289,34 @@ struct HostileFileSystemTests {
     #expect(records.withLock { $0.map(\.bytesReceived) } == [1_000])
   }
 
-  /// A download refused unsent (signed out) ends its progress stream.
-  @Test func aDownloadRefusedUnsentEndsItsProgress() async throws {
+  /// A download refused unsent (signed out) tells no progress.
+  @Test func aDownloadRefusedUnsentTellsNoProgress() async throws {
     let folder = try TemporaryDirectory()
-    let (progress, reporter) = AsyncStream.makeStream(of: TransferProgress.self)
-    var request = Request<Data>(path: "f", requiresAuth: true)
-    request.receiveProgress = reporter
+    let progress = Lock(0)
+    let request = Request<Data>(path: "f", requiresAuth: true)
     let transport = MockTransport { request, _ in Self.answer(request.url) }
     let session = AuthSession(
       origin: try #require(Origin(URL(string: "https://api.example")!)),
       store: InMemoryTokenStore())
     let error = await networkError {
       _ = try await makeService(transport, authenticator: session).download(
-        Download(request, to: URL(fileURLWithPath: folder.path + "/f")))
+        Download(request, to: URL(fileURLWithPath: folder.path + "/f"))
+      ) { _ in progress.withLock { $0 += 1 } }
     }
     #expect(error?.kind == .unauthorized(.notSignedIn))
-    var seen = 0
-    for await _ in progress { seen += 1 }  // returns: the stream was finished
-    #expect(seen == 0 && transport.requestCount == 0)
+    #expect(progress.withLock { $0 } == 0 && transport.requestCount == 0)
+  }
+
+  /// A call's progress handler is shut when the call returns: a transport's late report
+  /// reaches nobody.
+  @Test func aProgressGateIsShutWhenTheCallReturns() {
+    let told = Lock(0)
+    let (gate, report) = ProgressGate.around { _ in told.withLock { $0 += 1 } }
+    report?(TransferProgress(.receiving, completed: 1, total: 2))
+    gate?.close()
+    report?(TransferProgress(.receiving, completed: 2, total: 2))
+    #expect(told.withLock { $0 } == 1)
+    #expect(ProgressGate.around(nil).1 == nil, "no handler, nothing to report through")
   }
 
   /// The destination gets the user's umask (it is the user's file, like curl's); the part

@@ -83,7 +83,18 @@ struct LocalStoreTests {
     #expect(try await restarted.record(entries[0].idempotencyKey)?.value.id == 11)
     #expect(try await restarted.record(entries[1].idempotencyKey)?.status == .failed)
     let later = ScriptedServer()
-    #expect(try await restarted.sync(send: later.send).map(\.entry.status) == [.synced, .synced])
+    let told = Lock<[String]>([])
+    let synced = try await restarted.sync(
+      progress: { step, entry in
+        told.withLock {
+          $0.append("\(step.direction) \(step.completed)/\(step.total ?? -1) \(entry.id)")
+        }
+      }, send: later.send)
+    #expect(synced.map(\.entry.status) == [.synced, .synced])
+    #expect(
+      told.withLock { $0 } == [
+        "sending 0/2 \(entries[2].id)", "sending 1/2 \(entries[3].id)",
+      ], "told before each send: how many are done, of the changes pending at the start")
     #expect(later.sent.withLock { $0 } == ["third", "fourth"], "nothing synced or refused again")
     #expect(try await restarted.outbox().map(\.attempts) == [1, 1, 2, 1])
     #expect(try await LocalStore<Note>(path: directory.base).sync(send: later.send).isEmpty)

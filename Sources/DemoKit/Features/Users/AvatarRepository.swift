@@ -7,7 +7,7 @@ public protocol AvatarRepository: Sendable {
   /// The picture's bytes and where they came from (the network, or the HTTP cache);
   /// `progress` hears of the bytes as they arrive (nothing, from the cache).
   /// - Throws: `NetworkError` (a user without a picture: `.invalidURL`).
-  func avatar(of user: User, progress: AsyncStream<TransferProgress>.Continuation?) async throws
+  func avatar(of user: User, progress: (@Sendable (TransferProgress) -> Void)?) async throws
     -> NetworkResponse<Data>
 }
 
@@ -19,14 +19,12 @@ public struct APIAvatarRepository: AvatarRepository {
 
   public init(network: any Networking) { self.network = network }
 
-  public func avatar(of user: User, progress: AsyncStream<TransferProgress>.Continuation?)
+  public func avatar(of user: User, progress: (@Sendable (TransferProgress) -> Void)?)
     async throws -> NetworkResponse<Data>
   {
     guard let image = user.image, let url = URL(string: image), !url.path.isEmpty else {
       throw NetworkError(.invalidURL(user.image ?? "(no image)"))
     }
-    var request = Request<Data>(path: url.path)
-    request.receiveProgress = progress
-    return try await network.send(request)
+    return try await network.send(Request<Data>(path: url.path), progress: progress)
   }
 }
