@@ -231,7 +231,7 @@ public enum DemoContainer {
     container.register(AppModel.self, scope: .singleton) { c in
       let session = try c.resolve(AuthSession.self)
       return AppModel(
-        events: session.events(), signedIn: { await session.isSignedIn },
+        events: session.updates(), signedIn: { await session.isSignedIn },
         router: try c.resolve(), connectivity: try c.resolve(Connectivity.self),
         scheduler: try c.resolve(SyncScheduler?.self))
     }

@@ -37,7 +37,7 @@ public final class AppModel {
     self.signedIn = signedIn
     self.router = router
     self.connectivity = connectivity
-    self.connectivityChanges = connectivity?.changes()
+    self.connectivityChanges = connectivity?.updates()
   }
 
   /// Follows the session and the network route until cancelled (a scene's `.task { }`).

@@ -60,7 +60,7 @@ public actor SyncScheduler {
     report: (@Sendable (Pass) -> Void)? = nil
   ) async {
     // Subscribed before the first pass, so a route that comes back during it is not missed.
-    let routes = connectivity.map { ($0.changes(), $0.isOnline) }
+    let routes = connectivity.map { ($0.updates(), $0.isOnline) }
     let forwarding = Task { [yield] in
       for await _ in triggers { yield.yield(.trigger) }
     }

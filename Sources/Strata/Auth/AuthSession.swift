@@ -163,7 +163,7 @@ public actor AuthSession: Authenticator {
   package var expiresAt: Date? { credentials?.expiresAt }
 
   /// A new stream of session changes; each subscriber gets its own.
-  public nonisolated func events() -> AsyncStream<AuthEvent> { broadcaster.stream() }
+  public nonisolated func updates() -> AsyncStream<AuthEvent> { broadcaster.stream() }
 
   /// Stores credentials after a login, bound to this session's origin.
   ///

@@ -82,7 +82,8 @@ public final class HTTPCache: Sendable {
   /// - Parameter maxBytes: The byte budget (default 50 MiB).
   /// - Parameter maxStale: How long past its freshness an answer may stand in for a failure
   ///   (default one day).
-  /// - Parameter memoryPressure: What says when to give memory back (see ``relieve(_:)``).
+  /// - Parameter memoryPressure: What says when to give memory back (the memory tier keeps
+  ///   half at a warning, nothing at critical; the disk tier stays whole).
   /// - Parameter now: Wall-clock time (tests inject their own).
   public init(
     maxBytes: Int = 50 << 20, maxStale: Duration = .seconds(86_400),
@@ -133,7 +134,7 @@ public final class HTTPCache: Sendable {
   /// Gives memory back: the memory tier keeps its most recently used half (by bytes) at a
   /// warning and nothing at critical. The disk tier stays whole: a later read costs a file
   /// read, not a request.
-  public func relieve(_ level: MemoryPressureLevel) {
+  func relieve(_ level: MemoryPressureLevel) {
     state.withLock { state in
       state.memory.trim(to: level == .critical ? 0 : state.memory.bytes / 2)
     }

@@ -27,8 +27,8 @@ public enum MemoryPressureLevel: String, Sendable {
 /// platforms the dispatch memory-pressure source; on Linux a pressure-stall trigger on the
 /// process's cgroup (`memory.pressure`) or else `/proc/pressure/memory` — a thread asleep in
 /// `poll(2)` until the kernel says, never a busy loop. Where the kernel allows no trigger,
-/// ``shared`` only relays ``signal(_:)``, and ``source`` says why. A test makes its own
-/// instance and drives it with ``signal(_:)``.
+/// ``shared`` only relays ``signal(_:)``. An app hears the signals through ``updates()``; a
+/// test makes its own instance and drives it with ``signal(_:)``.
 public final class MemoryPressure: Sendable {
   /// The process's instance, on the system's signal.
   public static let shared = MemoryPressure(system: true)
@@ -43,7 +43,7 @@ public final class MemoryPressure: Sendable {
   private let system: Bool
   /// What the system's signal comes from once armed (`/proc/pressure/memory`, `dispatch`), or
   /// why there is none.
-  public var source: String { sourceText.withLock { $0 } }
+  package var source: String { sourceText.withLock { $0 } }
   private let sourceText = Lock("not armed: nothing subscribed yet")
 
   /// An instance that only relays ``signal(_:)`` (tests, or an app with a signal of its own).
@@ -54,9 +54,20 @@ public final class MemoryPressure: Sendable {
     if !system { sourceText.withLock { $0 = "none: signalled by the app" } }
   }
 
+  /// Every signal from now on, until the consumer stops iterating (the newest kept when it
+  /// falls behind). The first listener of ``shared`` arms it.
+  public func updates() -> AsyncStream<MemoryPressureLevel> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: MemoryPressureLevel.self, bufferingPolicy: .bufferingNewest(1))
+    let subscription = subscribe { continuation.yield($0) }
+    continuation.onTermination = { _ in subscription.cancel() }
+    return stream
+  }
+
   /// Calls `handler` at every signal, on a thread of the signal's, until the returned
-  /// subscription is cancelled or released. The first subscription to ``shared`` arms it.
-  public func subscribe(_ handler: @escaping @Sendable (MemoryPressureLevel) -> Void)
+  /// subscription is cancelled or released: the caches' way, which gives memory back before
+  /// the signal's thread returns. The first subscription to ``shared`` arms it.
+  func subscribe(_ handler: @escaping @Sendable (MemoryPressureLevel) -> Void)
     -> Subscription
   {
     let (id, arm) = state.withLock { state in
@@ -69,16 +80,19 @@ public final class MemoryPressure: Sendable {
     return Subscription { [weak self] in self?.state.withLock { $0.handlers[id] = nil } }
   }
 
+  /// How many subscriptions are live (a test's way to see one go).
+  var listenerCount: Int { state.withLock { $0.handlers.count } }
+
   /// Tells every subscriber.
   public func signal(_ level: MemoryPressureLevel) {
     for handler in state.withLock({ Array($0.handlers.values) }) { handler(level) }
   }
 
   /// A subscription: cancelled by ``cancel()`` or when released.
-  public final class Subscription: Sendable {
+  final class Subscription: Sendable {
     private let end: Lock<(@Sendable () -> Void)?>
     init(_ end: @escaping @Sendable () -> Void) { self.end = Lock(end) }
-    public func cancel() { end.withLock { $0.take() }?() }
+    func cancel() { end.withLock { $0.take() }?() }
     deinit { cancel() }
   }
 

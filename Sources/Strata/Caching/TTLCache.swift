@@ -23,7 +23,8 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
 
   /// - Parameter ttl: How long an entry stays fresh.
   /// - Parameter capacity: Most entries kept; the stalest are dropped first.
-  /// - Parameter memoryPressure: What says when to give memory back (see ``relieve(_:)``).
+  /// - Parameter memoryPressure: What says when to give memory back: half the entries at a
+  ///   warning, all at critical.
   /// - Parameter now: Wall-clock time (tests inject their own).
   public init(
     ttl: Duration, capacity: Int = 256, memoryPressure: MemoryPressure = .shared,
@@ -41,7 +42,7 @@ public actor TTLCache<Key: Hashable & Sendable, Value: Sendable> {
 
   /// Gives memory back: the fresher half of the entries stays at a warning, none at critical
   /// (loads in flight still hand their values to their callers, and store them).
-  public func relieve(_ level: MemoryPressureLevel) {
+  func relieve(_ level: MemoryPressureLevel) {
     guard level == .warning else { return entries.removeAll() }
     let stalest = entries.sorted { $0.value.expires < $1.value.expires }.prefix(entries.count / 2)
     for (key, _) in stalest { entries[key] = nil }

@@ -58,7 +58,7 @@ public final class Connectivity: Sendable {
   }
 
   /// Every change from now on (online `true`, offline `false`), for a screen's banner.
-  public func changes() -> AsyncStream<Bool> { broadcaster.stream() }
+  public func updates() -> AsyncStream<Bool> { broadcaster.stream() }
 
   /// Stops following the monitor; the last state stays.
   package func stop() { following.withLock { $0?.cancel() } }

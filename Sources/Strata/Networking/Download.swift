@@ -31,6 +31,8 @@ extension Networking {
   /// For a fake ``Networking`` of your own: the answer's bytes from ``send(_:progress:)``,
   /// written to the destination whole (replaced atomically, with the mode the user's umask
   /// gives a new file). ``NetworkService`` streams them instead.
+  /// - Parameter download: The request and where its body goes.
+  /// - Parameter progress: Told the answer's bytes as ``send(_:progress:)`` tells them.
   /// - Throws: As ``send(_:progress:)``; ``FileError`` for a destination that is a directory
   ///   or a link, or that cannot be written.
   public func download(

@@ -11,20 +11,20 @@ import Foundation
 /// streams — so a form with a gigabyte's video in it never holds more than that megabyte.
 public struct MultipartForm: Sendable {
   /// One part: a field's name, its content, and for a file its name and type.
-  public struct Part: Sendable {
-    public enum Content: Sendable {
+  package struct Part: Sendable {
+    package enum Content: Sendable {
       case data(Data)
       case file(URL)
     }
-    public let name: String
-    public let filename: String?
-    public let contentType: String?
-    public let content: Content
+    package let name: String
+    package let filename: String?
+    package let contentType: String?
+    package let content: Content
   }
 
   /// Separates the parts; random, so no content contains it.
   public let boundary: String
-  public private(set) var parts: [Part] = []
+  package private(set) var parts: [Part] = []
 
   public init() {
     boundary = "strata-" + UUID().uuidString.replacingOccurrences(of: "-", with: "")

@@ -19,8 +19,8 @@ import Foundation
 /// ```
 /// Two errors are equal when their kinds and requests are (`underlying` is not compared).
 public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
-  /// What went wrong, to switch on; ``NetworkError/isRefusal`` and
-  /// ``NetworkError/isUnauthorized`` group the kinds.
+  /// What went wrong, to switch on; ``NetworkError/isUnauthorized`` groups the session's
+  /// kinds, and ``ChangeRefused`` says which a store counts as a refusal.
   public enum Kind: Sendable, Equatable {
     /// The endpoint's path and the base URL do not make a valid URL.
     case invalidURL(String)
@@ -134,7 +134,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
 
   /// A server's answer with an error status, as ``NetworkService`` reports one: for a
   /// transport or a fake of your own (`serverMessage` is what the API said, already
-  /// extracted; ``isRefusal`` and ``status`` read the status).
+  /// extracted; ``status`` reads the status).
   public static func server(status: Int, body: Data = Data(), serverMessage: String? = nil)
     -> NetworkError
   { NetworkError(.server(status: status, body: body), serverMessage: serverMessage) }
@@ -153,17 +153,6 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
   }
 
   // MARK: Reading
-
-  /// Whether the server refused this very request for good: a 4xx that sending it again
-  /// unchanged cannot fix — not 401/403 (a session matter), 407, 408, 409, 425 or 429 (try
-  /// later), and not an HTML page (a captive portal or a proxy talking, not the API).
-  /// Everything else — timeouts, 5xx, a 2xx that does not decode, offline — may pass later.
-  public var isRefusal: Bool {
-    guard case .server(let status, let body) = kind, (400...499).contains(status),
-      ![401, 403, 407, 408, 409, 425, 429].contains(status)
-    else { return false }
-    return body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) != UInt8(ascii: "<")
-  }
 
   /// Whether the request failed for want of a usable session (any ``Unauthorized`` reason).
   public var isUnauthorized: Bool {

@@ -15,6 +15,7 @@ extension NetworkService {
   ///   when the destination names a directory or a link, a link or another user's file is
   ///   at its part or record, another download to it is under way
   ///   (``FileError/busy(path:)``), or the file cannot be written.
+  /// - Parameter download: The request and where its body goes.
   /// - Parameter progress: Told the bytes on disk, of how many, a resumed part included;
   ///   never after the call returns.
   public func download(

@@ -62,6 +62,7 @@ public final class NetworkService: Networking {
   ///
   /// A nonisolated async function: it runs on the global executor, so decoding a large body
   /// never happens on the caller's actor (the main actor, for a view model).
+  /// - Parameter endpoint: What to send, and the type its answer decodes to.
   /// - Parameter progress: Told the bytes of the body as they go, then of the answer's as
   ///   they arrive, on each attempt; never after the call returns.
   /// - Throws: ``NetworkError``; `CancellationError` when the task is cancelled (no

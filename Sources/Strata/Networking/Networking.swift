@@ -5,18 +5,22 @@ import Foundation
 public protocol Networking: Sendable {
   /// Sends `endpoint`: the answer's ``NetworkResponse/value`` is the decoded response, and it
   /// says where it came from (the network, the HTTP cache, a revalidation, or a stale answer
-  /// standing in for a failure) and with which status. `progress` hears of the bytes of the
-  /// body as they go, then of the answer's as they arrive (nothing, from the cache); it is
-  /// not called after the call returns.
+  /// standing in for a failure) and with which status.
   /// ```swift
   /// let user = try await network.send(Request<User>(path: "users/1")).value
   /// ```
+  /// - Parameter endpoint: What to send, and the type its answer decodes to.
+  /// - Parameter progress: Told the bytes of the body as they go, then of the answer's as
+  ///   they arrive (nothing, from the cache); never after the call returns.
   /// - Throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
   func send<E: Endpoint>(_ endpoint: E, progress: (@Sendable (TransferProgress) -> Void)?)
     async throws -> NetworkResponse<E.Response>
 
   /// Saves an answer's body to a file as it arrives (``Download``): the value is the file's
-  /// URL, once whole. `progress` counts the bytes on disk, a resumed part included.
+  /// URL, once whole.
+  /// - Parameter download: The request and where its body goes.
+  /// - Parameter progress: Told the bytes on disk, a resumed part included; never after the
+  ///   call returns.
   /// - Throws: ``NetworkError``; the part on disk stays for a later resume.
   func download(_ download: Download, progress: (@Sendable (TransferProgress) -> Void)?)
     async throws -> NetworkResponse<URL>

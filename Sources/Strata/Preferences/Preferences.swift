@@ -11,17 +11,19 @@ import Foundation
 /// - **Safe**: each write re-reads the file under a lock and replaces it whole (see
 ///   `PreferencesFile`), so a crash never leaves half a file and two processes never lose
 ///   each other's keys; a damaged file is set aside and the defaults apply.
-/// - **Observed**: ``changes(every:)`` says which settings changed, also when another process
-///   (or a sign-in) changed them.
+/// - **Observed**: ``updates()`` says which settings changed: at once when this instance
+///   changed them, and within a quarter second when another process (or a sign-in) did.
 public final class Preferences: Sendable {
   /// The longest value accepted, in characters.
-  public static let longestValue = 1_024
+  package static let longestValue = 1_024
 
   /// Every setting, in the order they are listed.
   public let keys: [any AnyPreferenceKey]
   private let accounts: String
   private let device: PreferencesFile
   private let owner: @Sendable () async -> DataOwner
+  /// Wakes every watcher at once after a change made here.
+  private let changesMade = EventBroadcaster<Void>()
 
   /// Where a value comes from.
   public enum Source: String, Sendable {
@@ -64,7 +66,7 @@ public final class Preferences: Sendable {
   /// The value of `key`: what was set, else its default (also when the file holds text that is
   /// no longer allowed).
   public func value<Value>(_ key: PreferenceKey<Value>) async throws -> Value {
-    let text = try await file(key.scope).update { $0[key.name] }
+    let text = try await file(key.scope).values()[key.name]
     return text.flatMap { try? key.parse($0).get() } ?? key.defaultValue
   }
 
@@ -82,7 +84,9 @@ public final class Preferences: Sendable {
   public func set(_ name: String, to text: String) async throws -> String {
     let key = try self.key(name)
     let value = try key.normalized(text).get()
-    _ = try await file(key.scope).update { $0[key.name] = value }
+    if try await file(key.scope).update({ $0[key.name] = value }).changed {
+      changesMade.yield(())
+    }
     return value
   }
 
@@ -90,14 +94,18 @@ public final class Preferences: Sendable {
   /// - Throws: ``PreferenceError/unknown(name:known:)``.
   public func reset(_ name: String? = nil) async throws {
     let chosen = try name.map { [try key($0)] } ?? keys
-    for key in chosen { _ = try await file(key.scope).update { $0[key.name] = nil } }
+    var changed = false
+    for key in chosen {
+      changed = try await file(key.scope).update { $0[key.name] = nil }.changed || changed
+    }
+    if changed { changesMade.yield(()) }
   }
 
   /// Every setting with its value and where that came from.
   public func entries() async throws -> [Entry] {
     // Each file read once, not once per setting: a watcher does this every quarter second.
     var files: [PreferenceScope: [String: String]] = [:]
-    for scope in Set(keys.map(\.scope)) { files[scope] = try await file(scope).update { $0 } }
+    for scope in Set(keys.map(\.scope)) { files[scope] = try await file(scope).values() }
     var entries: [Entry] = []
     for key in keys {
       let text = files[key.scope]?[key.name]
@@ -111,25 +119,54 @@ public final class Preferences: Sendable {
     return entries
   }
 
-  /// The names of the settings that changed since this call — here, in another process, or
-  /// by another account signing in — looked for every `interval` while the stream lives.
-  public func changes(every interval: Duration = .milliseconds(250)) async
-    -> AsyncStream<Set<String>>
-  {
-    let first = try? await entries()
+  /// The names of the settings that changed since this call, while the stream lives: at
+  /// once for a change made through this instance; within a quarter second for one made by
+  /// another process or instance, or by another owner signing in. Watching takes no lock and
+  /// reads no file until one changed (each file's inode, size and time are compared).
+  public func updates() async -> AsyncStream<Set<String>> {
+    await updates(checkingEvery: .milliseconds(250))
+  }
+
+  /// ``updates()``, looking at the files every `interval` (tests: a short one).
+  func updates(checkingEvery interval: Duration) async -> AsyncStream<Set<String>> {
+    let made = changesMade.stream()
+    let first = try? await snapshot()
+    let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let ticker = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: interval)
+        wake.yield(())
+      }
+    }
+    let relay = Task { for await _ in made { wake.yield(()) } }
     return AsyncStream { continuation in
-      let task = Task { [self] in
+      let watcher = Task { [self] in
         var last = first
-        while !Task.isCancelled {
-          try? await Task.sleep(for: interval)
-          guard let now = try? await self.entries() else { continue }
-          let changed = Set(zip(last ?? [], now).filter { $0 != $1 }.map(\.1.name))
-          if !changed.isEmpty { continuation.yield(changed) }
+        for await _ in wakes {
+          let stamp = await self.stamp()
+          guard stamp != last?.stamp, let now = try? await self.snapshot() else { continue }
+          let changed = zip(last?.entries ?? [], now.entries).filter { $0 != $1 }.map(\.1.name)
+          if !changed.isEmpty { continuation.yield(Set(changed)) }
           last = now
         }
       }
-      continuation.onTermination = { _ in task.cancel() }
+      continuation.onTermination = { _ in
+        for task in [ticker, relay, watcher] { task.cancel() }
+        wake.finish()
+      }
     }
+  }
+
+  /// Whose files are read and how they stand on disk: a change of either is a change to look
+  /// at. Taken before the entries are read, so a write between the two is seen next time.
+  private func stamp() async -> [String?] {
+    let account = await file(.account).path
+    return [account, PrivateFile.stamp(of: account), PrivateFile.stamp(of: device.path)]
+  }
+
+  private func snapshot() async throws -> (stamp: [String?], entries: [Entry]) {
+    let stamp = await stamp()
+    return (stamp, try await entries())
   }
 
   private func key(_ name: String) throws(PreferenceError) -> any AnyPreferenceKey {

@@ -18,25 +18,41 @@ struct PreferencesFile: Sendable {
   let path: String
   static let largest = 64 * 1024
 
-  /// `change` applied to the file's values under the lock (nil: read only, nothing written).
-  func update<T>(_ change: (inout [String: String]) -> T?) async throws -> T? {
+  /// `change` applied to the file's values under the exclusive lock (nothing written when
+  /// they are left as they were).
+  /// - Returns: What `change` returned, and whether the file changed.
+  func update<T>(_ change: (inout [String: String]) -> T) async throws -> (T, changed: Bool) {
+    let lock = try await lock(exclusive: true)
+    defer { lock.release() }
+    var values = try read()
+    let before = values
+    let result = change(&values)
+    guard values != before else { return (result, false) }
+    let json = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])
+    if let failure = PrivateFile.replace(path, with: json) {
+      throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
+    }
+    return (result, true)
+  }
+
+  /// The values as they stand, under a shared lock: readers never wait for one another.
+  /// Shared, not none: a writer cannot replace the file while a reader that found it damaged
+  /// moves it aside, so a good file is never moved aside in its place.
+  func values() async throws -> [String: String] {
+    let lock = try await lock(exclusive: false)
+    defer { lock.release() }
+    return try read()
+  }
+
+  /// The file's lock, its directory checked (0700, the user's) or made first.
+  private func lock(exclusive: Bool) async throws -> FileLock {
     let directory = (path as NSString).deletingLastPathComponent
     if let refused = FileError.directory(
       directory, PrivateFile.checkDirectory(directory, create: true, ownerOnly: true))
     {
       throw refused
     }
-    let lock = try await FileLock.acquire(path + ".lock", exclusive: true, timeout: .seconds(30))
-    defer { lock.release() }
-    var values = try read()
-    let before = values
-    let result = change(&values)
-    guard values != before else { return result }
-    let json = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])
-    if let failure = PrivateFile.replace(path, with: json) {
-      throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
-    }
-    return result
+    return try await FileLock.acquire(path + ".lock", exclusive: exclusive, timeout: .seconds(30))
   }
 
   /// The values on disk; a damaged file is set aside and reads as none.

@@ -218,6 +218,20 @@ enum PrivateFile {
     return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
   }
 
+  /// What changes whenever the file at `path` is replaced or written (its inode, size and
+  /// modification time to the nanosecond; a link is not followed), or nil when nothing is
+  /// there: a cheap way to tell a file changed without reading it or taking its lock.
+  static func stamp(of path: String) -> String? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    #if canImport(Darwin)
+      let modified = info.st_mtimespec
+    #else
+      let modified = info.st_mtim
+    #endif
+    return "\(info.st_ino)-\(info.st_size)-\(modified.tv_sec).\(modified.tv_nsec)"
+  }
+
   /// A new file of the library's for writing, made 0600; nil when the name is taken.
   static func create(_ path: String) throws(FileError) -> Int32? {
     try open(path, O_WRONLY, creating: .newOnly)

@@ -230,7 +230,7 @@ struct AccountBoundaryTests {
     let transport = MockTransport.successful(
       json: meJSON, headers: ["Cache-Control": "private, max-age=600"])
     let session = Self.session("alice", token: "tok-alice", cache: cache)
-    let events = session.events()
+    let events = session.updates()
     let network = Self.network(transport, session, cache: cache)
     _ = try await network.send(GetMe())
     try await session.signIn(
@@ -349,7 +349,7 @@ struct AccountBoundaryTests {
       return try MockTransport.response(request, status: 201)
     }
     let session = Self.session(nil, token: "", cache: nil, store: FileTokenStore(path: file))
-    let events = session.events()
+    let events = session.updates()
     let network = Self.network(transport, session, cache: nil)
     let store = LocalStore<String>(
       app: "strata-tests", origin: exampleOrigin, name: "posts", owner: .account("alice"),

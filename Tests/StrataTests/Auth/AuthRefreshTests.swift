@@ -67,7 +67,7 @@ struct AuthRefreshTests {
     let refresher = CountingRefresher(failure: NetworkError.server(status: 403, body: Data()))
     let store = InMemoryTokenStore(oldCredentials)
     let session = AuthSession(origin: exampleOrigin, store: store, refresh: refresher.refresh)
-    let events = session.events()
+    let events = session.updates()
     let error = await networkError {
       _ = try await makeService(acceptingTokens([]), authenticator: session).send(GetMe())
     }
@@ -204,7 +204,7 @@ struct AuthRefreshTests {
     let refresher = CountingRefresher()
     let session = AuthSession(
       origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), refresh: refresher.refresh)
-    let events = session.events()
+    let events = session.updates()
     let transport = acceptingTokens([])
     let error = await networkError {
       _ = try await makeService(transport, authenticator: session).send(GetMe())
@@ -222,7 +222,7 @@ struct AuthRefreshTests {
     let session = AuthSession(
       origin: exampleOrigin, store: InMemoryTokenStore(oldCredentials), clock: clock,
       refresh: refresher.refresh)
-    let events = session.events()
+    let events = session.updates()
     let service = makeService(
       acceptingTokens(Set((1...9).map { "tok-new-\($0)" })), authenticator: session)
     for _ in 0..<7 { _ = try? await service.send(GetMe()) }

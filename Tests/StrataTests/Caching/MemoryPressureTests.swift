@@ -102,6 +102,25 @@ struct MemoryPressureTests {
     _ = released
   }
 
+  /// An app hears the signals through `updates()`; a stream it stops iterating no longer
+  /// listens.
+  @Test func updatesTellEverySignalUntilTheStreamEnds() async {
+    let pressure = MemoryPressure()
+    var updates: AsyncStream<MemoryPressureLevel>? = pressure.updates()
+    var iterator = updates?.makeAsyncIterator()
+    pressure.signal(.warning)
+    #expect(await iterator?.next() == .warning)
+    pressure.signal(.critical)
+    #expect(await iterator?.next() == .critical)
+    let heard = Lock(0)
+    let other = pressure.subscribe { _ in heard.withLock { $0 += 1 } }
+    (updates, iterator) = (nil, nil)  // the stream ends: its subscription goes
+    pressure.signal(.warning)
+    #expect(heard.withLock { $0 } == 1)
+    #expect(pressure.listenerCount == 1, "only the one still subscribed")
+    other.cancel()
+  }
+
   #if os(Linux)
     static let kernelTrigger = FileManager.default.isWritableFile(atPath: "/proc/pressure/memory")
 

@@ -1,7 +1,8 @@
 import Foundation
-import Strata
 import StrataTesting
 import Testing
+
+@testable import Strata
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -107,7 +108,7 @@ struct NetworkErrorContextTests {
 /// every 4xx and 5xx status with a JSON and an HTML body. Written out here, not derived from
 /// the implementation, so that dropping one status from its rule (409, say: a conflict would
 /// then fail a user's change for good) fails a case.
-@Suite("NetworkError.isRefusal: every status, JSON and HTML")
+@Suite("ChangeRefused.isRefusal: every status, JSON and HTML")
 struct RefusalTableTests {
   /// The 4xx a client cannot fix by sending the same request again later.
   static let waitStatuses: Set<Int> = [
@@ -129,7 +130,8 @@ struct RefusalTableTests {
     let body = Data((html ? "  <html><body>No</body></html>" : #"{"message":"No"}"#).utf8)
     let error = NetworkError(.server(status: status, body: body))
     let refusal = (400...499).contains(status) && !Self.waitStatuses.contains(status) && !html
-    #expect(error.isRefusal == refusal, "HTTP \(status) with \(html ? "HTML" : "JSON")")
+    #expect(
+      ChangeRefused.isRefusal(error) == refusal, "HTTP \(status) with \(html ? "HTML" : "JSON")")
   }
 
   @Test func onlyServerAnswersCanBeRefusals() {
@@ -139,6 +141,6 @@ struct RefusalTableTests {
       .unauthorized(.notSignedIn), .responseTooLarge(limit: 1),
       .answeredElsewhere(status: 400, origin: "https://elsewhere"),
     ]
-    for kind in others { #expect(!NetworkError(kind).isRefusal, "\(kind)") }
+    for kind in others { #expect(!ChangeRefused.isRefusal(NetworkError(kind)), "\(kind)") }
   }
 }

@@ -1,8 +1,9 @@
 import Foundation
-import Strata
 import StrataConcurrency
 import StrataTesting
 import Testing
+
+@testable import Strata
 
 /// A user's settings: typed, per account, whole on disk, shared safely between processes, and
 /// observed.
@@ -108,11 +109,14 @@ struct PreferencesTests {
       ),
       ("ratio", "nan", .invalid(name: "ratio", text: "nan", allowed: "a number")),
       ("name", String(repeating: "x", count: 10_000_000), .tooLong(name: "name", limit: 1_024)),
+      ("name", String(repeating: "é", count: 1_025), .tooLong(name: "name", limit: 1_024)),
     ]
     for (name, text, expected) in cases {
       await #expect(throws: expected) { try await preferences.set(name, to: text) }
     }
     #expect(place.files.isEmpty)
+    let longest = String(repeating: "é", count: 1_024)
+    #expect(try await preferences.set("name", to: longest) == longest, "the longest accepted")
   }
 
   /// A file that is not a settings file is moved aside, read as empty (the defaults apply),
@@ -152,12 +156,26 @@ struct PreferencesTests {
     }
   }
 
+  /// A change made through the watched instance is told at once, not at the next look at the
+  /// files (an hour away here); one that changes nothing is not told.
+  @Test(.timeLimit(.minutes(5))) func aChangeMadeHereIsToldAtOnce() async throws {
+    let place = Place()
+    defer { place.remove() }
+    let preferences = place.preferences()
+    var updates = await preferences.updates(checkingEvery: .seconds(3_600)).makeAsyncIterator()
+    try await preferences.set(Self.pageSize, to: 42)
+    #expect(await updates.next() == ["page-size"])
+    try await preferences.set(Self.pageSize, to: 42)  // the same: nothing changed
+    try await preferences.reset("page-size")
+    #expect(await updates.next() == ["page-size"], "the reset, not the repeat")
+  }
+
   /// What another instance (a process, a screen) changes, and a sign-in, reach a watcher.
   @Test(.timeLimit(.minutes(5))) func aWatcherHearsOfChangesMadeElsewhere() async throws {
     let place = Place()
     defer { place.remove() }
     let watched = place.preferences()
-    var changes = await watched.changes(every: .milliseconds(5)).makeAsyncIterator()
+    var changes = await watched.updates(checkingEvery: .milliseconds(5)).makeAsyncIterator()
     try await place.preferences().set(Self.pageSize, to: 42)
     #expect(await changes.next() == ["page-size"])
     place.owner.current.withLock { $0 = .account("user-9") }

@@ -35,7 +35,7 @@ struct AuthLoadTests {
       let plain = sandboxService(server)
       let session = sandboxSession(
         server, plain, try await plain.send(DummyJSONAuth.login(expiresInSeconds: 60)).value)
-      let events = session.events()
+      let events = session.updates()
       let service = sandboxService(server, authenticator: session)
       server.faults.fail(403, method: "POST", path: "/auth/refresh", count: 1000)
       clock.withLock { $0 += 120 }

@@ -42,7 +42,7 @@ public final class SettingsViewModel: LoadStateOwner {
   /// Reloads whenever a setting changes, until the calling task is cancelled (and once when
   /// it starts: a change made just before is shown too).
   public func watch() async {
-    let changes = await preferences.changes()
+    let changes = await preferences.updates()
     await load()
     for await _ in changes { await load() }
   }
