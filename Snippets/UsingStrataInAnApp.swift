@@ -76,7 +76,7 @@ func run() async throws {
     try await session.signIn(
       Credentials(
         accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-        lifetime: .seconds(3600), account: "user-\(tokens.id)"))
+        lifetime: .seconds(3600), owner: .account("user-\(tokens.id)")))
   }
   // snippet.end
 
@@ -100,7 +100,7 @@ func run() async throws {
   // snippet.offline
   // The signed-in account's own store (the device's when signed out): it never lists or sends
   // another account's changes.
-  let owner = DataOwner(account: await session.account())
+  let owner = await session.owner()
   let store = LocalStore<Post>(app: "MyApp", origin: origin, name: "posts", owner: owner)
   let draft = Post(title: "Written offline", userId: 1)
   try await store.enqueue(kind: "post.create", payload: JSONEncoder().encode(draft), showing: draft)

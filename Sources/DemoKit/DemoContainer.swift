@@ -191,7 +191,7 @@ public enum DemoContainer {
     }
     @Sendable func owner(_ c: DependencyContainer) throws -> @Sendable () async -> DataOwner {
       let session = try c.resolve(AuthSession.self)
-      return { DataOwner(account: await session.account()) }
+      return { await session.owner() }
     }
     let attempts: @Sendable (DependencyContainer) throws -> Int = { c in
       try c.resolve(Config.self).int(.syncMaxAttempts, default: 5, in: 1...1_000)
@@ -215,11 +215,10 @@ public enum DemoContainer {
     _ container: DependencyContainer, environment: [String: String]
   ) {
     container.register(Preferences.self, scope: .singleton) { c in
-      let session = try c.resolve(AuthSession.self)
-      return Preferences(
+      Preferences(
         app: try c.resolve(Config.self).string(.appName, default: "strata-demo"),
-        origin: try c.resolve(), keys: DemoSettings.all,
-        owner: { DataOwner(account: await session.account()) }, environment: environment)
+        origin: try c.resolve(), keys: DemoSettings.all, session: try c.resolve(AuthSession.self),
+        environment: environment)
     }
     container.register(SettingsViewModel.self) { c in
       SettingsViewModel(preferences: try c.resolve())

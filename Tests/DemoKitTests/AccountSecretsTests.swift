@@ -17,7 +17,7 @@ struct AccountSecretsTests {
       store: InMemoryTokenStore(
         Credentials(
           accessToken: "tok-a", refreshToken: "r", origin: Origin("https://api.example"),
-          account: "user-1")))
+          owner: .account("user-1"))))
     let transport = MockTransport { request, _ in
       let name = request.value(forHTTPHeaderField: "Authorization") == "Bearer tok-a" ? "A" : "B"
       return try MockTransport.response(
@@ -33,7 +33,7 @@ struct AccountSecretsTests {
     #expect(try await users.user(id: 2).firstName == "A")
     #expect(try await users.user(id: 2).firstName == "A" && transport.requestCount == 1)
     try await session.signIn(
-      Credentials(accessToken: "tok-b", refreshToken: "r", account: "user-2"))
+      Credentials(accessToken: "tok-b", refreshToken: "r", owner: .account("user-2")))
     #expect(try await users.user(id: 2).firstName == "B", "not the previous account's")
     #expect(transport.requestCount == 2)
   }

@@ -11,7 +11,7 @@ struct SettingsViewModelTests {
   func preferences(_ directory: String) -> Preferences {
     Preferences(
       app: "test", origin: Origin("https://api.test")!, keys: DemoSettings.all,
-      owner: { .device }, directory: directory)
+      session: nil, directory: directory)
   }
 
   @Test func aRefusalIsShownAndAChangeElsewhereIsFollowed() async throws {

@@ -25,7 +25,7 @@ public enum SignOutReason: Sendable, Equatable {
   /// account kept to send waits for it.
   case switchedAccount
   /// Another process sharing the session's store signed out, or signed in as another account:
-  /// this process follows as soon as it next asks who is signed in (``AuthSession/account()``,
+  /// this process follows as soon as it next asks who is signed in (``AuthSession/owner()``,
   /// before every request for an account and every change a store sends).
   case endedElsewhere
 }

@@ -126,17 +126,17 @@ public actor AuthSession: Authenticator {
   /// Whether credentials are held.
   public var isSignedIn: Bool { credentials != nil }
 
-  /// The signed-in account (``Credentials/account``), which the HTTP cache keeps its answers
-  /// under; nil when signed out or when the credentials name none.
+  /// Whose session this is (``Credentials/owner``): the account the HTTP cache keeps its
+  /// answers under, or ``DataOwner/device`` when signed out or the credentials name none.
   ///
   /// Read afresh where another process may change the session (a ``FileTokenStore``): when
   /// the file changed since this session last read it, an account it no longer names has
   /// signed out — here too (`.signedOut(.endedElsewhere)`) — and one it names now is adopted.
   /// So work for an account (a store's sync, a read to keep) stops at a sign-out in any
   /// process, at the cost of one `lstat` per question.
-  public func account() -> String? {
+  public func owner() -> DataOwner {
     followStore()
-    return credentials?.account
+    return DataOwner(account: credentials?.account)
   }
 
   /// Takes in what another process made of the session since it was last read here.
@@ -177,10 +177,10 @@ public actor AuthSession: Authenticator {
     let bound = credentials.bound(to: origin)
     KnownSecrets.register([bound.accessToken, bound.refreshToken])
     // A session only on disk (unrestorable, or another process's) ends here; one held ends below.
-    if let stored = store.storedAccount(), stored != bound.account,
+    if let stored = store.storedOwner().account, stored != bound.account,
       stored != self.credentials?.account
     {
-      cache?.removeAll(account: stored)
+      cache?.removeAll(.account(stored))
     }
     if let ending = self.credentials, ending.account != bound.account {
       end(.switchedAccount)
@@ -200,7 +200,7 @@ public actor AuthSession: Authenticator {
   /// answers go: whose they were cannot be told. Nothing is refused; a file that could not be
   /// removed (a directory at its path) is logged, and the store still holds it.
   public func signOut() {
-    let named = store.storedAccount()
+    let named = store.storedOwner().account
     // A file that yields no session (refused, or damaged and read as signed out) and names
     // no account: whose answers it kept cannot be told.
     var unreadable = false
@@ -215,7 +215,7 @@ public actor AuthSession: Authenticator {
       Log.auth.error("could not clear stored credentials: \(error)")
     }
     if let named, named != credentials?.account {
-      cache?.removeAll(account: named)
+      cache?.removeAll(.account(named))
     } else if named == nil, unreadable {
       cache?.removeAllAccounts()
     }
@@ -225,7 +225,7 @@ public actor AuthSession: Authenticator {
   private func end(_ reason: SignOutReason) {
     guard let ending = credentials else { return }
     // The user's cached answers go with the session, whatever ended it.
-    if let account = ending.account { cache?.removeAll(account: account) }
+    if let account = ending.account { cache?.removeAll(.account(account)) }
     credentials = nil
     generation += 1
     Log.auth.notice("signed out (\(String(describing: reason)))")

@@ -17,37 +17,41 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
   /// are not bound yet (an ``AuthSession`` binds them to its origin when it stores them, and
   /// never uses stored credentials that are unbound or bound elsewhere).
   public let origin: Origin?
-  /// Who signed in (a user id or name, never a token): what the HTTP cache keeps that
-  /// user's answers under, so another user on the device never sees them. Nil: answers to
-  /// requests carrying these tokens are not cached.
-  public let account: String?
+  /// Who signed in (a user id or name, never a token), as stored (`account` in a session
+  /// file); nil: ``DataOwner/device``.
+  package let account: String?
+
+  /// Whose session these credentials make: the account the HTTP cache keeps that user's
+  /// answers under, so another user on the device never sees them. ``DataOwner/device``:
+  /// answers to requests carrying these tokens are not cached.
+  public var owner: DataOwner { DataOwner(account: account) }
 
   /// Credentials as a sign-in answer gives them. The tokens are read only by Strata (an
   /// ``AuthSession`` masks them everywhere and sends them to `origin` alone); an app keeps
   /// them by encoding the value (it is `Codable`), as ``FileTokenStore`` does.
   public init(
     accessToken: String, refreshToken: String, expiresAt: Date? = nil, origin: Origin? = nil,
-    account: String? = nil
+    owner: DataOwner = .device
   ) {
     self.accessToken = accessToken
     self.refreshToken = refreshToken
     self.expiresAt = expiresAt
     self.origin = origin
-    self.account = account
+    self.account = owner.account
   }
 
   /// Credentials that expire when the access token says (a JWT's `exp` claim) or, for a token
   /// that is not a JWT or names no expiry, `lifetime` after `now`.
   public init(
     accessToken: String, refreshToken: String, lifetime: Duration, now: Date = Date(),
-    account: String? = nil
+    owner: DataOwner = .device
   ) {
     let fallback = now.addingTimeInterval(
       TimeInterval(lifetime.components.seconds)
         + TimeInterval(lifetime.components.attoseconds) / 1e18)
     self.init(
       accessToken: accessToken, refreshToken: refreshToken,
-      expiresAt: JSONWebTokenClaims(token: accessToken)?.expiresAt ?? fallback, account: account)
+      expiresAt: JSONWebTokenClaims(token: accessToken)?.expiresAt ?? fallback, owner: owner)
   }
 
   /// The same credentials bound to `origin`, for `account` when they name none (a refresh
@@ -55,7 +59,7 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
   package func bound(to origin: Origin, account fallback: String? = nil) -> Credentials {
     Credentials(
       accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt, origin: origin,
-      account: account ?? fallback)
+      owner: DataOwner(account: account ?? fallback))
   }
 
   /// Never shows a token.

@@ -14,7 +14,7 @@ import Foundation
 ///   the current user and writable by no one else; otherwise ``load()`` and ``save(_:)`` throw a
 ///   ``FileError`` that says what to fix.
 /// - ``clear()`` removes the file whatever its mode, owner or content, so signing out always
-///   works; ``storedAccount()`` reads the account such a file names (never its tokens), so the
+///   works; ``storedOwner()`` reads the account such a file names (never its tokens), so the
 ///   sign-out also forgets that account's answers.
 /// - ``lockForRefresh()`` takes an advisory `flock` on `<file>.lock`, so processes sharing the
 ///   file refresh one at a time.
@@ -102,15 +102,15 @@ public final class FileTokenStore: TokenStore {
     return data
   }
 
-  /// The account the file names, read whatever its mode or owner (a regular file of at most
+  /// Whose session the file names, read whatever its mode or owner (a regular file of at most
   /// 64 KiB, not through a symbolic link); only the account is used, never the tokens.
-  public func storedAccount() -> String? {
+  public func storedOwner() -> DataOwner {
     var info = stat()
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
       let data = try? readContents()
-    else { return nil }
+    else { return .device }
     struct Named: Decodable { let account: String? }
-    return (try? JSONDecoder().decode(Named.self, from: data))?.account
+    return DataOwner(account: (try? JSONDecoder().decode(Named.self, from: data))?.account)
   }
 
   /// What identifies the file's current version without reading it — inode, size and change

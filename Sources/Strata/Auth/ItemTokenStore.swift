@@ -22,7 +22,7 @@ package final class ItemTokenStore: TokenStore {
   /// the session files are.
   package let service: String
   /// The item's account: one current session per origin, whoever signed in (the account it
-  /// belongs to is inside, ``Credentials/account``).
+  /// belongs to is inside, ``Credentials/owner``).
   package static let account = "session"
   package let lockPath: String
   private let items: any SecureItems
@@ -58,9 +58,9 @@ package final class ItemTokenStore: TokenStore {
 
   package func clear() throws { try items.delete(service: service, account: Self.account) }
 
-  /// The secret store is the app's own: what it holds is never refused, so the account is the
+  /// The secret store is the app's own: what it holds is never refused, so the owner is the
   /// one ``load()`` gives.
-  package func storedAccount() -> String? { (try? load())??.account }
+  package func storedOwner() -> DataOwner { (try? load())??.owner ?? .device }
 
   package func lockForRefresh() async throws -> TokenStoreLock {
     try await FileTokenStore.refreshLock(lockPath, timeout: lockTimeout)

@@ -46,7 +46,7 @@
 
     public func clear() throws { try store.clear() }
 
-    public func storedAccount() -> String? { store.storedAccount() }
+    public func storedOwner() -> DataOwner { store.storedOwner() }
 
     public func lockForRefresh() async throws -> TokenStoreLock {
       try await store.lockForRefresh()

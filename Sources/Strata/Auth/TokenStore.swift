@@ -11,11 +11,11 @@ public protocol TokenStore: Sendable {
   /// Removes the stored credentials, whatever state they are in (also ones ``load()`` refuses).
   /// - Throws: When they cannot be removed.
   func clear() throws
-  /// The account the stored credentials name, read even when ``load()`` refuses them (a file
-  /// other users can read, say): a sign-out, or a sign-in as someone else, must forget that
-  /// account's answers whatever state its session was left in. Nil when nothing is stored or
-  /// it names no account. The default reads ``load()``.
-  func storedAccount() -> String?
+  /// Whose session the stored credentials make, read even when ``load()`` refuses them (a
+  /// file other users can read, say): a sign-out, or a sign-in as someone else, must forget
+  /// that account's answers whatever state its session was left in. ``DataOwner/device`` when
+  /// nothing is stored or it names no account. The default reads ``load()``.
+  func storedOwner() -> DataOwner
   /// Takes the store's refresh lock, waiting while another holder (another process sharing a
   /// token file) has it. ``AuthSession`` holds it for the whole of a refresh and re-reads the
   /// store once it has it, so processes sharing a store never spend one refresh token twice.
@@ -25,8 +25,8 @@ public protocol TokenStore: Sendable {
 }
 
 extension TokenStore {
-  /// The account ``load()`` gives, if any.
-  public func storedAccount() -> String? { (try? load())??.account }
+  /// Whose session ``load()`` gives (the device's when none).
+  public func storedOwner() -> DataOwner { (try? load())??.owner ?? .device }
 
   /// A lock that is always free: this store is not shared with other processes.
   public func lockForRefresh() async throws -> TokenStoreLock { TokenStoreLock {} }

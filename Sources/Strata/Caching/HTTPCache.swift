@@ -17,11 +17,11 @@ import StrataConcurrency
 /// URL, so a list never looks older than the user's own change.
 ///
 /// Answers to requests that carry a bearer token belong to one signed-in user: they are kept
-/// under that user's account (``Authenticator/account()``, never the token), served only to a
-/// request made for the same account, and removed with ``removeAll(account:)`` when the
+/// under that user's account (``Authenticator/owner()``, never the token), served only to a
+/// request made for the same account, and removed with ``removeAll(_:)`` when the
 /// session ends (an ``AuthSession`` given this cache does it). Without an account they are
 /// not kept. A session's end is a line in time: an answer to a request sent before it is not
-/// kept after it, whichever process ended the session (``removeAll(account:)`` changes the
+/// kept after it, whichever process ended the session (``removeAll(_:)`` changes the
 /// account's session mark on disk, and a store checks the mark after writing).
 ///
 /// No credential is written into a cache file: a `Vary` on `Authorization`,
@@ -170,10 +170,12 @@ public final class HTTPCache: Sendable {
     }
   }
 
-  /// Forgets every answer kept for `account` (its session ended), on disk too; other
-  /// accounts' and shared answers stay. Ends the account's current session mark first, so
-  /// an answer still on its way — here or in another process — is not kept afterwards.
-  public func removeAll(account: String) {
+  /// Forgets every answer kept for `owner`, on disk too: an account's (its session ended) —
+  /// its current session mark ended first, so an answer still on its way, here or in
+  /// another process, is not kept afterwards — or, for ``DataOwner/device``, the shared
+  /// answers (those fetched without a token). Every other owner's stay.
+  public func removeAll(_ owner: DataOwner) {
+    guard case .account(let account) = owner else { return removeShared() }
     let prefix = Self.partition(account)
     let filePrefix = HTTPCacheFiles.prefix(for: account)
     state.withLock { state in
@@ -192,11 +194,18 @@ public final class HTTPCache: Sendable {
 
   /// Forgets every account's answers (a session file that named no account was signed out
   /// of: whose they were cannot be told); shared answers stay.
-  func removeAllAccounts() {
+  func removeAllAccounts() { removeAll(accounts: true) }
+
+  /// Forgets the shared answers; every account's stay.
+  private func removeShared() { removeAll(accounts: false) }
+
+  /// Forgets every account's answers, or every shared one.
+  private func removeAll(accounts: Bool) {
     state.withLock { state in
-      state.memory.removeAll { $0.hasPrefix(Self.accountKeyPrefix) }
+      state.memory.removeAll { $0.hasPrefix(Self.accountKeyPrefix) == accounts }
       guard let files else { return }
-      let removed = files.removeAll { $0.hasPrefix(HTTPCacheFiles.accountPrefix) }.removed
+      let removed = files.removeAll { $0.hasPrefix(HTTPCacheFiles.accountPrefix) == accounts }
+        .removed
       record(removed.map(HTTPCacheIndex.Event.removed), &state)
     }
   }

@@ -24,12 +24,13 @@ public protocol Authenticator: Sendable {
   /// used, so the implementation ends it (unless it has changed since).
   func rejected(refreshedToken: String) async
 
-  /// Who is signed in, as the HTTP cache keys their answers (never the token): the answers
-  /// to requests carrying this session's tokens are kept for this account alone, and work
-  /// done for a ``DataOwner`` is sent only while this names it. Nil (signed out, or a session
-  /// without accounts) keeps no answer to a request that carried a token. Required, with no
-  /// default: a default beside an actor's own method is what a call on the actor would pick.
-  func account() async -> String?
+  /// Whose session this is, as the HTTP cache keys their answers (never the token): the
+  /// answers to requests carrying this session's tokens are kept for this account alone, and
+  /// work run as a ``DataOwner`` is sent only while this names it. ``DataOwner/device``
+  /// (signed out, or a session without accounts) keeps no answer to a request that carried a
+  /// token. Required, with no default: a default beside an actor's own method is what a call
+  /// on the actor would pick.
+  func owner() async -> DataOwner
 }
 
 extension Authenticator {

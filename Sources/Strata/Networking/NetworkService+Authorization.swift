@@ -25,7 +25,7 @@ extension NetworkService {
     call.streamed = streamed
     // Work for an owner goes out only in that owner's session; the device's carries no token.
     let acting = DataOwner.acting
-    let before = acting != nil || endpoint.requiresAuth ? await authenticator?.account() : nil
+    let before = acting != nil || endpoint.requiresAuth ? await authenticator?.owner().account : nil
     if let acting,
       DataOwner(account: before) != acting || (acting == .device && endpoint.requiresAuth)
     {
@@ -44,7 +44,7 @@ extension NetworkService {
       throw NetworkError.unauthorized(.notSignedIn)
     }
     call.carry(token)
-    call.account = await authenticator.account()
+    call.account = await authenticator.owner().account
     // The token and the account must be one session's: a sign-in or sign-out between the reads
     // would file one user's answer under another's name.
     guard call.account == before else { throw NetworkError.unauthorized(.sessionEnded) }

@@ -221,7 +221,7 @@ extension NetworkService {
   func checkSession(of call: Call) async throws {
     guard let account = call.account, let authenticator else { return }
     let ended =
-      await authenticator.account() != account
+      await authenticator.owner().account != account
       || call.epoch.map { $0 != options.cache?.epoch(for: account) } ?? false
     guard ended else { return }
     logger.info("\(call.label): the session ended while the answer was on its way; dropped")

@@ -94,7 +94,7 @@ public final class NetworkService: Networking {
     var request: URLRequest
     /// The bearer token the request carries, if any.
     var token: String?
-    /// Whose answer this is when it carries a token (``Authenticator/account()``): the HTTP
+    /// Whose answer this is when it carries a token (``Authenticator/owner()``): the HTTP
     /// cache keeps it for that account alone.
     var account: String?
     /// The account's session mark in the cache when the request went out

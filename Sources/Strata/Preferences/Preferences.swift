@@ -21,7 +21,8 @@ public final class Preferences: Sendable {
   public let keys: [any AnyPreferenceKey]
   private let accounts: String
   private let device: PreferencesFile
-  private let owner: @Sendable () async -> DataOwner
+  /// Says whose `.account` settings are read and written, at every call (nil: the device's).
+  private let session: (any Authenticator)?
   /// Wakes every watcher at once after a change made here.
   private let changesMade = EventBroadcaster<Void>()
 
@@ -42,24 +43,25 @@ public final class Preferences: Sendable {
     public let allowed: String
   }
 
-  /// The settings `keys` that `app` keeps for the API at `origin`, for the owner `owner`
-  /// says is signed in (asked at every call); `directory` replaces
-  /// `<config>/preferences` (tests).
+  /// The settings `keys` that `app` keeps for the API at `origin`, for the owner `session`
+  /// says is signed in (``Authenticator/owner()``, asked at every call; the device when nil);
+  /// `directory` replaces `<config>/preferences` (tests).
   public init(
-    app: String, origin: Origin, keys: [any AnyPreferenceKey],
-    owner: @escaping @Sendable () async -> DataOwner, directory: String? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    app: String, origin: Origin, keys: [any AnyPreferenceKey], session: (any Authenticator)?,
+    directory: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     let root =
       directory ?? AppDirectories(app: app, environment: environment).config + "/preferences"
-    (self.keys, self.owner) = (keys, owner)
+    (self.keys, self.session) = (keys, session)
     accounts = root + "/" + AppDirectories.component(for: origin)
     device = PreferencesFile(path: root + "/device.json")
   }
 
   private func file(_ scope: PreferenceScope) async -> PreferencesFile {
     guard scope == .account else { return device }
-    let name = (await owner()).account.map { "account-" + AppDirectories.component(account: $0) }
+    let name = await session?.owner().account.map {
+      "account-" + AppDirectories.component(account: $0)
+    }
     return PreferencesFile(path: accounts + "/" + (name ?? "signed-out") + ".json")
   }
 

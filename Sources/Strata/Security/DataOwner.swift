@@ -10,7 +10,7 @@
 public enum DataOwner: Sendable, Hashable, CustomStringConvertible {
   /// What was made signed out. Sent only while signed out, so never under anyone's token.
   case device
-  /// What was made in the session of this account (``Credentials/account``).
+  /// What was made in the session of this account (``Credentials/owner``).
   case account(String)
 
   /// The owner of what is made in a session of `account`; nil (signed out, or credentials that
@@ -33,9 +33,22 @@ public enum DataOwner: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The owner the current task works for: ``LocalStore`` sets it around each change it
-  /// sends, and ``NetworkService`` refuses to send a request made in it unless that owner is
-  /// the one signed in (its ``Authenticator/account()``), so a change can never go out in
-  /// another account's session — whatever signs in or out while a sync runs.
+  /// Runs `work` as this owner: every request a ``NetworkService`` is asked to send in it
+  /// goes out only while this owner is the one signed in (its ``Authenticator/owner()``) —
+  /// else it is not sent and fails with ``NetworkError/Unauthorized/sessionEnded`` — and
+  /// the device's never carries a token. ``LocalStore/sync(only:maxAttempts:progress:send:)``
+  /// runs each change's `send` so; an app's own sync loop does the same with this:
+  /// ```swift
+  /// try await DataOwner.account("emilys").run { try await network.send(edit) }
+  /// ```
+  /// Scoped to `work` and the tasks it starts, whatever signs in or out meanwhile.
+  @discardableResult
+  public func run<Result>(
+    isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> Result
+  ) async rethrows -> Result {
+    try await Self.$acting.withValue(self, operation: work, isolation: isolation)
+  }
+
+  /// The owner the current task works for (``run(isolation:_:)``).
   @TaskLocal package static var acting: DataOwner?
 }

@@ -99,7 +99,7 @@ extension LocalStore {
       var answer: Settled?
       var cancelled = false
       do {
-        answer = try await DataOwner.$acting.withValue(owner) { try await send(entry) }
+        answer = try await owner.run { try await send(entry) }
         entry.status = .synced
         entry.message = nil
       } catch let error as NetworkError where error.kind == .unauthorized(.sessionEnded) {

@@ -28,7 +28,7 @@ import Foundation
 /// `StoreState`, what the store holds, and `StoreDisk`, which files are in use.
 public actor LocalStore<Value: Codable & Sendable> {
   /// Whose values and changes these are. Its changes are sent only in its session: each send
-  /// runs as this owner (`DataOwner.acting`), and ``NetworkService`` sends nothing for an
+  /// runs as this owner (``DataOwner/run(isolation:_:)``), and ``NetworkService`` sends nothing for an
   /// owner who is not signed in at that moment.
   public nonisolated let owner: DataOwner
   let base: String

@@ -93,6 +93,10 @@ private enum DocCommentSamples {
     _ = saved
   }
 
+  static func owner(network: any Networking, edit: Request<Post>) async throws {
+    try await DataOwner.account("emilys").run { try await network.send(edit) }
+  }
+
   static func bodies(draft: NewPost) {
     struct Token: Decodable, Sendable {}
     let create = Request<Post>(path: "posts/add", method: .post, body: .json(draft))

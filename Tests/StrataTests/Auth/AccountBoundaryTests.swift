@@ -42,7 +42,7 @@ struct AccountBoundaryTests {
         ?? InMemoryTokenStore(
           Credentials(
             accessToken: token, refreshToken: "refresh-" + token, origin: exampleOrigin,
-            account: account)), cache: cache)
+            owner: DataOwner(account: account))), cache: cache)
   }
 
   private static func network(
@@ -94,7 +94,7 @@ struct AccountBoundaryTests {
 
     // The same account with a refreshed token: the server said the answer depends on it.
     try await session.signIn(
-      Credentials(accessToken: token + "-2", refreshToken: "r2", account: "alice"))
+      Credentials(accessToken: token + "-2", refreshToken: "r2", owner: .account("alice")))
     #expect(try await network.send(me).source == .network)
     // Another process sharing the directory computes the same digests.
     let other = Self.network(transport, session, cache: Self.diskCache(root))
@@ -164,7 +164,7 @@ struct AccountBoundaryTests {
     await session.signOut()
     if signsInAgain {
       try await session.signIn(
-        Credentials(accessToken: "tok-alice-2", refreshToken: "r2", account: "alice"))
+        Credentials(accessToken: "tok-alice-2", refreshToken: "r2", owner: .account("alice")))
     }
     gate.open()
     let error = await #expect(throws: NetworkError.self) { try await read.value }
@@ -185,7 +185,7 @@ struct AccountBoundaryTests {
     let network = Self.network(transport, session, cache: cache)
     let read = Task { try await network.send(GetMe()) }
     try await gate.waitUntilEntered()
-    Self.diskCache(root).removeAll(account: "alice")  // the other process's sign-out
+    Self.diskCache(root).removeAll(.account("alice"))  // the other process's sign-out
     gate.open()  // and every later request goes at once
     await #expect(throws: NetworkError.self) { try await read.value }
     #expect(!everyByte(under: root).contains { $0.path.hasSuffix(".entry") })
@@ -193,7 +193,7 @@ struct AccountBoundaryTests {
     // Kept before the other process's sign-out: gone from this one's memory too.
     #expect(try await network.send(GetMe()).source == .network)
     #expect(try await network.send(GetMe()).source == .cache(age: 0))
-    Self.diskCache(root).removeAll(account: "alice")
+    Self.diskCache(root).removeAll(.account("alice"))
     #expect(try await network.send(GetMe()).source == .network)
   }
 
@@ -210,7 +210,7 @@ struct AccountBoundaryTests {
     let network = Self.network(
       transport, Self.session("alice", token: "tok-alice", cache: cache), cache: cache)
     let other = Self.diskCache(root)
-    let signOutElsewhere: @Sendable () -> Void = { other.removeAll(account: "alice") }
+    let signOutElsewhere: @Sendable () -> Void = { other.removeAll(.account("alice")) }
     // Before the write, the other process's sign-out finds no file to remove: the check after
     // the write must. After it, either finds it.
     _ = try await (beforeTheWrite ? HTTPCache.$beforeWrite : HTTPCache.$afterWrite).withValue(
@@ -234,9 +234,10 @@ struct AccountBoundaryTests {
     let network = Self.network(transport, session, cache: cache)
     _ = try await network.send(GetMe())
     try await session.signIn(
-      Credentials(accessToken: "tok-alice-2", refreshToken: "r", account: "alice"))
+      Credentials(accessToken: "tok-alice-2", refreshToken: "r", owner: .account("alice")))
     #expect(cache.count == 1, "the same account: its answers stay")
-    try await session.signIn(Credentials(accessToken: "tok-bob", refreshToken: "r", account: "bob"))
+    try await session.signIn(
+      Credentials(accessToken: "tok-bob", refreshToken: "r", owner: .account("bob")))
     #expect(cache.count == 0, "Alice's answers went with her session")
     var seen: [AuthEvent] = []
     for await event in events {
@@ -257,7 +258,8 @@ struct AccountBoundaryTests {
       app: "strata-tests", origin: exampleOrigin, environment: ["XDG_CONFIG_HOME": root])
     try store.save(
       Credentials(
-        accessToken: "tok-alice", refreshToken: "r", origin: exampleOrigin, account: "alice"))
+        accessToken: "tok-alice", refreshToken: "r", origin: exampleOrigin, owner: .account("alice")
+      ))
     let transport = MockTransport.successful(
       json: meJSON, headers: ["Cache-Control": "private, max-age=600"])
     _ = try await Self.network(
@@ -268,10 +270,10 @@ struct AccountBoundaryTests {
 
     let session = Self.session(nil, token: "", cache: cache, store: store)
     #expect(await !session.isSignedIn, "a readable file is not trusted")
-    #expect(store.storedAccount() == "alice")
+    #expect(store.storedOwner() == .account("alice"))
     if bySigningIn {
       try await session.signIn(
-        Credentials(accessToken: "tok-bob", refreshToken: "r", account: "bob"))
+        Credentials(accessToken: "tok-bob", refreshToken: "r", owner: .account("bob")))
       #expect(try store.load()?.account == "bob")
     } else {
       await session.signOut()
@@ -314,7 +316,7 @@ struct AccountBoundaryTests {
     #expect(try await alices.outbox().map(\.status) == [.pending])
 
     try await session.signIn(
-      Credentials(accessToken: "tok-alice", refreshToken: "r", account: "alice"))
+      Credentials(accessToken: "tok-alice", refreshToken: "r", owner: .account("alice")))
     _ = try await alices.sync(send: send)
     #expect(try await alices.outbox().map(\.status) == [.synced])
     #expect(transport.requestCount == 1)
@@ -341,7 +343,7 @@ struct AccountBoundaryTests {
     defer { try? FileManager.default.removeItem(atPath: root) }
     let file = root + "/sessions/api.json"
     let alice = Credentials(
-      accessToken: "tok-alice", refreshToken: "r", origin: exampleOrigin, account: "alice")
+      accessToken: "tok-alice", refreshToken: "r", origin: exampleOrigin, owner: .account("alice"))
     try FileTokenStore(path: file).save(alice)
     let gate = Gate()
     let transport = MockTransport { request, _ in
@@ -371,7 +373,8 @@ struct AccountBoundaryTests {
     let other = AuthSession(origin: exampleOrigin, store: FileTokenStore(path: file))
     await other.signOut()
     if signsInAsAnother {
-      try await other.signIn(Credentials(accessToken: "tok-bob", refreshToken: "r", account: "bob"))
+      try await other.signIn(
+        Credentials(accessToken: "tok-bob", refreshToken: "r", owner: .account("bob")))
     }
     gate.open()
     let outcomes = try await syncing.value
@@ -379,7 +382,7 @@ struct AccountBoundaryTests {
     #expect(transport.requestCount == 1, "nothing after the sign-out")
     #expect(try await store.outbox().map(\.status) == [.synced, .pending, .pending])
     #expect(try await store.outbox().map(\.attempts) == [1, 0, 0])
-    #expect(await session.account() == (signsInAsAnother ? "bob" : nil))
+    #expect(await session.owner() == (signsInAsAnother ? .account("bob") : .device))
     var iterator = events.makeAsyncIterator()
     #expect(await iterator.next() == .signedOut(.endedElsewhere))
   }
@@ -397,7 +400,7 @@ struct AccountBoundaryTests {
       }
       func refresh(rejectedToken: String) async throws -> String { "tok-bob" }
       func rejected(refreshedToken: String) async {}
-      func account() async -> String? { current.withLock { $0 } }
+      func owner() async -> DataOwner { DataOwner(account: current.withLock { $0 }) }
     }
     let transport = MockTransport.successful(json: meJSON)
     let network = NetworkService(
@@ -406,6 +409,27 @@ struct AccountBoundaryTests {
     let error = await #expect(throws: NetworkError.self) { try await network.send(GetMe()) }
     #expect(error?.kind == .unauthorized(.sessionEnded))
     #expect(transport.requestCount == 0, "nothing sent under a token of another session")
+  }
+
+  /// An app's own sync loop acts as an owner with `DataOwner.run`: its work goes out only in
+  /// that owner's session, and the device's never with a token; outside `run`, nothing is
+  /// asked of the owner.
+  @Test func workRunAsAnOwnerGoesOutOnlyInThatOwnersSession() async throws {
+    let transport = MockTransport.successful(json: meJSON)
+    let session = Self.session("bob", token: "tok-bob", cache: nil)
+    let network = Self.network(transport, session, cache: nil)
+    let asAlice = await #expect(throws: NetworkError.self) {
+      try await DataOwner.account("alice").run { try await network.send(GetMe()) }
+    }
+    #expect(asAlice?.kind == .unauthorized(.sessionEnded) && transport.requestCount == 0)
+    let asDevice = await #expect(throws: NetworkError.self) {
+      try await DataOwner.device.run { try await network.send(GetMe()) }
+    }
+    #expect(asDevice?.kind == .unauthorized(.sessionEnded) && transport.requestCount == 0)
+    let asBob = try await DataOwner.account("bob").run { try await network.send(GetMe()) }
+    #expect(asBob.status == 200 && transport.requestCount == 1)
+    _ = try await network.send(GetMe())  // no owner named: the session's own request
+    #expect(transport.requestCount == 2)
   }
 
   /// Two accounts never share a directory, whatever their names; a plain name is kept as it is.

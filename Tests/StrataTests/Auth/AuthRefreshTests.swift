@@ -165,7 +165,7 @@ struct AuthRefreshTests {
         throw NetworkError.unauthorized(.sessionEnded)
       }
       func rejected(refreshedToken: String) async {}
-      func account() async -> String? { nil }
+      func owner() async -> DataOwner { .device }
     }
     let network = makeService(acceptingTokens([]), authenticator: Ended())
     let error = await #expect(throws: NetworkError.self) { try await network.send(GetMe()) }

@@ -32,13 +32,13 @@ struct ItemTokenStoreTests {
     let environment = ["XDG_CONFIG_HOME": directory.path]
     let store = ItemTokenStore(
       app: "My App", origin: exampleOrigin, items: items, environment: environment)
-    #expect(try store.load() == nil && store.storedAccount() == nil)
+    #expect(try store.load() == nil && store.storedOwner() == .device)
     try store.clear()  // nothing there: no error
 
     let credentials = Credentials(
-      accessToken: "tok", refreshToken: "ref", origin: exampleOrigin, account: "user-1")
+      accessToken: "tok", refreshToken: "ref", origin: exampleOrigin, owner: .account("user-1"))
     try store.save(credentials)
-    #expect(try store.load() == credentials && store.storedAccount() == "user-1")
+    #expect(try store.load() == credentials && store.storedOwner() == .account("user-1"))
     #expect(items.names == ["My_App session https_api.example_443\nsession"])
     let other = ItemTokenStore(
       app: "My App", origin: Origin("https://other.example")!, items: items,

@@ -466,7 +466,7 @@ struct HTTPCacheDiskTests {
         store: InMemoryTokenStore(
           Credentials(
             accessToken: token, refreshToken: "r-" + token, origin: exampleOrigin,
-            account: account)), cache: cache)
+            owner: DataOwner(account: account))), cache: cache)
       var options = NetworkOptions(
         baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
       options.cache = cache
@@ -480,7 +480,7 @@ struct HTTPCacheDiskTests {
     #expect(try await aliceNetwork.send(GetMe()).source == .network)
     #expect(try await aliceNetwork.send(GetMe()).source == .cache(age: 0))
     try await alice.signIn(
-      Credentials(accessToken: "tok-alice-2", refreshToken: "r-2", account: "alice"))
+      Credentials(accessToken: "tok-alice-2", refreshToken: "r-2", owner: .account("alice")))
     #expect(try await aliceNetwork.send(GetMe()).source == .cache(age: 0), "keyed by account")
 
     let (bob, bobNetwork) = signedIn("bob", token: "tok-bob")
@@ -502,6 +502,39 @@ struct HTTPCacheDiskTests {
 
     await bob.rejected(refreshedToken: "tok-bob")
     #expect(cache.count == 0 && Self.cache(root, clock).count == 0, "a rejected session's too")
+  }
+
+  /// `removeAll(.device)` forgets the answers fetched without a token and nothing of an
+  /// account's; `removeAll(.account(…))` the reverse.
+  @Test func removingTheDevicesAnswersLeavesEveryAccountsAndTheReverse() async throws {
+    let root = NSTemporaryDirectory() + "strata-owners-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let clock = WallClock()
+    let cache = Self.cache(root, clock)
+    let transport = server { _, _ in
+      (200, #"{"id":1,"firstName":"A"}"#, ["Cache-Control": "private, max-age=600"])
+    }
+    let session = AuthSession(
+      origin: exampleOrigin,
+      store: InMemoryTokenStore(
+        Credentials(
+          accessToken: "tok-alice", refreshToken: "r", origin: exampleOrigin,
+          owner: .account("alice"))), cache: cache)
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
+    options.cache = cache
+    let network = NetworkService(
+      options: options, transport: transport, authenticator: session, clock: ManualClock())
+    _ = try await network.send(GetMe())  // alice's
+    _ = try await network.send(GetUser())  // shared: no token
+    #expect(cache.count == 2)
+    cache.removeAll(.device)
+    #expect(Self.cache(root, clock).count == 1 && cache.count == 1)
+    #expect(try await network.send(GetMe()).source == .cache(age: 0), "alice's stays")
+    #expect(try await network.send(GetUser()).source == .network, "the shared one went")
+    cache.removeAll(.account("alice"))
+    #expect(try await network.send(GetUser()).source == .cache(age: 0), "the shared one stays")
+    #expect(try await network.send(GetMe()).source == .network, "alice's went")
   }
 
   /// `public` lets shared caches keep answers to authorised requests; in this private cache
@@ -526,7 +559,7 @@ struct HTTPCacheDiskTests {
           store: InMemoryTokenStore(
             Credentials(
               accessToken: "tok-\(account)", refreshToken: "r", origin: exampleOrigin,
-              account: account)), cache: cache)
+              owner: DataOwner(account: account))), cache: cache)
       }
       return NetworkService(
         options: options, transport: transport, authenticator: session, clock: ManualClock())

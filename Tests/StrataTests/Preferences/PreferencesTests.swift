@@ -19,18 +19,24 @@ struct PreferencesTests {
   static let theme = PreferenceKey("theme", default: Theme.system, scope: .device)
   static let keys: [any AnyPreferenceKey] = [pageSize, offline, ratio, name, every, theme]
 
-  final class Owner: Sendable {
+  /// A session whose owner a test changes: a sign-in or sign-out, as preferences see one.
+  final class Owner: Authenticator, Sendable {
     let current = Lock(DataOwner.device)
+    let origin = Origin("https://api.test")!
+    func accessToken() async throws -> String? { nil }
+    func refresh(rejectedToken: String) async throws -> String {
+      throw NetworkError.unauthorized(.notSignedIn)
+    }
+    func owner() async -> DataOwner { current.withLock { $0 } }
   }
 
   struct Place {
     let directory = NSTemporaryDirectory() + "strata-prefs-\(UUID().uuidString)"
     let owner = Owner()
     func preferences(_ keys: [any AnyPreferenceKey] = PreferencesTests.keys) -> Preferences {
-      let owner = self.owner
-      return Preferences(
-        app: "test", origin: Origin("https://api.test")!, keys: keys,
-        owner: { owner.current.withLock { $0 } }, directory: directory)
+      Preferences(
+        app: "test", origin: Origin("https://api.test")!, keys: keys, session: owner,
+        directory: directory)
     }
     func remove() { try? FileManager.default.removeItem(atPath: directory) }
     var files: [String] {

@@ -28,6 +28,6 @@ struct TokenResponse: Decodable, Sendable {
   func credentials(requested: Duration, now: Date, account: String? = nil) -> Credentials {
     Credentials(
       accessToken: accessToken, refreshToken: refreshToken, lifetime: requested, now: now,
-      account: account)
+      owner: DataOwner(account: account))
   }
 }
