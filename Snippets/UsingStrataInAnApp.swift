@@ -103,7 +103,8 @@ func run() async throws {
   let owner = await session.owner()
   let store = LocalStore<Post>(app: "MyApp", origin: origin, name: "posts", owner: owner)
   let draft = Post(title: "Written offline", userId: 1)
-  try await store.enqueue(kind: "post.create", payload: JSONEncoder().encode(draft), showing: draft)
+  let body = try JSONEncoder().encode(draft)
+  try await store.enqueue { _, _ in .append(kind: "post.create", payload: body, showing: draft) }
 
   let outcomes = try await store.sync(
     progress: { step, entry in

@@ -21,9 +21,11 @@ enum OutboxBenchmarks {
 
   private static func enqueue(_ store: LocalStore<Created>, _ index: Int) async throws {
     let draft = Draft(title: "Post \(index)", body: "written offline", userId: 1)
-    try await store.enqueue(
-      kind: "post.create", payload: try encoder.encode(draft),
-      showing: Created(id: 0, title: draft.title))
+    try await store.enqueue { _, _ in
+      .append(
+        kind: "post.create", payload: try encoder.encode(draft),
+        showing: Created(id: 0, title: draft.title))
+    }
   }
 
   /// One enqueue with 10,000 changes queued against one into an empty store (mean µs of
@@ -82,12 +84,8 @@ enum OutboxBenchmarks {
     for (key, value) in page {
       let payload = Data(#"{"title":"edited"}"#.utf8)
       let shown = Created(id: value.id, title: "edited")
-      if versioned {
-        try await store.enqueue(updating: key) { _, _ in
-          .add(kind: "post.update", payload: payload, showing: shown)
-        }
-      } else {
-        try await store.enqueue(kind: "post.update", payload: payload, showing: shown, key: key)
+      try await store.enqueue(key) { _, _ in
+        .append(kind: "post.update", payload: payload, showing: shown)
       }
     }
     let started = ContinuousClock.now
@@ -265,8 +263,9 @@ enum OutboxBenchmarks {
       for batch in stride(from: 0, to: changes, by: 1_000) {
         for index in batch..<min(changes, batch + 1_000) {
           let post = Post(id: 0, title: "Post \(index)", body: "written offline", userId: 1)
-          try await store.enqueue(
-            kind: "post.create", payload: try encoder.encode(post), showing: post)
+          try await store.enqueue { _, _ in
+            .append(kind: "post.create", payload: try encoder.encode(post), showing: post)
+          }
         }
         _ = try await store.sync { entry in
           .init(

@@ -93,8 +93,10 @@ do {
     var number = 0
     while true {
       number += 1
-      try await store.enqueue(
-        kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)")
+      let made = number
+      try await store.enqueue { _, _ in
+        .append(kind: "probe", payload: Data(String(made).utf8), showing: "change \(made)")
+      }
       say("accepted \(number)")
       done.withLock { $0 += 1 }
     }
@@ -133,25 +135,27 @@ do {
 /// one durable step.
 func fold(_ number: Int, in store: LocalStore<String>) async throws {
   let key = "k-\(number)"
-  try await store.enqueue(updating: key) { current, _ in
+  try await store.enqueue(key) { current, _ in
     current == nil
-      ? .add(kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)") : nil
+      ? .append(kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)")
+      : nil
   }
-  try await store.enqueue(updating: key) { _, unsent in
+  try await store.enqueue(key) { _, unsent in
     unsent.map { _ in
-      .fold(kind: "probe", payload: Data(String(number + 100_000).utf8), showing: "edited")
+      .rewrite(kind: "probe", payload: Data(String(number + 100_000).utf8), showing: "edited")
     }
   }
   guard number % 3 == 0 else { return }
-  try await store.enqueue(updating: key) { _, unsent in unsent.map { _ in .withdraw } }
+  try await store.enqueue(key) { _, unsent in unsent.map { _ in .discard } }
 }
 
 /// Queues `k-<number>`, meets a conflict sending it, and resolves it (mine when odd, theirs
 /// when even): three writes, each one durable step.
 func conflictAndResolve(_ number: Int, in store: LocalStore<String>) async throws {
-  let entry = try await store.enqueue(
-    kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)",
-    key: "k-\(number)")
+  let queued = try await store.enqueue("k-\(number)") { _, _ in
+    .append(kind: "probe", payload: Data(String(number).utf8), showing: "change \(number)")
+  }
+  guard let entry = queued else { return }
   _ = try await store.sync(only: [entry.id]) { _ in
     throw try ChangeConflict(theirs: "theirs \(number)", version: "v\(number)")
   }

@@ -107,7 +107,9 @@ struct StoreCrashTests {
     let inFlight = point == "append.partial" ? [] : [accepted.count + 1]
     #expect(kept == accepted + inFlight)
     #expect(try await store.records().count == kept.count, "the outbox and the values agree")
-    try await store.enqueue(kind: "probe", payload: Data("0".utf8), showing: "after")
+    try await store.enqueue { _, _ in
+      .append(kind: "probe", payload: Data("0".utf8), showing: "after")
+    }
     #expect(
       Self.payloads(try await LocalStore<String>(path: directory.base).outbox()) == kept + [0])
   }
@@ -170,8 +172,9 @@ struct StoreCrashTests {
     defer { directory.cleanUp() }
     let store = LocalStore<String>(path: directory.base)
     for number in 1...40 {
-      try await store.enqueue(
-        kind: "probe", payload: Data(String(number).utf8), showing: "\(number)")
+      try await store.enqueue { _, _ in
+        .append(kind: "probe", payload: Data(String(number).utf8), showing: "\(number)")
+      }
     }
     let probe = try Probe(["sync", directory.base, point])
     try await probe.kill(whenItSays: "paused at \(point)")

@@ -125,7 +125,7 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     while true {
       let id = Self.newLocalId()
       let made = try await change(Self.localKey(id), offline: offline) { current, _ in
-        current == nil ? .add(kind: kind, payload: payload, showing: shown) : nil
+        current == nil ? .append(kind: kind, payload: payload, showing: shown) : nil
       }
       guard let made else { continue }  // taken: draw again
       return made.entry ?? Entry(item: shown, status: .pending, localId: id)
@@ -134,24 +134,33 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
 
   /// Keeps a change to the item under `key` — a new one made here, an edit, a deletion — as
   /// `plan` decides from what the device has at that moment (see
-  /// ``LocalStore/enqueue(updating:_:)``: the record, and the newest change to it when it can
+  /// ``LocalStore/enqueue(_:_:)``: the record, and the newest change to it when it can
   /// still be rewritten), in one locked step, so changes made at once, in any processes, each
   /// start from the last one. Then, unless `offline` (or the device has no route), sends the
   /// outbox now — or leaves that to a sync already running.
-  /// - Returns: What was done (nil: `plan` made no change) and the item as the device now has
-  ///   it (nil: no longer kept — withdrawn, or deleted on the server).
+  /// - Returns: The plan carried out (nil: `plan` made no change, or named a change not yet
+  ///   sent that there was none of) and the item as the device now has it (nil: no longer
+  ///   kept — discarded, or deleted on the server).
   public func change(
     _ key: String, offline: Bool = false,
     _ plan: @escaping @Sendable (StoredRecord<Item>?, OutboxEntry?) throws -> OutboxPlan<Item>?
   ) async throws -> (plan: OutboxPlan<Item>, entry: Entry?)? {
     let store = await store()
-    guard let (made, entry) = try await store.enqueue(updating: key, plan) else { return nil }
-    let shown: Item?
-    switch made {
-    case .withdraw: return (made, nil)
-    case .add(_, _, let value), .fold(_, _, let value): shown = value
+    // The store says what it kept, not what was asked: the plan is this call's own.
+    let asked = Locked<(plan: OutboxPlan<Item>?, hadUnsent: Bool)>((nil, false))
+    let entry = try await store.enqueue(key) { current, unsent in
+      let made = try plan(current, unsent)
+      asked.withLock { $0 = (made, unsent != nil) }
+      return made
     }
-    return (made, try await sent(entry, from: store, offline: offline, shown: shown))
+    let (made, hadUnsent) = asked.withLock { $0 }
+    switch made {
+    case nil: return nil
+    case .discard?: return hadUnsent ? (.discard, nil) : nil
+    case .append(_, _, let shown)?, .rewrite(_, _, let shown)?:
+      guard let entry, let made else { return nil }
+      return (made, try await sent(entry, from: store, offline: offline, shown: shown))
+    }
   }
 
   /// What a deletion came to on this device.
@@ -174,12 +183,12 @@ public actor OfflineCollection<Item: Codable & Sendable & Equatable> {
     let none = Data("{}".utf8)
     let made = try await change(key, offline: offline) { current, unsent in
       guard let current, !current.deleted else { return nil }
-      guard let unsent else { return .add(kind: kind, payload: none, showing: nil) }
-      return unsent.kind == creation ? .withdraw : .fold(kind: kind, payload: none, showing: nil)
+      guard let unsent else { return .append(kind: kind, payload: none, showing: nil) }
+      return unsent.kind == creation ? .discard : .rewrite(kind: kind, payload: none, showing: nil)
     }
     switch made {
     case nil: return nil
-    case (.withdraw, _)?: return .withdrawn
+    case (.discard, _)?: return .withdrawn
     case (_, nil)?: return .deleted
     case (_, let entry?)?: return .kept(entry)
     }

@@ -63,7 +63,7 @@ extension LocalStore {
     guard json.count <= options.maxRecordSize else {
       throw FileError.tooLarge(path: journal.path, size: json.count, limit: options.maxRecordSize)
     }
-    if case .enqueue = change,
+    if case .append = change,
       disk.snapshotSize + journal.offset + json.count > options.maxStoreSize
     {
       throw FileError.full(path: base, limit: options.maxStoreSize)

@@ -230,9 +230,9 @@ extension LocalStore {
       // they made of it until they are sent.
       if !state.followers(of: entry.id).isEmpty, var shown = state.records[key] {
         (shown.serverKey, shown.updatedAt, shown.version) = (serverKey, stamp, answer.version)
-        return .settle(entry: entry, record: shown, formerKey: nil)
+        return .rewrite(entry: entry, record: shown, formerKey: nil)
       }
-      return .settle(
+      return .rewrite(
         entry: entry,
         record: StoredRecord(
           value: answer.value, status: .synced, updatedAt: stamp, serverKey: serverKey,
@@ -240,11 +240,11 @@ extension LocalStore {
         formerKey: nil)
     }
     guard entry.status != .pending, let key = entry.recordKey, var record = state.records[key]
-    else { return .settle(entry: entry, record: nil, formerKey: nil) }
+    else { return .rewrite(entry: entry, record: nil, formerKey: nil) }
     record.status = entry.status
     record.message = entry.message
     record.updatedAt = stamp
-    return .settle(entry: entry, record: record, formerKey: nil)
+    return .rewrite(entry: entry, record: record, formerKey: nil)
   }
 
   /// What a failed send makes of its change: `failed` when the failure is a refusal

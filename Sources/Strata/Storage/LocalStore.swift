@@ -2,7 +2,7 @@ import Foundation
 
 /// Values kept on this device beside the API — each with its ``SyncStatus`` — and the outbox
 /// of changes made here that the server has not accepted yet. Offline, or when the server
-/// cannot be reached, a change is kept at once (``enqueue(kind:payload:showing:key:)``) and
+/// cannot be reached, a change is kept at once (``enqueue(_:_:)``) and
 /// sent later by ``sync(only:maxAttempts:progress:send:)``, in the order it was made, with the idempotency key
 /// fixed when it was made. What it guarantees:
 /// - **Durable**: when a write returns, its change is on disk (`fdatasync`); a process killed
@@ -131,67 +131,59 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   // MARK: Outbox
 
-  /// Keeps a change to send later — and, when `value` is given, shows it under `key`
-  /// (default: the change's idempotency key) as `pending`, in the same record, so the two
-  /// never disagree. The idempotency key is fixed now.
-  /// - Throws: ``FileError/tooLarge(path:size:limit:)`` for a change over 1 MiB.
-  @discardableResult
-  public func enqueue(kind: String, payload: Data, showing value: Value? = nil, key: String? = nil)
-    async throws -> OutboxEntry
-  {
-    try await writing { _ in
-      var entry = OutboxEntry(kind: kind, payload: payload, createdAt: now())
-      let record = value.map {
-        StoredRecord(value: $0, status: .pending, updatedAt: entry.createdAt)
-      }
-      if record != nil { entry.recordKey = key ?? entry.idempotencyKey }
-      return (.enqueue(entry: entry, record: record), entry)
-    }
-  }
-
   /// Keeps a change made from the value the store holds under `key` at this very moment,
-  /// under the store's lock: `plan` gets that value's record (nil when there is none; a key
-  /// the server gave something made here finds it, ``StoredRecord/serverKey``)
-  /// and the newest change to it when that one was never sent and no sync is running here or in
-  /// another process (else nil: it may be on its way, and can no longer be rewritten), and
-  /// says what to do (nil: nothing). Processes that change one value at once each start from
-  /// what the last one left — a toggle made eight times at once flips it eight times.
-  /// - Returns: The plan carried out and the change it added, rewrote or dropped; nil when
-  ///   the plan was nil, or a fold or withdraw without an unsent change (nothing is done).
+  /// under the store's lock — the one way a change enters the outbox. `plan` gets that value's
+  /// record (nil when there is none; a key the server gave something made here finds it,
+  /// ``StoredRecord/serverKey``) and the newest change to it when that one was never sent and
+  /// no sync is running here or in another process (else nil: it may be on its way, and can no
+  /// longer be rewritten), and says what happens to the outbox (nil: nothing). Processes that
+  /// change one value at once each start from what the last one left — a toggle made eight
+  /// times at once flips it eight times.
+  ///
+  /// Without a `key`, the change is something new: its value is shown under the change's own
+  /// ``OutboxEntry/idempotencyKey``. The idempotency key is fixed now.
+  /// ```swift
+  /// try await store.enqueue { _, _ in .append(kind: "post.create", payload: body, showing: draft) }
+  /// ```
+  /// - Returns: The change appended or rewritten; nil when the plan was nil or discarded the
+  ///   unsent change, or rewrote or discarded one that was not there (nothing is done).
   /// - Throws: ``AmbiguousKey`` when `key` is the server's key of two or more values (nothing
-  ///   is done: the caller names one by its own key).
+  ///   is done: the caller names one by its own key); ``FileError/tooLarge(path:size:limit:)``
+  ///   for a change over 1 MiB.
   @discardableResult
   public func enqueue(
-    updating key: String,
+    _ key: String? = nil,
     _ plan:
       @Sendable (_ current: StoredRecord<Value>?, _ unsent: OutboxEntry?) throws
       -> OutboxPlan<Value>?
-  ) async throws -> (plan: OutboxPlan<Value>, entry: OutboxEntry)? {
+  ) async throws -> OutboxEntry? {
     try await writing { state in
       let stamp = now()  // under the lock: the order changes are appended in
+      let id = UUID()
+      let key = key ?? id.uuidString
       let matching = state.keys(matching: key)
       guard matching.count < 2 else { throw AmbiguousKey(key: key, matching: matching) }
-      let key = matching.first ?? key
-      let newest = state.outbox.last { $0.recordKey == key && $0.status != .synced }
+      let found = matching.first ?? key
+      let newest = state.outbox.last { $0.recordKey == found && $0.status != .synced }
       // Asked under the store's lock: a sync that starts after this reads the pending changes
       // under that lock too, so it sees the rewritten one; one that started before holds the
       // sync lock, and may be sending `newest`, which then stays as it is.
       let quiet = !isSyncing && FileLock.isFree(base + ".sync-lock")
       let unsent = quiet && newest?.status == .pending && newest?.attempts == 0 ? newest : nil
-      guard let made = try plan(state.records[key], unsent) else { return (nil, nil) }
+      guard let made = try plan(state.records[found], unsent) else { return (nil, nil) }
       // What the change is made from, when that is the server's value as last seen (not a
       // change of the device's still to go, which it follows instead).
-      let current = state.records[key]
+      let current = state.records[found]
       let base = current.flatMap { $0.status == .synced && newest == nil ? $0 : nil }
       let change = Self.change(
-        made, to: key, current, newest, unsent, at: stamp,
+        made, id: id, to: found, current, newest, unsent, at: stamp,
         base: (base.flatMap { try? encoder.encode($0.value) }, base?.version))
-      return (change.journal, change.entry.map { (made, $0) })
+      return (change.journal, change.entry)
     }
   }
 
   private static func change(
-    _ plan: OutboxPlan<Value>, to key: String, _ current: StoredRecord<Value>?,
+    _ plan: OutboxPlan<Value>, id: UUID, to key: String, _ current: StoredRecord<Value>?,
     _ newest: OutboxEntry?, _ unsent: OutboxEntry?, at stamp: Date,
     base: (value: Data?, version: String?)
   ) -> (journal: StoreChange<Value>?, entry: OutboxEntry?) {
@@ -203,21 +195,21 @@ public actor LocalStore<Value: Codable & Sendable> {
         serverKey: current?.serverKey, version: current?.version)
     }
     switch plan {
-    case .add(let kind, let payload, let value):
-      var entry = OutboxEntry(kind: kind, payload: payload, createdAt: stamp)
+    case .append(let kind, let payload, let value):
+      var entry = OutboxEntry(id: id, kind: kind, payload: payload, createdAt: stamp)
       (entry.recordKey, entry.after) = (key, newest?.id)
       (entry.base, entry.baseVersion) = base
-      return (.enqueue(entry: entry, record: shown(value)), entry)
-    case .fold(let kind, let payload, let value):
+      return (.append(entry: entry, record: shown(value)), entry)
+    case .rewrite(let kind, let payload, let value):
       guard let unsent else { return (nil, nil) }
       var entry = OutboxEntry(
         id: unsent.id, kind: kind, payload: payload, createdAt: unsent.createdAt)
       (entry.recordKey, entry.after) = (unsent.recordKey, unsent.after)
       (entry.base, entry.baseVersion) = (unsent.base, unsent.baseVersion)
-      return (.settle(entry: entry, record: shown(value), formerKey: nil), entry)
-    case .withdraw:
+      return (.rewrite(entry: entry, record: shown(value), formerKey: nil), entry)
+    case .discard:
       guard let unsent else { return (nil, nil) }
-      return (.discard(id: unsent.id), unsent)
+      return (.discard(id: unsent.id), nil)
     }
   }
 
@@ -278,7 +270,7 @@ public actor LocalStore<Value: Codable & Sendable> {
       }
       record?.message = nil
       record?.updatedAt = stamp
-      return (.settle(entry: entry, record: record, formerKey: nil), true)
+      return (.rewrite(entry: entry, record: record, formerKey: nil), true)
     }
   }
 

@@ -116,13 +116,13 @@ extension StoreChange: StoreLine {
       guard enqueue.hasOnly("entry", "record"), let entry = entry(enqueue, decoder),
         let record = record(enqueue, decoder)
       else { return nil }
-      return .enqueue(entry: entry, record: record)
+      return .append(entry: entry, record: record)
     }
     if let settle = object.value("settle")?.object {
       guard settle.hasOnly("entry", "record", "formerKey"), let entry = entry(settle, decoder),
         let record = record(settle, decoder), let formerKey = settle.optionalString("formerKey")
       else { return nil }
-      return .settle(entry: entry, record: record, formerKey: formerKey)
+      return .rewrite(entry: entry, record: record, formerKey: formerKey)
     }
     return nil
   }

@@ -6,19 +6,28 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   case put(key: String, record: StoredRecord<Value>)
   /// A fresh page from the server: every `synced` value is replaced by `values`.
   case replaceSynced(values: [String: Value], at: Date)
-  /// A change queued, with the value shown for it (both or neither: one record).
-  case enqueue(entry: OutboxEntry, record: StoredRecord<Value>?)
+  /// A change appended, with the value shown for it (both or neither: one record).
+  case append(entry: OutboxEntry, record: StoredRecord<Value>?)
   /// An entry rewritten in place — a send's outcome, a change folded into one not yet sent, a
   /// conflict resolved — and the value under its record key. A synced deletion drops its
   /// value. `formerKey` is what earlier builds wrote when they moved a value to the server's
   /// key (the value shown under it dropped, the followers moved); this build writes nil, and
   /// a value keeps its key for life.
-  case settle(entry: OutboxEntry, record: StoredRecord<Value>?, formerKey: String?)
+  case rewrite(entry: OutboxEntry, record: StoredRecord<Value>?, formerKey: String?)
   /// Refused changes put back in the queue.
   case requeue(ids: [UUID], at: Date)
-  /// A change dropped — refused and given up, or withdrawn before it was sent — with the value
-  /// shown for it unless that is synced, and the changes that follow it (``OutboxEntry/after``).
+  /// A change discarded — refused and given up, or dropped before it was sent — with the
+  /// value shown for it unless that is synced, and the changes that follow it
+  /// (``OutboxEntry/after``).
   case discard(id: UUID)
+
+  /// The names in the journal's lines: those of the first stores, which every store since
+  /// reads (`enqueue` is an append, `settle` a rewrite).
+  enum CodingKeys: String, CodingKey {
+    case put, replaceSynced, requeue, discard
+    case append = "enqueue"
+    case rewrite = "settle"
+  }
 }
 
 /// What a store holds — values by key, the outbox in order — and how a change applies.
@@ -29,7 +38,7 @@ struct StoreState<Value: Codable & Sendable> {
   /// Where each change is in ``outbox``, built the first time a change is looked up by its
   /// identity (a sync, a discard): a command that only reads never pays for it.
   private var positions: [UUID: Int]?
-  /// Whether any change follows another (``OutboxEntry/after``): until one does, a settle or
+  /// Whether any change follows another (``OutboxEntry/after``): until one does, a rewrite or
   /// a discard has no followers to look for, and costs what it did before they existed.
   private var hasFollowers = false
 
@@ -88,7 +97,7 @@ struct StoreState<Value: Codable & Sendable> {
       adoptLegacy(key)
     case .replaceSynced(let values, let stamp):
       replaceSynced(values, at: stamp)
-    case .enqueue(let entry, let record):
+    case .append(let entry, let record):
       positions?[entry.id] = outbox.count
       outbox.append(entry)
       hasFollowers = hasFollowers || entry.after != nil
@@ -96,7 +105,7 @@ struct StoreState<Value: Codable & Sendable> {
         records[key] = record
         adoptLegacy(key)
       }
-    case .settle(let entry, let record, let formerKey):
+    case .rewrite(let entry, let record, let formerKey):
       settle(entry, record, formerKey: formerKey)
       if let key = entry.recordKey { adoptLegacy(key) }
     case .discard(let id):

@@ -13,7 +13,7 @@ import Testing
 // in a function that gives it the names it uses.
 
 private struct Post: Decodable, Sendable {}
-private struct NewPost: Encodable, Sendable {}
+private struct NewPost: Codable, Sendable {}
 private struct Comments: Decodable, Sendable {}
 
 /// A repository of an app's, as the samples name one.
@@ -91,6 +91,10 @@ private enum DocCommentSamples {
       print(progress.completed, "of", progress.total ?? -1)  // bytes on disk, of how many
     }.value  // once whole
     _ = saved
+  }
+
+  static func enqueue(store: LocalStore<NewPost>, body: Data, draft: NewPost) async throws {
+    try await store.enqueue { _, _ in .append(kind: "post.create", payload: body, showing: draft) }
   }
 
   static func owner(network: any Networking, edit: Request<Post>) async throws {

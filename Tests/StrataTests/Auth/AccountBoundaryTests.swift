@@ -305,8 +305,12 @@ struct AccountBoundaryTests {
       directory: root)
     let devices = LocalStore<String>(
       app: "strata-tests", origin: exampleOrigin, name: "posts", owner: .device, directory: root)
-    try await alices.enqueue(kind: "post.create", payload: Data("a".utf8), showing: "Alice's")
-    try await devices.enqueue(kind: "post.create", payload: Data("d".utf8), showing: "Device's")
+    try await alices.enqueue { _, _ in
+      .append(kind: "post.create", payload: Data("a".utf8), showing: "Alice's")
+    }
+    try await devices.enqueue { _, _ in
+      .append(kind: "post.create", payload: Data("d".utf8), showing: "Device's")
+    }
     #expect(try await devices.records().map(\.record.value) == ["Device's"], "files apart")
 
     _ = try await alices.sync(send: send)
@@ -357,7 +361,9 @@ struct AccountBoundaryTests {
       app: "strata-tests", origin: exampleOrigin, name: "posts", owner: .account("alice"),
       directory: root)
     for text in ["one", "two", "three"] {
-      try await store.enqueue(kind: "post.create", payload: Data(text.utf8), showing: text)
+      try await store.enqueue { _, _ in
+        .append(kind: "post.create", payload: Data(text.utf8), showing: text)
+      }
     }
     let syncing = Task {
       try await store.sync { entry in

@@ -45,10 +45,27 @@ struct DependentChangesTests {
   }
 
   static func create(_ store: LocalStore<Note>, _ key: String, _ text: String) async throws {
-    try await store.enqueue(updating: key) { current, _ in
+    try await store.enqueue(key) { current, _ in
       current == nil
-        ? .add(kind: "create", payload: Data(text.utf8), showing: Note(id: 0, text: text)) : nil
+        ? .append(kind: "create", payload: Data(text.utf8), showing: Note(id: 0, text: text)) : nil
     }
+  }
+
+  /// Enqueues with `plan`, and says what it chose when the store carried it out (nil: nothing
+  /// done) — the store itself returns the change, not the caller's plan.
+  static func carried(
+    _ store: LocalStore<Note>, _ key: String,
+    _ plan: @escaping @Sendable (StoredRecord<Note>?, OutboxEntry?) -> OutboxPlan<Note>?
+  ) async throws -> OutboxPlan<Note>? {
+    let chosen = Lock<OutboxPlan<Note>?>(nil)
+    let entry = try await store.enqueue(key) { current, unsent in
+      let made = plan(current, unsent)
+      chosen.withLock { $0 = made }
+      return made
+    }
+    let made = chosen.withLock { $0 }
+    if case .discard? = made { return made }
+    return entry == nil ? nil : made
   }
 
   /// An edit as an app makes one: folded into a change not yet sent, else a change of its own.
@@ -56,22 +73,24 @@ struct DependentChangesTests {
   static func edit(_ store: LocalStore<Note>, _ key: String, _ text: String) async throws
     -> OutboxPlan<Note>?
   {
-    try await store.enqueue(updating: key) { current, unsent in
+    try await carried(store, key) { current, unsent in
       guard let current else { return nil }
       let shown = Note(id: current.value.id, text: text)
-      guard let unsent else { return .add(kind: "edit", payload: Data(text.utf8), showing: shown) }
-      return .fold(kind: unsent.kind, payload: Data(text.utf8), showing: shown)
-    }?.plan
+      guard let unsent else {
+        return .append(kind: "edit", payload: Data(text.utf8), showing: shown)
+      }
+      return .rewrite(kind: unsent.kind, payload: Data(text.utf8), showing: shown)
+    }
   }
 
   @discardableResult
   static func delete(_ store: LocalStore<Note>, _ key: String) async throws -> OutboxPlan<Note>? {
-    try await store.enqueue(updating: key) { current, unsent in
+    try await carried(store, key) { current, unsent in
       guard current != nil else { return nil }
-      guard let unsent else { return .add(kind: "delete", payload: Data(), showing: nil) }
+      guard let unsent else { return .append(kind: "delete", payload: Data(), showing: nil) }
       return unsent.kind == "create"
-        ? .withdraw : .fold(kind: "delete", payload: Data(), showing: nil)
-    }?.plan
+        ? .discard : .rewrite(kind: "delete", payload: Data(), showing: nil)
+    }
   }
 
   @Test func editsOfAnUnsentCreationFoldIntoItAndADeletionWithdrawsIt() async throws {
@@ -83,7 +102,7 @@ struct DependentChangesTests {
     try await Self.edit(store, "local-a", "final")
     try await Self.create(store, "local-b", "gone")
     try await Self.edit(store, "local-b", "still gone")
-    guard case .withdraw? = try await Self.delete(store, "local-b") else {
+    guard case .discard? = try await Self.delete(store, "local-b") else {
       Issue.record("a deletion of a creation never sent withdraws it")
       return
     }
@@ -113,12 +132,12 @@ struct DependentChangesTests {
     try await gate.waitUntilEntered()
     // Another process (its own instance, the same files) edits and deletes meanwhile.
     let other = LocalStore<Note>(path: directory.base)
-    guard case .add? = try await Self.edit(other, "local-a", "edited") else {
+    guard case .append? = try await Self.edit(other, "local-a", "edited") else {
       Issue.record("in flight: not folded")
       return
     }
     // While any sync runs, no change is rewritten: the deletion follows the edit.
-    guard case .add? = try await Self.delete(other, "local-a") else {
+    guard case .append? = try await Self.delete(other, "local-a") else {
       Issue.record("a sync is running: not folded")
       return
     }

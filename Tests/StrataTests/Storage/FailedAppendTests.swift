@@ -53,8 +53,9 @@ struct FailedAppendTests {
     options.files = files
     let store = LocalStore<Note>(path: directory.base, options: options)
     func queue(_ text: String) async throws {
-      _ = try await store.enqueue(
-        kind: "note.create", payload: Data(text.utf8), showing: Note(id: 0, text: text))
+      _ = try await store.enqueue { _, _ in
+        .append(kind: "note.create", payload: Data(text.utf8), showing: Note(id: 0, text: text))
+      }
     }
     try await queue("first")
     let journal = try #require(directory.logs.first)

@@ -176,10 +176,10 @@ struct IdentityTests {
     // As the former build wrote them: the creation's outcome moved the value to the server's
     // key with its own beside it (`localKey`), and the edit after went to the server's key.
     try Self.append(
-      .settle(entry: creation, record: moved, formerKey: "local-a"), localKey: "local-a",
+      .rewrite(entry: creation, record: moved, formerKey: "local-a"), localKey: "local-a",
       to: try #require(directory.logs.first))
     try Self.append(
-      .enqueue(entry: edit, record: shown), localKey: "local-a",
+      .append(entry: edit, record: shown), localKey: "local-a",
       to: try #require(directory.logs.first))
     let reopened = LocalStore<Note>(path: directory.base)
     #expect(try await reopened.records().map(\.key) == ["local-a"])

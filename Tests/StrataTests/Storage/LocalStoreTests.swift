@@ -52,9 +52,10 @@ struct LocalStoreTests {
   static func queue(_ store: LocalStore<Note>, _ texts: [String]) async throws -> [OutboxEntry] {
     var entries: [OutboxEntry] = []
     for text in texts {
-      entries.append(
-        try await store.enqueue(
-          kind: "note.create", payload: Data(text.utf8), showing: Note(id: 0, text: text)))
+      let entry = try await store.enqueue { _, _ in
+        .append(kind: "note.create", payload: Data(text.utf8), showing: Note(id: 0, text: text))
+      }
+      entries.append(try #require(entry))
     }
     return entries
   }
@@ -168,7 +169,9 @@ struct LocalStoreTests {
     let reopened = LocalStore<Note>(path: directory.base)
     #expect(try await reopened.record(entry.idempotencyKey)?.value.text == "small")
     await #expect(throws: FileError.self) {
-      try await reopened.enqueue(kind: "note.create", payload: Data(huge.utf8))
+      try await reopened.enqueue { _, _ in
+        .append(kind: "note.create", payload: Data(huge.utf8), showing: nil)
+      }
     }
     _ = try await Self.queue(reopened, ["after"])
     #expect(try await LocalStore<Note>(path: directory.base).outbox().count == 2)

@@ -26,8 +26,9 @@ struct PowerCutTests {
     func queue(_ range: Range<Int>) async throws {
       for index in range {
         let text = "change \(index) " + String(repeating: "-", count: 40)
-        _ = try await store.enqueue(
-          kind: "note.create", payload: Data(text.utf8), showing: Note(id: 0, text: text))
+        _ = try await store.enqueue { _, _ in
+          .append(kind: "note.create", payload: Data(text.utf8), showing: Note(id: 0, text: text))
+        }
         done.queued.append(text)
       }
     }

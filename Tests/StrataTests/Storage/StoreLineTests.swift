@@ -75,6 +75,26 @@ struct StoreLineTests {
   }
 
   /// CPU work for seconds: on a thread of its own, never holding the tests' cooperative pool.
+  /// The journal's lines keep the names every store so far wrote — an append is `enqueue`, a
+  /// rewrite `settle`, a discard `discard` — so a store written before the outbox's words
+  /// changed opens, and one written now opens in an older build.
+  @Test func theJournalKeepsItsNamesForEveryStoreSoFar() throws {
+    var random = SeededRandom(seed: 7)
+    let entry = Self.entry(&random)
+    let encoder = JSONEncoder()
+    let named: [(StoreChange<Item>, String)] = [
+      (.append(entry: entry, record: nil), "enqueue"),
+      (.rewrite(entry: entry, record: nil, formerKey: nil), "settle"),
+      (.discard(id: entry.id), "discard"),
+    ]
+    for (change, name) in named {
+      let line = String(decoding: try encoder.encode(change), as: UTF8.self)
+      #expect(line.hasPrefix(#"{"\#(name)":"#), "\(line)")
+      let read = try JSONDecoder().decode(StoreChange<Item>.self, from: Data(line.utf8))
+      #expect(String(describing: read) == String(describing: change))
+    }
+  }
+
   @Test func whatTheStoreWritesReadsTheSameBothWays() async throws {
     let problems = try await offThePool { try Self.writtenLinesReadTheSameBothWays() }
     #expect(problems.isEmpty, "\(problems.prefix(5))")
@@ -88,8 +108,8 @@ struct StoreLineTests {
       let entry = Self.entry(&random)
       let record = Self.record(&random)
       let changes: [StoreChange<Item>] = [
-        .enqueue(entry: entry, record: Bool.random(using: &random) ? record : nil),
-        .settle(
+        .append(entry: entry, record: Bool.random(using: &random) ? record : nil),
+        .rewrite(
           entry: entry, record: Bool.random(using: &random) ? record : nil,
           formerKey: Bool.random(using: &random) ? Self.text(&random) : nil),
       ]

@@ -92,15 +92,15 @@ public struct OfflinePosts: OfflineFeature {
         switch unsent?.kind {
         case Self.createKind?:
           let draft = PostDraft(title: shown.title, body: shown.body, userId: shown.userId)
-          return .fold(
+          return .rewrite(
             kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
         case Self.editKind?:
           let earlier = try JSONDecoder().decode(PostEdit.self, from: unsent?.payload ?? Data())
-          return .fold(
+          return .rewrite(
             kind: Self.editKind, payload: try Self.payload(earlier.then(edit)),
             showing: shown)
         default:
-          return .add(kind: Self.editKind, payload: try Self.payload(edit), showing: shown)
+          return .append(kind: Self.editKind, payload: try Self.payload(edit), showing: shown)
         }
       }
     }

@@ -89,13 +89,13 @@ public struct OfflineTodos: OfflineFeature {
         switch unsent?.kind {
         case Self.createKind?:
           let draft = TodoDraft(todo: shown.todo, completed: shown.completed, userId: shown.userId)
-          return .fold(kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
+          return .rewrite(kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
         case Self.editKind?, Self.setCompletedKind?:
           let earlier = try JSONDecoder().decode(TodoEdit.self, from: unsent?.payload ?? Data())
-          return .fold(
+          return .rewrite(
             kind: Self.editKind, payload: try Self.payload(earlier.then(change)), showing: shown)
         default:
-          return .add(kind: Self.editKind, payload: try Self.payload(change), showing: shown)
+          return .append(kind: Self.editKind, payload: try Self.payload(change), showing: shown)
         }
       }
     }
