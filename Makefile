@@ -41,6 +41,7 @@ outside:
 	  --scratch-path .build-outside --skip-build
 
 ## api: write the public API of Strata, one declaration per line, to Tests/PublicAPI/Strata.txt
+## (and of StrataTesting and StrataSandbox, the other shipped products, beside it)
 ## (from the symbol graph of the debug build); api-check fails when the surface differs from it.
 ## What exists only on Apple platforms (os.Logger's sink, the Keychain store) is listed in
 ## Strata+Darwin.txt: on macOS the dump must be both files together, and `make api` there
@@ -48,6 +49,7 @@ outside:
 API_FILE   := Tests/PublicAPI/Strata.txt
 API_DARWIN := Tests/PublicAPI/Strata+Darwin.txt
 API_GRAPHS := .build-api
+API_MODULES := StrataTesting StrataSandbox
 SYMBOLGRAPH_EXTRACT ?= $(shell command -v swift-symbolgraph-extract || echo xcrun swift-symbolgraph-extract)
 ifeq ($(shell uname -s),Darwin)
   API_PLATFORM := -sdk "$$(xcrun --show-sdk-path --sdk macosx)" -target "$$(uname -m)-apple-macosx14.0"
@@ -59,7 +61,24 @@ api:
 	bin=$$($(SWIFT) build --show-bin-path) && $(SYMBOLGRAPH_EXTRACT) -module-name Strata \
 	  -minimum-access-level public -skip-synthesized-members -I "$$bin/Modules" $(API_PLATFORM) \
 	  -Xcc -fmodule-map-file="$$bin/CStrataAtomics.build/module.modulemap" -output-dir $(API_GRAPHS)
-	$(SWIFT) run --skip-build strata-api-dump $(API_GRAPHS) > $(API_GRAPHS)/Strata.txt
+	$(SWIFT) run --skip-build strata-api-dump $(API_GRAPHS) Strata > $(API_GRAPHS)/Strata.txt
+	@# The test kit and the sandbox ship as products too: their surfaces are checked the same way.
+	@for module in $(API_MODULES); do \
+	  $(SWIFT) build $(STRICT) --target $$module >/dev/null || exit 1; \
+	  mkdir -p $(API_GRAPHS)/$$module; \
+	  bin=$$($(SWIFT) build --show-bin-path) && $(SYMBOLGRAPH_EXTRACT) -module-name $$module \
+	    -minimum-access-level public -skip-synthesized-members -I "$$bin/Modules" $(API_PLATFORM) \
+	    -Xcc -fmodule-map-file="$$bin/CStrataAtomics.build/module.modulemap" \
+	    -output-dir $(API_GRAPHS)/$$module || exit 1; \
+	  $(SWIFT) run --skip-build strata-api-dump $(API_GRAPHS)/$$module $$module \
+	    > $(API_GRAPHS)/$$module.txt || exit 1; \
+	  if [ "$(CHECK)" = 1 ]; then \
+	    diff -u Tests/PublicAPI/$$module.txt $(API_GRAPHS)/$$module.txt || { echo "api-check:" \
+	      "$$module's public API changed; review the diff, run make api, commit" \
+	      "Tests/PublicAPI/$$module.txt"; exit 1; }; \
+	  else cp $(API_GRAPHS)/$$module.txt Tests/PublicAPI/$$module.txt; \
+	    echo "api: Tests/PublicAPI/$$module.txt ($$(wc -l < $(API_GRAPHS)/$$module.txt) lines)"; fi; \
+	done
 	@if [ "$$(uname -s)" = Darwin ]; then cat $(API_FILE) $(API_DARWIN); else cat $(API_FILE); fi \
 	  | LC_ALL=C sort > $(API_GRAPHS)/expected.txt
 	@LC_ALL=C sort $(API_GRAPHS)/Strata.txt > $(API_GRAPHS)/dumped.txt

@@ -1,10 +1,10 @@
 import Foundation
 
-// Prints Strata's public API, one declaration per line, sorted by its path
+// Prints a module's public API, one declaration per line, sorted by its path
 // (`Config.int(_:default:in:) | func int(…) throws -> Int`), from the symbol graph that
 // `swift-symbolgraph-extract -minimum-access-level public` writes. The output is checked in
-// (Tests/PublicAPI/Strata.txt) so that every change to the surface shows up in a diff.
-// Usage: strata-api-dump <symbol graph directory>
+// (Tests/PublicAPI/<module>.txt) so that every change to a shipped surface shows up in a diff.
+// Usage: strata-api-dump <symbol graph directory> [module, default Strata]
 
 struct SymbolGraph: Decodable {
   struct Symbol: Decodable {
@@ -16,15 +16,17 @@ struct SymbolGraph: Decodable {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 2 else {
-  FileHandle.standardError.write(Data("usage: strata-api-dump <symbol graph directory>\n".utf8))
+guard (2...3).contains(arguments.count) else {
+  FileHandle.standardError.write(
+    Data("usage: strata-api-dump <symbol graph directory> [module]\n".utf8))
   exit(2)
 }
 let directory = URL(fileURLWithPath: arguments[1])
+let module = arguments.count == 3 ? arguments[2] : "Strata"
 var lines: [String] = []
-// Strata.symbols.json, plus Strata@<Module>.symbols.json for extensions of other modules' types.
+// <module>.symbols.json, plus <module>@<Other>.symbols.json for extensions of other modules' types.
 let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-  .filter { $0.hasPrefix("Strata") && $0.hasSuffix(".symbols.json") }
+  .filter { $0 == module + ".symbols.json" || $0.hasPrefix(module + "@") }
 for file in files {
   let graph = try JSONDecoder().decode(
     SymbolGraph.self, from: Data(contentsOf: directory.appendingPathComponent(file)))

@@ -31,9 +31,13 @@ extension Config {
     throws -> Int
   {
     guard let range else {
-      return try typed(key, default: defaultValue, expected: "a whole number") { Int($0) }
+      return try typed(
+        key, default: defaultValue, expected: TextGrammar.wholeNumberKind,
+        parse: TextGrammar.wholeNumber)
     }
-    return try typed(key, default: defaultValue, in: range, expected: "a whole number") { Int($0) }
+    return try typed(
+      key, default: defaultValue, in: range, expected: TextGrammar.wholeNumberKind,
+      parse: TextGrammar.wholeNumber)
   }
 
   /// The value of `key` as a duration: a non-negative number with a unit, `250ms`, `2s`,
@@ -47,22 +51,22 @@ extension Config {
   ) throws -> Duration {
     guard range != nil || step != nil else {
       return try typed(
-        key, default: defaultValue, expected: "a duration such as 250ms, 2s, 1.5s or 5m",
-        parse: Self.parseDuration)
+        key, default: defaultValue, expected: TextGrammar.durationKind,
+        parse: TextGrammar.duration)
     }
-    let range = range ?? .zero...Duration.seconds(Self.maxDuration)
+    let range = range ?? .zero...Duration.seconds(TextGrammar.maxDuration)
     guard let step, step > .zero else {
       // Only examples the range accepts: "such as 250ms" for a 1s minimum misleads.
       let examples = ["250ms", "2s", "30s", "5m", "1h", "1d"].filter { example in
-        Self.parseDuration(example).map(range.contains) ?? false
+        TextGrammar.duration(example).map(range.contains) ?? false
       }.prefix(3)
       return try typed(
-        key, default: defaultValue, in: range, expected: "a duration", shown: Self.written,
+        key, default: defaultValue, in: range, expected: "a duration", shown: TextGrammar.written,
         examples: examples.isEmpty
           ? nil
           : examples.dropLast().joined(separator: ", ")
             + (examples.count > 1 ? " or " : "") + (examples.last ?? ""),
-        parse: Self.parseDuration)
+        parse: TextGrammar.duration)
     }
     // "whole minutes from 1m to 43200m": bounds in the step's unit where it has one.
     let units: [(Duration, String, String)] = [
@@ -79,7 +83,7 @@ extension Config {
       },
       examples: unit.map { "30\($0.2)" },
       parse: { text in
-        Self.parseDuration(text).flatMap { value in
+        TextGrammar.duration(text).flatMap { value in
           let steps = value / step
           return steps == steps.rounded() ? value : nil
         }
@@ -94,31 +98,21 @@ extension Config {
     _ key: Key, default defaultValue: Double? = nil, in range: ClosedRange<Double>? = nil
   ) throws -> Double {
     guard let range else {
-      return try typed(key, default: defaultValue, expected: "a number", parse: Self.decimal)
+      return try typed(
+        key, default: defaultValue, expected: TextGrammar.numberKind, parse: TextGrammar.number)
     }
     return try typed(
-      key, default: defaultValue, in: range, expected: "a number", parse: Self.decimal)
+      key, default: defaultValue, in: range, expected: TextGrammar.numberKind,
+      parse: TextGrammar.number)
   }
 
-  private static func decimal(_ text: String) -> Double? {
-    guard text.utf8.allSatisfy({ byte in "0123456789+-.eE".utf8.contains(byte) }) else {
-      return nil
-    }
-    return Double(text).flatMap { $0.isFinite ? $0 : nil }
-  }
-
-  /// The value of `key` as a flag: `YES`/`NO`, `true`/`false`, `1`/`0` (any letter case).
+  /// The value of `key` as a flag: `YES`/`NO`, `true`/`false`, `on`/`off`, `1`/`0` (any
+  /// letter case), as a preference reads one.
   /// - Parameter key: The key.
   /// - Parameter defaultValue: Returned when no layer defines the key.
   /// - Throws: ``ConfigError`` `.missingKey` or `.invalidValue`.
   public func bool(_ key: Key, default defaultValue: Bool? = nil) throws -> Bool {
-    try typed(key, default: defaultValue, expected: "YES, NO, true, false, 1 or 0") {
-      switch $0.lowercased() {
-      case "yes", "true", "1": true
-      case "no", "false", "0": false
-      default: nil
-      }
-    }
+    try typed(key, default: defaultValue, expected: TextGrammar.flagKind, parse: TextGrammar.flag)
   }
 
   /// The value of `key` as a size in bytes: a whole number with an optional unit, `65536`,
@@ -143,48 +137,6 @@ extension Config {
     guard let amount = number.plainInteger else { return nil }
     let (bytes, overflow) = amount.multipliedReportingOverflow(by: unit.factor)
     return overflow ? nil : bytes
-  }
-
-  /// The longest duration accepted: 10 years (longer is a typo, and would overflow timers).
-  static let maxDuration: Double = 10 * 365 * 24 * 3600
-
-  /// `duration` as a config file would write it: in the largest unit it is a whole number of
-  /// (`1d`, `90s`, `1500ms`), so a range in a message can be copied into the file as it is.
-  static func written(_ duration: Duration) -> String {
-    let (seconds, overflow) = duration.components.seconds.multipliedReportingOverflow(by: 1_000)
-    guard !overflow else { return duration.shortDescription }
-    let milliseconds = seconds + duration.components.attoseconds / 1_000_000_000_000_000
-    for (unit, suffix) in [(86_400_000, "d"), (3_600_000, "h"), (60_000, "m"), (1_000, "s")]
-    where milliseconds != 0 && milliseconds % Int64(unit) == 0 {
-      return "\(milliseconds / Int64(unit))\(suffix)"
-    }
-    return "\(milliseconds)ms"
-  }
-
-  /// Parses `250ms`, `2s`, `1.5s`, `5m`, `1h` up to ``maxDuration``, exactly: a duration is a
-  /// whole number of milliseconds, so `1.5ms` or `86400.0000001s` (which rounding would turn
-  /// into a value the range accepts) is nil, as is anything else.
-  static func parseDuration(_ text: String) -> Duration? {
-    let units: [(suffix: String, milliseconds: Int)] = [
-      ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
-    ]
-    guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else { return nil }
-    let number = text.dropLast(unit.suffix.count)
-    let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let fraction = parts.count == 2 ? parts[1] : ""
-    guard let whole = parts[0].isEmpty && !fraction.isEmpty ? 0 : parts[0].plainInteger,
-      parts.count == 1 || (fraction.plainInteger != nil && fraction.count <= 9)
-    else { return nil }
-    // whole × unit + fraction × unit / 10^digits, each step checked for overflow and the
-    // last for a remainder (a part of a millisecond).
-    let scale = (0..<fraction.count).reduce(1) { total, _ in total * 10 }
-    let (wholeMilliseconds, overflow) = whole.multipliedReportingOverflow(by: unit.milliseconds)
-    let (scaled, fractionOverflow) = (fraction.plainInteger ?? 0)
-      .multipliedReportingOverflow(by: unit.milliseconds)
-    guard !overflow, !fractionOverflow, scaled % scale == 0 else { return nil }
-    let (milliseconds, sumOverflow) = wholeMilliseconds.addingReportingOverflow(scaled / scale)
-    guard !sumOverflow, Double(milliseconds) <= maxDuration * 1_000 else { return nil }
-    return .milliseconds(milliseconds)
   }
 
   /// ``typed(_:default:expected:parse:)`` for a value that must also lie in `range`; the
@@ -226,10 +178,8 @@ extension Config {
       "\(key.name)\(source): expected \(expected), got \(shown)")
   }
 
-  /// `'value'`, at most 80 characters of it: an error message never repeats a huge input.
-  static func quoted(_ value: String) -> String {
-    value.count <= 80 ? "'\(value)'" : "'\(value.prefix(77))…' (\(value.count) characters)"
-  }
+  /// `'value'`, shortened (``TextGrammar/quoted(_:)``).
+  static func quoted(_ value: String) -> String { TextGrammar.quoted(value) }
 
   private func missing(_ key: Key) -> ConfigError {
     let destination = file.map { "define it in \($0)" } ?? "define it in a config file (--config)"

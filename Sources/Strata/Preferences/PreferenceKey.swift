@@ -14,14 +14,14 @@ public struct PreferenceKey<Value: PreferenceValue>: Sendable {
   let refusal: @Sendable (Value) -> String?
 
   /// A setting of `scope` named `name`, `defaultValue` until set; `refusal` says why a value
-  /// of the right type is refused (nil: allowed), and `allowed` what is (default: the type's
-  /// ``PreferenceValue/preferenceKind``).
+  /// of the right type is refused (nil: allowed), and `allowed` what is (default: the kind
+  /// of its ``PreferenceValue/textFormat``).
   public init(
     _ name: String, default defaultValue: Value, scope: PreferenceScope = .account,
     allowed: String? = nil, refusal: @escaping @Sendable (Value) -> String? = { _ in nil }
   ) {
     (self.name, self.defaultValue, self.scope, self.refusal) = (name, defaultValue, scope, refusal)
-    self.allowed = allowed ?? Value.preferenceKind
+    self.allowed = allowed ?? Value.textFormat.kind
   }
 
   /// A setting whose values lie in `range`.
@@ -29,9 +29,9 @@ public struct PreferenceKey<Value: PreferenceValue>: Sendable {
     _ name: String, default defaultValue: Value, in range: ClosedRange<Value>,
     scope: PreferenceScope = .account
   ) where Value: Comparable {
+    let format = Value.textFormat
     let allowed =
-      "\(Value.preferenceKind) from \(range.lowerBound.preferenceText) to "
-      + range.upperBound.preferenceText
+      "\(format.kind) from \(format.text(range.lowerBound)) to \(format.text(range.upperBound))"
     self.init(name, default: defaultValue, scope: scope, allowed: allowed) {
       range.contains($0) ? nil : allowed
     }
@@ -42,8 +42,8 @@ public struct PreferenceKey<Value: PreferenceValue>: Sendable {
     guard text.count <= Preferences.longestValue else {
       return .failure(.tooLong(name: name, limit: Preferences.longestValue))
     }
-    guard let value = Value(preferenceText: text) else {
-      return .failure(.invalid(name: name, text: text, allowed: Value.preferenceKind))
+    guard let value = Value.textFormat.parse(text) else {
+      return .failure(.invalid(name: name, text: text, allowed: Value.textFormat.kind))
     }
     if let refused = refusal(value) {
       return .failure(.invalid(name: name, text: text, allowed: refused))
@@ -74,29 +74,34 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "no setting '\(UntrustedText.sanitize(name, limit: 64))'; the settings are "
         + known.joined(separator: ", ")
     case .invalid(let name, let text, let allowed):
-      "\(name) cannot be '\(UntrustedText.sanitize(text, limit: 40))': \(allowed)"
+      // A command line's text: shown on one line, secrets and control characters masked.
+      TextGrammar.refusal(name, expected: allowed, got: UntrustedText.sanitize(text, limit: 80))
     case .tooLong(let name, let limit):
       "\(name): a value has at most \(limit) characters"
     }
   }
 }
 
-/// A key of any value type, as a list of settings holds it.
+/// A ``PreferenceKey`` of any value type, as a list of settings holds it: its name and scope
+/// (``Preferences/entries()`` gives the rest).
 public protocol AnyPreferenceKey: Sendable {
   var name: String { get }
   var scope: PreferenceScope { get }
+}
+
+/// What ``Preferences`` asks of a key whose value type it does not know: the text side.
+protocol TextPreferenceKey: AnyPreferenceKey {
   /// The default, as text.
   var defaultText: String { get }
   /// What values it takes, for a listing or a refusal.
-  var allowedText: String { get }
+  var allowed: String { get }
   /// `text` as the value's own text (`yes` → `true`), or what is wrong with it.
   func normalized(_ text: String) -> Result<String, PreferenceError>
 }
 
-extension PreferenceKey: AnyPreferenceKey {
-  public var defaultText: String { defaultValue.preferenceText }
-  public var allowedText: String { allowed }
-  public func normalized(_ text: String) -> Result<String, PreferenceError> {
-    parse(text).map(\.preferenceText)
+extension PreferenceKey: TextPreferenceKey {
+  var defaultText: String { Value.textFormat.text(defaultValue) }
+  func normalized(_ text: String) -> Result<String, PreferenceError> {
+    parse(text).map(Value.textFormat.text)
   }
 }

@@ -1,71 +1,46 @@
 import Foundation
 
 /// A type a user's setting can have: written as text (in the file and on a command line) and
-/// read back exactly, with a clear refusal for text that is not one.
+/// read back exactly by its ``textFormat``, with a clear refusal for text that is not one.
+/// Flags, numbers and durations read as ``Config`` reads them.
 public protocol PreferenceValue: Sendable, Equatable {
-  /// The value `text` says, or nil.
-  init?(preferenceText text: String)
-  var preferenceText: String { get }
-  /// What text is accepted, for a refusal (`a whole number`, `true or false`).
-  static var preferenceKind: String { get }
+  /// How the value is written as text and read back.
+  static var textFormat: TextFormat<Self> { get }
 }
 
 extension Bool: PreferenceValue {
-  public init?(preferenceText text: String) {
-    switch text.lowercased() {
-    case "true", "yes", "on", "1": self = true
-    case "false", "no", "off", "0": self = false
-    default: return nil
-    }
+  /// `true`/`false`, also `yes`/`no`, `on`/`off`, `1`/`0`; kept as `true` or `false`.
+  public static var textFormat: TextFormat<Bool> {
+    TextFormat(kind: TextGrammar.flagKind, parse: TextGrammar.flag) { $0 ? "true" : "false" }
   }
-  public var preferenceText: String { self ? "true" : "false" }
-  public static var preferenceKind: String { "true or false" }
 }
 
 extension Int: PreferenceValue {
   /// Digits with an optional sign, in range of `Int` (no trap on an overflowing value).
-  public init?(preferenceText text: String) {
-    guard text.count <= 20, let value = Int(text) else { return nil }
-    self = value
+  public static var textFormat: TextFormat<Int> {
+    TextFormat(kind: TextGrammar.wholeNumberKind, parse: TextGrammar.wholeNumber) { String($0) }
   }
-  public var preferenceText: String { String(self) }
-  public static var preferenceKind: String { "a whole number" }
 }
 
 extension Double: PreferenceValue {
-  /// A finite number.
-  public init?(preferenceText text: String) {
-    guard text.count <= 40, let value = Double(text), value.isFinite else { return nil }
-    self = value
+  /// A finite decimal number.
+  public static var textFormat: TextFormat<Double> {
+    TextFormat(kind: TextGrammar.numberKind, parse: TextGrammar.number) { String($0) }
   }
-  public var preferenceText: String { String(self) }
-  public static var preferenceKind: String { "a number" }
 }
 
 extension String: PreferenceValue {
-  public init?(preferenceText text: String) { self = text }
-  public var preferenceText: String { self }
-  public static var preferenceKind: String { "text" }
+  public static var textFormat: TextFormat<String> {
+    TextFormat(kind: "text", parse: { $0 }, text: { $0 })
+  }
 }
 
 extension Duration: PreferenceValue {
-  /// `250ms`, `30s`, `5m`, `2h` (as the configuration writes durations).
-  public init?(preferenceText text: String) {
-    let units: [(String, Int64)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
-    for (suffix, milliseconds) in units where text.hasSuffix(suffix) {
-      guard let count = Int64(text.dropLast(suffix.count)), count >= 0 else { return nil }
-      let (total, overflow) = count.multipliedReportingOverflow(by: milliseconds)
-      guard !overflow else { return nil }
-      self = .milliseconds(total)
-      return
-    }
-    return nil
+  /// `250ms`, `1.5s`, `5m`, `2h`, `1d`, kept in the largest whole unit (`90s`).
+  public static var textFormat: TextFormat<Duration> {
+    TextFormat(
+      kind: TextGrammar.durationKind, parse: TextGrammar.duration, text: TextGrammar.written)
   }
-  public var preferenceText: String {
-    let milliseconds = components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
-    return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000)s" : "\(milliseconds)ms"
-  }
-  public static var preferenceKind: String { "a duration (250ms, 30s, 5m, 2h)" }
 }
 
 /// An enumeration whose raw values are its text: declare the conformance, nothing more.
@@ -74,9 +49,11 @@ extension Duration: PreferenceValue {
 /// ```
 extension PreferenceValue
 where Self: RawRepresentable, Self.RawValue == String, Self: CaseIterable {
-  public init?(preferenceText text: String) { self.init(rawValue: text) }
-  public var preferenceText: String { rawValue }
-  public static var preferenceKind: String {
-    "one of " + allCases.map(\.rawValue).joined(separator: ", ")
+  public static var textFormat: TextFormat<Self> {
+    TextFormat(kind: "one of " + allCases.map(\.rawValue).joined(separator: ", ")) {
+      Self(rawValue: $0)
+    } text: {
+      $0.rawValue
+    }
   }
 }

@@ -19,6 +19,8 @@ public final class Preferences: Sendable {
 
   /// Every setting, in the order they are listed.
   public let keys: [any AnyPreferenceKey]
+  /// The same keys, as text is read and written through them.
+  private let settings: [any TextPreferenceKey]
   private let accounts: String
   private let device: PreferencesFile
   /// Says whose `.account` settings are read and written, at every call (nil: the device's).
@@ -26,24 +28,23 @@ public final class Preferences: Sendable {
   /// Wakes every watcher at once after a change made here.
   private let changesMade = EventBroadcaster<Void>()
 
-  /// Where a value comes from.
-  public enum Source: String, Sendable {
-    case defaultValue = "default"
-    case account
-    case device
-  }
-
-  /// A setting as it stands now.
+  /// A setting as it stands now, in the shape of a ``ConfigValue``: its key, its value and
+  /// where that came from.
   public struct Entry: Sendable, Equatable {
-    public let name: String
+    /// The setting's name (``PreferenceKey/name``).
+    public let key: String
     /// Its value, as text.
     public let value: String
-    public let source: Source
+    /// The file it was read from — the account's or the device's; nil: nothing is set, so it
+    /// is the default.
+    public let origin: PreferenceScope?
     /// What values it takes.
     public let allowed: String
   }
 
-  /// The settings `keys` that `app` keeps for the API at `origin`, for the owner `session`
+  /// The settings `keys` (``PreferenceKey`` values: a type of an app's own that conforms to
+  /// ``AnyPreferenceKey`` is no setting here) that `app` keeps for the API at `origin`, for
+  /// the owner `session`
   /// says is signed in (``Authenticator/owner()``, asked at every call; the device when nil);
   /// `directory` replaces `<config>/preferences` (tests).
   public init(
@@ -53,6 +54,7 @@ public final class Preferences: Sendable {
     let root =
       directory ?? AppDirectories(app: app, environment: environment).config + "/preferences"
     (self.keys, self.session) = (keys, session)
+    settings = keys.compactMap { $0 as? any TextPreferenceKey }
     accounts = root + "/" + AppDirectories.component(for: origin)
     device = PreferencesFile(path: root + "/device.json")
   }
@@ -75,7 +77,7 @@ public final class Preferences: Sendable {
   /// Sets `key` to `value`.
   /// - Throws: ``PreferenceError`` when the key does not allow it (nothing written).
   public func set<Value>(_ key: PreferenceKey<Value>, to value: Value) async throws {
-    try await set(key.name, to: value.preferenceText)
+    try await set(key.name, to: Value.textFormat.text(value))
   }
 
   /// Sets the setting named `name` from text (a command line's), checked by its key.
@@ -95,7 +97,7 @@ public final class Preferences: Sendable {
   /// Puts the setting named `name` back to its default — every setting, when nil.
   /// - Throws: ``PreferenceError/unknown(name:known:)``.
   public func reset(_ name: String? = nil) async throws {
-    let chosen = try name.map { [try key($0)] } ?? keys
+    let chosen = try name.map { [try key($0)] } ?? settings
     var changed = false
     for key in chosen {
       changed = try await file(key.scope).update { $0[key.name] = nil }.changed || changed
@@ -107,16 +109,15 @@ public final class Preferences: Sendable {
   public func entries() async throws -> [Entry] {
     // Each file read once, not once per setting: a watcher does this every quarter second.
     var files: [PreferenceScope: [String: String]] = [:]
-    for scope in Set(keys.map(\.scope)) { files[scope] = try await file(scope).values() }
+    for scope in Set(settings.map(\.scope)) { files[scope] = try await file(scope).values() }
     var entries: [Entry] = []
-    for key in keys {
+    for key in settings {
       let text = files[key.scope]?[key.name]
       let kept = text.flatMap { try? key.normalized($0).get() }
       entries.append(
         Entry(
-          name: key.name, value: kept ?? key.defaultText,
-          source: kept == nil ? .defaultValue : key.scope == .device ? .device : .account,
-          allowed: key.allowedText))
+          key: key.name, value: kept ?? key.defaultText, origin: kept == nil ? nil : key.scope,
+          allowed: key.allowed))
     }
     return entries
   }
@@ -147,7 +148,7 @@ public final class Preferences: Sendable {
         for await _ in wakes {
           let stamp = await self.stamp()
           guard stamp != last?.stamp, let now = try? await self.snapshot() else { continue }
-          let changed = zip(last?.entries ?? [], now.entries).filter { $0 != $1 }.map(\.1.name)
+          let changed = zip(last?.entries ?? [], now.entries).filter { $0 != $1 }.map(\.1.key)
           if !changed.isEmpty { continuation.yield(Set(changed)) }
           last = now
         }
@@ -171,9 +172,9 @@ public final class Preferences: Sendable {
     return (stamp, try await entries())
   }
 
-  private func key(_ name: String) throws(PreferenceError) -> any AnyPreferenceKey {
-    guard let key = keys.first(where: { $0.name == name }) else {
-      throw .unknown(name: name, known: keys.map(\.name))
+  private func key(_ name: String) throws(PreferenceError) -> any TextPreferenceKey {
+    guard let key = settings.first(where: { $0.name == name }) else {
+      throw .unknown(name: name, known: settings.map(\.name))
     }
     return key
   }

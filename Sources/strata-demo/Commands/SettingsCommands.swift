@@ -32,7 +32,7 @@ enum SettingsCommands {
     guard await model.set(invocation.positionals[0], to: invocation.positionals[1]) else {
       throw model.state.failure?.error ?? CommandFailure(Localized.current("settings.notChanged"))
     }
-    return table(model.entries.filter { $0.name == invocation.positionals[0] })
+    return table(model.entries.filter { $0.key == invocation.positionals[0] })
   }
 
   static func reset(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
@@ -46,8 +46,15 @@ enum SettingsCommands {
     Output(
       text: .table(
         headers: Headings.of("setting", "value", "from", "allowed"),
-        rows: entries.map { [$0.name, $0.value, $0.source.rawValue, $0.allowed] },
+        rows: entries.map { [$0.key, $0.value, Self.origin($0), $0.allowed] },
         footer: Localized.current("settings.footer")),
-      json: entries.map { ["name": $0.name, "value": $0.value, "from": $0.source.rawValue] })
+      json: entries.map {
+        ["name": $0.key, "value": $0.value, "from": Self.origin($0), "allowed": $0.allowed]
+      })
+  }
+
+  /// Where a setting's value came from: `account`, `device`, or `default` (nothing set).
+  private static func origin(_ entry: Preferences.Entry) -> String {
+    entry.origin?.rawValue ?? "default"
   }
 }

@@ -14,6 +14,25 @@ import Testing
 
 private struct Post: Decodable, Sendable {}
 private struct NewPost: Codable, Sendable {}
+
+/// A preference of an app's own type, read and written by its own text format.
+private struct Percent: Equatable, Sendable {
+  let value: Int
+  init?(text: String) {
+    guard text.hasSuffix("%"), let value = Int(text.dropLast()) else { return nil }
+    self.value = value
+  }
+}
+
+extension Percent: PreferenceValue {
+  static var textFormat: TextFormat<Percent> {
+    TextFormat(kind: "a percentage (25%)") {
+      Percent(text: $0)
+    } text: {
+      "\($0.value)%"
+    }
+  }
+}
 private struct Comments: Decodable, Sendable {}
 
 /// A repository of an app's, as the samples name one.

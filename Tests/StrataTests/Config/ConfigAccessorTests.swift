@@ -54,17 +54,34 @@ struct ConfigAccessorTests {
   }
 
   @Test(arguments: [
-    ("YES", true), ("yes", true), ("true", true), ("TRUE", true), ("1", true),
-    ("NO", false), ("no", false), ("false", false), ("0", false),
+    ("YES", true), ("yes", true), ("true", true), ("TRUE", true), ("1", true), ("on", true),
+    ("NO", false), ("no", false), ("false", false), ("0", false), ("Off", false),
   ])
   func validBool(_ text: String, _ expected: Bool) throws {
     #expect(try Self.config(text).bool("V") == expected)
   }
 
-  @Test(arguments: ["maybe", "2", "on", ""])
+  @Test(arguments: ["maybe", "2", "onn", ""])
   func invalidBool(_ text: String) throws {
     let error = try #require(throws: ConfigError.self) { try Self.config("'\(text)'").bool("V") }
-    #expect(error.message.contains("YES, NO, true, false, 1 or 0"))
+    #expect(error.message == "V: expected true or false (or yes/no, on/off, 1/0), got '\(text)'")
+  }
+
+  /// Config and preferences read text with one grammar: what one accepts the other does, and
+  /// a refusal is one sentence.
+  @Test(arguments: ["1d", "1.5s", "250ms", "yes", "off", "42", "-7", "0.25", "1e3"])
+  func configAndPreferencesReadTextAlike(_ text: String) throws {
+    let config = try Self.config("'\(text)'")
+    #expect((try? config.duration("V")) == Duration.textFormat.parse(text))
+    #expect((try? config.bool("V")) == Bool.textFormat.parse(text))
+    #expect((try? config.int("V")) == Int.textFormat.parse(text))
+    #expect((try? config.double("V")) == Double.textFormat.parse(text))
+    let key = PreferenceKey("v", default: Duration.seconds(1))
+    let refused = PreferenceError.invalid(name: "V", text: "soon", allowed: key.allowed)
+    let configRefusal = try #require(throws: ConfigError.self) {
+      try Self.config("'soon'").duration("V")
+    }
+    #expect(configRefusal.message.hasSuffix(refused.description))
   }
 
   @Test(arguments: [

@@ -65,9 +65,9 @@ struct PreferencesTests {
     #expect(try await reopened.value(Self.theme) == .dark)
     #expect(try await reopened.set("offline-first", to: "no") == "false", "kept as its own text")
     let entries = try await reopened.entries()
-    #expect(entries.map(\.source) == [.account, .account, .account, .account, .account, .device])
+    #expect(entries.map(\.origin) == [.account, .account, .account, .account, .account, .device])
     try await reopened.reset("page-size")
-    #expect(try await reopened.entries().first?.source == .defaultValue)
+    #expect(try await reopened.entries().first?.origin == nil, "the default: nothing set")
   }
 
   /// An account's settings are its own; the device's are everyone's on this device.
@@ -111,7 +111,7 @@ struct PreferencesTests {
       ),
       (
         "every", "5 minutes",
-        .invalid(name: "every", text: "5 minutes", allowed: Duration.preferenceKind)
+        .invalid(name: "every", text: "5 minutes", allowed: Duration.textFormat.kind)
       ),
       ("ratio", "nan", .invalid(name: "ratio", text: "nan", allowed: "a number")),
       ("name", String(repeating: "x", count: 10_000_000), .tooLong(name: "name", limit: 1_024)),
