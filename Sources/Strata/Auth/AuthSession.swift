@@ -53,7 +53,7 @@ public actor AuthSession: Authenticator {
   private var generation = 0
   /// The version of the session file last read (``FileTokenStore/version()``): when it
   /// differs, another process changed the session.
-  private var storedVersion: [Int]?
+  private var storedVersion: String?
   /// How many refresh calls were made (for diagnostics and tests).
 
   package private(set) var refreshCount = 0

@@ -116,19 +116,7 @@ public final class FileTokenStore: TokenStore {
   /// What identifies the file's current version without reading it — inode, size and change
   /// time — nil when there is none: a sign-out or sign-in in another process changes it (a
   /// save renames a new file over the old one), at the cost of one `lstat`.
-  package func version() -> [Int]? {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return nil }
-    #if canImport(Darwin)
-      let changed = info.st_ctimespec
-    #else
-      let changed = info.st_ctim
-    #endif
-    return [
-      Int(truncatingIfNeeded: info.st_ino), Int(truncatingIfNeeded: info.st_size),
-      Int(truncatingIfNeeded: changed.tv_sec), Int(truncatingIfNeeded: changed.tv_nsec),
-    ]
-  }
+  package func version() -> String? { PrivateFile.stamp(of: path) }
 
   /// Writes the credentials atomically with mode 0600.
   public func save(_ credentials: Credentials) throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every file the library writes goes through `Security/PrivateFile.swift` (0600, never
+/// Every file the library writes goes through `Files/PrivateFile.swift` (0600, never
 /// through a link, only the user's own, never in a shared temporary directory): a call that
 /// makes, opens or writes a file any other way in `Sources/Strata` fails this test, with the
 /// file, the line and what to use instead.
@@ -50,7 +50,7 @@ struct FileWritingLintTests {
     let sources = (files ?? []).filter { $0.hasSuffix(".swift") }
     #expect(sources.count > 50, "the library's sources were found")
     var found: [String] = []
-    for file in sources where file != "Security/PrivateFile.swift" {
+    for file in sources where file != "Files/PrivateFile.swift" {
       let text = try String(
         contentsOf: Self.library.appendingPathComponent(file), encoding: .utf8)
       found += try Self.violations(in: text, file: "Sources/Strata/" + file)

@@ -9,7 +9,8 @@ import Testing
 struct LayeringTests {
   /// Bottom first. A folder not listed here fails the test: place it on purpose.
   static let layers: [String: Int] = [
-    "Support": 0, "Security": 1, "Config": 2, "Caching": 2, "DI": 2, "Logging": 3,
+    "Support": 0, "Security": 1, "Files": 2, "Identity": 2, "Config": 2, "Caching": 3, "DI": 2,
+    "Logging": 3,
     "Networking": 4, "Auth": 5, "Storage": 5, "Preferences": 5,
   ]
 

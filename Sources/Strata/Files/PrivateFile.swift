@@ -219,17 +219,17 @@ enum PrivateFile {
   }
 
   /// What changes whenever the file at `path` is replaced or written (its inode, size and
-  /// modification time to the nanosecond; a link is not followed), or nil when nothing is
-  /// there: a cheap way to tell a file changed without reading it or taking its lock.
+  /// change time to the nanosecond; a link is not followed), or nil when nothing is there: a
+  /// cheap way to tell a file changed without reading it or taking its lock.
   static func stamp(of path: String) -> String? {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
-      let modified = info.st_mtimespec
+      let changed = info.st_ctimespec
     #else
-      let modified = info.st_mtim
+      let changed = info.st_ctim
     #endif
-    return "\(info.st_ino)-\(info.st_size)-\(modified.tv_sec).\(modified.tv_nsec)"
+    return "\(info.st_ino)-\(info.st_size)-\(changed.tv_sec).\(changed.tv_nsec)"
   }
 
   /// A new file of the library's for writing, made 0600; nil when the name is taken.
