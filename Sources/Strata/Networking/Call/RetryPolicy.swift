@@ -64,11 +64,6 @@ public struct RetryPolicy: Sendable, Equatable {
   /// One attempt: every failure is final (a refresh after a 401 still happens, as it is
   /// not a retry).
   public static let none = RetryPolicy(maxRetries: 0)
-  /// The default, with POST and PATCH retried too: for requests that carry an
-  /// `Idempotency-Key` (``Request/idempotencyKey``), which a server uses to answer a repeat
-  /// with the first answer instead of doing the work twice. Never for a POST without one.
-  public static let idempotentWrites = RetryPolicy(
-    retryableMethods: [.get, .head, .options, .put, .delete, .post, .patch])
 
   // MARK: Decisions
 
