@@ -57,9 +57,11 @@ extension Config {
     let range = range ?? .zero...Duration.seconds(TextGrammar.maxDuration)
     guard let step, step > .zero else {
       // Only examples the range accepts: "such as 250ms" for a 1s minimum misleads.
-      let examples = ["250ms", "2s", "30s", "5m", "1h", "1d"].filter { example in
-        TextGrammar.duration(example).map(range.contains) ?? false
-      }.prefix(3)
+      let candidates: [Duration] = [
+        .milliseconds(250), .seconds(2), .seconds(30), .seconds(300), .seconds(3_600),
+        .seconds(86_400),
+      ]
+      let examples = candidates.filter(range.contains).prefix(3).map(TextGrammar.written)
       return try typed(
         key, default: defaultValue, in: range, expected: "a duration", shown: TextGrammar.written,
         examples: examples.isEmpty

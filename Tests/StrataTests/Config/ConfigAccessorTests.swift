@@ -67,6 +67,14 @@ struct ConfigAccessorTests {
     #expect(error.message == "V: expected true or false (or yes/no, on/off, 1/0), got '\(text)'")
   }
 
+  /// A fraction has at most nine digits, each counted: `1.500000000s` is 1.5 s, a tenth digit
+  /// is refused even when it is a zero.
+  @Test func aDurationsFractionHasAtMostNineDigits() throws {
+    #expect(try Self.config("1.500000000s").duration("V") == .milliseconds(1_500))
+    #expect(throws: ConfigError.self) { try Self.config("1.5000000000s").duration("V") }
+    #expect(Duration.textFormat.parse("0.000000001d") == nil, "not a whole millisecond")
+  }
+
   /// Config and preferences read text with one grammar: what one accepts the other does, and
   /// a refusal is one sentence.
   @Test(arguments: ["1d", "1.5s", "250ms", "yes", "off", "42", "-7", "0.25", "1e3"])

@@ -52,6 +52,30 @@ struct RequestBodyTests {
     #expect(sent.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
   }
 
+  /// A transport that cannot stream (an app's own, here the mock) gets a file body as a
+  /// stream and answers whole: the bytes arrive, and the call's progress says each side once,
+  /// body first.
+  @Test func aTransportThatCannotStreamGetsTheFileAsAStream() async throws {
+    let folder = try TemporaryDirectory()
+    let bytes = (0..<70_000).map { UInt8($0 % 253) }
+    let file = try folder.write("upload.bin", bytes: bytes)
+    let transport = MockTransport.successful(json: #"{"ok":true}"#)
+    let progress = ProgressLog()
+    _ = try await makeService(transport).send(
+      Request<EmptyResponse>(
+        path: "upload", method: .post,
+        body: .file(URL(fileURLWithPath: file), contentType: "application/octet-stream")),
+      progress: progress.report)
+    let sent = try #require(transport.requests.first)
+    #expect(Self.sentBody(sent) == Data(bytes))
+    let size = Int64(bytes.count)
+    #expect(
+      progress.all == [
+        TransferProgress(.sending, completed: size, total: size),
+        TransferProgress(.receiving, completed: 11, total: 11),
+      ])
+  }
+
   /// A multipart form with a file: each attempt streams it whole from the start (a 503, then
   /// a 200 to the same key), and the temporary file it was assembled in is gone afterwards.
   @Test func aMultipartFormIsStreamedWholeOnEveryAttempt() async throws {

@@ -127,6 +127,20 @@ struct PreferencesTests {
 
   /// A file that is not a settings file is moved aside, read as empty (the defaults apply),
   /// and the next write makes a good one.
+  /// A settings folder others can read (0755, made by someone else's tool) is refused, read
+  /// or written: nothing of the user's goes where others can list it.
+  @Test func aFolderOthersCanReadIsRefused() async throws {
+    let place = Place()
+    defer { place.remove() }
+    try FileManager.default.createDirectory(
+      atPath: place.directory, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o755])
+    let preferences = place.preferences()
+    await #expect(throws: FileError.self) { try await preferences.set(Self.theme, to: .dark) }
+    await #expect(throws: FileError.self) { try await preferences.value(Self.theme) }
+    #expect(!FileManager.default.fileExists(atPath: place.directory + "/device.json"))
+  }
+
   @Test func aDamagedFileIsSetAsideAndTheDefaultsApply() async throws {
     let place = Place()
     defer { place.remove() }
