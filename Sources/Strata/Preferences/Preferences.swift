@@ -88,9 +88,8 @@ public final class Preferences: Sendable {
   public func set(_ name: String, to text: String) async throws -> String {
     let key = try self.key(name)
     let value = try key.normalized(text).get()
-    if try await file(key.scope).update({ $0[key.name] = value }).changed {
-      changesMade.yield(())
-    }
+    try await file(key.scope).update { $0[key.name] = value }
+    changesMade.yield(())  // watchers look at the files: a write that changed nothing tells none
     return value
   }
 
@@ -98,11 +97,8 @@ public final class Preferences: Sendable {
   /// - Throws: ``PreferenceError/unknown(name:known:)``.
   public func reset(_ name: String? = nil) async throws {
     let chosen = try name.map { [try key($0)] } ?? settings
-    var changed = false
-    for key in chosen {
-      changed = try await file(key.scope).update { $0[key.name] = nil }.changed || changed
-    }
-    if changed { changesMade.yield(()) }
+    for key in chosen { try await file(key.scope).update { $0[key.name] = nil } }
+    changesMade.yield(())
   }
 
   /// Every setting with its value and where that came from.

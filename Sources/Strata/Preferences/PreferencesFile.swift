@@ -20,19 +20,17 @@ struct PreferencesFile: Sendable {
 
   /// `change` applied to the file's values under the exclusive lock (nothing written when
   /// they are left as they were).
-  /// - Returns: What `change` returned, and whether the file changed.
-  func update<T>(_ change: (inout [String: String]) -> T) async throws -> (T, changed: Bool) {
+  func update(_ change: (inout [String: String]) -> Void) async throws {
     let lock = try await lock(exclusive: true)
     defer { lock.release() }
     var values = try read()
     let before = values
-    let result = change(&values)
-    guard values != before else { return (result, false) }
+    change(&values)
+    guard values != before else { return }
     let json = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])
     if let failure = PrivateFile.replace(path, with: json) {
       throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
     }
-    return (result, true)
   }
 
   /// The values as they stand, under a shared lock: readers never wait for one another.
