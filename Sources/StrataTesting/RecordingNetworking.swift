@@ -87,7 +87,7 @@ public final class RecordingNetworking: Networking {
     case .form(let fields): fields.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
     case .bytes(let data, let type): "<\(data.count) bytes, \(type)>"
     case .file(let url, let type): "<file \(url.path), \(type)>"
-    case .multipart(let form): "<multipart: \(form.parts.map(\.name).joined(separator: ", "))>"
+    case .multipart(let form): "<multipart form, boundary \(form.boundary)>"
     }
   }
 }

@@ -59,7 +59,10 @@ public struct Localized: Sendable {
 
   /// Whose something is: `account user-1`, `this device (signed out)`.
   public func owner(_ owner: DataOwner) -> String {
-    owner.account.map { self("owner.account", ["account": $0]) } ?? self("owner.device")
+    switch owner {
+    case .account(let account): self("owner.account", ["account": account])
+    case .device: self("owner.device")
+    }
   }
 
   /// Every key and sentence of `language`, as shipped.

@@ -19,7 +19,7 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
   public let origin: Origin?
   /// Who signed in (a user id or name, never a token), as stored (`account` in a session
   /// file); nil: ``DataOwner/device``.
-  package let account: String?
+  let account: String?
 
   /// Whose session these credentials make: the account the HTTP cache keeps that user's
   /// answers under, so another user on the device never sees them. ``DataOwner/device``:

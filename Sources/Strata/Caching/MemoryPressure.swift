@@ -43,7 +43,7 @@ public final class MemoryPressure: Sendable {
   private let system: Bool
   /// What the system's signal comes from once armed (`/proc/pressure/memory`, `dispatch`), or
   /// why there is none.
-  package var source: String { sourceText.withLock { $0 } }
+  var source: String { sourceText.withLock { $0 } }
   private let sourceText = Lock("not armed: nothing subscribed yet")
 
   /// An instance that only relays ``signal(_:)`` (tests, or an app with a signal of its own).

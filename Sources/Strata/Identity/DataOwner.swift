@@ -15,12 +15,12 @@ public enum DataOwner: Sendable, Hashable, CustomStringConvertible {
 
   /// The owner of what is made in a session of `account`; nil (signed out, or credentials that
   /// name no account) is the device.
-  public init(account: String?) {
+  init(account: String?) {
     if let account { self = .account(account) } else { self = .device }
   }
 
   /// The account, nil for the device.
-  public var account: String? {
+  var account: String? {
     if case .account(let account) = self { return account }
     return nil
   }

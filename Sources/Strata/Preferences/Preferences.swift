@@ -15,7 +15,7 @@ import Foundation
 ///   changed them, and within a quarter second when another process (or a sign-in) did.
 public final class Preferences: Sendable {
   /// The longest value accepted, in characters.
-  package static let longestValue = 1_024
+  static let longestValue = 1_024
 
   /// Every setting, in the order they are listed.
   public let keys: [any AnyPreferenceKey]

@@ -17,7 +17,7 @@ enum DeviceList {
       text: .table(
         headers: headers, rows: entries.map(row),
         footer: text.plural("device.count", count: entries.count, ["owner": text.owner(owner)])),
-      json: entries.map { Row(name: name, entry: $0, account: owner.account) })
+      json: entries.map { Row(name: name, entry: $0, account: owner.jsonAccount) })
   }
 
   /// What a change kept on the device says: `what` (e.g. `post abcd1234`) is pending — for
@@ -42,7 +42,7 @@ enum DeviceList {
         text(
           "change.kept",
           ["what": what, "local": local, "change": change, "owner": text.owner(owner)])),
-      json: Row(name: name, entry: entry, account: owner.account))
+      json: Row(name: name, entry: entry, account: owner.jsonAccount))
   }
 
   /// What `post delete` and `todo delete` print.
@@ -87,5 +87,13 @@ enum DeviceList {
       try fields.encode(entry.localId, forKey: .localId)
       if entry.deleted { try fields.encode(true, forKey: .deleted) }
     }
+  }
+}
+
+extension DataOwner {
+  /// The account as `--json` names it: its name, null for the device's.
+  var jsonAccount: String? {
+    if case .account(let name) = self { return name }
+    return nil
   }
 }

@@ -74,7 +74,7 @@ enum AccountCommands {
   /// user's) is removed too, with the account's kept answers, and a warning names it.
   static func logout(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let session = try app.resolve(AuthSession.self)
-    let account = await session.owner().account
+    let account = await session.owner().jsonAccount
     if await session.isSignedIn {
       await (try app.resolve(ProfileViewModel.self)).signOut()
       return Output(
@@ -99,7 +99,7 @@ enum AccountCommands {
     } catch {
       why = String(describing: error)
     }
-    let named = store.storedOwner().account
+    let named = store.storedOwner().jsonAccount
     await session.signOut()
     let text = Localized.current
     // Said only of what is gone: a directory at the path (or one that cannot be removed)

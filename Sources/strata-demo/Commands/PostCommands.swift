@@ -82,7 +82,7 @@ enum PostCommands {
               "owner": Localized.current.owner(owner), "title": post.item.title,
               "id": post.localId ?? "-",
             ])),
-        json: DeviceList.Row(name: .post, entry: post, account: owner.account))
+        json: DeviceList.Row(name: .post, entry: post, account: owner.jsonAccount))
     }
     return Output(
       text: .detail([

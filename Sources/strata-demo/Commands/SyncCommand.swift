@@ -87,7 +87,7 @@ enum SyncCommand {
       conflicted > 0 ? text("sync.conflicted", ["count": String(conflicted)]) : nil,
     ].compactMap { $0 }
     let json = Summary(
-      account: owner.account, changes: rows, waiting: waiting, refused: refused,
+      account: owner.jsonAccount, changes: rows, waiting: waiting, refused: refused,
       conflicted: conflicted)
     // Whose changes went: another account's wait, unseen, for its own session.
     let whose = ["owner": text.owner(owner), "others": text("sync.others")]

@@ -35,6 +35,9 @@ extension Percent: PreferenceValue {
 }
 private struct Comments: Decodable, Sendable {}
 
+/// What an app does with a download's progress (a bar's value).
+private func show(_ fraction: Double?) {}
+
 /// A repository of an app's, as the samples name one.
 private struct UsersClient: Sendable {
   let network: any Networking
@@ -107,7 +110,7 @@ private enum DocCommentSamples {
   static func download(network: any Networking, file: URL) async throws {
     let request = Request<Data>(path: "files/report.pdf")
     let saved = try await network.download(Download(request, to: file)) { progress in
-      print(progress.completed, "of", progress.total ?? -1)  // bytes on disk, of how many
+      show(progress.fraction)  // of the bytes on disk, a resumed part included
     }.value  // once whole
     _ = saved
   }

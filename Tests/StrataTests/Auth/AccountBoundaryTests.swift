@@ -42,7 +42,7 @@ struct AccountBoundaryTests {
         ?? InMemoryTokenStore(
           Credentials(
             accessToken: token, refreshToken: "refresh-" + token, origin: exampleOrigin,
-            owner: DataOwner(account: account))), cache: cache)
+            owner: account.map(DataOwner.account) ?? .device)), cache: cache)
   }
 
   private static func network(
@@ -274,7 +274,7 @@ struct AccountBoundaryTests {
     if bySigningIn {
       try await session.signIn(
         Credentials(accessToken: "tok-bob", refreshToken: "r", owner: .account("bob")))
-      #expect(try store.load()?.account == "bob")
+      #expect(try store.load()?.owner == .account("bob"))
     } else {
       await session.signOut()
       #expect(!FileManager.default.fileExists(atPath: store.path))
@@ -406,7 +406,7 @@ struct AccountBoundaryTests {
       }
       func refresh(rejectedToken: String) async throws -> String { "tok-bob" }
       func rejected(refreshedToken: String) async {}
-      func owner() async -> DataOwner { DataOwner(account: current.withLock { $0 }) }
+      func owner() async -> DataOwner { .account(current.withLock { $0 }) }
     }
     let transport = MockTransport.successful(json: meJSON)
     let network = NetworkService(

@@ -466,7 +466,7 @@ struct HTTPCacheDiskTests {
         store: InMemoryTokenStore(
           Credentials(
             accessToken: token, refreshToken: "r-" + token, origin: exampleOrigin,
-            owner: DataOwner(account: account))), cache: cache)
+            owner: account.map(DataOwner.account) ?? .device)), cache: cache)
       var options = NetworkOptions(
         baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
       options.cache = cache
@@ -559,7 +559,7 @@ struct HTTPCacheDiskTests {
           store: InMemoryTokenStore(
             Credentials(
               accessToken: "tok-\(account)", refreshToken: "r", origin: exampleOrigin,
-              owner: DataOwner(account: account))), cache: cache)
+              owner: .account(account))), cache: cache)
       }
       return NetworkService(
         options: options, transport: transport, authenticator: session, clock: ManualClock())

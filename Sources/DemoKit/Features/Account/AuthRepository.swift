@@ -47,7 +47,7 @@ public final class APIAuthRepository: AuthRepository {
         username: username, password: password, lifetimeMinutes: tokenRefresh.lifetimeMinutes)
     ).value
     try await session.signIn(
-      tokenRefresh.credentials(from: response.tokens, account: "user-\(response.user.id)"))
+      tokenRefresh.credentials(from: response.tokens, owner: .account("user-\(response.user.id)")))
     Log.account.info("logged in as \(response.user.username, privacy: .private)")
     analytics.track("signed_in", ["user_id": .count(response.user.id)])
     return response.user

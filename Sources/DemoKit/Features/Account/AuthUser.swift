@@ -23,11 +23,11 @@ struct TokenResponse: Decodable, Sendable {
   let refreshToken: String
 
   /// Credentials expiring when the access token says (its JWT `exp` claim), or, for a token
-  /// that is not a JWT, `requested` from `now`; for `account` (the user id, which the HTTP
-  /// cache keeps the user's answers under).
-  func credentials(requested: Duration, now: Date, account: String? = nil) -> Credentials {
+  /// that is not a JWT, `requested` from `now`; for `owner` (the user's account, which the
+  /// HTTP cache keeps the user's answers under).
+  func credentials(requested: Duration, now: Date, owner: DataOwner = .device) -> Credentials {
     Credentials(
       accessToken: accessToken, refreshToken: refreshToken, lifetime: requested, now: now,
-      owner: DataOwner(account: account))
+      owner: owner)
   }
 }

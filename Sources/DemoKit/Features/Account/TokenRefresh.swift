@@ -36,8 +36,8 @@ public struct TokenRefresh: Sendable {
   }
 
   /// Credentials from a token answer, expiring when the token says (else after
-  /// the lifetime asked for), for `account` (a refresh keeps the session's own).
-  func credentials(from tokens: TokenResponse, account: String? = nil) -> Credentials {
-    tokens.credentials(requested: .seconds(lifetimeMinutes * 60), now: now(), account: account)
+  /// the lifetime asked for), for `owner` (a refresh keeps the session's own).
+  func credentials(from tokens: TokenResponse, owner: DataOwner = .device) -> Credentials {
+    tokens.credentials(requested: .seconds(lifetimeMinutes * 60), now: now(), owner: owner)
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// ```swift
 /// let request = Request<Data>(path: "files/report.pdf")
 /// let saved = try await network.download(Download(request, to: file)) { progress in
-///   print(progress.completed, "of", progress.total ?? -1)  // bytes on disk, of how many
+///   show(progress.fraction)  // of the bytes on disk, a resumed part included
 /// }.value  // once whole
 /// ```
 /// It goes through the same path as any request — deadline, retries, token renewal,

@@ -11,20 +11,20 @@ import Foundation
 /// streams — so a form with a gigabyte's video in it never holds more than that megabyte.
 public struct MultipartForm: Sendable {
   /// One part: a field's name, its content, and for a file its name and type.
-  package struct Part: Sendable {
-    package enum Content: Sendable {
+  struct Part: Sendable {
+    enum Content: Sendable {
       case data(Data)
       case file(URL)
     }
-    package let name: String
-    package let filename: String?
-    package let contentType: String?
-    package let content: Content
+    let name: String
+    let filename: String?
+    let contentType: String?
+    let content: Content
   }
 
   /// Separates the parts; random, so no content contains it.
   public let boundary: String
-  package private(set) var parts: [Part] = []
+  private(set) var parts: [Part] = []
 
   public init() {
     boundary = "strata-" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
