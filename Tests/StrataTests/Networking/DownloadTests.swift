@@ -145,6 +145,26 @@ struct DownloadTests {
     #expect(server.requests == 3 && Self.rangeStart(server.requestHeads[2]) == nil)
   }
 
+  /// A server that refuses every part it is asked for (`416`) cannot hold a download in a
+  /// loop: it starts over twice, then fails with one sentence.
+  @Test func aServerThatRefusesEveryPartEndsAfterTwoRestarts() async throws {
+    let server = try CannedHTTPServer { head, _ in
+      Self.rangeStart(head) == nil
+        ? Self.whole(cut: Self.half)
+        : Self.head("416 Range Not Satisfiable", ["Content-Range: bytes */\(Self.body.count)"])
+    }
+    let folder = try TemporaryDirectory()
+    let file = URL(fileURLWithPath: folder.path + "/file.bin")
+    let error = await #expect(throws: NetworkError.self) {
+      _ = try await Self.service(server, policy: RetryPolicy(maxRetries: 10)).download(
+        Download(Request(path: "f"), to: file))
+    }
+    // Cut, 416 (restart 1), cut, 416 (restart 2), cut, 416: no restart left.
+    #expect(server.requests == 6)
+    #expect(error?.description.contains("does not continue the file") == true)
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+  }
+
   /// A `Content-Length` longer than what is sent is a cut every time: the call fails after its
   /// retries, and no file takes the destination's name.
   @Test func aLyingContentLengthNeverBecomesTheFile() async throws {

@@ -102,6 +102,8 @@ public final class NetworkService: Networking {
     var epoch: String?
     var attempt = 0
     var retries = 0
+    /// How many times the call started over (``Restart``).
+    var restarts = 0
     /// Whether an earlier attempt may have reached the server and done its work — it failed
     /// after it could have been sent (a dropped connection, a timeout, a 5xx) — so an answer
     /// saying the work is already done is the effect of that attempt, not a failure.
@@ -156,33 +158,54 @@ public final class NetworkService: Networking {
     }
     // After `cached`, which drops a kept answer that no longer decodes: not asked about.
     if let stored { call.makeConditional(on: stored) }
-    let requestTime = cache?.currentDate ?? Date()
+    var delivery = DecodedDelivery<Response>(
+      service: self, cache: cache, stored: stored, requestTime: cache?.currentDate ?? Date())
+    return try await run(&call, &delivery)
+  }
+
+  /// The one attempt loop, under every call: an attempt, what the delivery makes of it first
+  /// (an answer, or a restart for a kept copy that cannot be used), the status judged, the
+  /// attempt recorded, and then the answer, a stand-in, a retry after its backoff, a replay
+  /// after a renewed token, or the failure.
+  func run<Delivery: CallDelivery>(_ call: inout Call, _ delivery: inout Delivery)
+    async throws -> Delivery.Value
+  {
+    var restart: Restart?
     while true {
-      let (started, why) = (ContinuousClock.now, call.retriedBecause)
+      delivery.prepare(&call, after: restart)
+      restart = nil
+      let timing = AttemptTiming(started: ContinuousClock.now, retriedBecause: call.retriedBecause)
       let outcome = try await attempt(&call)
-      if let cache, stored != nil, case .success(let exchange) = outcome,
-        exchange.1.statusCode == 304
-      {
-        let answer = try await notModified(
-          &stored, exchange, Response.self, call: &call, retriedBecause: why, since: started,
-          requestTime: requestTime, in: cache)
-        if let answer { return answer } else { continue }  // asked again, unconditionally
+      switch try await delivery.inspect(outcome, &call, timing) {
+      case .answer(let value): return value
+      case .restart(let reason):
+        guard call.restarts < Restart.maxRestarts else { throw reason.failure }
+        call.restarts += 1
+        logger.info("\(call.label): \(reason.description); starting over")
+        restart = reason
+        continue
+      case .judge: break
       }
       let next = try await decide(outcome, &call)
-      let standIn = standIn(for: next, &stored, Response.self, call: call, in: cache)
+      let standIn = delivery.standIn(for: next, call: call)
       record(
-        outcome, next, of: call, retriedBecause: why, duration: ContinuousClock.now - started,
-        source: cache.map { _ in standIn.map { .stale(age: $0.age) } ?? .network })
+        outcome, next, of: call, retriedBecause: timing.retriedBecause,
+        duration: ContinuousClock.now - timing.started, source: delivery.recordSource,
+        received: delivery.bytesReceived)
       if let standIn {
         try await checkSession(of: call)
-        logger.info("\(label): answered from the cache (\(standIn.age)s old) after a failure")
-        return NetworkResponse(
-          standIn.value, source: .stale(age: standIn.age), status: standIn.status)
+        return standIn
       }
       switch next {
       case .done(let data, let response):
-        return try await answer(
-          data, response, Response.self, call: call, at: requestTime, in: cache)
+        do {
+          return try await delivery.deliver(data, response, call: call)
+        } catch let cut as URLError {
+          // Fewer bytes than announced: the next attempt goes on, as after a cut.
+          guard case .retry(_, let delay) = retry(after: .transport(cut), retryAfter: nil, &call)
+          else { throw NetworkError.transport(cut) }
+          try await clock.sleep(for: delay)
+        }
       case .fail(let error): throw error
       case .retry(_, let delay): try await clock.sleep(for: delay)
       case .replay: continue

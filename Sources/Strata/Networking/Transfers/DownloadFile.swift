@@ -21,11 +21,6 @@ import Foundation
 /// over. One download per destination at a time: `<destination>.part.lock` is held from
 /// ``open(_:resume:limit:progress:)`` to ``close()`` and removed then.
 final class DownloadFile: ResponseBodySink, @unchecked Sendable {
-  /// Thrown when a `206` does not continue the part (another offset, another validator,
-  /// another length): the part is dropped (``cannotContinue``) and the download asks again
-  /// from the start.
-  struct Restart: Error {}
-
   /// What the `.resume` file says.
   private struct Resume: Codable {
     /// `hmac-sha256:<hex>` of the URL under `salt`.
@@ -59,13 +54,15 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   /// the part it continues was recorded with, if it does.
   private var requested = ""
   private var asked: Resume?
-  private var refused = false
+  /// Set when the last attempt's answer could not continue the part (now dropped).
+  private var refused: Restart?
   /// Why the part or its record could not be used (a link planted there, a full disk): what
   /// the download throws, rather than the transport's reading of the sink's error.
   private var problem: FileError?
 
-  /// Whether the last attempt's `206` could not continue the part (now dropped).
-  var cannotContinue: Bool { lock.withLock { refused } }
+  /// Why the last attempt's answer could not continue the part (now dropped), if it could
+  /// not.
+  var restart: Restart? { lock.withLock { refused } }
   /// The file problem that ended the last attempt, if one did.
   var failure: FileError? { lock.withLock { problem } }
   /// Bytes the last attempt wrote.
@@ -148,7 +145,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     let resumes = size > 0 && matching != nil
     lock.withLock {
       (offset, asked) = resumes ? (size, matching) : (0, nil)
-      (requested, refused, received, problem) = (url, false, 0, nil)
+      (requested, refused, received, problem) = (url, nil, 0, nil)
     }
     request.setValue(resumes ? "bytes=\(size)-" : nil, forHTTPHeaderField: "Range")
     request.setValue(resumes ? matching?.validator : nil, forHTTPHeaderField: "If-Range")
@@ -167,8 +164,8 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
         else {
           closePart()
           unlink(part)
-          refused = true
-          throw Restart()
+          refused = .partialDoesNotContinue
+          throw Restart.partialDoesNotContinue
         }
         // A `…/*` range says nothing of the whole: the first answer's length still holds.
         expected = range.total ?? asked.total
@@ -272,8 +269,8 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
     var info = stat()
     if !truncating, fstat(fd, &info) != 0 || Int64(info.st_size) != offset {
       closePart()
-      refused = true
-      throw Restart()
+      refused = .partialDoesNotContinue
+      throw Restart.partialDoesNotContinue
     }
   }
 

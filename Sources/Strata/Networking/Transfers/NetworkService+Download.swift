@@ -9,7 +9,8 @@ import Foundation
 extension NetworkService {
   /// Sends `download.request` and writes its body to `download.destination` as it arrives.
   /// Each attempt continues what is on disk; a `416` (the part is no prefix of the file)
-  /// drops it and asks again from the start, as does a `206` that does not continue it.
+  /// drops it and asks again from the start, as does a `206` that does not continue it
+  /// (``Restart``).
   /// The destination is checked before anything is sent.
   /// - Throws: ``NetworkError``; the part stays on disk for a later resume. ``FileError``
   ///   when the destination names a directory or a link, a link or another user's file is
@@ -32,7 +33,8 @@ extension NetworkService {
     do {
       var call = try await authorise(request, label: label)
       call.sink = file
-      return try await fetch(into: file, &call)
+      var delivery = FileDelivery(file: file)
+      return try await run(&call, &delivery)
     } catch let error as NetworkError {
       logger.error("\(label) failed: \(error)")
       throw error.labelled(label)
@@ -41,67 +43,46 @@ extension NetworkService {
       throw error
     }
   }
+}
 
-  /// How many times a part that cannot be continued is dropped and the file asked for whole,
-  /// so a server that keeps answering so cannot hold the call in a loop.
-  private static let maxRestarts = 2
+/// A call whose answer is written to a file as it arrives (``DownloadFile``), never into
+/// memory and never through the HTTP cache; each attempt continues what is on disk.
+struct FileDelivery: CallDelivery {
+  let file: DownloadFile
 
-  private func fetch(into file: DownloadFile, _ call: inout Call) async throws
-    -> NetworkResponse<URL>
-  {
-    var restarts = 0
-    while true {
-      file.prepare(&call.request)
-      let resumed = call.request.value(forHTTPHeaderField: "Range") != nil
-      let (started, why) = (ContinuousClock.now, call.retriedBecause)
-      let outcome = try await attempt(&call)
-      if let problem = file.failure { throw problem }
-      if file.cannotContinue || (resumed && Self.isRangeRefusal(outcome)) {
-        // The part cannot be continued: dropped, and asked for whole.
-        guard resumed, restarts < Self.maxRestarts else { throw Self.unusablePartial }
-        logger.info("\(call.label): the part on disk cannot be continued; starting over")
-        file.discard()
-        restarts += 1
-        continue
-      }
-      let next = try await decide(outcome, &call)
-      record(
-        outcome, next, of: call, retriedBecause: why, duration: ContinuousClock.now - started,
-        received: file.bytesReceived)
-      switch next {
-      case .done(_, let response):
-        do {
-          return NetworkResponse(try file.finish(), status: response.statusCode)
-        } catch let error as URLError {
-          // Fewer bytes than announced: the next attempt resumes, as after a cut.
-          guard case .retry(_, let delay) = retry(after: .transport(error), retryAfter: nil, &call)
-          else {
-            throw NetworkError.transport(error)
-          }
-          try await clock.sleep(for: delay)
-        }
-      case .fail(let error): throw error
-      case .retry(_, let delay): try await clock.sleep(for: delay)
-      case .replay: continue
-      }
-    }
+  func prepare(_ call: inout NetworkService.Call, after restart: Restart?) {
+    if restart != nil { file.discard() }
+    file.prepare(&call.request)
   }
 
-  /// A `206` that continues nothing asked for (to a request without `Range`, or again after
-  /// every restart).
-  private static let unusablePartial = NetworkError.transport(
-    URLError(
-      .badServerResponse,
-      userInfo: [
-        NSLocalizedDescriptionKey:
-          "the server's partial answer (206) does not continue the file; nothing was saved"
-      ]))
+  func inspect(
+    _ outcome: AttemptOutcome, _ call: inout NetworkService.Call, _ timing: AttemptTiming
+  ) throws -> Inspection<NetworkResponse<URL>> {
+    if let problem = file.failure { throw problem }
+    let resumed = call.request.value(forHTTPHeaderField: "Range") != nil
+    if let restart = file.restart {
+      // A `206` to a request that asked for no part continues nothing.
+      guard resumed else { throw restart.failure }
+      return .restart(restart)
+    }
+    if resumed, case .success(let (_, response)) = outcome, response.statusCode == 416 {
+      return .restart(.rangeRefused)
+    }
+    return .judge
+  }
 
-  /// A `416`: the part is no prefix of the file.
-  private static func isRangeRefusal(_ outcome: Result<(Data, HTTPURLResponse), NetworkError>)
-    -> Bool
+  func standIn(for next: NetworkService.Next, call: NetworkService.Call)
+    -> NetworkResponse<URL>?
+  { nil }
+
+  var recordSource: ResponseSource? { nil }
+
+  /// The body went to the file, not into the attempt's data.
+  var bytesReceived: Int? { file.bytesReceived }
+
+  func deliver(_ data: Data, _ response: HTTPURLResponse, call: NetworkService.Call) throws
+    -> NetworkResponse<URL>
   {
-    if case .success(let (_, response)) = outcome { return response.statusCode == 416 }
-    return false
+    NetworkResponse(try file.finish(), status: response.statusCode)
   }
 }
