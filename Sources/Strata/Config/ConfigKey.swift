@@ -22,13 +22,6 @@ extension Config {
 
     public var description: String { name }
 
-    /// Two keys are the same key when their names match.
-    /// - Returns: Whether the names are equal.
-    public static func == (lhs: Key, rhs: Key) -> Bool { lhs.name == rhs.name }
-
-    /// Hashes the name only.
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
-
     /// Whether the name holds TOKEN, SECRET, PASSWORD or KEY, in any letter case. Byte by
     /// byte: names are identifiers (ASCII), and Foundation's `contains` cost a fifth of loading
     /// a large file. ASCII letter cases differ only in bit 5, so `byte | 0x20` is a letter's

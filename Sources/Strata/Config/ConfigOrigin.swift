@@ -52,9 +52,6 @@ public struct ConfigDuplicate: Sendable, Hashable, CustomStringConvertible {
     (self.key, self.previous, self.winner) = (key, previous, winner)
   }
 
-  /// Whether both definitions are in the same file (rather than one overriding an include).
-  public var isWithinOneFile: Bool { previous.file == winner.file }
-
   /// A one-line explanation naming both locations.
   public var description: String {
     "\(key) defined at \(previous) is redefined at \(winner); the later definition wins"

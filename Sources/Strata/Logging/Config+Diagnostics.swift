@@ -8,7 +8,8 @@ extension Config {
     for duplicate in duplicates {
       // Redefining a key from an included file is how layering works; twice in one file is
       // more likely a mistake, so it is the one shown at debug.
-      logger.log(duplicate.isWithinOneFile ? .debug : .trace, "config: \(duplicate)")
+      logger.log(
+        duplicate.previous.file == duplicate.winner.file ? .debug : .trace, "config: \(duplicate)")
     }
     for skipped in skippedIncludes {
       logger.trace("config: optional include at \(skipped) not found")

@@ -146,7 +146,7 @@ extension Log {
     state.withLock { state in
       if let existing = state.categories[category] { return existing }
       let created = LogCategoryState(
-        threshold: state.bootstrapped ? Int(state.levels.level(for: category).rawValue) : .max)
+        threshold: state.bootstrapped ? state.levels.level(for: category).rank : .max)
       state.categories[category] = created
       return created
     }
@@ -156,7 +156,7 @@ extension Log {
     state.levels = levels
     for (name, category) in state.categories {
       category.threshold.storeReleasing(
-        state.bootstrapped ? Int(levels.level(for: name).rawValue) : .max)
+        state.bootstrapped ? levels.level(for: name).rank : .max)
     }
   }
 }

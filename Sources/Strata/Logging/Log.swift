@@ -39,7 +39,7 @@ public struct Log: Sendable {
     if Log.activeScopes.load() > 0, let scope = Log.scope {
       return level >= scope.levels.level(for: category)
     }
-    return Int(level.rawValue) >= state.threshold.load()
+    return level.rank >= state.threshold.load()
   }
 
   /// Logs `message` at `level` if that level is enabled: for a level decided at run time, or
@@ -66,7 +66,7 @@ public struct Log: Sendable {
         fields())
       return
     }
-    guard Int(level.rawValue) >= state.threshold.load() else { return }
+    guard level.rank >= state.threshold.load() else { return }
     writeGlobally(level, message(), file, line, fields())
   }
 

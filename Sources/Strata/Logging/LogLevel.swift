@@ -1,7 +1,5 @@
 /// Severity of a log record, lowest first.
-public enum LogLevel: UInt8, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible,
-  Codable
-{
+public enum LogLevel: Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
   /// Very fine-grained detail (every header, every byte count).
   case trace
   /// Information useful while debugging.
@@ -16,9 +14,19 @@ public enum LogLevel: UInt8, Sendable, Hashable, Comparable, CaseIterable, Custo
   /// The application cannot go on.
   case critical
 
-  /// Orders levels by severity.
-  /// - Returns: Whether `lhs` is less severe.
-  public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+  /// Its place in the order of severity, lowest first (what the per-category thresholds
+  /// compare; the order itself is the cases' order, as `Comparable` says).
+  var rank: Int {
+    switch self {
+    case .trace: 0
+    case .debug: 1
+    case .info: 2
+    case .notice: 3
+    case .warning: 4
+    case .error: 5
+    case .critical: 6
+    }
+  }
 
   /// The lowercase name: `trace`, `debug`, … `critical`.
   public var description: String {

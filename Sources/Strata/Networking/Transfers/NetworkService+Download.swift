@@ -9,8 +9,8 @@ import Foundation
 extension NetworkService {
   /// Sends `download.request` and writes its body to `download.destination` as it arrives.
   /// Each attempt continues what is on disk; a `416` (the part is no prefix of the file)
-  /// drops it and asks again from the start, as does a `206` that does not continue it
-  /// (``Restart``).
+  /// drops it and asks again from the start, as does a `206` that does not continue it — at
+  /// most twice, so a server that keeps answering so cannot hold the call in a loop.
   /// The destination is checked before anything is sent.
   /// - Throws: ``NetworkError``; the part stays on disk for a later resume. ``FileError``
   ///   when the destination names a directory or a link, a link or another user's file is

@@ -66,7 +66,7 @@ struct PublicSpellingsTests {
       parsing: "A = 1\n#include? \"missing.xcconfig\"\nA = 2\n", name: "/app/App.xcconfig")
     #expect(config.duplicates.map(\.key) == ["A"])
     #expect(config.duplicates.first?.winner.line == 3)
-    #expect(config.duplicates.first?.isWithinOneFile == true)
+    #expect(config.duplicates.first.map { $0.previous.file == $0.winner.file } == true)
     #expect(config.skippedIncludes.map(\.line) == [2])
   }
 }
