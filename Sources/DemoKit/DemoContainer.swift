@@ -2,7 +2,8 @@ import Foundation
 import Strata
 
 /// The composition root: every concrete type of the demo app is chosen here, from `Config`.
-/// Registration order is services → repositories → view models.
+/// Registration order is services → the session → each feature (``DemoFeature``: its
+/// repositories, its store on the device, its view models) → what spans them.
 public enum DemoContainer {
   /// - Parameter config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
   /// - Parameter environment: For the token file location.
@@ -34,10 +35,17 @@ public enum DemoContainer {
       container, config: config, onRequestRecord: onRequestRecord,
       connectivityMonitor: connectivityMonitor, now: now)
     registerSession(container, environment: environment, now: now)
-    registerRepositories(container, features: features, environment: environment, now: now)
-    registerViewModels(container, features: features)
+    let setting = FeatureSetting(features: features, environment: environment, now: now)
+    for feature in Self.features { feature.register(in: container, setting) }
+    registerApp(container, setting)
     return container
   }
+
+  /// Every feature of the app; each registers its own types.
+  static let features: [any DemoFeature.Type] = [
+    AccountFeature.self, UsersFeature.self, PostsFeature.self, UserPostsFeature.self,
+    CommentsFeature.self, TodosFeature.self, SettingsFeature.self,
+  ]
 
   /// Configuration, connectivity, the HTTP stack and the API's origin.
   private static func registerServices(
@@ -127,105 +135,26 @@ public enum DemoContainer {
 
   }
 
-  private static func registerRepositories(
-    _ container: DependencyContainer, features: FeatureFlags, environment: [String: String],
-    now: @escaping @Sendable () -> Date
-  ) {
-    container.register((any AuthRepository).self, scope: .singleton) { c in
-      APIAuthRepository(
-        network: try c.resolve(), session: try c.resolve(AuthSession.self),
-        tokenRefresh: try c.resolve(), analytics: try c.resolve())
-    }
-    container.register((any UsersRepository).self, scope: .singleton) { c in
-      let config = try c.resolve(Config.self)
-      return APIUsersRepository(
-        network: try c.resolve(),
-        ttl: try config.duration(
-          .usersCacheTTL, default: .seconds(60), in: .zero...Duration.seconds(24 * 3600)),
-        signedIn: try config.bool(.usersRequireSignIn, default: false))
-    }
-    container.register((any AvatarRepository).self, scope: .singleton) { c in
-      APIAvatarRepository(network: try c.resolve())
-    }
-    container.register((any PostsRepository).self, scope: .singleton) { c in
-      APIPostsRepository(network: try c.resolve())
-    }
-    container.register((any UserPostsRepository).self, scope: .singleton) { c in
-      APIUserPostsRepository(network: try c.resolve())
-    }
-    if features.isOn(.comments) {
-      container.register((any CommentsRepository).self, scope: .singleton) { c in
-        APICommentsRepository(network: try c.resolve())
+  /// What spans the features: where their changes kept on the device live, the sync that
+  /// sends them (posts, then todos), navigation and the app's own model.
+  private static func registerApp(_ container: DependencyContainer, _ setting: FeatureSetting) {
+    if setting.features.isOn(.offline) {
+      container.register(OfflinePlacement.self, scope: .singleton) { c in
+        try OfflinePlacement(
+          config: try c.resolve(), origin: try c.resolve(), session: try c.resolve(),
+          environment: setting.environment, now: setting.now)
+      }
+      container.register(SyncScheduler.self, scope: .singleton) { c in
+        let config = try c.resolve(Config.self)
+        return SyncScheduler(
+          interval: try config.duration(
+            .syncInterval, default: .seconds(30), in: .seconds(1)...Duration.seconds(24 * 3600)),
+          clock: try c.resolve(),
+          send: SyncScheduler.outbox([
+            try c.resolve(OfflinePosts.self), try c.resolve(OfflineTodos.self),
+          ]))
       }
     }
-    container.register((any TodosRepository).self, scope: .singleton) { c in
-      APITodosRepository(network: try c.resolve())
-    }
-    if features.isOn(.offline) {
-      registerOfflineStores(container, environment: environment, now: now)
-    }
-    registerSettings(container, environment: environment)
-  }
-
-  /// Posts and todos kept on this device, each over its API repository.
-  private static func registerOfflineStores(
-    _ container: DependencyContainer, environment: [String: String],
-    now: @escaping @Sendable () -> Date
-  ) {
-    // Posts and todos kept on this device: a directory per API origin (the token store's
-    // rule) and per owner — the signed-in account, or the device when signed out — files per
-    // kind.
-    @Sendable func localStores<Item>(_ c: DependencyContainer, _ name: String) throws
-      -> @Sendable (DataOwner) -> LocalStore<Item>
-    {
-      let config = try c.resolve(Config.self)
-      let (app, origin) = (
-        try config.string(.appName, default: "strata-demo"), try c.resolve(Origin.self)
-      )
-      let directory = config.value(.storeDirectory)?.value
-      return { owner in
-        LocalStore(
-          app: app, origin: origin, name: name, owner: owner, directory: directory,
-          environment: environment, now: now)
-      }
-    }
-    @Sendable func owner(_ c: DependencyContainer) throws -> @Sendable () async -> DataOwner {
-      let session = try c.resolve(AuthSession.self)
-      return { await session.owner() }
-    }
-    let attempts: @Sendable (DependencyContainer) throws -> Int = { c in
-      try c.resolve(Config.self).int(.syncMaxAttempts, default: 5, in: 1...1_000)
-    }
-    container.register(OfflinePosts.self, scope: .singleton) { c in
-      OfflinePosts(
-        stores: try localStores(c, "posts"), owner: try owner(c), repository: try c.resolve(),
-        connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
-        analytics: try c.resolve())
-    }
-    container.register(OfflineTodos.self, scope: .singleton) { c in
-      OfflineTodos(
-        stores: try localStores(c, "todos"), owner: try owner(c), repository: try c.resolve(),
-        connectivity: try c.resolve(Connectivity.self), maxAttempts: try attempts(c),
-        analytics: try c.resolve())
-    }
-  }
-
-  /// The user's settings (``DemoSettings``), per account and API origin.
-  private static func registerSettings(
-    _ container: DependencyContainer, environment: [String: String]
-  ) {
-    container.register(Preferences.self, scope: .singleton) { c in
-      Preferences(
-        app: try c.resolve(Config.self).string(.appName, default: "strata-demo"),
-        origin: try c.resolve(), keys: DemoSettings.all, session: try c.resolve(AuthSession.self),
-        environment: environment)
-    }
-    container.register(SettingsViewModel.self) { c in
-      SettingsViewModel(preferences: try c.resolve())
-    }
-  }
-
-  private static func registerViewModels(_ container: DependencyContainer, features: FeatureFlags) {
     container.register(Router.self, scope: .singleton) { _ in Router() }
     container.register(AppModel.self, scope: .singleton) { c in
       let session = try c.resolve(AuthSession.self)
@@ -234,46 +163,7 @@ public enum DemoContainer {
         router: try c.resolve(), connectivity: try c.resolve(Connectivity.self),
         scheduler: try c.resolve(SyncScheduler?.self))
     }
-    container.register(UsersViewModel.self) { c in UsersViewModel(repo: try c.resolve()) }
-    container.register(UsersViewModel.self, argument: Int.self) { c, pageSize in
-      UsersViewModel(repo: try c.resolve(), pageSize: pageSize)
-    }
-    container.register(UserViewModel.self) { c in UserViewModel(repo: try c.resolve()) }
-    container.register(UserPostsViewModel.self) { c in UserPostsViewModel(repo: try c.resolve()) }
-    container.register(PostsViewModel.self) { c in
-      PostsViewModel(
-        repo: try c.resolve(),
-        offline: OfflineRoute(try c.resolve(OfflinePosts?.self), connectivity: try c.resolve()),
-        analytics: try c.resolve())
-    }
-    if features.isOn(.offline) {
-      container.register(SyncScheduler.self, scope: .singleton) { c in
-        let config = try c.resolve(Config.self)
-        return SyncScheduler(
-          interval: try config.duration(
-            .syncInterval, default: .seconds(30), in: .seconds(1)...Duration.seconds(24 * 3600)),
-          clock: try c.resolve(),
-          send: SyncScheduler.outbox(posts: try c.resolve(), todos: try c.resolve()))
-      }
-      container.register(LocalPostsViewModel.self) { c in
-        LocalPostsViewModel(posts: try c.resolve())
-      }
-    }
-    if features.isOn(.comments) {
-      container.register(PostDetailViewModel.self) { c in
-        PostDetailViewModel(posts: try c.resolve(), comments: try c.resolve())
-      }
-    }
-    container.register(TodosViewModel.self) { c in
-      TodosViewModel(
-        repo: try c.resolve(),
-        offline: OfflineRoute(try c.resolve(OfflineTodos?.self), connectivity: try c.resolve()),
-        analytics: try c.resolve())
-    }
-    container.register(LoginViewModel.self) { c in LoginViewModel(repo: try c.resolve()) }
-    container.register(ProfileViewModel.self) { c in ProfileViewModel(repo: try c.resolve()) }
   }
-
 }
 
 /// The token store when `TOKEN_STORE` names none: the Keychain where an app expects it (iOS and

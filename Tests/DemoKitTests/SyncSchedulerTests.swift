@@ -145,7 +145,7 @@ struct SyncSchedulerTests {
     }
     let scheduler = SyncScheduler(
       interval: .seconds(1), clock: ManualClock(suspendsSleeps: true),
-      send: SyncScheduler.outbox(posts: posts, todos: todos))
+      send: SyncScheduler.outbox([posts, todos]))
     let passes = Lock<[SyncScheduler.Pass]>([])
     let running = Task {
       await scheduler.run(triggers: AsyncStream { _ in }) { pass in

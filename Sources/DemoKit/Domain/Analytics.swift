@@ -30,7 +30,8 @@ extension AnalyticsValue {
   /// A failure as properties: the HTTP status, or whether there was no route.
   static func failure(_ error: any Error) -> [String: AnalyticsValue] {
     if let status = (error as? NetworkError)?.status { return ["status": .count(status)] }
-    return ["reason": .label(LoadState.Failure(error).isOffline ? .offline : .failed)]
+    let offline = (error as? NetworkError)?.kind == .offline
+    return ["reason": .label(offline ? .offline : .failed)]
   }
 }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Strata
 
-/// What ``OfflinePosts`` and ``OfflineTodos`` share: an ``OfflineCollection`` of their values,
-/// kept under `<name>-<id>` (`local-<id>` for one made here), read, synced, deleted and
-/// inspected the same way. Each adds its own creation and edit.
+/// What every feature kept on the device shares (posts and todos in the demo): an
+/// ``OfflineCollection`` of its values, kept under `<name>-<id>` (`local-<id>` for one made
+/// here), read, synced, deleted and inspected the same way. Each adds its own creation and
+/// edit. The offline layer knows no feature: features build on it, never the other way.
 public protocol OfflineFeature: Sendable {
   associatedtype Value: Codable & Sendable & Equatable & Identifiable where Value.ID == Int
   var collection: OfflineCollection<Value> { get }

@@ -116,9 +116,9 @@ public actor SyncScheduler {
 }
 
 extension SyncScheduler {
-  /// A pass over the posts' and todos' outboxes, in that order.
-  public static func outbox(posts: OfflinePosts, todos: OfflineTodos) -> @Sendable () async -> Pass
-  {
+  /// A pass over the outboxes of `features`, in that order (the app's composition root names
+  /// them: posts, then todos); a stop ends it after the change in flight.
+  public static func outbox(_ features: [any OfflineFeature]) -> @Sendable () async -> Pass {
     {
       var sent = 0
       var problem: String?
@@ -143,13 +143,15 @@ extension SyncScheduler {
           return after.filter { $0.status == .synced && before.contains($0.id) }.count
         }
       }
-      sent += await synced(posts)
-      if !Task.isCancelled { sent += await synced(todos) }
-      let left = (try? await posts.collection.outbox()) ?? []
-      let leftTodos = (try? await todos.collection.outbox()) ?? []
-      return Pass(
-        sent: sent, waiting: (left + leftTodos).filter { $0.status == .pending }.count,
-        problem: problem)
+      // A stop during one feature's sync leaves the others for the next pass.
+      for (index, feature) in features.enumerated() where index == 0 || !Task.isCancelled {
+        sent += await synced(feature)
+      }
+      var waiting = 0
+      for feature in features {
+        waiting += ((try? await feature.outbox()) ?? []).filter { $0.status == .pending }.count
+      }
+      return Pass(sent: sent, waiting: waiting, problem: problem)
     }
   }
 }

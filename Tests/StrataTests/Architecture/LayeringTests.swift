@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The folders of `Strata` depend one way: a folder may use the types of its own layer and
-/// of the layers below, never of one above. Swift has no imports between folders of one
+/// The folders of `Strata`, and of the demo app's `DemoKit`, depend one way: a folder may use
+/// the types of its own layer and of the layers below, never of one above. Swift has no imports between folders of one
 /// module, so this test reads the sources: it finds the types each folder declares at the
 /// top level, then every use of a type from a higher layer, and names file and line.
 @Suite("Strata's layers depend one way")
@@ -14,9 +14,20 @@ struct LayeringTests {
     "Networking": 4, "Auth": 5, "Storage": 5, "Preferences": 5,
   ]
 
-  static let sources = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Sources/Strata")
+  /// The demo app's: what every screen shares at the bottom, then the offline layer the
+  /// features build on, the features, and the app that composes them. The offline layer
+  /// names no feature (a feature registers itself with it), so a new feature touches only its
+  /// folder and the composition root.
+  static let demoLayers: [String: Int] = [
+    "Support": 0, "Localization": 1, "Domain": 2, "API": 2, "Offline": 3, "Presentation": 4,
+    "Features": 5, "App": 6,
+  ]
+
+  static func sources(_ module: String) -> URL {
+    URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/\(module)")
+  }
 
   struct SourceFile {
     let folder: String
@@ -24,7 +35,8 @@ struct LayeringTests {
     let lines: [Substring]
   }
 
-  static func files() throws -> [SourceFile] {
+  static func files(_ module: String = "Strata") throws -> [SourceFile] {
+    let sources = sources(module)
     let manager = FileManager.default
     var files: [SourceFile] = []
     for folder in try manager.contentsOfDirectory(atPath: sources.path).sorted() {
@@ -64,7 +76,7 @@ struct LayeringTests {
         .filter { $0.first?.isUppercase == true })
   }
 
-  static func backEdges(in files: [SourceFile]) -> [String] {
+  static func backEdges(in files: [SourceFile], layers: [String: Int] = layers) -> [String] {
     var owner: [Substring: String] = [:]
     for file in files {
       for type in declaredTypes(file) { owner[Substring(type)] = file.folder }
@@ -92,6 +104,15 @@ struct LayeringTests {
 
   @Test func noFolderUsesALayerAboveIt() throws {
     let edges = Self.backEdges(in: try Self.files())
+    #expect(edges.isEmpty, "\(edges.joined(separator: "\n"))")
+  }
+
+  @Test func demoKitFoldersDependOneWay() throws {
+    let files = try Self.files("DemoKit")
+    let folders = Set(files.map(\.folder))
+    #expect(folders.subtracting(Self.demoLayers.keys).isEmpty, "unplaced: \(folders)")
+    #expect(folders.count >= 7, "the sources were found: \(folders.sorted())")
+    let edges = Self.backEdges(in: files, layers: Self.demoLayers)
     #expect(edges.isEmpty, "\(edges.joined(separator: "\n"))")
   }
 
