@@ -80,11 +80,28 @@ struct LocalizationTests {
     #expect(Localized.chosenLanguage(["LANG": "", "LC_ALL": ""]) == "en")
     let german = Localized(language: "de")
     #expect(german("heading.title") == "TITEL")
-    #expect(german.owner(.device) == "dieses Gerät (abgemeldet)")
+    #expect(german.owner(.device) == "kein Konto (abgemeldet)")
     #expect(
       german.plural("device.count", count: 1_000, ["owner": "x"]) == "1.000 auf diesem Gerät für x")
     #expect(
       Localized(language: "en").plural("device.count", count: 1, ["owner": "x"])
         == "1 on this device for x")
+  }
+
+  /// English and German use the one-form for exactly 1: none, like many, is plural.
+  @Test func zeroIsPluralInBothLanguages() {
+    let arguments = ["bytes": "0", "api": "x"]
+    for language in ["en", "de"] {
+      let text = Localized(language: language)
+      #expect(
+        text.plural("cache.cleared", count: 0, arguments)
+          == text("cache.cleared.other", arguments.merging(["count": "0"]) { $1 }))
+      #expect(
+        text.plural("cache.cleared", count: 1, arguments)
+          == text("cache.cleared.one", arguments.merging(["count": "1"]) { $1 }))
+      #expect(
+        text("cache.cleared.one", arguments) != text("cache.cleared.other", arguments),
+        "the forms differ, so the rule shows")
+    }
   }
 }

@@ -45,7 +45,7 @@ struct AccountBoundaryCLITests {
       let draft = { (title: String) in
         try await cli.run(api + ["post", "create", "--offline", "--title", title, "--body", "b"])
       }
-      #expect(try await draft("Device draft").stdout.contains("this device (signed out)"))
+      #expect(try await draft("Device draft").stdout.contains("no account (signed out)"))
 
       try await Self.login(cli, api, Self.michael)
       let michaels = try await cli.run(api + ["posts", "--local"])
@@ -73,7 +73,7 @@ struct AccountBoundaryCLITests {
 
       _ = try await cli.run(api + ["logout"])
       let device = try await cli.run(api + ["sync"])
-      #expect(device.status == 0 && device.stdout.contains("this device (signed out)"))
+      #expect(device.status == 0 && device.stdout.contains("no account (signed out)"))
       #expect(Self.created(server).last == "Device draft" && Self.created(server).count == 3)
       let sent = server.journal.entries.last { $0.path == "/posts/add" }
       #expect(sent?.header("Authorization") == nil, "the device's draft carries no token")

@@ -59,7 +59,11 @@ struct CLITests {
     (["users", "--limit"], "--limit needs a value"),
     (["users", "--limit", "ten"], "--limit needs a whole number"),
     (["frobnicate"], "unknown command 'frobnicate'"),
-    (["user"], "'user' takes ID, got 0"), (["user", "abc"], "ID must be a positive whole number"),
+    (["user"], "'user' needs ID"), (["user", "1", "2"], "'user' takes ID; '2' is one too many"),
+    (["post", "frob"], "unknown subcommand 'frob' for 'post'"),
+    (["tour", "--json"], "'tour' prints no JSON"),
+    (["--api", "http://127.0.0.1:1", "tour"], "the tour runs on the embedded sandbox only"),
+    (["user", "abc"], "ID must be a positive whole number"),
     (["post"], "'post' needs a subcommand"), ([], "missing command"),
     (["--set", "NOEQUALS", "users"], "--set needs KEY=VALUE"),
     (["--log-level", "loud", "config", "show"], ""),
@@ -200,7 +204,7 @@ struct CLITests {
       #expect(missing.status == 1)
       #expect(missing.stderr.contains("Post with id '9999' not found"))
       let usage = try await cli.run(api + ["post", "comments"])
-      #expect(usage.status == 2 && usage.stderr.contains("'post comments' takes ID"))
+      #expect(usage.status == 2 && usage.stderr.contains("'post comments' needs ID"))
     }
   }
 

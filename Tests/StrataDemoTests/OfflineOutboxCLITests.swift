@@ -100,7 +100,7 @@ struct OfflineOutboxCLITests {
       #expect(
         done.status == 0
           && done.stdout
-            == "nothing to send for this device (signed out); other accounts' changes wait for their own sessions\n",
+            == "nothing to send for no account (signed out); other accounts' changes wait for their own sessions\n",
         "one line, no table, naming whose changes")
       let empty = try await cli.run(api + ["--json", "sync"])
       let nothing = try JSONDecoder().decode(Summary.self, from: Data(empty.stdout.utf8))

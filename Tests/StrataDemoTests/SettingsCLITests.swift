@@ -99,7 +99,7 @@ struct LocalizedCLITests {
       cli.extraEnvironment = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
       let api = ["--api", server.baseURL.absoluteString]
       let todos = try await cli.run(api + ["todos", "--limit", "2"])
-      #expect(todos.stdout.hasPrefix("ID  ERLEDIGT  NUTZER  AUFGABE"), "\(todos.stdout)")
+      #expect(todos.stdout.hasPrefix("ID  ERLEDIGT  BENUTZER  AUFGABE"), "\(todos.stdout)")
       let json = try await cli.run(api + ["--json", "settings"])
       #expect(json.stdout.contains("\"from\" : \"default\""))
       let offline = try await cli.run([

@@ -15,9 +15,19 @@ public struct Localized: Sendable {
   /// The languages there are sentences for, English first (the fallback).
   public static let languages = ["en", "de"]
 
-  /// The sentences of the language the process's environment chose.
-  public static let current = Localized(
-    language: chosenLanguage(ProcessInfo.processInfo.environment))
+  /// The sentences of the language the process's environment chose, unless the process
+  /// chose one itself (``speak(_:)``).
+  public static var current: Localized { chosen.withLock { $0 } }
+
+  private static let chosen = Locked(
+    Localized(language: chosenLanguage(ProcessInfo.processInfo.environment)))
+
+  /// Speaks `language` in this process from now on, whatever the environment says: output
+  /// meant for programs (`--json`) is English on every machine.
+  public static func speak(_ language: String) {
+    let sentences = Localized(language: language)
+    chosen.withLock { $0 = sentences }
+  }
 
   public let language: String
   private let table: [String: String]
@@ -57,7 +67,7 @@ public struct Localized: Sendable {
     return self(key + (count == 1 ? ".one" : ".other"), arguments)
   }
 
-  /// Whose something is: `account user-1`, `this device (signed out)`.
+  /// Whose something is: `account user-1`, `no account (signed out)`.
   public func owner(_ owner: DataOwner) -> String {
     switch owner {
     case .account(let account): self("owner.account", ["account": account])

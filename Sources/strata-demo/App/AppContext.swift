@@ -82,7 +82,8 @@ final class AppContext: Sendable {
           let age = Output.duration(.seconds(age))
           let text = Localized.current
           let reason =
-            record.error ?? text("notice.unavailable", ["status": String(record.status ?? 0)])
+            record.error.map(Self.inWords)
+            ?? text("notice.unavailable", ["status": String(record.status ?? 0)])
           Terminal.error(
             text("notice.stale", ["request": record.request, "reason": reason, "age": age]))
         }
@@ -94,7 +95,8 @@ final class AppContext: Sendable {
             "notice.retrying",
             [
               "delay": Output.duration(delay), "number": String(retry.number),
-              "max": String(retry.maxRetries), "request": record.request, "reason": retry.reason,
+              "max": String(retry.maxRetries), "request": record.request,
+              "reason": Self.inWords(retry.reason),
             ]))
       },
       analytics: analyticsLog.map(AnalyticsLog.init(file:)) ?? NoAnalytics())
@@ -211,5 +213,17 @@ extension AppContext {
     guard invocation.option("offline") == nil else { return true }
     guard try resolve(FeatureFlags.self).isOn(.offline) else { return false }
     return try await resolve(Preferences.self).value(DemoSettings.offlineFirst)
+  }
+
+  /// A record's reason in the user's words: a status stays a number; a failure without an
+  /// answer (`could not connect to the server (URLError -1004)`) is said as the strings say
+  /// that code, else as the library said it.
+  nonisolated static func inWords(_ reason: String) -> String {
+    guard let open = reason.range(of: "(URLError "), reason.hasSuffix(")"),
+      let code = Int(reason[open.upperBound...].dropLast())
+    else { return reason }
+    let key = "reason.urlError.\(code)"
+    let said = Localized.current(key)
+    return said == key ? reason : said
   }
 }

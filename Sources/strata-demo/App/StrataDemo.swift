@@ -6,6 +6,10 @@ import Strata
 enum StrataDemo {
   static func run(_ arguments: [String]) async -> ExitStatus {
     var command: Command?
+    // Output for programs is English on every machine, its errors included, so the choice
+    // is made before anything is parsed or said.
+    let json = arguments.prefix { $0 != "--" }.contains("--json")
+    if json { Localized.speak("en") }
     do {
       let invocation = try CommandLineParser.parse(arguments)
       command = invocation.command
@@ -21,9 +25,12 @@ enum StrataDemo {
         Terminal.out(spec.help)
         return .ok
       }
+      if invocation.json, !spec.printsJSON {
+        throw UsageError(Localized.current("usage.noJSON", ["command": spec.name]), spec)
+      }
       return try await dispatch(spec, invocation)
     } catch {
-      return Failure.report(error, command: command)
+      return Failure.report(error, command: command, json: json)
     }
   }
 
@@ -62,7 +69,10 @@ enum StrataDemo {
       logProblems = app.logProblems
     }
     if let text = try output.rendered(json: invocation.json) { Terminal.out(text) }
-    for problem in logProblems { Terminal.error("strata-demo: \(problem)") }
-    return logProblems.isEmpty || output.status != .ok ? output.status : .cantCreate
+    let status = logProblems.isEmpty || output.status != .ok ? output.status : .cantCreate
+    for problem in logProblems {
+      Failure.say("strata-demo: \(problem)", status: .cantCreate, json: invocation.json)
+    }
+    return status
   }
 }

@@ -18,12 +18,17 @@ struct Command: Sendable {
   let example: String
   /// The feature the command belongs to: turned off, the command exits 78 saying so.
   let feature: Feature?
+  /// Whether `--json` makes it print JSON; a command that narrates (`tour`) or serves
+  /// (`sandbox serve`) refuses `--json` with exit 2 rather than print text where a program
+  /// expects JSON.
+  let printsJSON: Bool
   let run: Run
 
   init(
     _ name: String, positionals: [String] = [], options: [OptionSpec] = [],
-    example: String, feature: Feature? = nil, run: Run
+    example: String, feature: Feature? = nil, printsJSON: Bool = true, run: Run
   ) {
+    self.printsJSON = printsJSON
     self.words = name.split(separator: " ").map(String.init)
     self.positionals = positionals
     self.options = options

@@ -135,9 +135,14 @@ enum CommandLineParser {
       if argument == "-v" { name = "verbose" }
       if valueOptions.contains(name), value == nil {
         guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-          throw UsageError(
-            Localized.current("usage.needsValue", ["option": Invocation.quoted(name, bare: true)]),
-            nil)
+          // The usage shown is the command's, when the words so far name one and the option
+          // is its own.
+          let message = Localized.current(
+            "usage.needsValue", ["option": Invocation.quoted(name, bare: true)])
+          guard !CommandTable.globalOptions.contains(where: { $0.name == name }) else {
+            throw UsageError.global(message)
+          }
+          throw UsageError(message, CommandTable.command(startingWith: words))
         }
         value = arguments[index]
         index += 1
@@ -145,6 +150,11 @@ enum CommandLineParser {
       if try !applyGlobal(name, value, to: &invocation) { commandOptions.append((name, value)) }
     }
 
+    // `help [COMMAND]` is `[COMMAND] --help`.
+    if words.first == "help" {
+      words.removeFirst()
+      invocation.help = true
+    }
     guard let command = try command(for: words, invocation) else { return invocation }
     invocation.command = command
     if invocation.help { return invocation }
@@ -152,7 +162,17 @@ enum CommandLineParser {
     invocation.positionals = Array(words.dropFirst(command.words.count))
     // `[NAME]`: an optional last argument.
     let required = command.positionals.filter { !$0.hasPrefix("[") }.count
-    guard (required...command.positionals.count).contains(invocation.positionals.count) else {
+    let given = invocation.positionals
+    if given.count < required {
+      throw UsageError(
+        Localized.current(
+          "usage.missingArguments",
+          [
+            "command": command.name,
+            "missing": command.positionals[given.count..<required].joined(separator: " "),
+          ]), command)
+    }
+    if given.count > command.positionals.count {
       let expected =
         command.positionals.isEmpty
         ? Localized.current("usage.noArguments") : command.positionals.joined(separator: " ")
@@ -161,7 +181,7 @@ enum CommandLineParser {
           "usage.arguments",
           [
             "command": command.name, "expected": expected,
-            "got": String(invocation.positionals.count),
+            "got": Invocation.quoted(given[command.positionals.count]),
           ]), command)
     }
     return invocation
@@ -218,6 +238,15 @@ enum CommandLineParser {
       if words.isEmpty, invocation.help || invocation.version { return nil }
       if let first = words.first {
         let known = CommandTable.commands.filter { $0.words[0] == first }
+        if !known.isEmpty, words.count > 1 {
+          throw UsageError(
+            Localized.current(
+              "usage.unknownSubcommand",
+              [
+                "command": first, "got": Invocation.quoted(words[1]),
+                "known": known.filter { $0.words.count > 1 }.map(\.name).joined(separator: ", "),
+              ]), nil)
+        }
         if !known.isEmpty, known.allSatisfy({ $0.words.count > 1 }) {
           throw UsageError(
             Localized.current(

@@ -57,16 +57,20 @@ enum CommandTable {
     OptionSpec(name: "skip", valueName: "N"),
   ]
 
+  /// `strata-demo [global options] COMMAND [options]`, in the user's words.
+  static var usage: String { Localized.current("usage.global") }
+
   static var help: String {
-    let width = commands.map(\.name.count).max() ?? 0
-    let list = commands.map {
-      "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary
-    }
     let text = Localized.current
+    let entries = commands.map { ($0.name, $0.summary) } + [("help", text("command.help"))]
+    let width = entries.map(\.0.count).max() ?? 0
+    let list = entries.map { name, summary in
+      "  " + name + String(repeating: " ", count: width - name.count + 2) + summary
+    }
     return """
       \(text("help.intro"))
 
-      \(text("help.usage")): strata-demo [global options] COMMAND [options]
+      \(text("help.usage")): \(usage)
 
       \(text("help.commands")):
       \(list.joined(separator: "\n"))

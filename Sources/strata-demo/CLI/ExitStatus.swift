@@ -51,87 +51,154 @@ enum Failure {
         ["name": Invocation.quoted(name), "known": known.joined(separator: ", ")])
     case .invalid(let name, let value, let allowed):
       return text(
-        "settings.invalid", ["name": name, "value": Invocation.quoted(value), "allowed": allowed])
+        "settings.invalid",
+        [
+          "name": name, "value": Invocation.quoted(value),
+          "allowed": DemoSettings.allowed(name, otherwise: allowed),
+        ])
     case .tooLong(let name, let limit):
       return text("settings.tooLong", ["name": name, "limit": String(limit)])
     }
   }
 
-  static func report(_ error: any Error, command: Command?) -> ExitStatus {
+  /// Prints what `error` means — lines on stderr, or with `--json` one JSON object
+  /// (`{"error": …, "detail": …, "exit": N}`, English) — and returns the exit status.
+  static func report(_ error: any Error, command: Command?, json: Bool = false) -> ExitStatus {
+    let (lines, status) = describe(error, command: command)
+    say(lines, status: status, json: json)
+    return status
+  }
+
+  /// Prints a failure's lines on stderr; with `json`, as one JSON object on one line.
+  static func say(_ lines: String..., status: ExitStatus, json: Bool) {
+    say(lines, status: status, json: json)
+  }
+
+  private static func say(_ lines: [String], status: ExitStatus, json: Bool) {
+    guard json else {
+      for line in lines { Terminal.error(line) }
+      return
+    }
+    let message = lines.first.map { String($0.trimmingPrefix("strata-demo: ")) } ?? ""
+    let problem = JSONProblem(
+      error: message, detail: lines.count > 1 ? lines[1...].joined(separator: "\n") : nil,
+      exit: status.rawValue)
+    Terminal.error((try? Output.json(problem, pretty: false)) ?? #"{"error":"?","exit":1}"#)
+  }
+
+  /// A failure without an answer in the user's words (`GET /users: network error: could not
+  /// connect to the server`); any other as the library says it (a server's own message is the
+  /// server's).
+  private static func inWords(_ network: NetworkError) -> String {
+    guard case .transport(let failure) = network.kind else { return "\(network)" }
+    let key = "reason.urlError.\(failure.code.rawValue)"
+    let said = Localized.current(key)
+    guard said != key else { return "\(network)" }
+    let reason = Localized.current("error.network", ["reason": said])
+    return network.request.map { "\($0): \(reason)" } ?? reason
+  }
+
+  /// For a change that could not reach the server, the way to keep it: `--offline`.
+  private static func offlineHint(_ network: NetworkError, _ command: Command?) -> [String] {
+    let unreachable: Bool
+    switch network.kind {
+    case .offline, .transport: unreachable = true
+    default: unreachable = false
+    }
+    guard unreachable, let command, command.options.contains(where: { $0.name == "offline" })
+    else { return [] }
+    return [Localized.current("hint.offline", ["command": command.name])]
+  }
+
+  /// What `error` says, line by line, and the exit status it means.
+  private static func describe(_ error: any Error, command: Command?) -> (
+    lines: [String], status: ExitStatus
+  ) {
+    var lines: [String] = []
     switch error {
     case let usage as UsageError:
       let shown = usage.isGlobal ? nil : usage.command ?? command
       let text = Localized.current
-      let usageLine = shown?.usage ?? "strata-demo [global options] COMMAND [options]"
+      let usageLine = shown?.usage ?? CommandTable.usage
       let help = "strata-demo \(shown.map { $0.name + " " } ?? "")--help"
-      Terminal.error("strata-demo: \(usage.message)")
-      Terminal.error(text("usage.line", ["usage": usageLine]))
-      Terminal.error(text("usage.more", ["command": help]))
-      return .usage
+      lines.append("strata-demo: \(usage.message)")
+      lines.append(text("usage.line", ["usage": usageLine]))
+      lines.append(text("usage.more", ["command": help]))
+      return (lines, .usage)
     case let invalid as ValidationError:
-      Terminal.error("strata-demo: \(invalid)")
-      return .dataError
+      lines.append("strata-demo: \(invalid)")
+      return (lines, .dataError)
     case let unknown as DataError:
-      Terminal.error("strata-demo: \(unknown)")
-      return .dataError
+      lines.append("strata-demo: \(unknown)")
+      return (lines, .dataError)
     case let shared as SharedServerID:
       // Bad input (which item?), not a failure: nothing was changed or sent.
-      Terminal.error("strata-demo: \(shared)")
-      return .dataError
+      lines.append("strata-demo: \(shared)")
+      return (lines, .dataError)
     case let refused as PreferenceError:
-      Terminal.error("strata-demo: " + Self.sentence(refused))
-      return .dataError
+      lines.append("strata-demo: " + Self.sentence(refused))
+      return (lines, .dataError)
     case let off as FeatureOff:
-      Terminal.error("strata-demo: \(command.map { $0.name + ": " } ?? "")\(off)")
-      return .config
+      lines.append("strata-demo: \(command.map { $0.name + ": " } ?? "")\(off)")
+      return (lines, .config)
     case let config as ConfigError:
-      Terminal.error(
+      lines.append(
         "strata-demo: " + Localized.current("error.configuration", ["reason": "\(config)"]))
-      return .config
+      return (lines, .config)
     case let container as DependencyError:
       // One line for the real cause: a bad configuration value fails every service that
       // depends on it, and is a configuration error (78) whenever it is found.
       let causes = container.underlyingErrors
       if let cause = causes.first(where: { $0 is ConfigError }) ?? causes.first {
-        return report(cause, command: command)
+        return describe(cause, command: command)
       }
-      Terminal.error(
+      lines.append(
         "strata-demo: "
           + Localized.current(
             "error.failed", ["command": command?.name ?? "command", "reason": "\(container)"]))
-      return .failure
+      return (lines, .failure)
     case let missing as SignInRequired where missing.sessionEnded:
       // The request went out with the session's token and the server refused it (and its
       // refresh): the session is over, and retrying cannot help.
-      Terminal.error("strata-demo: " + Localized.current("error.sessionEnded"))
-      return .unauthorized
+      lines.append("strata-demo: " + Localized.current("error.sessionEnded"))
+      return (lines, .unauthorized)
     case let missing as SignInRequired:
-      Terminal.error("strata-demo: " + Localized.current("error.notSignedIn", ["api": missing.api]))
-      return .unauthorized
+      lines.append("strata-demo: " + Localized.current("error.notSignedIn", ["api": missing.api]))
+      return (lines, .unauthorized)
     case let file as CantCreate:
-      Terminal.error("strata-demo: \(file)")
-      return .cantCreate
+      lines.append("strata-demo: \(file)")
+      return (lines, .cantCreate)
     case FileError.syncInProgress:
-      Terminal.error("strata-demo: " + Localized.current("error.syncRunning"))
-      return .tempFail
+      lines.append("strata-demo: " + Localized.current("error.syncRunning"))
+      return (lines, .tempFail)
     case let network as NetworkError where network.kind == .offline:
-      Terminal.error("strata-demo: " + Localized.current("error.offline"))
-      return .failure
+      lines.append("strata-demo: " + Localized.current("error.offline"))
+      lines += offlineHint(network, command)
+      return (lines, .failure)
     case let network as NetworkError where network.isUnauthorized:
-      Terminal.error("strata-demo: " + Localized.current("error.notSignedInHere"))
-      return .unauthorized
+      lines.append("strata-demo: " + Localized.current("error.notSignedInHere"))
+      return (lines, .unauthorized)
     case let network as NetworkError:
-      Terminal.error(
+      lines.append(
         "strata-demo: "
           + Localized.current(
-            "error.failed", ["command": command?.name ?? "command", "reason": "\(network)"]))
-      return .failure
+            "error.failed", ["command": command?.name ?? "command", "reason": inWords(network)]))
+      lines += offlineHint(network, command)
+      return (lines, .failure)
     default:
-      Terminal.error(
+      lines.append(
         "strata-demo: "
           + Localized.current(
             "error.failed", ["command": command?.name ?? "command", "reason": "\(error)"]))
-      return .failure
+      return (lines, .failure)
     }
   }
+}
+
+/// A failure as `--json` prints it on stderr.
+private struct JSONProblem: Encodable {
+  let error: String
+  /// The lines after the first: a usage error's usage, a hint.
+  let detail: String?
+  let exit: Int32
 }

@@ -50,6 +50,7 @@ struct Output {
   /// The footer of a page: which items of how many.
   static func footer<Item>(_ page: Page<Item>) -> String {
     let text = Localized.current
+    guard page.total > 0 else { return text("page.empty") }
     guard !page.items.isEmpty else { return text("page.none", ["total": String(page.total)]) }
     return text(
       "page.showing",
@@ -105,9 +106,10 @@ struct Output {
   /// written as a `\uXXXX` escape: a JSON reader gets the text back, a terminal sees no control.
   /// (JSONEncoder already escapes C0.) Such characters only occur inside JSON strings, where
   /// an escape means the same character.
-  static func json(_ value: any Encodable) throws -> String {
+  static func json(_ value: any Encodable, pretty: Bool = true) throws -> String {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    if pretty { encoder.outputFormatting.insert(.prettyPrinted) }
     let text = String(decoding: try encoder.encode(value), as: UTF8.self)
     guard text.unicodeScalars.contains(where: isTerminalControl) else { return text }
     var escaped = String.UnicodeScalarView()

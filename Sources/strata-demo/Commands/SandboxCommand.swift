@@ -15,7 +15,7 @@ enum SandboxCommand {
         OptionSpec(name: "keep-writes", valueName: nil),
       ],
       example: "strata-demo sandbox serve --port 8080 --fault 'GET /users 503x2'",
-      run: .standalone(serve))
+      printsJSON: false, run: .standalone(serve))
   ]
 
   @MainActor

@@ -37,8 +37,9 @@ enum SettingsCommands {
 
   static func reset(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     let model = try app.resolve(SettingsViewModel.self)
-    await model.reset(invocation.positionals.first)
-    if let failure = model.state.failure { throw failure.error }
+    guard await model.reset(invocation.positionals.first) else {
+      throw model.state.failure?.error ?? CommandFailure(Localized.current("settings.notChanged"))
+    }
     return table(model.entries)
   }
 
@@ -46,10 +47,13 @@ enum SettingsCommands {
     Output(
       text: .table(
         headers: Headings.of("setting", "value", "from", "allowed"),
-        rows: entries.map { [$0.key, $0.value, Self.origin($0), $0.allowed] },
+        rows: entries.map { [$0.key, $0.value, Self.origin($0), DemoSettings.allowed($0)] },
         footer: Localized.current("settings.footer")),
       json: entries.map {
-        ["name": $0.key, "value": $0.value, "from": Self.origin($0), "allowed": $0.allowed]
+        [
+          "name": $0.key, "value": $0.value, "from": Self.origin($0),
+          "allowed": DemoSettings.allowed($0),
+        ]
       })
   }
 

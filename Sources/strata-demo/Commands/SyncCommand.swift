@@ -18,7 +18,7 @@ enum SyncCommand {
   ]
 
   static func sync(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
-    if invocation.option("watch") != nil { return try await watch(app) }
+    if invocation.option("watch") != nil { return try await watch(app, json: invocation.json) }
     let posts = try app.resolve(OfflinePosts.self)
     let todos = try app.resolve(OfflineTodos.self)
     if let key = invocation.option("discard") { return try await discard(key, posts, todos) }
@@ -211,7 +211,8 @@ enum SyncCommand {
   /// `sync --watch`: the app's scheduler in the foreground, a line per pass that sent or left
   /// something. SIGINT or SIGTERM stops it after the change in flight (exit 0); a failing
   /// local store (damaged, full, unreadable) stops it with exit 1, since waiting cannot help.
-  static func watch(_ app: AppContext) async throws -> Output {
+  /// With `--json`, a JSON object per pass on one line (`{"sent":N,"waiting":M}`).
+  static func watch(_ app: AppContext, json: Bool) async throws -> Output {
     let scheduler = try app.resolve(SyncScheduler.self)
     let connectivity = try app.resolve(Connectivity.self)
     // The first signal lets the change in flight finish; a second ends the process at once
@@ -240,6 +241,11 @@ enum SyncCommand {
         Task { await scheduler.stop() }
       }
       guard pass.sent > 0 || pass.waiting > 0 else { return }
+      if json {
+        let counts = ["sent": pass.sent, "waiting": pass.waiting]
+        if let line = try? Output.json(counts, pretty: false) { Terminal.out(line) }
+        return
+      }
       Terminal.out(
         Localized.current(
           pass.waiting > 0 ? "watch.passWaiting" : "watch.pass",
@@ -248,7 +254,7 @@ enum SyncCommand {
     if let trouble = problem.withLock({ $0 }) {
       throw CommandFailure(Localized.current("watch.storeFailed", ["reason": trouble]))
     }
-    return Output(text: .line(Localized.current("watch.stopped")), json: nil)
+    return json ? .none : Output(text: .line(Localized.current("watch.stopped")), json: nil)
   }
 
   /// Runs `handler` on a global queue at each of `signals` (no longer delivered as usual),

@@ -12,10 +12,16 @@ enum TourCommand {
 
   nonisolated static let commands = [
     Command(
-      "tour", example: "strata-demo tour", run: .standalone(run))
+      "tour", example: "strata-demo tour", printsJSON: false, run: .standalone(run))
   ]
 
   static func run(_ invocation: Invocation) async throws -> Output {
+    // The tour is about the embedded sandbox: another API is refused, never ignored.
+    if let api = invocation.api, api != "sandbox" {
+      throw UsageError(
+        Localized.current("usage.tourSandboxOnly", ["got": Invocation.quoted(api)]),
+        nil)
+    }
     let started = ContinuousClock.now
     let storeDirectory = NSTemporaryDirectory() + "strata-tour-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: storeDirectory) }

@@ -8,4 +8,17 @@ public enum DemoSettings {
   public static let offlineFirst = PreferenceKey("offline-first", default: false)
 
   public static let all: [any AnyPreferenceKey] = [pageSize, offlineFirst]
+
+  /// What a setting allows, in the user's words (`settings.allowed.<name>`); the library's
+  /// English sentence for a setting the strings do not name.
+  public static func allowed(_ entry: Preferences.Entry) -> String {
+    allowed(entry.key, otherwise: entry.allowed)
+  }
+
+  /// What the setting `name` allows, in the user's words, else `english`.
+  public static func allowed(_ name: String, otherwise english: String) -> String {
+    let key = "settings.allowed." + name
+    let sentence = Localized.current(key)
+    return sentence == key ? english : sentence
+  }
 }

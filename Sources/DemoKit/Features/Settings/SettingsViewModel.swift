@@ -34,9 +34,16 @@ public final class SettingsViewModel: LoadStateOwner {
   }
 
   /// Puts `name` (every setting, when nil) back to its default.
-  public func reset(_ name: String? = nil) async {
-    _ = await loading(Localized.current("failure.reset")) { try await preferences.reset(name) }
+  /// - Returns: Whether it was reset (else ``state`` says why: an unknown name is refused,
+  ///   as ``set(_:to:)`` refuses it).
+  @discardableResult
+  public func reset(_ name: String? = nil) async -> Bool {
+    guard
+      await loading(Localized.current("failure.reset"), { try await preferences.reset(name) })
+        != nil
+    else { return false }
     await load()
+    return true
   }
 
   /// Reloads whenever a setting changes, until the calling task is cancelled (and once when

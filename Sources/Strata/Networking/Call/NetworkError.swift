@@ -214,7 +214,7 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     }
   }
 
-  private static func describe(_ error: URLError) -> String {
+  static func describe(_ error: URLError) -> String {
     switch error.code {
     case .timedOut: "the request timed out"
     case .cannotConnectToHost: "could not connect to the server"

@@ -92,7 +92,11 @@ extension NetworkService {
   static func reason(_ error: NetworkError) -> String {
     switch error.kind {
     case .server(let status, _): String(status)
-    case .transport(let urlError): "URLError \(urlError.code.rawValue)"
+    // In words, as the call's failure says it, with the code for a program to match on.
+    case .transport(let urlError):
+      NetworkError.describe(urlError).hasPrefix("URLError")
+        ? "URLError \(urlError.code.rawValue)"
+        : "\(NetworkError.describe(urlError)) (URLError \(urlError.code.rawValue))"
     default: error.description
     }
   }

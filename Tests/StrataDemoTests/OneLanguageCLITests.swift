@@ -1,0 +1,131 @@
+import Foundation
+import StrataSandbox
+import Testing
+
+/// `--json` is for programs: English and JSON whatever `LANG` says, its errors included; a
+/// command that cannot print JSON refuses `--json`. Without it, German is German all through
+/// `--help` and the usage errors, and the CLI's own words help (`help COMMAND`, a missing
+/// argument named, the command's own usage for a missing option value).
+@Suite("strata-demo: one language at a time")
+struct OneLanguageCLITests {
+  static func german() throws -> CLIRunner {
+    var cli = try CLIRunner()
+    cli.extraEnvironment = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+    return cli
+  }
+
+  /// The one JSON object `--json` writes on stderr for a failure.
+  static func problem(_ stderr: String) throws -> [String: Any] {
+    let lines = stderr.split(separator: "\n")
+    #expect(lines.count == 1, "one line: \(stderr)")
+    return try #require(
+      try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+  }
+
+  @Test func errorsUnderJSONAreOneEnglishObject() async throws {
+    let cli = try Self.german()
+    let usage = try await cli.run(["--json", "user"])
+    #expect(usage.status == 2 && usage.stdout.isEmpty)
+    let refused = try Self.problem(usage.stderr)
+    #expect(refused["error"] as? String == "'user' needs ID")
+    #expect(refused["exit"] as? Int == 2)
+    #expect((refused["detail"] as? String)?.contains("usage: strata-demo user ID") == true)
+
+    let unreachable = try await cli.run([
+      "--json", "--api", "http://127.0.0.1:9", "--set", "RETRY_MAX_RETRIES=0", "post", "create",
+      "--title", "t", "--body", "b", "--user-id", "1",
+    ])
+    #expect(unreachable.status == 1 && unreachable.stdout.isEmpty)
+    let failed = try Self.problem(unreachable.stderr)
+    #expect(
+      failed["error"] as? String
+        == "post create failed: POST /posts/add: network error: could not connect to the server")
+    #expect((failed["detail"] as? String)?.contains("--offline") == true, "the way to keep it")
+    #expect(failed["exit"] as? Int == 1)
+
+    for command in [["tour"], ["sandbox", "serve"]] {
+      let result = try await cli.run(["--json"] + command)
+      #expect(result.status == 2 && result.stdout.isEmpty)
+      #expect(
+        try Self.problem(result.stderr)["error"] as? String
+          == "'\(command.joined(separator: " "))' prints no JSON: run it without --json")
+    }
+  }
+
+  @Test func theCLISaysWhatIsMissing() async throws {
+    let cli = try CLIRunner()
+    let help = try await cli.run(["help", "user"])
+    #expect(help.status == 0 && help.stdout.hasPrefix("Show one user."))
+    let all = try await cli.run(["help"])
+    #expect(all.status == 0 && all.stdout.contains("  help "))
+    let unknown = try await cli.run(["help", "frob"])
+    #expect(unknown.status == 2 && unknown.stderr.contains("unknown command 'frob'"))
+    let value = try await cli.run(["user", "1", "--avatar"])
+    #expect(value.status == 2 && value.stderr.contains("--avatar needs a value"))
+    #expect(value.stderr.contains("usage: strata-demo user ID [--avatar FILE]"), "the command's")
+    let global = try await cli.run(["users", "--api"])
+    #expect(global.stderr.contains("usage: strata-demo [global options] COMMAND [options]"))
+    let reset = try await cli.run(["settings", "reset", "frob"])
+    #expect(reset.status == 65 && reset.stderr.contains("no setting 'frob'"), "\(reset.stderr)")
+  }
+
+  /// Two English words running together in German output are an English sentence left over
+  /// (the tour's, `--help` of every command, the usage errors).
+  /// Command syntax (`strata-demo …`, `--options`, `'quoted'`, upper-case placeholders) and
+  /// the settings' literal values are left out: they are typed as they are.
+  static let englishWords: Set<Substring> = [
+    "the", "and", "with", "from", "your", "this", "that", "which", "not", "for", "of", "to", "is",
+    "are", "was", "be", "could", "would", "when", "where", "each", "every", "only", "then", "show",
+    "a", "an", "on", "in", "no", "it", "its", "or", "by", "as", "at", "changes", "change", "kept",
+    "device", "sent", "send", "list", "one", "user", "users", "post", "posts", "needs", "takes",
+  ]
+
+  static func englishRuns(_ text: String) -> [String] {
+    text.split(separator: "\n").compactMap { line -> String? in
+      var prose = String(line)
+      // A command list's names (`  user posts   Die Beiträge…`) are syntax too.
+      // So are requests (`POST /posts/add`) and the server's own text, shown „quoted“.
+      for pattern in [
+        #"^\s{2}[a-z]+( [a-z]+)?\s{2,}"#, #"„[^“]*“"#, #"\b(GET|POST|PUT|PATCH|DELETE) /\S*"#,
+        #"'[^']*'"#, #"strata-demo[^,;:()]*"#, #"--[a-z-]+"#, #"https?://\S+"#,
+      ] {
+        prose = prose.replacingOccurrences(of: pattern, with: " ", options: .regularExpression)
+      }
+      let words = prose.split(whereSeparator: { !$0.isLetter }).map { $0.lowercased() }
+      for (first, second) in zip(words, words.dropFirst())
+      where englishWords.contains(Substring(first)) && englishWords.contains(Substring(second)) {
+        return "\(first) \(second) in: \(line)"
+      }
+      return nil
+    }
+  }
+
+  @Test func germanTourHelpAndUsageErrorsHaveNoEnglishSentence() async throws {
+    let cli = try Self.german()
+    var outputs = [try await cli.run(["--help"]).stdout]
+    let names = try await cli.run(["--help"]).stdout.split(separator: "\n")
+    #expect(names.count > 20)
+    for command in [
+      "tour", "login", "logout", "me", "users", "user", "user posts", "posts", "post create",
+      "post edit", "post delete", "post comments", "todos", "todo add", "todo edit",
+      "todo toggle", "todo delete", "sync", "settings", "settings set", "settings reset",
+      "config show", "cache show", "cache clear", "download", "sandbox serve",
+    ] {
+      let help = try await cli.run(command.split(separator: " ").map(String.init) + ["--help"])
+      #expect(help.status == 0, "\(command)")
+      outputs.append(help.stdout)
+    }
+    for arguments in [
+      ["user"], ["post", "frob"], ["user", "1", "--avatar"], ["frob"], ["users", "--limit", "x"],
+    ] {
+      outputs.append(try await cli.run(arguments).stderr)
+    }
+    let tour = try await cli.run(["tour"])
+    #expect(tour.status == 0 && tour.stdout.contains("[14/14]"))
+    outputs.append(tour.all)
+    let english = outputs.flatMap(Self.englishRuns)
+    #expect(english.isEmpty, "\(english.joined(separator: "\n"))")
+    // The check itself: an English sentence is caught.
+    #expect(!Self.englishRuns("strata-demo: could not connect to the server").isEmpty)
+  }
+}
