@@ -3,7 +3,7 @@ SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 SOURCES      := Package.swift Sources Tests Snippets
 
-.PHONY: all build test outside api api-check test-load demo bench bench-check bench-swinject contract leaks docs \
+.PHONY: all build test outside api api-check test-load demo install bench bench-check bench-swinject contract leaks docs \
   format lint clean
 
 all: build
@@ -101,6 +101,17 @@ api-check:
 ## cores (RUNS=, LOAD= change that); a verdict must never depend on the machine being quiet
 test-load:
 	SWIFT=$(SWIFT) scripts/test-under-load
+
+## install: strata-demo on your PATH — the binary and its strings, in $(PREFIX)/bin
+## (default ~/.local/bin); `make install PREFIX=/usr/local` elsewhere
+PREFIX ?= $(HOME)/.local
+install:
+	$(SWIFT) build $(STRICT) --product strata-demo
+	bin=$$($(SWIFT) build --show-bin-path) && install -d "$(PREFIX)/bin" \
+	  && install -m 0755 "$$bin/strata-demo" "$(PREFIX)/bin/strata-demo" \
+	  && rm -rf "$(PREFIX)/bin/Strata_DemoKit.resources" \
+	  && cp -R "$$bin/Strata_DemoKit.resources" "$(PREFIX)/bin/"
+	@echo "installed $(PREFIX)/bin/strata-demo (on your PATH if $(PREFIX)/bin is)"
 
 ## demo: the tour — every layer, live, against the embedded sandbox (no network needed; the
 ## CLI's built-in defaults: it reads a config file only from --config or STRATA_CONFIG)

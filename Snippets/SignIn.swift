@@ -1,13 +1,14 @@
 import Foundation
 import Strata
 
-// snippet.hide
 struct User: Decodable, Sendable {
   let id: Int
   let firstName: String
 }
 
+/// DummyJSON's answer to `POST /auth/login`: the user's id and the tokens.
 struct SignedIn: Decodable, Sendable {
+  let id: Int
   let accessToken: String
   let refreshToken: String
 }
@@ -17,8 +18,7 @@ struct Login: Encodable, Sendable {
   let password: Secret<String>  // sent as is; printed and dumped as <redacted>
 }
 
-let config = try Config(overrides: ["API": "https://dummyjson.com"])
-// snippet.show
+let config = try Config(defaults: ["API": "https://dummyjson.com"])  // STRATA_API=… overrides
 let api = try config.url("API")
 guard let origin = Origin(api) else { throw URLError(.badURL) }  // not http(s)
 let session = AuthSession(origin: origin, store: FileTokenStore(app: "MyApp", origin: origin))
@@ -29,7 +29,10 @@ let login = Request<SignedIn>(
   path: "auth/login", method: .post,
   body: .json(Login(username: "emilys", password: Secret("emilyspass"))))
 let tokens = try await network.send(login).value
+// The owner names whose answers and changes these are: kept for this account alone.
 try await session.signIn(
   Credentials(
-    accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, lifetime: .seconds(3600)))
+    accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, lifetime: .seconds(3600),
+    owner: .account("user-\(tokens.id)")))
 let me = try await network.send(Request<User>(path: "auth/me", requiresAuth: true)).value
+print(me.firstName)

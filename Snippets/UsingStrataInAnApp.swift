@@ -1,7 +1,7 @@
+// snippet.types
 import Foundation
 import Strata
 
-// snippet.types
 struct Post: Codable, Sendable {
   var id: Int?
   var title: String
@@ -25,11 +25,6 @@ struct Login: Encodable, Sendable {
 }
 // snippet.end
 
-// snippet.hide
-
-let password = ProcessInfo.processInfo.environment["MYAPP_PASSWORD"] ?? ""
-
-// snippet.show
 // snippet.keys
 extension Config.Key {
   static let api: Config.Key = "API"
@@ -57,6 +52,9 @@ func run() async throws {
   var options = try NetworkOptions(config: config, baseURL: api)  // DEADLINE, IDLE_TIMEOUT, RETRY_*
   options.deadline = .seconds(20)  // code has the last word
   options.retryPolicy.maxRetries = 2
+  // Where the API explains a refusal: DummyJSON says `{"message": "Invalid credentials"}`,
+  // which then reads "HTTP 400: Invalid credentials", not "HTTP 400 Bad Request (33 bytes)".
+  options.serverMessageFormat = .jsonField("message")
   options.onRequestRecord = { record in
     guard let retry = record.retry else { return }
     log.notice(
@@ -68,6 +66,8 @@ func run() async throws {
   // snippet.end
 
   // snippet.signin
+  // From the environment here; an app asks its user (never a config file: a secret).
+  let password = ProcessInfo.processInfo.environment["MYAPP_PASSWORD"] ?? ""
   if await !session.isSignedIn {
     let login = Request<SignedIn>(
       path: "auth/login", method: .post, body: .json(Login(username: "emilys", password: password)))
@@ -117,7 +117,9 @@ func run() async throws {
         body: .json(try JSONDecoder().decode(Post.self, from: entry.payload)), requiresAuth: true,
         idempotencyKey: entry.idempotencyKey)
       let created = try await network.send(create).value
-      return LocalStore.Settled(key: "\(created.id ?? 0)", value: created)
+      // The server's key for it: kept beside the post's own key on the device, never in its
+      // place, so two posts the server answers with one id stay two.
+      return LocalStore.Settled(key: "post-\(created.id ?? 0)", value: created)
     })
   for outcome in outcomes {
     log.info(

@@ -74,13 +74,19 @@ struct DocumentationTests {
     return kept.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")
   }
 
+  /// Where compiled samples live: `Snippets/` (programs of their own, on the public API), and
+  /// the CLI's samples in this target (they use the command table's own types).
+  static let sampleFolders = ["Snippets", "Tests/StrataDemoTests/Samples"]
+
   @Test func everySwiftSampleIsTheShownPartOfACompiledSnippet() throws {
-    let folder = Self.root.appendingPathComponent("Snippets")
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     var shown: Set<String> = []
-    for file in files where file.hasSuffix(".swift") {
-      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-      shown.formUnion(Self.shownParts(ofSnippet: text))
+    for name in Self.sampleFolders {
+      let folder = Self.root.appendingPathComponent(name)
+      for file in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      where file.hasSuffix(".swift") {
+        let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        shown.formUnion(Self.shownParts(ofSnippet: text))
+      }
     }
     var samples = 0
     for document in try Self.documents() {
@@ -132,10 +138,31 @@ struct DocumentationTests {
       var cli = try CLIRunner()
       cli.executable = CLIRunner.built("FirstRequest")
       cli.extraEnvironment = ["STRATA_API": server.baseURL.absoluteString]
-      let result = try await cli.run([])
+      // In a folder of its own, as in a new package: it needs no file of the checkout.
+      let elsewhere = URL(fileURLWithPath: cli.home)
+      let result = try await cli.run([], in: elsewhere)
       #expect(result.status == 0, "\(result.stderr)")
       #expect(result.stdout == "Emily\n")
       #expect(server.journal.count(method: "GET", path: "/users/1") == 1)
+      // A failure is a sentence and exit 1, never a trap.
+      cli.extraEnvironment = ["STRATA_API": "http://127.0.0.1:9", "STRATA_RETRY_MAX_RETRIES": "0"]
+      let failed = try await cli.run([], in: elsewhere)
+      #expect(failed.status == 1, "\(failed.stderr)")
+      #expect(failed.stderr.contains("error: GET /users/1"), "\(failed.stderr)")
+    }
+  }
+
+  /// "Getting started"'s sign-in, a whole program: signs in as Emily for her account and
+  /// reads `/auth/me` with the token.
+  @Test func theSignInSampleRunsAgainstTheSandbox() async throws {
+    try await withSandbox { server in
+      var cli = try CLIRunner()
+      cli.executable = CLIRunner.built("SignIn")
+      cli.extraEnvironment = ["STRATA_API": server.baseURL.absoluteString]
+      let result = try await cli.run([], in: URL(fileURLWithPath: cli.home))
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout == "Emily\n")
+      #expect(server.journal.count(method: "GET", path: "/auth/me") == 1)
     }
   }
 
@@ -257,6 +284,24 @@ struct DocumentationTests {
       #expect(result.status == status, "\(command): exit \(result.status)\n\(result.stderr)")
       let same = Self.matches(expected[...], actual)
       #expect(same, "\(command) printed:\n\(actual.joined(separator: "\n"))")
+    }
+  }
+
+  /// "Adding a feature", step 6: the command's summary is the sentence `command.<words>` in
+  /// the strings files — until both have it, `--help` shows the key itself.
+  @Test func aNewCommandsSummaryIsAKeyInTheStringsFiles() {
+    let quotes = QuotesCommands.commands[0]
+    #expect(quotes.name == "quotes" && quotes.usage == "strata-demo quotes [--limit N] [--skip N]")
+    #expect(quotes.summary == "command.quotes", "no sentence yet: the key shows")
+    #expect(CommandTable.commands.allSatisfy { !$0.summary.hasPrefix("command.") })
+  }
+
+  /// "Going deeper" lists every article by its title, so a new one is found from the README.
+  @Test func theReadmeListsEveryArticle() throws {
+    let readme = try Self.text("README.md")
+    for path in try Self.documents().dropFirst() where !path.hasSuffix("/Strata.md") {
+      let title = try Self.text(path).split(separator: "\n").first?.dropFirst(2) ?? ""
+      #expect(readme.contains("- **\(title)**"), "the README does not list \(path)")
     }
   }
 
