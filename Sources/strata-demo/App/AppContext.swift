@@ -22,11 +22,15 @@ final class AppContext: Sendable {
   let sandboxClock: SandboxClock
   /// The `--http-log` and `--analytics-log` files, asked at the end whether they were written.
   private let logs: [JSONLinesFile]
+  /// `--har FILE`: every attempt, written to the file when the run ends.
+  private let har: (recorder: HARRecorder, path: String)?
+  private let harProblem = Locked<String?>(nil)
 
   private init(
     config: Config, configFile: String?, container: DependencyContainer, sandbox: SandboxServer?,
-    sandboxClock: SandboxClock, logs: [JSONLinesFile]
+    sandboxClock: SandboxClock, logs: [JSONLinesFile], har: (HARRecorder, String)?
   ) {
+    self.har = har
     self.config = config
     self.configFile = configFile
     self.container = container
@@ -36,7 +40,9 @@ final class AppContext: Sendable {
   }
 
   /// One sentence per log file that could not be written (a full disk).
-  var logProblems: [String] { logs.compactMap(\.problem) }
+  var logProblems: [String] {
+    logs.compactMap(\.problem) + [harProblem.withLock { $0 }].compactMap { $0 }
+  }
 
   /// Loads config (layers: --set/--api, STRATA_*, file, defaults), opens the HTTP log, starts
   /// the sandbox (if asked) and builds the container once, checking all of it: a bad value is
@@ -73,8 +79,19 @@ final class AppContext: Sendable {
       // Loaded again with the sandbox's address: what refers to `API` follows it.
       (config, file) = try loadConfig(invocation, extra: extra.merging(sandboxed) { $1 })
     }
+    let har = invocation.har.map { (HARRecorder(), $0) }
+    if let (recorder, path) = har {
+      // Written empty now, as --http-log is opened now: an unwritable path is exit 73 before
+      // anything is sent; the run's entries replace it at the end.
+      do {
+        try recorder.write(to: path)
+      } catch {
+        throw CantCreate(
+          Localized.current("log.harUnwritable", ["path": path, "reason": "\(error)"]))
+      }
+    }
     let container = DemoContainer.make(
-      config: config,
+      config: config, middleware: har.map { [$0.0] } ?? [],
       onRequestRecord: { record in
         httpLog?.sink(record)
         if case .stale(let age) = record.source {
@@ -114,10 +131,21 @@ final class AppContext: Sendable {
     }
     return AppContext(
       config: config, configFile: file, container: container, sandbox: sandbox, sandboxClock: clock,
-      logs: [httpLog, analyticsLog].compactMap { $0 })
+      logs: [httpLog, analyticsLog].compactMap { $0 }, har: har)
   }
 
-  func shutdown() async { await sandbox?.stop() }
+  /// Stops the sandbox and writes the `--har` file (a failure to is one of ``logProblems``).
+  func shutdown() async {
+    await sandbox?.stop()
+    guard let har else { return }
+    do {
+      try har.recorder.write(to: har.path)
+    } catch {
+      harProblem.withLock {
+        $0 = Localized.current("log.harUnwritable", ["path": har.path, "reason": "\(error)"])
+      }
+    }
+  }
 
   func resolve<T: Sendable>(_ type: T.Type = T.self) throws -> T { try container.resolve(type) }
 

@@ -14,6 +14,8 @@ struct Invocation: Sendable {
   var sets: [(key: String, value: String)] = []
   var logLevel: String?
   var httpLog: String?
+  /// `--har FILE`: every attempt as an HTTP Archive.
+  var har: String?
   var analyticsLog: String?
   var json = false
   var verbose = false
@@ -206,6 +208,7 @@ enum CommandLineParser {
       invocation.api = value
     case "log-level": invocation.logLevel = value
     case "http-log": invocation.httpLog = value
+    case "har": invocation.har = value
     case "analytics-log": invocation.analyticsLog = value
     case "set":
       guard let value, let equals = value.firstIndex(of: "="), equals != value.startIndex else {

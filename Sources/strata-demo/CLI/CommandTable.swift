@@ -32,6 +32,7 @@ enum CommandTable {
     OptionSpec(name: "no-cache", valueName: nil),
     OptionSpec(name: "verbose", valueName: nil),
     OptionSpec(name: "http-log", valueName: "FILE"),
+    OptionSpec(name: "har", valueName: "FILE"),
     OptionSpec(name: "analytics-log", valueName: "FILE"),
     OptionSpec(name: "help", valueName: nil),
     OptionSpec(name: "version", valueName: nil),

@@ -160,6 +160,8 @@ private enum DocCommentSamples {
     options.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]
     let counter = Counter()
     options.middleware.append(CountAttempts(counter: counter))
+    let har = HARRecorder()
+    options.middleware.append(har)
     return counter
   }
 

@@ -1,0 +1,180 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Records every attempt it sees as an entry of an HTTP Archive (HAR 1.2), the request log
+/// browsers' developer tools, Charles, Proxyman and Pulse open: method, URL, headers and
+/// bodies of request and answer, the time the exchange took, and Strata's own `_strata`
+/// member (the call, the attempt number, `network` or `revalidated` for a `304`, the error of
+/// an attempt that got no answer). A retry is an entry of its own. An answer from the HTTP
+/// cache, which sends nothing, has no entry.
+///
+/// Masked exactly as the logs are: secret header values, JSON members and query parameters
+/// whose names say secret, a URL's password, credentials by their shape in any text, and every
+/// value the process knows is secret (a token a server echoes back) — so the file holds no
+/// token, password or `Authorization` value. Bodies are kept up to `bodyLimit` bytes: JSON and
+/// text as text, anything else as base64; a streamed upload (a file, a multipart form) is
+/// never read into it. Put it last in ``NetworkOptions/middleware``, so it sees each request
+/// as it is sent:
+/// ```swift
+/// let har = HARRecorder()
+/// options.middleware.append(har)
+/// ```
+public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
+  // `entries` is read and written only while holding `lock`.
+  private let lock = NSLock()
+  private var entries: [HARLog.Entry] = []
+  private let redactor: Redactor
+  private let bodyLimit: Int
+
+  /// - Parameter bodyLimit: The most bytes of a body kept (the rest is cut, and said).
+  /// - Parameter revealsPersonalData: Personal-data members (`ssn`, `iban`, …) shown, for local
+  ///   debugging, as ``NetworkOptions/revealsPersonalData`` does for logs; secrets stay masked.
+  public init(bodyLimit: Int = 64 << 10, revealsPersonalData: Bool = false) {
+    self.bodyLimit = max(0, bodyLimit)
+    redactor = Redactor(revealsPersonalData: revealsPersonalData)
+  }
+
+  /// How many attempts are recorded.
+  public var count: Int { lock.withLock { entries.count } }
+
+  public func intercept(
+    _ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext
+  ) async throws -> (Data, HTTPURLResponse) {
+    let started = Date()
+    let clock = ContinuousClock.now
+    do {
+      let (data, response) = try await next(request)
+      keep(request, attempt, started, ContinuousClock.now - clock, .success((data, response)))
+      return (data, response)
+    } catch {
+      keep(request, attempt, started, ContinuousClock.now - clock, .failure(error))
+      throw error
+    }
+  }
+
+  /// The recorded attempts as a HAR 1.2 document (JSON, UTF-8), oldest first.
+  public func har() throws -> Data {
+    let log = HARLog(
+      creator: HARLog.Creator(name: "Strata", version: strataVersion),
+      entries: lock.withLock { entries })
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(HARLog.Root(log: log))
+  }
+
+  /// Writes ``har()`` to `path`, replaced whole (never half a file), 0600, never through a
+  /// link planted there.
+  /// - Throws: ``FileError`` when it cannot be written.
+  public func write(to path: String) throws {
+    let bytes = try har()
+    if let failure = PrivateFile.replace(path, with: bytes) {
+      throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
+    }
+  }
+
+  // MARK: Entries
+
+  private func keep(
+    _ request: URLRequest, _ attempt: RequestAttempt, _ started: Date, _ took: Duration,
+    _ outcome: Result<(Data, HTTPURLResponse), any Error>
+  ) {
+    let milliseconds = took.inSeconds * 1000
+    var answer: HARLog.Response
+    var failure: String?
+    switch outcome {
+    case .success(let (data, response)):
+      answer = self.response(response, data)
+    case .failure(let error):
+      failure = UntrustedText.sanitize(KnownSecrets.mask(String(describing: error)), limit: 500)
+      answer = HARLog.Response(
+        status: 0, statusText: "", headers: [],
+        content: HARLog.Content(
+          size: 0, mimeType: "x-unknown", text: nil, encoding: nil, comment: "no answer"),
+        bodySize: -1)
+    }
+    let status = answer.status
+    let entry = HARLog.Entry(
+      startedDateTime: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(started),
+      time: milliseconds, request: self.request(request), response: answer,
+      timings: HARLog.Timings(wait: milliseconds),
+      _strata: HARLog.Strata(
+        request: attempt.label, attempt: attempt.number,
+        source: status == 304 ? "revalidated" : "network", error: failure))
+    lock.withLock { entries.append(entry) }
+  }
+
+  private func request(_ request: URLRequest) -> HARLog.Request {
+    let url = request.url.map(redactor.redact(url:)) ?? "?"
+    let query = URLComponents(string: url)?.queryItems ?? []
+    let headers = request.allHTTPHeaderFields ?? [:]
+    let type = request.value(forHTTPHeaderField: "Content-Type") ?? ""
+    var postData: HARLog.PostData?
+    var size = 0
+    if let body = request.httpBody {
+      size = body.count
+      postData = HARLog.PostData(mimeType: type, text: text(of: body, type: type).text ?? "")
+    } else if let length = request.value(forHTTPHeaderField: "Content-Length") {
+      // A file or a multipart form, streamed: never read into the log, whatever it holds.
+      size = Int(length) ?? -1
+      postData = HARLog.PostData(mimeType: type, text: "", _streamed: true)
+    }
+    return HARLog.Request(
+      method: request.httpMethod ?? "GET", url: url, headers: pairs(headers),
+      queryString: query.map { HARLog.Pair(name: $0.name, value: $0.value ?? "") },
+      postData: postData, bodySize: size)
+  }
+
+  private func response(_ response: HTTPURLResponse, _ data: Data) -> HARLog.Response {
+    var headers: [String: String] = [:]
+    for (name, value) in response.allHeaderFields {
+      headers[String(describing: name)] = String(describing: value)
+    }
+    let type = response.value(forHTTPHeaderField: "Content-Type") ?? "x-unknown"
+    let body = text(of: data, type: type)
+    // A download's body went to its file: the length the server announced is its size.
+    let size = data.isEmpty ? max(0, Int(response.expectedContentLength)) : data.count
+    return HARLog.Response(
+      status: response.statusCode,
+      statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+      headers: pairs(headers),
+      content: HARLog.Content(
+        size: size, mimeType: type, text: body.text, encoding: body.encoding,
+        comment: data.isEmpty && size > 0 ? "written to a file, not kept" : body.comment),
+      bodySize: size)
+  }
+
+  /// Header fields, masked, in name order.
+  private func pairs(_ headers: [String: String]) -> [HARLog.Pair] {
+    redactor.redact(headers: headers).sorted { $0.key < $1.key }.map {
+      HARLog.Pair(name: $0.key, value: $0.value)
+    }
+  }
+
+  /// A body as the archive keeps it: JSON and forms masked member by member, other text
+  /// masked by shape and by the secrets the process knows, anything else base64 — each cut to
+  /// ``bodyLimit`` bytes.
+  private func text(of body: Data, type: String) -> (
+    text: String?, encoding: String?, comment: String?
+  ) {
+    guard !body.isEmpty else { return (nil, nil, nil) }
+    let kept = body.prefix(bodyLimit)
+    let cut = kept.count < body.count ? "the first \(kept.count) of \(body.count) bytes" : nil
+    let lower = type.lowercased()
+    if lower.hasPrefix("application/x-www-form-urlencoded") {
+      return (redactor.redact(form: body, limit: bodyLimit), nil, cut)
+    }
+    if lower.contains("json") {
+      return (redactor.redact(body: body, limit: bodyLimit), nil, cut)
+    }
+    if lower.hasPrefix("text/") || lower.contains("xml") || lower.contains("javascript"),
+      let text = String(data: kept, encoding: .utf8)
+    {
+      let masked = CredentialShapes.mask(text) { self.redactor.isSensitive(field: String($0)) }
+      return (KnownSecrets.mask(masked), nil, cut)
+    }
+    return (kept.base64EncodedString(), "base64", cut)
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Strata
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `HARRecorder` writes what browsers' developer tools open: HAR 1.2, an entry per attempt,
+/// bodies as text or base64, and nothing a log would not show — also when a hostile server
+/// echoes the token, the password and a secret header back.
+@Suite("HAR export")
+struct HARRecorderTests {
+  static func service(
+    _ transport: MockTransport, _ har: HARRecorder, policy: RetryPolicy = .default
+  )
+    -> NetworkService
+  {
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: policy)
+    options.middleware = [har]
+    return NetworkService(options: options, transport: transport, clock: ManualClock())
+  }
+
+  static func entries(_ har: HARRecorder) throws -> [[String: Any]] {
+    let data = try har.har()
+    #expect(HARCheck.problems(in: data).isEmpty, "\(HARCheck.problems(in: data))")
+    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    return (root["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+  }
+
+  struct Login: Encodable, Sendable {
+    let username: String
+    let password: String
+  }
+
+  @Test func anEchoingServerLeavesNoSecretInTheFile() async throws {
+    let token = "tok-\(UUID().uuidString)"
+    KnownSecrets.register(token)
+    let transport = MockTransport { request, attempt in
+      let echo = #"{"password":"hunter2-echo","seen":"\#(token)","note":"access_token=abc123def"}"#
+      return try MockTransport.response(
+        request, status: attempt == 1 ? 503 : 200, body: echo,
+        headers: ["Content-Type": "application/json", "X-Echo-Token": token])
+    }
+    let har = HARRecorder()
+    var login = Request<EmptyResponse>(
+      path: "auth/login", method: .post, query: ["api_key": "k-secret-1"],
+      body: .json(Login(username: "emilys", password: "hunter2")), idempotencyKey: "key-1")
+    login.headers["Authorization"] = "Bearer \(token)"
+    _ = try await Self.service(transport, har).send(login)
+
+    let entries = try Self.entries(har)
+    #expect(entries.count == 2, "the 503 and its retry, each an entry")
+    let strata = entries.compactMap { $0["_strata"] as? [String: Any] }
+    #expect(strata.map { $0["attempt"] as? Int } == [1, 2])
+    #expect(strata.allSatisfy { $0["request"] as? String == "POST /auth/login" })
+    let text = String(decoding: try har.har(), as: UTF8.self)
+    for secret in [token, "hunter2", "k-secret-1", "abc123def"] {
+      #expect(!text.contains(secret), "\(secret) reached the HAR file")
+    }
+    #expect(text.contains("emilys"), "what is not secret stays")
+    let request = try #require(entries.first?["request"] as? [String: Any])
+    #expect((request["postData"] as? [String: Any])?["mimeType"] as? String == "application/json")
+    let response = try #require(entries.last?["response"] as? [String: Any])
+    #expect(response["status"] as? Int == 200)
+  }
+
+  @Test func binaryBodiesAreBase64AndCutAtTheLimit() async throws {
+    let png = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    let transport = MockTransport { request, _ in
+      (
+        png,
+        HTTPURLResponse(
+          url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
+          headerFields: ["Content-Type": "image/png"])!
+      )
+    }
+    let har = HARRecorder(bodyLimit: 100)
+    _ = try await Self.service(transport, har).send(Request<Data>(path: "icon"))
+    let content = try #require(
+      (try Self.entries(har).first?["response"] as? [String: Any])?["content"] as? [String: Any])
+    #expect(content["encoding"] as? String == "base64")
+    #expect(content["text"] as? String == png.prefix(100).base64EncodedString())
+    #expect(content["size"] as? Int == 300)
+    #expect((content["comment"] as? String)?.contains("the first 100 of 300 bytes") == true)
+  }
+
+  @Test func anAttemptWithoutAnAnswerIsAnEntryWithItsError() async throws {
+    let har = HARRecorder()
+    let service = Self.service(
+      MockTransport.failing(URLError(.cannotConnectToHost)), har, policy: .none)
+    await #expect(throws: NetworkError.self) {
+      _ = try await service.send(Request<Data>(path: "x"))
+    }
+    let entry = try #require(try Self.entries(har).first)
+    #expect((entry["response"] as? [String: Any])?["status"] as? Int == 0)
+    #expect(((entry["_strata"] as? [String: Any])?["error"] as? String)?.isEmpty == false)
+  }
+
+  /// The file is the user's record: 0600, whole, and a link planted at its path is replaced,
+  /// never written through.
+  @Test func theFileIsPrivateAndNeverWrittenThroughALink() async throws {
+    let folder = try TemporaryDirectory()
+    let target = folder.path + "/elsewhere.txt"
+    try Data("keep".utf8).write(to: URL(fileURLWithPath: target))
+    let path = folder.path + "/run.har"
+    try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+    let har = HARRecorder()
+    _ = try await Self.service(MockTransport.successful(json: "{}"), har).send(
+      Request<EmptyResponse>(path: "x"))
+    try har.write(to: path)
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    #expect(HARCheck.problems(in: try Data(contentsOf: URL(fileURLWithPath: path))).isEmpty)
+  }
+
+  /// The check catches what it is for: a missing member, a time without a zone.
+  @Test func theCheckRefusesABrokenFile() {
+    #expect(!HARCheck.problems(in: Data(#"{"log":{"version":"1.2"}}"#.utf8)).isEmpty)
+    let noZone =
+      #"{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[{"startedDateTime":"2026-01-01T00:00:00.000","time":1,"request":{},"response":{},"cache":{},"timings":{}}]}}"#
+    #expect(HARCheck.problems(in: Data(noZone.utf8)).contains { $0.contains("startedDateTime") })
+  }
+}
