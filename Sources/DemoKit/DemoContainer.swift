@@ -101,7 +101,8 @@ public enum DemoContainer {
     container.register((any TokenStore).self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
       let app = try config.string(.appName, default: "strata-demo")
-      switch try config.string(.tokenStore, default: defaultTokenStore).lowercased() {
+      switch try config.string(.tokenStore, default: AppEnvironment.platformTokenStore).lowercased()
+      {
       case "memory": return InMemoryTokenStore()
       case "keychain":
         #if canImport(Security)
@@ -169,13 +170,3 @@ public enum DemoContainer {
     }
   }
 }
-
-/// The token store when `TOKEN_STORE` names none: the Keychain where an app expects it (iOS and
-/// the other device platforms), the 0600 file on macOS (a command-line tool's home) and Linux.
-private let defaultTokenStore: String = {
-  #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-    "keychain"
-  #else
-    "file"
-  #endif
-}()

@@ -87,6 +87,7 @@ struct OneLanguageCLITests {
       // So are requests (`POST /posts/add`) and the server's own text, shown „quoted“.
       for pattern in [
         #"^\s{2}[a-z]+( [a-z]+)?\s{2,}"#, #"„[^“]*“"#, #"\b(GET|POST|PUT|PATCH|DELETE) /\S*"#,
+        #"\b[A-Z][A-Z0-9_]+ = [^,]+"#,
         #"'[^']*'"#, #"strata-demo[^,;:()]*"#, #"--[a-z-]+"#, #"https?://\S+"#,
       ] {
         prose = prose.replacingOccurrences(of: pattern, with: " ", options: .regularExpression)
@@ -127,5 +128,32 @@ struct OneLanguageCLITests {
     #expect(english.isEmpty, "\(english.joined(separator: "\n"))")
     // The check itself: an English sentence is caught.
     #expect(!Self.englishRuns("strata-demo: could not connect to the server").isEmpty)
+  }
+}
+
+/// One story of the configuration: `config show` lists every key the app and the network layer
+/// declare, each with where its value came from — none is read only as a default in code.
+@Suite("strata-demo config show: every key")
+struct EveryConfigKeyTests {
+  @Test func configShowListsEveryDeclaredKey() async throws {
+    var declared: Set<String> = []
+    for file in [
+      "Sources/DemoKit/API/Config+DemoKeys.swift",
+      "Sources/Strata/Networking/Call/Config+NetworkKeys.swift",
+    ] {
+      let text = try String(
+        contentsOf: CLIRunner.packageRoot.appendingPathComponent(file), encoding: .utf8)
+      for line in text.split(separator: "\n") where line.contains(": Config.Key = \"") {
+        declared.insert(String(line.split(separator: "\"")[1]))
+      }
+    }
+    // A path under the app's data directory, computed where it is used.
+    declared.remove("STORE_DIRECTORY")
+    #expect(declared.count >= 15, "the declarations were read: \(declared.sorted())")
+    let shown = try await CLIRunner().run(["--json", "config", "show"])
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [[String: Any]])
+    let keys = Set(rows.compactMap { $0["key"] as? String })
+    #expect(declared.subtracting(keys).isEmpty, "not shown: \(declared.subtracting(keys).sorted())")
   }
 }

@@ -28,6 +28,42 @@ struct TransferCLITests {
     }
   }
 
+  /// The user is shown even when the picture cannot be saved or read; the picture's failure
+  /// is said on its own and the exit status is 1.
+  @Test func aFailedPictureStillShowsTheUser() async throws {
+    try await CLIRunner.withSandbox(Self.patient) { server, cli, api in
+      let unwritable = try await cli.run(
+        api + ["user", "2", "--avatar", cli.home + "/no/dir/x.png"])
+      #expect(unwritable.status == 1)
+      #expect(unwritable.stdout.contains("Name:     Michael Williams"))
+      #expect(unwritable.stderr.contains("cannot write the picture"), "\(unwritable.stderr)")
+      server.faults.add(
+        .init(method: "GET", path: "/icon/michaw/128", count: 10, action: .respond(status: 404)))
+      let missing = try await cli.run(
+        api + ["--no-cache", "user", "2", "--avatar", cli.home + "/m.png"])
+      #expect(missing.status == 1 && missing.stdout.contains("Michael Williams"))
+      #expect(missing.stderr.contains("the picture could not be saved"), "\(missing.stderr)")
+    }
+  }
+
+  /// A cut that no retry mends leaves the part, says so, and names the command that
+  /// continues it; that command finishes the file from where it stopped.
+  @Test func aCutDownloadSaysThePartIsKeptAndResumeGoesOn() async throws {
+    try await CLIRunner.withSandbox(Self.patient) { server, cli, api in
+      server.faults.add(.init(method: "GET", path: "/icon/emilys/300", action: .truncateBody))
+      let file = cli.home + "/cut.png"
+      let cut = try await cli.run(
+        api + ["--set", "RETRY_MAX_RETRIES=0", "download", "icon/emilys/300", file])
+      #expect(cut.status == 1, "\(cut.stderr)")
+      #expect(
+        cut.stderr.contains("are kept in \(file).part")
+          && cut.stderr.contains("strata-demo download icon/emilys/300 \(file) --resume"),
+        "\(cut.stderr)")
+      let resumed = try await cli.run(api + ["download", "icon/emilys/300", file, "--resume"])
+      #expect(resumed.status == 0 && resumed.stdout.hasSuffix("(resumed)\n"), "\(resumed.all)")
+    }
+  }
+
   /// A body cut at half is resumed by the retry (`Range` + `If-Range`), said "(resumed)".
   @Test func aCutDownloadIsResumedByTheRetry() async throws {
     try await CLIRunner.withSandbox(Self.patient) { server, cli, api in

@@ -52,8 +52,32 @@ public enum AppEnvironment: String, Sendable, CaseIterable, CustomStringConverti
     for feature in Feature.allCases { values[feature.key] = "YES" }
     values[.logFormat] = "text"
     values[.logRevealPrivate] = "NO"
+    // Every other key a command reads, at the value the code would take without it, so
+    // `config show` lists each one with where it came from. (STORE_DIRECTORY, a path under
+    // the app's data directory, is left to be computed.)
+    let everywhere: [Config.Key: String] = [
+      .tokenStore: Self.platformTokenStore, .tokenLifetime: "30m", .httpCache: "disk",
+      .httpCacheSize: "50MiB", .httpCacheMaxStale: "1d", .maxResponseSize: "10MiB",
+      .syncInterval: "30s", .syncMaxAttempts: "5", .usersCacheTTL: "60s",
+      .usersRequireSignIn: "NO",
+    ]
+    values.merge(everywhere) { mine, _ in mine }
+    #if os(Linux)
+      values[.routeTable] = "/proc/net/route"
+    #endif
     return values
   }
+
+  /// The token store when `TOKEN_STORE` names none: the Keychain where an app expects it (iOS
+  /// and the other device platforms), the 0600 file on macOS (a command-line tool's home) and
+  /// Linux.
+  static let platformTokenStore: String = {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      "keychain"
+    #else
+      "file"
+    #endif
+  }()
 
   /// The environment the configuration names (else `fallback`), and the configuration with
   /// that environment's defaults as its lowest layer — so a file's `$(API)` sees the

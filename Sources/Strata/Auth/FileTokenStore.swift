@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 
 #if canImport(Darwin)
   import Darwin
@@ -32,6 +33,10 @@ public final class FileTokenStore: TokenStore {
 
   /// How long ``lockForRefresh()`` waits for another process.
   package let lockTimeout: Duration
+
+  /// The stamp (``PrivateFile/stamp(of:)``) of the unusable file last warned about: one
+  /// warning per damaged file, however often a run reads it.
+  private let warnedAbout = Lock<String?>(nil)
 
   /// Creates a store at an explicit path.
   package init(path: String, lockTimeout: Duration = .seconds(30)) {
@@ -81,8 +86,15 @@ public final class FileTokenStore: TokenStore {
     do {
       return try JSONDecoder().decode(Credentials.self, from: data)
     } catch {
-      Log.auth.warning(
-        "credentials file \(path) is unreadable (\(data.count) bytes); treating as signed out")
+      let stamp = PrivateFile.stamp(of: path)
+      let told = warnedAbout.withLock { last in
+        defer { last = stamp }
+        return stamp != nil && last == stamp
+      }
+      if !told {
+        Log.auth.warning(
+          "credentials file \(path) is unreadable (\(data.count) bytes); treating as signed out")
+      }
       return nil
     }
   }

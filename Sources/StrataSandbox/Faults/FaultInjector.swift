@@ -45,6 +45,13 @@ public final class FaultInjector: Sendable {
   }
 
   public struct Fault: Sendable {
+    /// Every ACTION a spec may name (`METHOD PATH ACTION[xCOUNT]`), as help and refusals list
+    /// them: one list, so neither can leave one out.
+    public static let actionSpellings = [
+      "a status (100-599)", "drop", "lose-answer", "truncate", "endless", "edited-elsewhere",
+      "echo=STATUS", "delay=DURATION", "cache=CACHE-CONTROL", "vary=HEADERS",
+    ]
+
     /// The method to match, or nil for any.
     public var method: String?
     /// The path to match: exact, or a prefix when it ends in `*`.

@@ -92,7 +92,7 @@ extension FaultInjector.Fault {
     guard let status = Int(text), (100...599).contains(status) else {
       throw SpecError(
         description:
-          "fault '\(spec)': ACTION must be a status (100-599), drop, lose-answer, truncate, endless, echo=STATUS, delay=DURATION, cache=CACHE-CONTROL or vary=HEADERS"
+          "fault '\(spec)': ACTION must be \(FaultInjector.Fault.actionSpellings.joined(separator: ", "))"
       )
     }
     return .respond(status: status)

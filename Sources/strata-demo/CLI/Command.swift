@@ -71,15 +71,19 @@ struct OptionSpec: Sendable {
   /// The key of its help sentence: `option.<name>` unless the command says otherwise (`--text`
   /// means one thing to `todo add` and another to `todo edit`).
   let helpKey: String
+  /// What fills the help sentence's placeholders (`{actions}`).
+  let helpArguments: [String: String]
 
   init(
-    name: String, valueName: String?, inlineValueName: String? = nil, help helpKey: String? = nil
+    name: String, valueName: String?, inlineValueName: String? = nil, help helpKey: String? = nil,
+    helpArguments: [String: String] = [:]
   ) {
     (self.name, self.valueName, self.inlineValueName) = (name, valueName, inlineValueName)
     self.helpKey = helpKey ?? "option." + name
+    self.helpArguments = helpArguments
   }
 
-  var help: String { Localized.current(helpKey) }
+  var help: String { Localized.current(helpKey, helpArguments) }
 
   static func table(_ options: [OptionSpec]) -> String {
     let labels = options.map {

@@ -32,6 +32,14 @@ struct DataError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
+/// A failure with what the user can do next (a part kept, and the command that continues it):
+/// said as `error` is, then the hint on a line of its own (`detail` under `--json`).
+struct Hinted: Error {
+  let error: any Error
+  let hint: String
+  init(_ error: any Error, _ hint: String) { (self.error, self.hint) = (error, hint) }
+}
+
 /// No session for the API the command talks to, or the server ended it (exit status 77).
 struct SignInRequired: Error {
   let api: String
@@ -116,6 +124,9 @@ enum Failure {
   ) {
     var lines: [String] = []
     switch error {
+    case let hinted as Hinted:
+      let (said, status) = describe(hinted.error, command: command)
+      return (said + [hinted.hint], status)
     case let usage as UsageError:
       let shown = usage.isGlobal ? nil : usage.command ?? command
       let text = Localized.current

@@ -37,10 +37,26 @@ enum DownloadCommand {
     // The session's token goes with it when signed in — and, as with every request, only to
     // the API's own origin: a URL elsewhere is fetched without it.
     request.requiresAuth = await (try? app.resolve(AuthSession.self))?.isSignedIn ?? false
-    let saved = try await app.resolve((any Networking).self).download(
-      Download(
-        request, to: URL(fileURLWithPath: file), resumes: invocation.option("resume") != nil),
-      progress: line.follow())
+    let saved: NetworkResponse<URL>
+    do {
+      saved = try await app.resolve((any Networking).self).download(
+        Download(
+          request, to: URL(fileURLWithPath: file), resumes: invocation.option("resume") != nil),
+        progress: line.follow())
+    } catch let error as NetworkError {
+      // What arrived before the cut is kept beside the file: say so, and how to go on.
+      let part =
+        (try? FileManager.default.attributesOfItem(atPath: file + ".part")[.size] as? Int) ?? 0
+      guard part > 0 else { throw error }
+      throw Hinted(
+        error,
+        Localized.current(
+          "download.partKept",
+          [
+            "part": file + ".part", "bytes": String(part),
+            "command": "strata-demo download \(address) \(file) --resume",
+          ]))
+    }
     let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0
     let text = Localized.current
     return Output(

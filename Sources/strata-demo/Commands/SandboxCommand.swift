@@ -10,7 +10,11 @@ enum SandboxCommand {
       "sandbox serve",
       options: [
         OptionSpec(name: "port", valueName: "N"),
-        OptionSpec(name: "fault", valueName: "SPEC"),
+        OptionSpec(
+          name: "fault", valueName: "SPEC",
+          helpArguments: [
+            "actions": FaultInjector.Fault.actionSpellings.joined(separator: ", ")
+          ]),
         OptionSpec(name: "rotate-refresh-tokens", valueName: nil),
         OptionSpec(name: "keep-writes", valueName: nil),
       ],

@@ -45,9 +45,18 @@ enum UserCommands {
     guard let user = model.user else { throw CommandFailure(Localized.current("error.noUser")) }
     guard let file = invocation.option("avatar") else { return detail(user) }
     var shown = detail(user)
-    let saved = try await saveAvatar(of: user, to: file, app)
-    if case .detail(let fields) = shown.text {
-      shown.text = .line(Output.detail(fields) + "\n" + saved)
+    do {
+      let saved = try await saveAvatar(of: user, to: file, app)
+      if case .detail(let fields) = shown.text {
+        shown.text = .line(Output.detail(fields) + "\n" + saved)
+      }
+    } catch {
+      // The user was read: shown all the same; the picture is reported on its own (exit 1).
+      let reason =
+        (error as? CantCreate)?.description
+        ?? Localized.current("avatar.failed", ["reason": "\(error)"])
+      Failure.say("strata-demo: " + reason, status: .failure, json: invocation.json)
+      shown.status = .failure
     }
     return shown
   }

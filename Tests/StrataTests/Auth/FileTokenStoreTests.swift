@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTesting
 import Testing
 
 @Suite("FileTokenStore")
@@ -49,6 +50,25 @@ struct FileTokenStoreTests {
     try store.save(Self.credentials)
     #expect(try store.load() == Self.credentials)
     #expect(try Self.mode(store.path) == 0o600)
+  }
+
+  /// A damaged file is warned about once however often a run reads it (a `logout` reads it
+  /// three times), and again once it is damaged anew.
+  @Test func aDamagedFileIsWarnedAboutOnce() throws {
+    let directory = try TemporaryDirectory()
+    let store = FileTokenStore(path: directory.path + "/credentials.json")
+    let capture = CapturingLogSink()
+    try Log.withScope(sink: capture) {
+      try directory.write("credentials.json", "{\"accessToken\":")
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: store.path)
+      for _ in 0..<3 { #expect(try store.load() == nil) }
+      #expect(capture.records(category: "auth", level: .warning).count == 1)
+      try FileManager.default.removeItem(atPath: store.path)
+      try directory.write("credentials.json", "garbage, again")
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: store.path)
+      #expect(try store.load() == nil)
+    }
+    #expect(capture.records(category: "auth", level: .warning).count == 2)
   }
 
   @Test func credentialsNeverPrintTokens() {
