@@ -2,6 +2,8 @@ import Foundation
 import StrataSandbox
 import Testing
 
+@testable import strata_demo
+
 /// `--json` is for programs: English and JSON whatever `LANG` says, its errors included; a
 /// command that cannot print JSON refuses `--json`. Without it, German is German all through
 /// `--help` and the usage errors, and the CLI's own words help (`help COMMAND`, a missing
@@ -155,5 +157,65 @@ struct EveryConfigKeyTests {
       try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [[String: Any]])
     let keys = Set(rows.compactMap { $0["key"] as? String })
     #expect(declared.subtracting(keys).isEmpty, "not shown: \(declared.subtracting(keys).sorted())")
+  }
+}
+
+/// `--json` output of every command parses as JSON: each command's own `--help` example is
+/// run with it against the sandbox (signed in), and prints JSON on stdout, or — for a command
+/// that cannot — is refused with exit 2 and a JSON error on stderr.
+@Suite("strata-demo --json: every command")
+struct EveryCommandJSONTests {
+  /// Splits an example as a shell would (words, 'single-quoted' words).
+  static func words(_ example: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var quoted = false
+    var started = false
+    for character in example {
+      if character == "'" {
+        quoted.toggle()
+        started = true
+      } else if character == " ", !quoted {
+        if started { words.append(current) }
+        (current, started) = ("", false)
+      } else {
+        current.append(character)
+        started = true
+      }
+    }
+    if started { words.append(current) }
+    return words
+  }
+
+  @Test func everyExamplePrintsJSONOrIsRefused() async throws {
+    #expect(Self.words("a 'b c' d") == ["a", "b c", "d"])
+    try await CLIRunner.withSandbox(["--set", "IDLE_TIMEOUT=300s", "--set", "DEADLINE=300s"]) {
+      _, cli, api in
+      let home = URL(fileURLWithPath: cli.home)
+      let login = try await cli.run(
+        api + ["--json", "login", "--username", "emilys", "--password", "emilyspass"], in: home)
+      #expect(login.status == 0, "\(login.stderr)")
+      // In table order (a `logout` comes before `me`: then `me`'s JSON is its error); the
+      // login example is a shell pipeline, done above.
+      for command in CommandTable.commands where !command.example.hasPrefix("printf") {
+        var arguments = Array(Self.words(command.example).dropFirst())
+        if let config = arguments.firstIndex(of: "Config/Release.xcconfig") {
+          arguments[config] = CLIRunner.packageRoot.path + "/Config/Release.xcconfig"
+        }
+        let result = try await cli.run(api + ["--json"] + arguments, in: home)
+        let shown = Comment(rawValue: "\(command.name): exit \(result.status)\n\(result.all)")
+        if !command.printsJSON { #expect(result.status == 2, shown) }
+        guard result.stdout.isEmpty else {
+          #expect(
+            (try? JSONSerialization.jsonObject(
+              with: Data(result.stdout.utf8), options: .fragmentsAllowed)) != nil, shown)
+          continue
+        }
+        #expect(result.status != 0, shown)
+        let line = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(
+          (try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], shown)
+      }
+    }
   }
 }
