@@ -123,6 +123,14 @@ struct OneLanguageCLITests {
     ] {
       outputs.append(try await cli.run(arguments).stderr)
     }
+    // The library's failures, said in German too.
+    let unreachable = try await cli.run([
+      "--api", "http://127.0.0.1:9", "--set", "RETRY_MAX_RETRIES=1", "--set",
+      "RETRY_BASE_DELAY=1ms",
+      "post", "create", "--title", "t", "--body", "b", "--user-id", "1",
+    ])
+    #expect(unreachable.stderr.contains("Netzwerkfehler: keine Verbindung zum Server"))
+    outputs.append(unreachable.stderr)
     let tour = try await cli.run(["tour"])
     #expect(tour.status == 0 && tour.stdout.contains("[14/14]"))
     outputs.append(tour.all)

@@ -94,15 +94,23 @@ enum Failure {
     Terminal.error((try? Output.json(problem, pretty: false)) ?? #"{"error":"?","exit":1}"#)
   }
 
-  /// A failure without an answer in the user's words (`GET /users: network error: could not
-  /// connect to the server`); any other as the library says it (a server's own message is the
-  /// server's).
+  /// A failure the library says in English, in the user's words (`GET /users: network error:
+  /// could not connect to the server`); a server's own message stays the server's.
   private static func inWords(_ network: NetworkError) -> String {
-    guard case .transport(let failure) = network.kind else { return "\(network)" }
-    let key = "reason.urlError.\(failure.code.rawValue)"
-    let said = Localized.current(key)
-    guard said != key else { return "\(network)" }
-    let reason = Localized.current("error.network", ["reason": said])
+    let text = Localized.current
+    let reason: String
+    switch network.kind {
+    case .transport(let failure):
+      let key = "reason.urlError.\(failure.code.rawValue)"
+      guard text(key) != key else { return "\(network)" }
+      reason = text("error.network", ["reason": text(key)])
+    case .deadlineExceeded: reason = text("error.deadline")
+    case .responseTooLarge(let limit): reason = text("error.tooLarge", ["limit": String(limit)])
+    case .invalidResponse: reason = text("error.invalidResponse")
+    case .server(let status, _) where network.serverMessage == nil:
+      reason = text("error.status", ["status": String(status)])
+    default: return "\(network)"
+    }
     return network.request.map { "\($0): \(reason)" } ?? reason
   }
 
