@@ -15,6 +15,13 @@ enum TourCommand {
       "tour", example: "strata-demo tour", printsJSON: false, run: .standalone(run))
   ]
 
+  /// What the tour sets over the defaults, so each step shows in a moment and touches no real
+  /// session: said at its first step.
+  nonisolated static let tightened: [Config.Key: String] = [
+    .api: "sandbox", .tokenStore: "memory", .tokenLifetime: "30m", .retryBaseDelay: "50ms",
+    .retryMaxDelay: "400ms", .usersCacheTTL: "60s",
+  ]
+
   static func run(_ invocation: Invocation) async throws -> Output {
     // The tour is about the embedded sandbox: another API is refused, never ignored.
     if let api = invocation.api, api != "sandbox" {
@@ -27,11 +34,7 @@ enum TourCommand {
     defer { try? FileManager.default.removeItem(atPath: storeDirectory) }
     let app = try await AppContext.start(
       invocation,
-      overrides: [
-        .api: "sandbox", .tokenStore: "memory", .tokenLifetime: "30m",
-        .retryBaseDelay: "50ms", .retryMaxDelay: "400ms", .usersCacheTTL: "60s",
-        .storeDirectory: storeDirectory,
-      ])
+      overrides: tightened.merging([.storeDirectory: storeDirectory]) { $1 })
     do {
       try await narrate(app, invocation, started: started)
     } catch {
@@ -91,6 +94,10 @@ enum TourCommand {
           "count": String(app.config.entries.count),
         ]))
     let retry = try app.resolve(NetworkOptions.self).retryPolicy
+    let set = tightened.keys.map(\.name).sorted().map {
+      "\($0) = \(tightened[Config.Key($0)] ?? "")"
+    }
+    tour.say(text("tour.tightened", ["keys": set.joined(separator: ", ")]))
     tour.say(text("tour.api", ["url": sandbox.baseURL.absoluteString]))
     tour.say(
       text(
