@@ -30,7 +30,11 @@ let libraryTargets: [Target] = [
   // sandbox signs tokens with and the HTTP cache hides credential headers with.
   .target(name: "CStrataAtomics"),
   .target(name: "StrataConcurrency", dependencies: ["CStrataAtomics"]),
-  .target(name: "Strata", dependencies: ["StrataConcurrency"]),
+  // The privacy manifest an App Store upload needs for the required-reason APIs the library
+  // calls (PrivacyManifestTests keeps it true to the sources).
+  .target(
+    name: "Strata", dependencies: ["StrataConcurrency"],
+    resources: [.copy("PrivacyInfo.xcprivacy")]),
   .target(name: "StrataTesting", dependencies: ["Strata", "StrataConcurrency"]),
   .target(name: "StrataSandbox", dependencies: ["StrataConcurrency"]),
 ]

@@ -4,19 +4,37 @@ import Testing
 
 @Suite("AppDirectories: one rule for where files go")
 struct AppDirectoriesTests {
+  /// The XDG layout (Linux's), given as such: the same on every platform that runs the test.
   @Test func xdgLocations() {
-    let xdg = AppDirectories(
-      app: "strata-demo",
-      environment: ["XDG_CONFIG_HOME": "/x/cfg", "XDG_DATA_HOME": "/x/data", "HOME": "/h"])
-    #expect(xdg.config == "/x/cfg/strata-demo" && xdg.data == "/x/data/strata-demo")
-    let home = AppDirectories(app: "strata-demo", environment: ["HOME": "/h"])
+    func xdg(_ app: String, _ environment: [String: String]) -> AppDirectories {
+      AppDirectories(app: app, environment: environment, layout: .xdg)
+    }
+    let set = xdg(
+      "strata-demo", ["XDG_CONFIG_HOME": "/x/cfg", "XDG_DATA_HOME": "/x/data", "HOME": "/h"])
+    #expect(set.config == "/x/cfg/strata-demo" && set.data == "/x/data/strata-demo")
+    let home = xdg("strata-demo", ["HOME": "/h"])
     #expect(home.config == "/h/.config/strata-demo" && home.data == "/h/.local/share/strata-demo")
-    let relative = AppDirectories(
-      app: "a", environment: ["XDG_CONFIG_HOME": "relative", "XDG_DATA_HOME": "x", "HOME": "/h"])
+    #expect(home.cache == "/h/.cache/strata-demo")
+    let relative = xdg("a", ["XDG_CONFIG_HOME": "relative", "XDG_DATA_HOME": "x", "HOME": "/h"])
     #expect(relative.config == "/h/.config/a" && relative.data == "/h/.local/share/a")
-    #expect(
-      AppDirectories(app: "../..", environment: ["HOME": "/h"]).data == "/h/.local/share/.._..")
-    #expect(AppDirectories(app: "..", environment: ["HOME": "/h"]).data == "/h/.local/share/_..")
+    #expect(xdg("../..", ["HOME": "/h"]).data == "/h/.local/share/.._..")
+    #expect(xdg("..", ["HOME": "/h"]).data == "/h/.local/share/_..")
+  }
+
+  /// The public initialiser is this platform's layout: XDG under `HOME` on Linux, the app's
+  /// `Library` on Apple platforms (where `HOME` does not move it); an absolute `XDG_*`
+  /// variable wins on both.
+  @Test func thePublicInitialiserIsThisPlatformsLayout() {
+    let environment = ["HOME": "/h", "XDG_DATA_HOME": "/x/data"]
+    let platform = AppDirectories(app: "a", environment: environment)
+    #expect(platform == AppDirectories(app: "a", environment: environment, layout: .current))
+    #expect(platform.data == "/x/data/a")
+    #if canImport(Darwin)
+      #expect(platform.config.hasSuffix("/Library/Application Support/a"))
+      #expect(!platform.config.hasPrefix("/h/"))
+    #else
+      #expect(platform.config == "/h/.config/a" && platform.cache == "/h/.cache/a")
+    #endif
   }
 
   /// On Apple platforms what is kept goes to Application Support and answers to Caches, in
