@@ -143,6 +143,7 @@ struct SyncSchedulerTests {
     for title in ["in flight", "behind", "further behind"] {
       _ = try await posts.create(PostDraft(title: title, body: "b", userId: 1), offline: true)
     }
+    _ = try await todos.add(TodoDraft(todo: "after the posts", userId: 1), offline: true)
     let scheduler = SyncScheduler(
       interval: .seconds(1), clock: ManualClock(suspendsSleeps: true),
       send: SyncScheduler.outbox([posts, todos]))
@@ -158,7 +159,9 @@ struct SyncSchedulerTests {
     await running.value
     #expect(script.calls.filter { $0.hasPrefix("create") }.count == 1)
     #expect(try await posts.outbox().map(\.status) == [.synced, .pending, .pending])
+    // The todos, after the posts in the pass, wait for the next one.
+    #expect(try await todos.outbox().map(\.status) == [.pending])
     // The stopped pass says what it sent (what `sync --watch` prints), not 0.
-    #expect(passes.withLock { $0 } == [SyncScheduler.Pass(sent: 1, waiting: 2)])
+    #expect(passes.withLock { $0 } == [SyncScheduler.Pass(sent: 1, waiting: 3)])
   }
 }

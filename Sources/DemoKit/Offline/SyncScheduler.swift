@@ -143,8 +143,9 @@ extension SyncScheduler {
           return after.filter { $0.status == .synced && before.contains($0.id) }.count
         }
       }
-      // A stop during one feature's sync leaves the others for the next pass.
-      for (index, feature) in features.enumerated() where index == 0 || !Task.isCancelled {
+      // A stop (the pass's task cancelled) during one feature's sync leaves the others for
+      // the next pass; one before the pass starts sends nothing.
+      for feature in features where !Task.isCancelled {
         sent += await synced(feature)
       }
       var waiting = 0

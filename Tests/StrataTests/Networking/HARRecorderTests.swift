@@ -56,6 +56,7 @@ struct HARRecorderTests {
     let strata = entries.compactMap { $0["_strata"] as? [String: Any] }
     #expect(strata.map { $0["attempt"] as? Int } == [1, 2])
     #expect(strata.allSatisfy { $0["request"] as? String == "POST /auth/login" })
+    #expect(strata.map { $0["source"] as? String } == ["network", "network"])
     let text = String(decoding: try har.har(), as: UTF8.self)
     for secret in [token, "hunter2", "k-secret-1", "abc123def"] {
       #expect(!text.contains(secret), "\(secret) reached the HAR file")
