@@ -45,6 +45,12 @@ struct HTTPCacheIndex {
   private struct FileIdentity: Equatable {
     var device: UInt64
     var inode: UInt64
+
+    /// A device number as 64 bits, by bit pattern: `dev_t` is a signed Int32 on Darwin (a
+    /// negative one would trap in `UInt64(_:)`) and a UInt64 on Linux.
+    static func device(_ number: dev_t) -> UInt64 {
+      UInt64(truncatingIfNeeded: Int64(truncatingIfNeeded: number))
+    }
   }
 
   private static let header = Array("strata-http-index 1\n".utf8)
@@ -103,7 +109,7 @@ struct HTTPCacheIndex {
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       return compact(fromScratch: true)
     }
-    let found = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    let found = FileIdentity(device: FileIdentity.device(info.st_dev), inode: UInt64(info.st_ino))
     let size = Int(info.st_size)
     if found != identity || size < offset {
       (entries, offset, lines, identity) = (RecencyList(), 0, 0, found)
@@ -166,7 +172,7 @@ struct HTTPCacheIndex {
     }
     var info = stat()
     guard lstat(path, &info) == 0 else { return false }
-    identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    identity = FileIdentity(device: FileIdentity.device(info.st_dev), inode: UInt64(info.st_ino))
     (entries, offset, lines) = (rebuilt, bytes.count, rebuilt.count)
     return true
   }

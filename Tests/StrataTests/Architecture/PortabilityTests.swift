@@ -14,7 +14,10 @@ struct PortabilityTests {
     let why: String
     /// Text every match contains: a file or line without it skips the regular expression.
     var hint: String {
-      ["Glibc.", "MSG_NOSIGNAL", "SOCK_", "posix_spawn", "environ", "/dev/", "/proc/"].first {
+      [
+        "Glibc.", "MSG_NOSIGNAL", "SOCK_", "posix_spawn", "environ", "/dev/", "/proc/", "import",
+        "st_", "pthread_t", ".rawValue", "poll(", "dlsym", "ioctl",
+      ].first {
         pattern.replacingOccurrences(of: "\\", with: "").contains($0)
       } ?? pattern
     }
@@ -30,6 +33,20 @@ struct PortabilityTests {
     Rule(pattern: #"\bGlibc\."#, why: "there is no Glibc module on Darwin"),
     Rule(pattern: #"\bMSG_NOSIGNAL\b"#, why: "Darwin has SO_NOSIGPIPE instead"),
     Rule(pattern: #"\bSOCK_(STREAM|DGRAM|RAW)\.rawValue"#, why: "a plain Int32 on Darwin"),
+    Rule(
+      pattern: #"^\s*import (Glibc|Musl|FoundationNetworking)\b"#,
+      why: "no such module on Darwin: import it under canImport"),
+    Rule(pattern: #"\bst_[amc]tim\b"#, why: "Darwin's stat calls it st_[amc]timespec"),
+    Rule(pattern: #"\bpthread_t\(\)"#, why: "an optional pointer on Darwin: no empty init"),
+    Rule(
+      pattern: #"\b(SHUT|IPPROTO|AF|PF|SO|SOL|POLL)_[A-Z]+\.rawValue"#,
+      why: "Glibc's imported enum; a plain integer on Darwin"),
+    Rule(pattern: #"\bpoll\([^,]+,\s*UInt\("#, why: "nfds_t is UInt32 on Darwin: say nfds_t"),
+    Rule(
+      pattern: #"\bUInt(8|16|32|64)?\([^()]*\.st_(dev|rdev)\)"#,
+      why: "dev_t is a signed Int32 on Darwin (a negative one traps): convert by bit pattern"),
+    Rule(pattern: #"\bdlsym\(nil\b"#, why: "RTLD_DEFAULT is not nil on Darwin"),
+    Rule(pattern: #"\bioctl\([^,]+,\s*(0x[0-9A-Fa-f]+|[0-9]+)\b"#, why: "request numbers differ"),
     Rule(pattern: #"posix_spawn_file_actions_t\(\)"#, why: "an opaque pointer on Darwin"),
     Rule(pattern: #"\benviron\b"#, why: "not visible to Swift on Darwin"),
     Rule(pattern: #"/dev/(ptmx|pts)"#, why: "Linux's pseudo-terminal devices"),
@@ -88,10 +105,17 @@ struct PortabilityTests {
     return found
   }
 
+  /// Whether only Linux compiles a branch under `condition`: every alternative of an `||`
+  /// names Linux (`canImport(Glibc) || canImport(Darwin)` is compiled on Darwin too).
   private static func isLinux(_ condition: String) -> Bool {
-    ["canImport(Glibc)", "canImport(Musl)", "!canImport(Darwin)"].contains {
-      condition.contains($0)
-    } || (condition.contains("os(Linux)") && !condition.contains("!os(Linux)"))
+    condition.components(separatedBy: "||").allSatisfy { alternative in
+      [
+        "canImport(Glibc)", "canImport(Musl)", "canImport(FoundationNetworking)",
+        "!canImport(Darwin)",
+      ]
+      .contains { alternative.contains($0) }
+        || (alternative.contains("os(Linux)") && !alternative.contains("!os(Linux)"))
+    }
   }
 
   private static func isDarwin(_ condition: String) -> Bool {
@@ -126,7 +150,11 @@ struct PortabilityTests {
       for name in names where name.hasSuffix(".swift") {
         let text = try String(contentsOfFile: base + "/" + name, encoding: .utf8)
         let isTest = folder != "Sources" || name.hasPrefix("strata-bench/")
-        guard name != "StrataTests/Architecture/PortabilityTests.swift" else { continue }
+        // The two files that name these spellings as data.
+        guard
+          !name.hasSuffix("Architecture/PortabilityTests.swift")
+            && !name.hasSuffix("Architecture/PrivacyManifestTests.swift")
+        else { continue }
         found += Self.violations(in: text, file: folder + "/" + name, isTest: isTest)
         files += 1
       }
@@ -160,5 +188,27 @@ struct PortabilityTests {
     #expect(Self.violations(in: planted, file: "P.swift", isTest: false).count == 3)
     let checked = planted + "\nif FileManager.default.fileExists(atPath: \"/dev/full\") {}"
     #expect(Self.violations(in: checked, file: "P.swift", isTest: true).count == 4)
+  }
+
+  /// Each rule of the second round, planted outside a guard and inside one; a condition that
+  /// Darwin also meets (`canImport(Glibc) || canImport(Darwin)`) guards nothing.
+  @Test func theSecondRoundOfRulesFindsEachSpelling() {
+    let spellings = [
+      "import Glibc", "import FoundationNetworking", "let t = info.st_mtim",
+      "var thread = pthread_t()", "let how = SHUT_RDWR.rawValue",
+      "_ = poll(&fds, UInt(fds.count), 10)", "let device = UInt64(info.st_dev)",
+      "let symbol = dlsym(nil, name)", "_ = ioctl(fd, 0x5413, &size)",
+    ]
+    for spelling in spellings {
+      let bare = Self.violations(in: spelling, file: "P.swift", isTest: false)
+      #expect(bare.count == 1, "\(spelling): \(bare)")
+      let guarded = "#if canImport(Glibc)\n  \(spelling)\n#endif"
+      #expect(Self.violations(in: guarded, file: "P.swift", isTest: false).isEmpty, "\(spelling)")
+      let both = "#if canImport(Glibc) || canImport(Darwin)\n  \(spelling)\n#endif"
+      #expect(Self.violations(in: both, file: "P.swift", isTest: false).count == 1, "\(spelling)")
+    }
+    let networking = "#if canImport(FoundationNetworking)\n  import FoundationNetworking\n#endif"
+    #expect(Self.violations(in: networking, file: "P.swift", isTest: false).isEmpty)
+    #expect(Self.violations(in: "_ = poll(&fds, 1, 10)", file: "P.swift", isTest: false).isEmpty)
   }
 }
