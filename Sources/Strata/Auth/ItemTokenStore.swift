@@ -1,15 +1,23 @@
 import Foundation
 
-/// One secret item in a platform's store of secrets, named by service and account: the seam
-/// between ``ItemTokenStore``'s logic and the Keychain, so that logic is tested on every
-/// platform (through an in-memory double) and only the three calls are Apple's.
+/// Where one secret item is: its service and account, and the access group that shares it
+/// between an app and its extensions (nil: the app's own).
+package struct SecureItem: Sendable, Hashable {
+  package let service: String
+  package let account: String
+  package let accessGroup: String?
+}
+
+/// A platform's store of secret items: the seam between ``ItemTokenStore``'s logic and the
+/// Keychain, so that logic is tested on every platform (through an in-memory double) and only
+/// the three calls are Apple's.
 package protocol SecureItems: Sendable {
   /// The item's data; nil when there is none.
-  func read(service: String, account: String) throws -> Data?
+  func read(_ item: SecureItem) throws -> Data?
   /// Creates or replaces the item.
-  func write(_ data: Data, service: String, account: String) throws
+  func write(_ data: Data, to item: SecureItem) throws
   /// Removes the item; no error when there is none.
-  func delete(service: String, account: String) throws
+  func delete(_ item: SecureItem) throws
 }
 
 /// A ``TokenStore`` over one ``SecureItems`` item per app and API origin — what
@@ -25,23 +33,31 @@ package final class ItemTokenStore: TokenStore {
   /// belongs to is inside, ``Credentials/owner``).
   package static let account = "session"
   package let lockPath: String
+  /// The item: the app's own, or in `accessGroup` for the app and its extensions.
+  package let item: SecureItem
   private let items: any SecureItems
   private let lockTimeout: Duration
 
+  /// - Parameter accessGroup: Shares the item with the app's extensions (nil: the app's own).
+  /// - Parameter lockDirectory: Where the refresh lock is kept: a directory every process that
+  ///   shares the item can reach (an App Group container); nil: beside the app's sessions.
   package init(
-    app: String, origin: Origin, items: any SecureItems,
+    app: String, origin: Origin, items: any SecureItems, accessGroup: String? = nil,
+    lockDirectory: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     lockTimeout: Duration = .seconds(30)
   ) {
     let origin = AppDirectories.component(for: origin)
     service = "\(AppDirectories.component(app)) session \(origin)"
-    lockPath =
-      AppDirectories(app: app, environment: environment).config + "/sessions/\(origin).lock"
+    item = SecureItem(service: service, account: Self.account, accessGroup: accessGroup)
+    let directory =
+      lockDirectory ?? AppDirectories(app: app, environment: environment).config + "/sessions"
+    lockPath = directory + "/\(origin).lock"
     (self.items, self.lockTimeout) = (items, lockTimeout)
   }
 
   package func load() throws -> Credentials? {
-    guard let data = try items.read(service: service, account: Self.account) else { return nil }
+    guard let data = try items.read(item) else { return nil }
     do {
       return try JSONDecoder().decode(Credentials.self, from: data)
     } catch {
@@ -53,10 +69,10 @@ package final class ItemTokenStore: TokenStore {
   package func save(_ credentials: Credentials) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    try items.write(encoder.encode(credentials), service: service, account: Self.account)
+    try items.write(encoder.encode(credentials), to: item)
   }
 
-  package func clear() throws { try items.delete(service: service, account: Self.account) }
+  package func clear() throws { try items.delete(item) }
 
   /// The secret store is the app's own: what it holds is never refused, so the owner is the
   /// one ``load()`` gives.

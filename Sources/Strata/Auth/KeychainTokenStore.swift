@@ -9,8 +9,20 @@
   /// item, and processes sharing it (an app and its extensions) refresh one at a time through a
   /// `flock` beside the app's sessions, so a refresh token is spent once.
   ///
+  /// What holds where:
+  /// - iOS, tvOS, watchOS, visionOS: the item is in the app's keychain (its access group's,
+  ///   given one: the app and its extensions then share one session), readable after the
+  ///   first unlock, on this device only. Sharing one refresh needs the lock in a directory
+  ///   every sharer reaches: pass the App Group container as `lockDirectory` — and an app
+  ///   that may be suspended while refreshing holds that lock only for the refresh's request
+  ///   (iOS ends an app that is suspended holding a lock in a shared container).
+  /// - macOS: the item is in the data-protection keychain (`kSecUseDataProtectionKeychain`),
+  ///   where `…ThisDeviceOnly` holds as on iOS; that keychain needs a signed app with a
+  ///   keychain-access-groups entitlement. A command-line tool keeps the 0600 file store
+  ///   (``FileTokenStore``) instead: DemoKit's default there.
+  ///
   /// The default token store of an iOS, tvOS, watchOS or visionOS app built with DemoKit
-  /// (`TOKEN_STORE = keychain`); on macOS a command-line tool keeps the 0600 file.
+  /// (`TOKEN_STORE = keychain`).
   public final class KeychainTokenStore: TokenStore {
     /// A Keychain call that failed, with its `OSStatus`.
     public struct Failure: Error, Equatable, CustomStringConvertible, LocalizedError {
@@ -30,14 +42,19 @@
     private let store: ItemTokenStore
 
     /// The store for `app`'s session with the API at `origin`.
+    /// - Parameter accessGroup: A keychain access group the app and its extensions share (nil:
+    ///   the app's own item).
+    /// - Parameter lockDirectory: Where the refresh lock's file goes, reachable by every process
+    ///   sharing the item (an App Group container); nil: beside the app's own files.
     /// - Parameter environment: Where `XDG_CONFIG_HOME` and `HOME` are read, for the refresh
-    ///   lock's file.
+    ///   lock's default place.
     public init(
-      app: String, origin: Origin,
+      app: String, origin: Origin, accessGroup: String? = nil, lockDirectory: String? = nil,
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
       store = ItemTokenStore(
-        app: app, origin: origin, items: SystemKeychain(), environment: environment)
+        app: app, origin: origin, items: SystemKeychain(), accessGroup: accessGroup,
+        lockDirectory: lockDirectory, environment: environment)
     }
 
     public func load() throws -> Credentials? { try store.load() }
@@ -55,8 +72,8 @@
 
   /// The Keychain's three calls for one generic-password item.
   struct SystemKeychain: SecureItems {
-    func read(service: String, account: String) throws -> Data? {
-      var query = Self.query(service, account)
+    func read(_ item: SecureItem) throws -> Data? {
+      var query = Self.query(item)
       query[kSecReturnData as String] = true
       query[kSecMatchLimit as String] = kSecMatchLimitOne
       var result: CFTypeRef?
@@ -68,8 +85,8 @@
       return result as? Data
     }
 
-    func write(_ data: Data, service: String, account: String) throws {
-      let query = Self.query(service, account)
+    func write(_ data: Data, to item: SecureItem) throws {
+      let query = Self.query(item)
       let values: [String: Any] = [
         kSecValueData as String: data,
         kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
@@ -83,19 +100,26 @@
       }
     }
 
-    func delete(service: String, account: String) throws {
-      let status = SecItemDelete(Self.query(service, account) as CFDictionary)
+    func delete(_ item: SecureItem) throws {
+      let status = SecItemDelete(Self.query(item) as CFDictionary)
       guard status == errSecSuccess || status == errSecItemNotFound else {
         throw KeychainTokenStore.Failure(operation: "delete", status: status)
       }
     }
 
-    private static func query(_ service: String, _ account: String) -> [String: Any] {
-      [
+    /// Every call names the item whole; on macOS also the data-protection keychain, where the
+    /// accessibility class holds as on iOS (the file-based keychain ignores it).
+    private static func query(_ item: SecureItem) -> [String: Any] {
+      var query: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword,
-        kSecAttrService as String: service,
-        kSecAttrAccount as String: account,
+        kSecAttrService as String: item.service,
+        kSecAttrAccount as String: item.account,
       ]
+      if let group = item.accessGroup { query[kSecAttrAccessGroup as String] = group }
+      #if os(macOS)
+        query[kSecUseDataProtectionKeychain as String] = true
+      #endif
+      return query
     }
   }
 #endif

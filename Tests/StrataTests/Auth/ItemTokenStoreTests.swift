@@ -7,19 +7,13 @@ import Testing
 /// The Keychain's stand-in: items by service and account, in memory, shared by the "processes"
 /// (sessions) of a test as the Keychain is by an app and its extensions.
 private final class MemoryItems: SecureItems {
-  private let items = Lock([String: Data]())
+  private let items = Lock([SecureItem: Data]())
   var count: Int { items.withLock { $0.count } }
-  var names: [String] { items.withLock { Array($0.keys) } }
+  var names: [String] { items.withLock { $0.keys.map { $0.service + "\n" + $0.account } } }
 
-  func read(service: String, account: String) throws -> Data? {
-    items.withLock { $0[service + "\n" + account] }
-  }
-  func write(_ data: Data, service: String, account: String) throws {
-    items.withLock { $0[service + "\n" + account] = data }
-  }
-  func delete(service: String, account: String) throws {
-    items.withLock { $0[service + "\n" + account] = nil }
-  }
+  func read(_ item: SecureItem) throws -> Data? { items.withLock { $0[item] } }
+  func write(_ data: Data, to item: SecureItem) throws { items.withLock { $0[item] = data } }
+  func delete(_ item: SecureItem) throws { items.withLock { $0[item] = nil } }
 }
 
 /// What `KeychainTokenStore` does on Apple platforms, through the seam its three Keychain calls
@@ -45,7 +39,7 @@ struct ItemTokenStoreTests {
       environment: environment)
     #expect(try other.load() == nil, "another origin's session is another item")
 
-    try items.write(Data("{damaged".utf8), service: store.service, account: "session")
+    try items.write(Data("{damaged".utf8), to: store.item)
     #expect(try store.load() == nil, "damaged data reads as signed out")
     try store.clear()
     #expect(items.count == 0)
@@ -80,5 +74,30 @@ struct ItemTokenStoreTests {
     #expect(try await loser.value == "tok-new-1", "the second adopted the first one's token")
     #expect(refresher.count == 1)
     #expect(try store().load()?.accessToken == "tok-new-1")
+  }
+
+  /// An app and its extension name one access group and one lock directory (the App Group
+  /// container): they read one item and refresh under one lock; the app's own item, outside
+  /// the group, is another.
+  @Test func anAccessGroupAndALockDirectoryAreShared() async throws {
+    let directory = try TemporaryDirectory()
+    let shared = directory.path + "/group.container"
+    let items = MemoryItems()
+    func store(_ group: String?, home: String) -> ItemTokenStore {
+      ItemTokenStore(
+        app: "app", origin: exampleOrigin, items: items, accessGroup: group,
+        lockDirectory: group.map { _ in shared }, environment: ["XDG_CONFIG_HOME": home])
+    }
+    let app = store("TEAM.group.app", home: directory.path + "/app")
+    let widget = store("TEAM.group.app", home: directory.path + "/widget")
+    try app.save(oldCredentials)
+    #expect(try widget.load() == oldCredentials, "one item for the group")
+    #expect(app.lockPath == widget.lockPath && app.lockPath.hasPrefix(shared + "/"))
+    let alone = store(nil, home: directory.path + "/app")
+    #expect(try alone.load() == nil, "the app's own item is another")
+    #expect(alone.lockPath.hasPrefix(directory.path + "/app/app/sessions/"))
+    let held = try await app.lockForRefresh()
+    #expect(FileManager.default.fileExists(atPath: app.lockPath), "the lock is in the group's")
+    held.release()
   }
 }
