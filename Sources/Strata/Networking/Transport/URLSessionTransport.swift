@@ -14,9 +14,8 @@ import StrataConcurrency
 ///
 /// On Linux the request timeout acts as an idle timeout and the resource timeout is ignored;
 /// `NetworkService` enforces the overall deadline itself so both platforms behave the same.
-/// Also on Linux, the session's delegate events run where FoundationNetworking raises them,
-/// not queued one by one, so the streamed size check costs nothing measurable over
-/// `URLSession.data(for:)` (which buffers the whole body, however large, before it returns).
+/// Its delegate events run where FoundationNetworking raises them, so the streamed size check
+/// costs nothing measurable over `URLSession.data(for:)` (which buffers the whole body).
 public final class URLSessionTransport: HTTPTransport {
   /// Timeouts and connection settings for the session.
   package struct Options: Sendable {
@@ -33,18 +32,15 @@ public final class URLSessionTransport: HTTPTransport {
     /// origin (any letter case).
     package var credentialHeaders: Set<String>
 
-    /// - Parameter idleBackstop: Idle timeout (default 30 s).
-    /// - Parameter exchangeBackstop: Whole-exchange backstop (default one day).
-    /// - Parameter maxConnectionsPerHost: Connection limit per host (default 8).
-    /// - Parameter credentialHeaders: Your own credential headers to drop on a cross-origin redirect.
+    /// Defaults: 30 s idle, one day per exchange, 8 connections per host, no headers of yours.
     package init(
       idleBackstop: TimeInterval = 30, exchangeBackstop: TimeInterval = 24 * 3600,
       maxConnectionsPerHost: Int = 8, credentialHeaders: Set<String> = []
     ) {
-      self.idleBackstop = idleBackstop
-      self.exchangeBackstop = exchangeBackstop
-      self.maxConnectionsPerHost = maxConnectionsPerHost
-      self.credentialHeaders = credentialHeaders
+      (self.idleBackstop, self.exchangeBackstop) = (idleBackstop, exchangeBackstop)
+      (self.maxConnectionsPerHost, self.credentialHeaders) = (
+        maxConnectionsPerHost, credentialHeaders
+      )
     }
   }
 
@@ -343,22 +339,27 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
   }
 
   /// A 401 with `WWW-Authenticate` (Basic, Digest, Bearer, …) comes back to the caller as the
-  /// response it is: `NetworkService` decides what to do (refresh, or fail). Left unanswered,
-  /// FoundationNetworking waits for a credential until the deadline. Server-trust challenges
-  /// keep the system's handling.
+  /// response it is, body included: `NetworkService` decides what to do. FoundationNetworking
+  /// asks once the body is in (left unanswered, it waits out the deadline); Darwin asks before
+  /// the body, and declining the protection space (never a stored credential) lets both
+  /// arrive. Server-trust challenges keep the system's handling.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
     completionHandler:
       @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?)
       -> Void
   ) {
-    // A challenge that answers a request (401/407) carries that response; a server-trust or
-    // client-certificate challenge (TLS) does not, and keeps the default handling.
+    // Only a challenge answering a request (401/407) carries a response; TLS ones do not.
     guard let response = challenge.failureResponse as? HTTPURLResponse,
       let exchange = exchanges[task.taskIdentifier]
     else { return Self.reply { completionHandler(.performDefaultHandling, nil) } }
-    exchange.answer(with: response)
-    Self.reply { completionHandler(.cancelAuthenticationChallenge, nil) }
+    #if canImport(FoundationNetworking)
+      exchange.answer(with: response)
+      Self.reply { completionHandler(.cancelAuthenticationChallenge, nil) }
+    #else
+      _ = exchange
+      completionHandler(.rejectProtectionSpace, nil)
+    #endif
   }
 
   /// Gives a challenge's answer. On Linux this delegate runs on FoundationNetworking's work
