@@ -139,6 +139,14 @@ public final class FileTokenStore: TokenStore {
     if let failure = PrivateFile.replace(path, with: data) {
       throw FileError.io(path: path, operation: failure.operation, errno: failure.errno)
     }
+    #if canImport(Darwin)
+      // A session is this device's: never in a backup restored onto another one (the
+      // Keychain store's items are `…ThisDeviceOnly` for the same reason).
+      var folder = URL(fileURLWithPath: (path as NSString).deletingLastPathComponent)
+      var values = URLResourceValues()
+      values.isExcludedFromBackup = true
+      try? folder.setResourceValues(values)
+    #endif
   }
 
   /// Deletes the file, whatever its mode: signing out always removes the session.

@@ -248,15 +248,19 @@ enum PrivateFile {
         guard code == EEXIST else { return code }
         continue
       }
-      #if canImport(Darwin)
-        // iOS: readable once the device was unlocked after boot (a background sync can run),
-        // encrypted before; files made inside take the directory's class.
-        try? FileManager.default.setAttributes(
-          [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
-          ofItemAtPath: path)
-      #endif
+      protect(path)
     }
     return nil
+  }
+
+  /// iOS: readable once the device was unlocked after boot (a background sync can run),
+  /// encrypted before; files made inside take the directory's class. (Elsewhere: nothing.)
+  static func protect(_ directory: String) {
+    #if canImport(Darwin)
+      try? FileManager.default.setAttributes(
+        [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
+        ofItemAtPath: directory)
+    #endif
   }
 
   /// What makes a directory unfit to hold private files.
@@ -285,7 +289,10 @@ enum PrivateFile {
     guard info.st_mode & S_IFMT == S_IFDIR else { return .failed(operation: "use", errno: ENOTDIR) }
     guard info.st_uid == geteuid() else { return .foreignOwner(UInt32(info.st_uid)) }
     let mode = UInt16(info.st_mode & 0o777)
-    return mode & (ownerOnly ? 0o077 : 0o022) == 0 ? nil : .writableByOthers(mode: mode)
+    guard mode & (ownerOnly ? 0o077 : 0o022) == 0 else { return .writableByOthers(mode: mode) }
+    // A writer's directory made by an earlier version, without the protection class, gets it.
+    if create { protect(directory) }
+    return nil
   }
 
   /// The `open` system call every file of the library passes through: never a link, never
