@@ -20,17 +20,16 @@ public actor AuthSession: Authenticator {
     package var maxRefreshes: Int
     /// … within this window; more means the server rejects every new token: sign out.
     package var refreshWindow: Duration
+    /// What a refresh (which holds the cross-process lock) runs as, so a suspension ends it.
+    package var activity: any ExpiringActivity
 
-    /// - Parameter expirySkew: Proactive refresh margin (default 30 s).
-    /// - Parameter maxRefreshes: Refresh-loop limit (default 5).
-    /// - Parameter refreshWindow: Refresh-loop window (default 30 s).
+    /// Defaults: a 30 s margin, at most 5 refreshes in 30 s, the platform's activity.
     package init(
       expirySkew: Duration = .seconds(30), maxRefreshes: Int = 5,
-      refreshWindow: Duration = .seconds(30)
+      refreshWindow: Duration = .seconds(30), activity: any ExpiringActivity = SystemActivity()
     ) {
-      self.expirySkew = expirySkew
-      self.maxRefreshes = maxRefreshes
-      self.refreshWindow = refreshWindow
+      (self.expirySkew, self.maxRefreshes) = (expirySkew, maxRefreshes)
+      (self.refreshWindow, self.activity) = (refreshWindow, activity)
     }
   }
 
@@ -325,7 +324,11 @@ public actor AuthSession: Authenticator {
       }
       refreshTimes.append(time)
       refreshCount += 1
-      task = Task { try await self.refresh(current, using: refresher, generation: startedIn) }
+      task = Task { [activity = options.activity] in
+        try await activity.run("token refresh") {
+          try await self.refresh(current, using: refresher, generation: startedIn)
+        }
+      }
       inFlight = (startedIn, task)
     }
     let outcome = await task.result
