@@ -264,6 +264,7 @@ struct DocumentationTests {
     let examples = Self.blocks("console", in: readme).flatMap(Self.examples)
     #expect(examples.count >= 8, "the README shows its commands")
     #expect(examples.contains { $0.arguments == ["tour"] }, "the tour is shown")
+    #expect(examples.contains { $0.arguments == ["--har", "tour.har", "tour"] }, "and its HAR")
     // As a newcomer types it: one terminal (one home), the default embedded sandbox — a new
     // one for each command, the same server to the session: a login shown early serves the
     // commands after it.
@@ -276,7 +277,8 @@ struct DocumentationTests {
         status = Int32(last.dropFirst("(exit ".count).dropLast()) ?? -1
         expected.removeLast()
       }
-      let result = try await cli.run(example.arguments)
+      // In the terminal's own folder: a file an example writes (`--har tour.har`) lands there.
+      let result = try await cli.run(example.arguments, in: URL(fileURLWithPath: cli.home))
       let shown = result.stdout + (example.ignoresStderr ? "" : result.stderr)
       let lines = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       let actual = lines.last == "" ? lines.dropLast() : lines[...]
