@@ -109,7 +109,7 @@
 
     /// Every call names the item whole; on macOS also the data-protection keychain, where the
     /// accessibility class holds as on iOS (the file-based keychain ignores it).
-    private static func query(_ item: SecureItem) -> [String: Any] {
+    static func query(_ item: SecureItem) -> [String: Any] {
       var query: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword,
         kSecAttrService as String: item.service,
