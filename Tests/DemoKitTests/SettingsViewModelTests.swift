@@ -23,13 +23,13 @@ struct SettingsViewModelTests {
     #expect(await model.set("page-size", to: "500") == false)
     #expect(model.state.message?.contains("a whole number from 1 to 100") == true)
     #expect(await model.set("page-size", to: "25"))
-    #expect(model.entries.first?.value == "25" && model.entries.first?.origin == .account)
+    #expect(model.entries.first?.value == "25" && model.entries.first?.origin == .owner)
 
     let watching = Task { await model.watch() }
     defer { watching.cancel() }
     // Another process (its own instance, the same file) turns offline-first on.
     try await preferences(directory).set(DemoSettings.offlineFirst, to: true)
     await eventually("the list follows the change") { model.entries.last?.value == "true" }
-    #expect(model.entries.last?.origin == .account)
+    #expect(model.entries.last?.origin == .owner)
   }
 }

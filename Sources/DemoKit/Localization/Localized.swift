@@ -55,9 +55,16 @@ public struct Localized: Sendable {
     return languages.contains(code) ? code : "en"
   }
 
-  /// The sentence `key` with its `{placeholders}` filled.
+  /// The sentence `key` with its `{placeholders}` filled (the key itself when no language has
+  /// it: a missing sentence shows).
   public func callAsFunction(_ key: String, _ arguments: [String: String] = [:]) -> String {
-    Self.fill(table[key] ?? english[key] ?? key, arguments)
+    sentence(key, arguments) ?? key
+  }
+
+  /// The sentence `key` with its `{placeholders}` filled; nil when no language has it (the
+  /// caller says it otherwise).
+  public func sentence(_ key: String, _ arguments: [String: String] = [:]) -> String? {
+    (table[key] ?? english[key]).map { Self.fill($0, arguments) }
   }
 
   /// The form of `key` for `count` (`{count}` is filled too).

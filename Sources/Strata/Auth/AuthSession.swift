@@ -6,8 +6,8 @@ import Foundation
 /// proactively when the expiry is near, never in a loop — signing out only when the server
 /// definitively rejects the refresh.
 ///
-/// The refresh itself is an injected function (usually `AuthRepository.refresh`), so the session
-/// does not depend on the networking instance that depends on it.
+/// The refresh is an injected function (usually `AuthRepository.refresh`): the session does not
+/// depend on the networking instance that depends on it.
 public actor AuthSession: Authenticator {
   /// Exchanges a refresh token for new credentials.
   package typealias Refresh = @Sendable (_ refreshToken: String) async throws -> Credentials
@@ -20,16 +20,14 @@ public actor AuthSession: Authenticator {
     package var maxRefreshes: Int
     /// … within this window; more means the server rejects every new token: sign out.
     package var refreshWindow: Duration
-    /// What a refresh (which holds the cross-process lock) runs as, so a suspension ends it.
-    package var activity: any ExpiringActivity
 
-    /// Defaults: a 30 s margin, at most 5 refreshes in 30 s, the platform's activity.
+    /// Defaults: a 30 s margin, at most 5 refreshes in 30 s.
     package init(
       expirySkew: Duration = .seconds(30), maxRefreshes: Int = 5,
-      refreshWindow: Duration = .seconds(30), activity: any ExpiringActivity = SystemActivity()
+      refreshWindow: Duration = .seconds(30)
     ) {
       (self.expirySkew, self.maxRefreshes) = (expirySkew, maxRefreshes)
-      (self.refreshWindow, self.activity) = (refreshWindow, activity)
+      self.refreshWindow = refreshWindow
     }
   }
 
@@ -42,24 +40,24 @@ public actor AuthSession: Authenticator {
   private let now: @Sendable () -> Date
   /// Where the service keeps answers: the signed-in account's are removed when it signs out.
   private let cache: HTTPCache?
+  /// What a refresh (which holds the cross-process lock) runs as, so a suspension ends it.
+  private let activity: any ExpiringActivity
   private let broadcaster = EventBroadcaster<AuthEvent>()
   private var credentials: Credentials?
   /// The refresh under way, and the session (generation) it belongs to.
   private var inFlight: (generation: Int, task: Task<Void, any Error>)?
   private var refreshTimes: [Duration] = []
-  /// Bumped by sign-in and sign-out: a refresh that finishes afterwards is discarded, and its
-  /// waiters get the new session's answer, never the old one's token.
+  /// Bumped by sign-in and sign-out: a refresh finishing afterwards is discarded; its waiters
+  /// get the new session's answer.
   private var generation = 0
-  /// The version of the session file last read (``FileTokenStore/version()``): when it
-  /// differs, another process changed the session.
+  /// The session file's version last read (``FileTokenStore/version()``): another process's
+  /// change when it differs.
   private var storedVersion: String?
   /// How many refresh calls were made (for diagnostics and tests).
-
   package private(set) var refreshCount = 0
 
-  /// Creates a session for the API at `origin`, restoring credentials from `store` when they were
-  /// issued by that origin (credentials bound elsewhere, or to no origin, are
-  /// ignored and never sent).
+  /// Creates a session for the API at `origin`, restoring credentials from `store` when that
+  /// origin issued them (ones bound elsewhere, or to no origin, are ignored and never sent).
   /// - Parameter origin: The API's origin (``Origin`` of its base URL).
   /// - Parameter store: Where the credentials persist; what it holds for `origin` is restored.
   /// - Parameter clock: Time for the refresh-loop guard (at most 5 refreshes in 30 s; more means the
@@ -88,13 +86,20 @@ public actor AuthSession: Authenticator {
     now: @escaping @Sendable () -> Date = { Date() }, cache: HTTPCache? = nil,
     refresh: (@Sendable (_ refreshToken: String) async throws -> Credentials)? = nil
   ) {
-    self.cache = cache
-    self.origin = origin
-    self.store = store
-    self.options = options
-    self.clock = clock
-    self.now = now
-    self.refresher = refresh
+    self.init(
+      origin: origin, store: store, options: options, activity: SystemActivity(), clock: clock,
+      now: now, cache: cache, refresh: refresh)
+  }
+
+  /// As the package initialiser, with the activity a refresh runs as (tests end it).
+  init(
+    origin: Origin, store: any TokenStore, options: Options, activity: any ExpiringActivity,
+    clock: any MonotonicClock = SystemMonotonicClock(),
+    now: @escaping @Sendable () -> Date = { Date() },
+    cache: HTTPCache? = nil, refresh: Refresh? = nil
+  ) {
+    (self.activity, self.cache, self.origin, self.store) = (activity, cache, origin, store)
+    (self.options, self.clock, self.now, self.refresher) = (options, clock, now, refresh)
     storedVersion = (store as? FileTokenStore)?.version()
     credentials = Self.restore(from: store, origin: origin)
   }
@@ -324,7 +329,7 @@ public actor AuthSession: Authenticator {
       }
       refreshTimes.append(time)
       refreshCount += 1
-      task = Task { [activity = options.activity] in
+      task = Task { [activity] in
         try await activity.run("token refresh") {
           try await self.refresh(current, using: refresher, generation: startedIn)
         }

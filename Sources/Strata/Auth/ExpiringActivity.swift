@@ -6,7 +6,7 @@ import Foundation
 /// ended by the system (`0xdead10cc`). A session's refresh holds the cross-process refresh
 /// lock, so it runs as one of these: when the system says the time is up, the work is
 /// cancelled and the lock let go before the app is suspended.
-package protocol ExpiringActivity: Sendable {
+protocol ExpiringActivity: Sendable {
   /// Runs `work`, cancelling it if the system asks for the time back.
   func run<Result: Sendable>(
     _ reason: String, _ work: @escaping @Sendable () async throws -> Result
@@ -15,10 +15,9 @@ package protocol ExpiringActivity: Sendable {
 
 /// The platform's: `ProcessInfo.performExpiringActivity` where apps are suspended, the work
 /// as it is elsewhere (macOS, Linux).
-package struct SystemActivity: ExpiringActivity {
-  package init() {}
+struct SystemActivity: ExpiringActivity {
 
-  package func run<Result: Sendable>(
+  func run<Result: Sendable>(
     _ reason: String, _ work: @escaping @Sendable () async throws -> Result
   ) async throws -> Result {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)

@@ -2,16 +2,16 @@ import Foundation
 
 /// Where one secret item is: its service and account, and the access group that shares it
 /// between an app and its extensions (nil: the app's own).
-package struct SecureItem: Sendable, Hashable {
-  package let service: String
-  package let account: String
-  package let accessGroup: String?
+struct SecureItem: Sendable, Hashable {
+  let service: String
+  let account: String
+  let accessGroup: String?
 }
 
 /// A platform's store of secret items: the seam between ``ItemTokenStore``'s logic and the
 /// Keychain, so that logic is tested on every platform (through an in-memory double) and only
 /// the three calls are Apple's.
-package protocol SecureItems: Sendable {
+protocol SecureItems: Sendable {
   /// The item's data; nil when there is none.
   func read(_ item: SecureItem) throws -> Data?
   /// Creates or replaces the item.
@@ -25,23 +25,23 @@ package protocol SecureItems: Sendable {
 /// reads as signed out, `clear()` always removes the item, and processes sharing the item
 /// (an app and its extensions) refresh one at a time through a `flock` on a file beside the
 /// app's sessions, so one refresh token is never spent twice.
-package final class ItemTokenStore: TokenStore {
+final class ItemTokenStore: TokenStore {
   /// The item's service: `<app> session <scheme>_<host>_<port>` — one per app and origin, as
   /// the session files are.
-  package let service: String
+  let service: String
   /// The item's account: one current session per origin, whoever signed in (the account it
   /// belongs to is inside, ``Credentials/owner``).
-  package static let account = "session"
-  package let lockPath: String
+  static let account = "session"
+  let lockPath: String
   /// The item: the app's own, or in `accessGroup` for the app and its extensions.
-  package let item: SecureItem
+  let item: SecureItem
   private let items: any SecureItems
   private let lockTimeout: Duration
 
   /// - Parameter accessGroup: Shares the item with the app's extensions (nil: the app's own).
   /// - Parameter lockDirectory: Where the refresh lock is kept: a directory every process that
   ///   shares the item can reach (an App Group container); nil: beside the app's sessions.
-  package init(
+  init(
     app: String, origin: Origin, items: any SecureItems, accessGroup: String? = nil,
     lockDirectory: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -56,7 +56,7 @@ package final class ItemTokenStore: TokenStore {
     (self.items, self.lockTimeout) = (items, lockTimeout)
   }
 
-  package func load() throws -> Credentials? {
+  func load() throws -> Credentials? {
     guard let data = try items.read(item) else { return nil }
     do {
       return try JSONDecoder().decode(Credentials.self, from: data)
@@ -66,19 +66,19 @@ package final class ItemTokenStore: TokenStore {
     }
   }
 
-  package func save(_ credentials: Credentials) throws {
+  func save(_ credentials: Credentials) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     try items.write(encoder.encode(credentials), to: item)
   }
 
-  package func clear() throws { try items.delete(item) }
+  func clear() throws { try items.delete(item) }
 
   /// The secret store is the app's own: what it holds is never refused, so the owner is the
   /// one ``load()`` gives.
-  package func storedOwner() -> DataOwner { (try? load())??.owner ?? .device }
+  func storedOwner() -> DataOwner { (try? load())??.owner ?? .device }
 
-  package func lockForRefresh() async throws -> TokenStoreLock {
+  func lockForRefresh() async throws -> TokenStoreLock {
     try await FileTokenStore.refreshLock(lockPath, timeout: lockTimeout)
   }
 }

@@ -17,7 +17,7 @@ public struct PreferenceKey<Value: PreferenceValue>: Sendable {
   /// of the right type is refused (nil: allowed), and `allowed` what is (default: the kind
   /// of its ``PreferenceValue/textFormat``).
   public init(
-    _ name: String, default defaultValue: Value, scope: PreferenceScope = .account,
+    _ name: String, default defaultValue: Value, scope: PreferenceScope = .owner,
     allowed: String? = nil, refusal: @escaping @Sendable (Value) -> String? = { _ in nil }
   ) {
     (self.name, self.defaultValue, self.scope, self.refusal) = (name, defaultValue, scope, refusal)
@@ -27,7 +27,7 @@ public struct PreferenceKey<Value: PreferenceValue>: Sendable {
   /// A setting whose values lie in `range`.
   public init(
     _ name: String, default defaultValue: Value, in range: ClosedRange<Value>,
-    scope: PreferenceScope = .account
+    scope: PreferenceScope = .owner
   ) where Value: Comparable {
     let format = Value.textFormat
     let allowed =
@@ -54,9 +54,10 @@ public struct PreferenceKey<Value: PreferenceValue>: Sendable {
 
 /// Whose a setting is.
 public enum PreferenceScope: String, Sendable {
-  /// The signed-in account's (the device's own while no one is signed in): another account
-  /// signing in on this device sees its own, never this one's.
-  case account
+  /// The session's ``DataOwner``'s: the signed-in account's, the device's own while no one is
+  /// signed in; another account signing in on this device sees its own, never this one's.
+  /// Written `account` where a person reads or types it (`settings`, the files).
+  case owner = "account"
   /// The device's, whoever is signed in (a window size, a log level).
   case device
 }

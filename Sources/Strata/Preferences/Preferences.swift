@@ -3,7 +3,7 @@ import Foundation
 /// A user's settings — the choices a person makes in an app, apart from the developer's
 /// ``Config`` — typed by ``PreferenceKey``, kept on the device between runs.
 ///
-/// - **Per account**: an `.account` setting belongs to the account signed in at each call
+/// - **Per account**: an `.owner` setting belongs to the account signed in at each call
 ///   (the device's own while signed out): another account on this device never sees it. A
 ///   `.device` setting is the device's, whoever is signed in.
 /// - **Files**: `<config>/preferences/<origin>/<owner>.json` for an account's,
@@ -23,7 +23,7 @@ public final class Preferences: Sendable {
   private let settings: [any TextPreferenceKey]
   private let accounts: String
   private let device: PreferencesFile
-  /// Says whose `.account` settings are read and written, at every call (nil: the device's).
+  /// Says whose `.owner` settings are read and written, at every call (nil: the device's).
   private let session: (any Authenticator)?
   /// Wakes every watcher at once after a change made here.
   private let changesMade = EventBroadcaster<Void>()
@@ -60,7 +60,7 @@ public final class Preferences: Sendable {
   }
 
   private func file(_ scope: PreferenceScope) async -> PreferencesFile {
-    guard scope == .account else { return device }
+    guard scope == .owner else { return device }
     let name = await session?.owner().account.map {
       "account-" + AppDirectories.component(account: $0)
     }
@@ -159,7 +159,7 @@ public final class Preferences: Sendable {
   /// Whose files are read and how they stand on disk: a change of either is a change to look
   /// at. Taken before the entries are read, so a write between the two is seen next time.
   private func stamp() async -> [String?] {
-    let account = await file(.account).path
+    let account = await file(.owner).path
     return [account, PrivateFile.stamp(of: account), PrivateFile.stamp(of: device.path)]
   }
 

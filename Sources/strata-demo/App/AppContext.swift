@@ -250,8 +250,6 @@ extension AppContext {
     guard let open = reason.range(of: "(URLError "), reason.hasSuffix(")"),
       let code = Int(reason[open.upperBound...].dropLast())
     else { return reason }
-    let key = "reason.urlError.\(code)"
-    let said = Localized.current(key)
-    return said == key ? reason : said
+    return Failure.sayURLError(code) ?? reason
   }
 }

@@ -101,9 +101,8 @@ enum Failure {
     let reason: String
     switch network.kind {
     case .transport(let failure):
-      let key = "reason.urlError.\(failure.code.rawValue)"
-      guard text(key) != key else { return "\(network)" }
-      reason = text("error.network", ["reason": text(key)])
+      guard let said = sayURLError(failure.code.rawValue) else { return "\(network)" }
+      reason = text("error.network", ["reason": said])
     case .deadlineExceeded: reason = text("error.deadline")
     case .responseTooLarge(let limit): reason = text("error.tooLarge", ["limit": String(limit)])
     case .invalidResponse: reason = text("error.invalidResponse")
@@ -112,6 +111,12 @@ enum Failure {
     default: return "\(network)"
     }
     return network.request.map { "\($0): \(reason)" } ?? reason
+  }
+
+  /// A failure without an answer (`URLError` `code`) in the user's words; nil for a code the
+  /// strings do not name.
+  static func sayURLError(_ code: Int) -> String? {
+    Localized.current.sentence("reason.urlError.\(code)")
   }
 
   /// For a change that could not reach the server, the way to keep it: `--offline`.

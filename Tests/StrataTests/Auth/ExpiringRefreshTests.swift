@@ -33,7 +33,7 @@ struct ExpiringRefreshTests {
     let activity = EndableActivity()
     let gate = Gate()
     let session = AuthSession(
-      origin: exampleOrigin, store: store, options: .init(activity: activity),
+      origin: exampleOrigin, store: store, options: .init(), activity: activity,
       refresh: { _ in
         await gate.pass()
         try Task.checkCancellation()

@@ -1,8 +1,9 @@
 import Foundation
-import Strata
 import StrataConcurrency
 import StrataTesting
 import Testing
+
+@testable import Strata
 
 /// The Keychain's stand-in: items by service and account, in memory, shared by the "processes"
 /// (sessions) of a test as the Keychain is by an app and its extensions.

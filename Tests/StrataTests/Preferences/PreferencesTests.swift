@@ -65,7 +65,7 @@ struct PreferencesTests {
     #expect(try await reopened.value(Self.theme) == .dark)
     #expect(try await reopened.set("offline-first", to: "no") == "false", "kept as its own text")
     let entries = try await reopened.entries()
-    #expect(entries.map(\.origin) == [.account, .account, .account, .account, .account, .device])
+    #expect(entries.map(\.origin) == [.owner, .owner, .owner, .owner, .owner, .device])
     try await reopened.reset("page-size")
     #expect(try await reopened.entries().first?.origin == nil, "the default: nothing set")
   }

@@ -17,8 +17,6 @@ public enum DemoSettings {
 
   /// What the setting `name` allows, in the user's words, else `english`.
   public static func allowed(_ name: String, otherwise english: String) -> String {
-    let key = "settings.allowed." + name
-    let sentence = Localized.current(key)
-    return sentence == key ? english : sentence
+    Localized.current.sentence("settings.allowed." + name) ?? english
   }
 }
