@@ -50,15 +50,7 @@ public final class RecordingNetworking: Networking {
     RecordingNetworking { _ in throw error }
   }
 
-  /// Every request so far, in order.
-  public var requests: [Recorded] { recorded.withLock { $0 } }
-
-  /// Records `endpoint`, then decodes the script's answer into its response type (a `200`
-  /// from the network); `progress` is told the answer's bytes, all at once.
-  public func send<E: Endpoint>(
-    _ endpoint: E, progress: (@Sendable (TransferProgress) -> Void)?
-  ) async throws -> NetworkResponse<E.Response> {
-    let endpoint = endpoint.request
+  private func record<Response>(_ endpoint: Request<Response>) throws -> Recorded {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     let body = try endpoint.body.map { try Self.text(of: $0, encoder) }
@@ -66,6 +58,37 @@ public final class RecordingNetworking: Networking {
       method: endpoint.method, path: endpoint.path, query: endpoint.queryItems, body: body,
       requiresAuth: endpoint.requiresAuth)
     recorded.withLock { $0.append(request) }
+    return request
+  }
+
+  /// Every request so far, in order.
+  public var requests: [Recorded] { recorded.withLock { $0 } }
+
+  /// Records `endpoint`, then hands out the script's answer — a JSON array of the stream's
+  /// elements (`["a line", "another"]`, `[{"type": "message", "data": "hi"}]`) — one element
+  /// at a time; a script that throws ends the stream with its error.
+  public func stream<E: Endpoint>(_ endpoint: E) -> ResponseStream<E.Response> {
+    do {
+      let request = try record(endpoint.request)
+      let answer = try script(request)
+      do {
+        return ResponseStream(try JSONDecoder().decode([E.Response].self, from: Data(answer.utf8)))
+      } catch {
+        throw NetworkError(
+          .decoding(.init(status: 200, codingPath: "", reason: "\(error)", bodyExcerpt: answer)),
+          request: request.line, underlying: error)
+      }
+    } catch {
+      return ResponseStream([], ending: error)
+    }
+  }
+
+  /// Records `endpoint`, then decodes the script's answer into its response type (a `200`
+  /// from the network); `progress` is told the answer's bytes, all at once.
+  public func send<E: Endpoint>(
+    _ endpoint: E, progress: (@Sendable (TransferProgress) -> Void)?
+  ) async throws -> NetworkResponse<E.Response> {
+    let request = try record(endpoint.request)
     let answer = try script(request)
     let size = Int64(answer.utf8.count)
     progress?(TransferProgress(.receiving, completed: size, total: size))

@@ -31,12 +31,18 @@ protocol CallDelivery {
   /// they did not come into memory (a file's).
   var recordSource: ResponseSource? { get }
   var bytesReceived: Int? { get }
+  /// The lines, values or events a stream handed its reader (nil: not a stream).
+  var elementsDelivered: Int? { get }
 
   /// The value of an attempt that is done.
   /// - Throws: `URLError` when fewer bytes came than announced: the loop retries it as a cut
   ///   connection.
   func deliver(_ data: Data, _ response: HTTPURLResponse, call: NetworkService.Call) async throws
     -> Value
+}
+
+extension CallDelivery {
+  var elementsDelivered: Int? { nil }
 }
 
 /// What an attempt brought: an answer of any status, or why there was none.

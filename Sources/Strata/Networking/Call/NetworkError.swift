@@ -205,7 +205,8 @@ public struct NetworkError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case .offline: "offline: no network route"
     case .deadlineExceeded: "the request's deadline passed; it was not finished"
     case .responseTooLarge(let limit):
-      "the response was larger than the \(limit)-byte limit; the transfer was stopped"
+      (underlying as? StreamLimitExceeded)?.description
+        ?? "the response was larger than the \(limit)-byte limit; the transfer was stopped"
     case .answeredElsewhere(let status, let origin):
       "HTTP \(status) from \(UntrustedText.sanitize(origin)), where the API redirected the request"
     case .refreshFailed:

@@ -219,12 +219,18 @@ extension NetworkService {
   /// another process, or another account signed in): its answer is neither kept nor returned
   /// as that account's.
   func checkSession(of call: Call) async throws {
-    guard let account = call.account, let authenticator else { return }
+    try await checkSession(account: call.account, epoch: call.epoch, label: call.label)
+  }
+
+  /// Throws ``NetworkError/Unauthorized/sessionEnded`` when `account`'s session (marked
+  /// `epoch` in the cache) is no longer the one signed in.
+  func checkSession(account: String?, epoch: String?, label: String) async throws {
+    guard let account, let authenticator else { return }
     let ended =
       await authenticator.owner().account != account
-      || call.epoch.map { $0 != options.cache?.epoch(for: account) } ?? false
+      || epoch.map { $0 != options.cache?.epoch(for: account) } ?? false
     guard ended else { return }
-    logger.info("\(call.label): the session ended while the answer was on its way; dropped")
+    logger.info("\(label): the session ended while the answer was on its way; dropped")
     throw NetworkError.unauthorized(.sessionEnded)
   }
 

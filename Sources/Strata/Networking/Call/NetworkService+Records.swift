@@ -45,7 +45,7 @@ extension NetworkService {
   func record(
     _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ next: Next, of call: Call,
     retriedBecause: String?, duration: Duration, source: ResponseSource? = nil,
-    received: Int? = nil
+    received: Int? = nil, elements: Int? = nil
   ) {
     let logs = logger.isEnabled(.debug)
     guard logs || options.onRequestRecord != nil else { return }
@@ -67,12 +67,13 @@ extension NetworkService {
     }
     if case .retry(let retry, _) = next { record.retry = retry }
     record.source = source
+    record.events = elements
     options.onRequestRecord?(record)
     if logs {
       let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"
       logger.log(
         .debug,
-        "← \(outcomeText) \(call.label) in \(duration.shortDescription), \(record.bytesReceived) bytes",
+        "← \(outcomeText) \(call.label) in \(duration.shortDescription), \(record.bytesReceived) bytes\(elements.map { ", \($0) streamed" } ?? "")",
         fields: record.fields)
     }
   }

@@ -88,8 +88,9 @@ public final class NetworkService: Networking {
     let label: String
     let method: HTTPMethod
     /// On ``clock``'s time line.
-    let deadline: Duration
-    let policy: RetryPolicy
+    var deadline: Duration
+    /// Set to none once a stream's reader has had bytes of an attempt.
+    var policy: RetryPolicy
     let maxResponseSize: Int
     var request: URLRequest
     /// The bearer token the request carries, if any.
@@ -191,7 +192,7 @@ public final class NetworkService: Networking {
       record(
         outcome, next, of: call, retriedBecause: timing.retriedBecause,
         duration: ContinuousClock.now - timing.started, source: delivery.recordSource,
-        received: delivery.bytesReceived)
+        received: delivery.bytesReceived, elements: delivery.elementsDelivered)
       if let standIn {
         try await checkSession(of: call)
         return standIn

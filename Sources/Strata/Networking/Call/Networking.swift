@@ -24,6 +24,11 @@ public protocol Networking: Sendable {
   /// - Throws: ``NetworkError``; the part on disk stays for a later resume.
   func download(_ download: Download, progress: (@Sendable (TransferProgress) -> Void)?)
     async throws -> NetworkResponse<URL>
+
+  /// The answer to `endpoint` as it arrives, read by its response type: `Data` pieces,
+  /// `String` lines, ``ServerSentEvent``s, or one decoded value per line of JSON.
+  /// Nothing is sent until the first element is asked for.
+  func stream<E: Endpoint>(_ endpoint: E) -> ResponseStream<E.Response>
 }
 
 extension Networking {

@@ -46,6 +46,9 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   /// runs behind it) or ``ResponseSource/network``. In JSON: `"cache"` (its
   /// ``ResponseSource/label``) and `"cacheAge"` (whole seconds).
   public var source: ResponseSource?
+  /// For a stream (``NetworkService/stream(_:)``): the pieces, lines, values or events this
+  /// connection handed its reader; nil for any other call.
+  public var events: Int?
 
   init(
     request: String, method: String, url: String, status: Int?, durationMilliseconds: Double,
@@ -78,13 +81,14 @@ public struct RequestRecord: Sendable, Equatable, Codable {
     if let retry { fields["http.retry_in_ms"] = String(format: "%.0f", retry.delayMilliseconds) }
     if let source { fields["http.cache"] = source.label }
     if let age = source?.age { fields["http.cache_age_s"] = String(age) }
+    if let events { fields["http.stream_events"] = String(events) }
     return fields
   }
 
   private enum CodingKeys: String, CodingKey {
     case request, method, url, status, durationMilliseconds, bytesSent, bytesReceived, attempt
     case retriedBecause = "retryReason"
-    case error, retry, cache, cacheAge
+    case error, retry, cache, cacheAge, events
   }
 
   /// Reads a record as ``encode(to:)`` writes it (a `--http-log` line, say).
@@ -109,6 +113,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
       }
       return source
     }
+    events = try values.decodeIfPresent(Int.self, forKey: .events)
   }
 
   /// The record as a JSON object, its source as `"cache"` and `"cacheAge"`.
@@ -127,5 +132,6 @@ public struct RequestRecord: Sendable, Equatable, Codable {
     try values.encodeIfPresent(retry, forKey: .retry)
     try values.encodeIfPresent(source?.label, forKey: .cache)
     try values.encodeIfPresent(source?.age, forKey: .cacheAge)
+    try values.encodeIfPresent(events, forKey: .events)
   }
 }

@@ -1,0 +1,187 @@
+import Foundation
+import StrataConcurrency
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Answers read as they arrive: the send path (middleware, the origin's token and its one
+/// renewal, retries before the first byte, records, redacted traces) with the body handed to
+/// a reader instead of memory, an idle timeout instead of the overall deadline, and — for
+/// server-sent events — reconnection.
+extension NetworkService {
+  /// The answer to `endpoint` as it arrives, read by its response type:
+  /// - `Data`: the body's pieces as they come;
+  /// - `String`: its lines (`LF` or `CR LF`), as UTF-8 text;
+  /// - ``ServerSentEvent``: its events (`text/event-stream`, the WHATWG EventSource model),
+  ///   reconnecting when the connection drops — after the server's `retry:` (at most the
+  ///   retry policy's `maxDelay`), else the policy's backoff — with `Last-Event-ID`, until
+  ///   the reader stops; a `204` or another content type ends it cleanly;
+  /// - any other `Decodable`: one value per line of newline-delimited JSON
+  ///   (`application/x-ndjson`, `application/jsonl`).
+  ///
+  /// ```swift
+  /// for try await line in network.stream(Request<String>(path: "logs/tail")) {
+  ///   print(line)
+  /// }
+  /// ```
+  ///
+  /// The request's `maxResponseSize` limits each line or event, not the body: a longer line
+  /// ends the stream with ``NetworkError/Kind/responseTooLarge(limit:)`` (an event's is
+  /// skipped, as the EventSource model drops what it cannot dispatch), as does a reader that
+  /// falls more than twice that (at least 4 MiB) behind. Between bytes the service's
+  /// ``NetworkOptions/idleTimeout`` applies; the overall deadline only when the request sets
+  /// its own. Attempts before the first byte are retried as a `send`'s are; once bytes have
+  /// arrived an attempt is never repeated (an event stream reconnects instead, with
+  /// `Last-Event-ID`). What arrives after the session it was opened in has ended is not
+  /// delivered: the stream ends with ``NetworkError/Unauthorized/sessionEnded``.
+  public func stream<E: Endpoint>(_ endpoint: E) -> ResponseStream<E.Response> {
+    let request = endpoint.request
+    let limit = max(1, request.maxResponseSize ?? options.maxResponseSize)
+    let stream: Any
+    switch E.Response.self {
+    case is Data.Type: stream = open(request, ChunkParser(), limit: limit)
+    case is String.Type: stream = open(request, LineParser(maxLength: limit), limit: limit)
+    case is ServerSentEvent.Type:
+      stream = open(request, EventParser(maxLength: limit), limit: limit)
+    default:
+      return open(
+        request,
+        JSONLineParser(maxLength: limit) { [self] line in
+          try decode(E.Response.self, line, status: 200, contentType: "application/json")
+        }, limit: limit)
+    }
+    return stream as? ResponseStream<E.Response>
+      ?? ResponseStream([], ending: NetworkError(.invalidResponse))
+  }
+
+  private func open<Response, Parser: StreamParser>(
+    _ request: Request<Response>, _ parser: Parser, limit: Int
+  ) -> ResponseStream<Parser.Element> {
+    let label = Self.label(request.method, request.path)
+    let channel = StreamChannel<Parser.Element>(capacity: max(2 * limit, 4 << 20))
+    let sink = StreamSink(parser, channel: channel)
+    let session = StreamSession()
+    let source = StreamSource(
+      channel: channel,
+      producer: { channel in
+        Task { [self] in
+          do {
+            try await produce(request, label: label, into: sink, session: session)
+            channel.finish()
+          } catch let error as NetworkError {
+            logger.info("\(label): stream ended: \(error)")
+            channel.finish(error.labelled(label))
+          } catch {
+            channel.finish(error)
+          }
+        }
+      },
+      sessionCheck: { [self] in try await session.check(with: self, label: label) })
+    return ResponseStream(source: source)
+  }
+
+  /// Connects, reads until the connection ends, and — for an event stream — connects again,
+  /// until the reader stops or the stream ends.
+  private func produce<Response, Parser>(
+    _ request: Request<Response>, label: String, into sink: StreamSink<Parser>,
+    session: StreamSession
+  ) async throws {
+    let policy = request.retryPolicy ?? options.retryPolicy
+    var quiet = 0  // connections in a row that brought no element
+    while true {
+      sink.startConnection()
+      var failure: NetworkError?
+      do {
+        let status = try await connect(request, label: label, into: sink, session: session)
+        guard Parser.reconnects else { return }
+        guard sink.connection.taken else {
+          logger.notice("\(label) → \(status), not an event stream: the stream ends")
+          return
+        }
+      } catch let error as NetworkError where Parser.reconnects && RetryPolicy.isTransient(error) {
+        failure = error
+      }
+      quiet = sink.connection.elements > 0 ? 0 : quiet + 1
+      guard quiet <= policy.maxRetries else {
+        throw failure ?? NetworkError.transport(URLError(.networkConnectionLost))
+      }
+      let delay =
+        sink.parser({ $0.reconnectionTime }).map { min(.milliseconds($0), policy.maxDelay) }
+        ?? policy.delay(forRetry: max(1, quiet), retryAfter: nil)
+      logger.info(
+        "\(label): connection ended\(failure.map { " (\(Self.reason($0)))" } ?? ""); reconnecting in \(delay.shortDescription)"
+      )
+      try await clock.sleep(for: delay)
+    }
+  }
+
+  /// One connection, through the one attempt loop.
+  /// - Returns: The answer's status, once its body ended.
+  private func connect<Response, Parser>(
+    _ request: Request<Response>, label: String, into sink: StreamSink<Parser>,
+    session: StreamSession
+  ) async throws -> Int {
+    var call = try await authorise(request, label: label)
+    if request.deadline == nil { call.deadline = clock.now() + Self.streamLifetime }
+    if let cache = options.cache, let account = call.account {
+      call.epoch = cache.epoch(for: account)
+    }
+    session.mark(account: call.account, epoch: call.epoch)
+    if let id = sink.parser({ $0.resumeID }), !id.isEmpty {
+      call.request.setValue(id, forHTTPHeaderField: "Last-Event-ID")
+    }
+    call.sink = sink
+    var delivery = StreamDelivery(sink: sink)
+    return try await run(&call, &delivery)
+  }
+
+  /// How long a stream may last when its request sets no deadline of its own: the idle
+  /// timeout is what ends a stream that has stopped.
+  static var streamLifetime: Duration { .seconds(365 * 24 * 3600) }
+}
+
+/// A streamed call's part of the attempt loop: the body goes to the reader as it arrives, so
+/// once any of it has, the attempt is never repeated.
+struct StreamDelivery<Parser: StreamParser>: CallDelivery {
+  let sink: StreamSink<Parser>
+
+  func prepare(_ call: inout NetworkService.Call, after restart: Restart?) {}
+
+  func inspect(
+    _ outcome: AttemptOutcome, _ call: inout NetworkService.Call, _ timing: AttemptTiming
+  ) -> Inspection<Int> {
+    // The reader has what came: a repeat would hand it over twice.
+    if sink.connection.bytes > 0 { call.policy = .none }
+    return .judge
+  }
+
+  func standIn(for next: NetworkService.Next, call: NetworkService.Call) -> Int? { nil }
+
+  var recordSource: ResponseSource? { nil }
+
+  var bytesReceived: Int? {
+    let connection = sink.connection
+    return connection.taken ? connection.bytes : nil
+  }
+
+  var elementsDelivered: Int? { sink.connection.elements }
+
+  func deliver(_ data: Data, _ response: HTTPURLResponse, call: NetworkService.Call) throws -> Int {
+    try sink.finishBody()
+    return response.statusCode
+  }
+}
+
+/// Whose session a stream's current connection was opened in: what arrives is handed over
+/// only while that session holds (checked per batch, as a `send` checks its answer).
+final class StreamSession: Sendable {
+  private let state = Lock<(account: String?, epoch: String?)>((nil, nil))
+
+  func mark(account: String?, epoch: String?) { state.withLock { $0 = (account, epoch) } }
+
+  func check(with service: NetworkService, label: String) async throws {
+    let (account, epoch) = state.withLock { $0 }
+    try await service.checkSession(account: account, epoch: epoch, label: label)
+  }
+}

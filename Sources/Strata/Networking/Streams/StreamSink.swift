@@ -1,0 +1,103 @@
+import Foundation
+import StrataConcurrency
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Why a stream stopped at a limit of its own (a line, or a reader too far behind): the
+/// sentence of its ``NetworkError/Kind/responseTooLarge(limit:)``.
+struct StreamLimitExceeded: Error, CustomStringConvertible {
+  let description: String
+
+  static func error(_ limit: Int, _ sentence: String) -> NetworkError {
+    NetworkError(
+      .responseTooLarge(limit: limit), underlying: StreamLimitExceeded(description: sentence))
+  }
+}
+
+/// Where a streamed answer's body goes as it arrives: parsed on the transport's delivery
+/// thread (a piece at a time, in order) and handed to the reader through a
+/// ``StreamChannel``. A body it does not take (an error's, an event stream's `204` or other
+/// content type) stays in memory for the call to judge.
+final class StreamSink<Parser: StreamParser>: ResponseBodySink {
+  private struct State {
+    var parser: Parser
+    /// This connection's: bytes of body, elements made, whether its body was taken.
+    var bytes = 0
+    var elements = 0
+    var taken = false
+  }
+
+  let channel: StreamChannel<Parser.Element>
+  private let state: Lock<State>
+
+  init(_ parser: Parser, channel: StreamChannel<Parser.Element>) {
+    (state, self.channel) = (Lock(State(parser: parser)), channel)
+  }
+
+  func begin(_ response: HTTPURLResponse) -> Bool {
+    let status = response.statusCode
+    guard (200..<300).contains(status), status != 204 else { return false }
+    return state.withLock { state in
+      state.taken = state.parser.accepts(response)
+      return state.taken
+    }
+  }
+
+  func write(_ piece: Data) throws {
+    var batch: [Parser.Element] = []
+    do {
+      try state.withLock { state in
+        state.bytes += piece.count
+        defer { state.elements += batch.count }
+        try state.parser.feed(piece, into: &batch)
+      }
+    } catch {
+      // What the piece completed before the line that ends the stream is the reader's.
+      try hand(batch, bytes: piece.count)
+      throw error
+    }
+    try hand(batch, bytes: piece.count)
+  }
+
+  /// The body ended whole: what its last bytes complete.
+  func finishBody() throws {
+    var batch: [Parser.Element] = []
+    try state.withLock { state in
+      guard state.taken else { return }
+      try state.parser.finish(into: &batch)
+      state.elements += batch.count
+    }
+    try hand(batch, bytes: 0)
+  }
+
+  /// A new connection: its counts start at zero, and what the last one left half read is
+  /// dropped.
+  func startConnection() {
+    state.withLock { state in
+      if state.taken || state.bytes > 0 { state.parser.reset() }
+      (state.bytes, state.elements, state.taken) = (0, 0, false)
+    }
+  }
+
+  /// This connection's body bytes, elements made, and whether its body was taken.
+  var connection: (bytes: Int, elements: Int, taken: Bool) {
+    state.withLock { ($0.bytes, $0.elements, $0.taken) }
+  }
+
+  /// Reads the parser (an event stream's last id and reconnection time).
+  func parser<Value>(_ read: (Parser) -> Value) -> Value { state.withLock { read($0.parser) } }
+
+  private func hand(_ batch: [Parser.Element], bytes: Int) throws {
+    switch channel.push(batch, bytes: bytes) {
+    case .taken: return
+    case .gone: throw CancellationError()
+    case .behind:
+      throw StreamLimitExceeded.error(
+        channel.capacity,
+        "the stream's reader fell more than \(channel.capacity) bytes behind; the stream was stopped"
+      )
+    }
+  }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Strata
+import StrataConcurrency
+import StrataTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `NetworkService.stream(_:)` over a mock transport (each answer whole: a connection that
+/// ends after its body): the same request path as a send, the element kinds, and an event
+/// stream's reconnection.
+struct StreamTests {
+  private func answer(
+    _ request: URLRequest, _ body: String, status: Int = 200,
+    type: String = "text/event-stream"
+  ) throws -> (Data, HTTPURLResponse) {
+    try MockTransport.response(request, status: status, body: body, headers: ["Content-Type": type])
+  }
+
+  @Test func linesChunksAndJSONLinesByResponseType() async throws {
+    let transport = MockTransport { request, _ in
+      try answer(
+        request, "{\"id\":1,\"firstName\":\"A\"}\n{\"id\":2,\"firstName\":\"B\"}\n",
+        type: "application/x-ndjson")
+    }
+    let service = makeService(transport)
+    var users: [TestUser] = []
+    for try await user in service.stream(Request<TestUser>(path: "feed")) { users.append(user) }
+    #expect(users.map(\.id) == [1, 2])
+    var lines: [String] = []
+    for try await line in service.stream(Request<String>(path: "feed")) { lines.append(line) }
+    #expect(lines.count == 2)
+    var bytes = 0
+    for try await chunk in service.stream(Request<Data>(path: "feed")) { bytes += chunk.count }
+    #expect(bytes == 50)
+  }
+
+  @Test func aJSONLineThatDoesNotDecodeNamesItsLine() async {
+    let service = makeService(
+      MockTransport { request, _ in
+        try answer(
+          request, "{\"id\":1,\"firstName\":\"A\"}\n{\"id\":\"two\"}\n", type: "application/jsonl")
+      })
+    var seen = 0
+    let error = await networkError {
+      for try await _ in service.stream(Request<TestUser>(path: "feed")) { seen += 1 }
+    }
+    #expect(seen == 1)
+    guard case .decoding(let failure) = error?.kind else {
+      Issue.record("expected a decoding failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.codingPath == "line 2.id")
+    #expect(error?.request == "GET /feed")
+  }
+
+  @Test func nothingIsSentUntilTheFirstElementIsAskedFor() async throws {
+    let transport = MockTransport { request, _ in try answer(request, "data: x\n\n") }
+    let service = makeService(transport)
+    let stream = service.stream(Request<ServerSentEvent>(path: "events"))
+    #expect(transport.requestCount == 0)
+    var iterator = stream.makeAsyncIterator()
+    #expect(try await iterator.next() == ServerSentEvent(data: "x"))
+    #expect(transport.requestCount == 1)
+  }
+
+  @Test func anEventStreamReconnectsWithLastEventIDAfterTheServersRetry() async throws {
+    let transport = MockTransport { request, number in
+      number == 1
+        ? try answer(request, "retry: 1500\nid: 1\ndata: a\n\nid: 2\ndata: b\n\ndata: cut")
+        : try answer(request, "id: 3\ndata: c\n\n")
+    }
+    let clock = ManualClock()
+    let service = makeService(transport, clock: clock)
+    var events: [ServerSentEvent] = []
+    for try await event in service.stream(Request<ServerSentEvent>(path: "events")) {
+      events.append(event)
+      if events.count == 3 { break }
+    }
+    #expect(events.map(\.data) == ["a", "b", "c"])
+    #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") } == [nil, "2"])
+    #expect(clock.sleeps.first == .milliseconds(1500))
+  }
+
+  @Test func aRetryFarOverTheCapWaitsOnlyThePolicysMaxDelay() async throws {
+    let transport = MockTransport { request, number in
+      try answer(request, "retry: 1000000000\ndata: \(number)\n\n")
+    }
+    let clock = ManualClock()
+    let policy = RetryPolicy(maxRetries: 2, maxDelay: .seconds(7))
+    let service = makeService(transport, clock: clock, policy: policy)
+    var seen = 0
+    for try await _ in service.stream(Request<ServerSentEvent>(path: "events")) {
+      seen += 1
+      if seen == 3 { break }
+    }
+    // The reader may stop while the next wait has begun: every wait is the cap.
+    #expect(clock.sleeps.count >= 2 && clock.sleeps.allSatisfy { $0 == .seconds(7) })
+  }
+
+  @Test func aServerThatKeepsClosingWithNothingEndsTheStreamWithASentence() async {
+    let transport = MockTransport { request, _ in try answer(request, ": only a comment\n\n") }
+    let clock = ManualClock()
+    let service = makeService(transport, clock: clock, policy: RetryPolicy(maxRetries: 3))
+    let error = await networkError {
+      for try await _ in service.stream(Request<ServerSentEvent>(path: "events")) {}
+    }
+    #expect(error?.description == "GET /events: network error: the connection was lost")
+    #expect(transport.requestCount == 4)
+  }
+
+  @Test func a204OrAnotherContentTypeEndsAnEventStreamCleanly() async throws {
+    for (status, type) in [(204, "text/event-stream"), (200, "application/json")] {
+      let transport = MockTransport { request, _ in
+        try answer(request, status == 204 ? "" : "{}", status: status, type: type)
+      }
+      var seen = 0
+      for try await _ in makeService(transport).stream(Request<ServerSentEvent>(path: "events")) {
+        seen += 1
+      }
+      #expect(seen == 0)
+      #expect(transport.requestCount == 1)
+    }
+  }
+
+  @Test func a401BeforeTheFirstByteRenewsTheTokenOnce() async throws {
+    let auth = FakeAuthenticator(token: "old", refreshed: "new")
+    let transport = MockTransport { request, _ in
+      request.value(forHTTPHeaderField: "Authorization") == "Bearer new"
+        ? try answer(request, "data: mine\n\n") : try answer(request, "", status: 401)
+    }
+    let service = makeService(transport, authenticator: auth)
+    var iterator = service.stream(Request<ServerSentEvent>(path: "events", requiresAuth: true))
+      .makeAsyncIterator()
+    #expect(try await iterator.next()?.data == "mine")
+    #expect(auth.refreshCount == 1)
+  }
+
+  @Test func whatArrivesAfterSignOutIsNotDelivered() async throws {
+    let auth = FakeAuthenticator(token: "t", refreshed: "t2", account: "emily")
+    let transport = MockTransport { request, number in
+      if number > 1 { auth.signOut() }
+      return try answer(request, "id: \(number)\ndata: \(number)\n\n")
+    }
+    let service = makeService(transport, clock: ManualClock(), authenticator: auth)
+    var seen: [String] = []
+    let error = await networkError {
+      for try await event in service.stream(
+        Request<ServerSentEvent>(path: "events", requiresAuth: true))
+      {
+        seen.append(event.data)
+      }
+    }
+    #expect(seen == ["1"])
+    #expect(error?.isUnauthorized == true)
+  }
+
+  @Test func recordsCountTheStreamsBytesAndEvents() async throws {
+    let records = Lock<[RequestRecord]>([])
+    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+    options.onRequestRecord = { record in records.withLock { $0.append(record) } }
+    let service = NetworkService(
+      options: options,
+      transport: MockTransport { request, _ in try answer(request, "data: a\n\ndata: b\n\n") },
+      clock: ManualClock())
+    var iterator = service.stream(Request<ServerSentEvent>(path: "events")).makeAsyncIterator()
+    _ = try await iterator.next()
+    _ = try await iterator.next()
+    try await waitUntil("the first connection's record") { !records.withLock { $0.isEmpty } }
+    let first = records.withLock { $0[0] }
+    #expect(first.events == 2)
+    #expect(first.bytesReceived == 18)
+  }
+}
+
+/// A session with one token, renewed to `refreshed`, signed in as `account` until
+/// ``signOut()``.
+final class FakeAuthenticator: Authenticator, Sendable {
+  let origin = exampleOrigin
+  private let state: Lock<(token: String?, account: String?, refreshes: Int)>
+  private let refreshed: String
+
+  init(token: String, refreshed: String, account: String = "emily") {
+    state = Lock((token, account, 0))
+    self.refreshed = refreshed
+  }
+
+  var refreshCount: Int { state.withLock { $0.refreshes } }
+
+  func signOut() { state.withLock { ($0.token, $0.account) = (nil, nil) } }
+
+  func accessToken() async throws -> String? { state.withLock { $0.token } }
+
+  func refresh(rejectedToken: String) async throws -> String {
+    state.withLock {
+      $0.refreshes += 1
+      $0.token = refreshed
+    }
+    return refreshed
+  }
+
+  func owner() async -> DataOwner { state.withLock { $0.account }.map { .account($0) } ?? .device }
+}
