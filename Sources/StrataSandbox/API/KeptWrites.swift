@@ -14,6 +14,9 @@ final class KeptWrites: Sendable {
   /// How many each resource has created, for the next id.
   private let created = Lock<[String: Int]>([:])
 
+  /// An event per write kept, for `GET /events`.
+  let feed = EventFeed()
+
   init(on: Bool) { isOn = Lock(on) }
 
   /// The record `text` names, when a kept write touched it: `.some(nil)` when deleted; nil
@@ -41,6 +44,7 @@ final class KeptWrites: Sendable {
       let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     else { return nil }
     records.withLock { $0[resource, default: [:]][id] = .some(data) }
+    feed.publish("\(resource).kept", resource: resource, id: id, record: data)
     return data
   }
 
@@ -66,6 +70,7 @@ final class KeptWrites: Sendable {
   func delete(_ resource: String, _ text: String) {
     guard isOn.withLock({ $0 }), let id = Int(text) else { return }
     records.withLock { $0[resource, default: [:]][id] = .some(nil) }
+    feed.publish("\(resource).deleted", resource: resource, id: id, record: nil)
   }
 
 }

@@ -98,6 +98,10 @@ struct Connection {
         return false
       }
     }
+    if request.method == "GET", request.path == "/events" {
+      streamEvents(request, feed: server.api.kept.feed)
+      return false
+    }
     // A `?delay=` the API rejects (not a number, over 5 s) is answered 400 at once.
     if let delay = try? QueryOptions.delay(request), delay > 0 {
       server.pause(min(.milliseconds(delay), server.configuration.maxDelay))

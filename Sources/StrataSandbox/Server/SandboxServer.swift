@@ -199,6 +199,7 @@ public final class SandboxServer: Sendable {
       return state.wake
     }
     if let wake { Socket.wake(wake) }
+    api.kept.feed.wakeAll()  // event streams waiting for a write see the server stop
     _ = threads.wait(timeout: .now() + 10)
   }
 

@@ -101,6 +101,10 @@ extension NetworkService {
         }
       } catch let error as NetworkError where Parser.reconnects && RetryPolicy.isTransient(error) {
         failure = error
+      } catch let error as NetworkError {
+        guard let type = sink.declined else { throw error }
+        logger.notice("\(label): the answer is \(type), not an event stream: the stream ends")
+        return
       }
       quiet = sink.connection.elements > 0 ? 0 : quiet + 1
       guard quiet <= policy.maxRetries else {

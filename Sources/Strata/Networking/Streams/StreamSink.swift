@@ -27,6 +27,8 @@ final class StreamSink<Parser: StreamParser>: ResponseBodySink {
     var bytes = 0
     var elements = 0
     var taken = false
+    /// The content type of a `2xx` the parser does not read (not an event stream).
+    var declined: String?
   }
 
   let channel: StreamChannel<Parser.Element>
@@ -36,14 +38,24 @@ final class StreamSink<Parser: StreamParser>: ResponseBodySink {
     (state, self.channel) = (Lock(State(parser: parser)), channel)
   }
 
-  func begin(_ response: HTTPURLResponse) -> Bool {
+  /// - Throws: for a `2xx` the parser does not read, so the transfer stops at once (such a
+  ///   body may never end); ``declined`` says why.
+  func begin(_ response: HTTPURLResponse) throws -> Bool {
     let status = response.statusCode
     guard (200..<300).contains(status), status != 204 else { return false }
-    return state.withLock { state in
+    let accepted = state.withLock { state in
       state.taken = state.parser.accepts(response)
+      if !state.taken {
+        state.declined = response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
+      }
       return state.taken
     }
+    guard accepted else { throw NetworkError(.invalidResponse) }
+    return true
   }
+
+  /// The content type of this connection's answer when it was not one to read.
+  var declined: String? { state.withLock { $0.declined } }
 
   func write(_ piece: Data) throws {
     var batch: [Parser.Element] = []
@@ -77,7 +89,7 @@ final class StreamSink<Parser: StreamParser>: ResponseBodySink {
   func startConnection() {
     state.withLock { state in
       if state.taken || state.bytes > 0 { state.parser.reset() }
-      (state.bytes, state.elements, state.taken) = (0, 0, false)
+      (state.bytes, state.elements, state.taken, state.declined) = (0, 0, false, nil)
     }
   }
 
