@@ -22,14 +22,16 @@ import Testing
   /// Makes a post through the sandbox, as another client would.
   private static func write(_ server: SandboxServer, _ title: String) async throws {
     _ = try await sandboxService(server).send(
-      Request<EmptyResponse>(path: "posts/add", method: .post, body: .json(["title": title, "userId": "1"])))
+      Request<EmptyResponse>(
+        path: "posts/add", method: .post, body: .json(["title": title, "userId": "1"])))
   }
 
   /// Reads `count` events from `path`, making a write whenever the stream is ready for one.
   private static func read(
     _ count: Int, from path: String, _ server: SandboxServer, writes: [String]
   ) async throws -> [ServerSentEvent] {
-    let service = sandboxService(server, policy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5)))
+    let service = sandboxService(
+      server, policy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5)))
     let writer = Task {
       for title in writes {
         try await waitUntil("a stream connected") {
@@ -117,7 +119,8 @@ import Testing
         {}
       }
       #expect(error?.status == 400)
-      #expect(error?.description.contains("heartbeat must be a whole number from 10 to 60000") == true)
+      #expect(
+        error?.description.contains("heartbeat must be a whole number from 10 to 60000") == true)
     }
   }
 
@@ -125,7 +128,8 @@ import Testing
     try await withSandbox(Self.keeping()) { server in
       let service = sandboxService(server)
       let reader = Task {
-        for try await _ in service.stream(Request<ServerSentEvent>(path: "events?heartbeat=60000")) {}
+        for try await _ in service.stream(Request<ServerSentEvent>(path: "events?heartbeat=60000"))
+        {}
       }
       try await waitUntil("a stream connected") {
         server.journal.entries.contains { $0.path == "/events" }
@@ -140,7 +144,9 @@ import Testing
     try await withSandbox(Self.keeping()) { server in
       // The feed never ends: its first lines must be readable while it goes on.
       var lines: [String] = []
-      for try await line in sandboxService(server).stream(Request<String>(path: "events?heartbeat=20")) {
+      for try await line in sandboxService(server).stream(
+        Request<String>(path: "events?heartbeat=20"))
+      {
         lines.append(line)
         if lines.count == 4 { break }
       }
