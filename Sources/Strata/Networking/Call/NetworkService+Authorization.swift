@@ -23,6 +23,7 @@ extension NetworkService {
       deadline: clock.now() + (endpoint.deadline ?? options.deadline), policy: policy,
       maxResponseSize: endpoint.maxResponseSize ?? options.maxResponseSize, request: request)
     call.streamed = streamed
+    call.coalesces = endpoint.coalesces
     // Work for an owner goes out only in that owner's session; the device's carries no token.
     let acting = DataOwner.acting
     let before = acting != nil || endpoint.requiresAuth ? await authenticator?.owner().account : nil

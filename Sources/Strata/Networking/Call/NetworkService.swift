@@ -23,6 +23,8 @@ public final class NetworkService: Networking {
   let builder: RequestBuilder
   let logger: Log
   let redactor: Redactor
+  /// The reads in flight that identical ones may share.
+  let inFlight = InFlightReads()
 
   /// - Parameter options: Base URL, deadline, retry policy, User-Agent.
   /// - Parameter transport: The HTTP seam (default: a `URLSessionTransport`).
@@ -120,6 +122,8 @@ public final class NetworkService: Networking {
     var streamed: StreamedBody?
     /// Where the bytes sent and received are told (a download's sink tells its own).
     var progress: ProgressReport?
+    /// Whether an identical read in flight may answer it (``Request/coalesces``).
+    var coalesces = false
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -333,7 +337,7 @@ public final class NetworkService: Networking {
   /// ``NetworkError``s. FoundationNetworking has no overall timeout, so the transport enforces
   /// the time left (``TransferLimits``); that is real time even when a test injects a manual
   /// clock: it guards real I/O.
-  private func exchange(_ call: Call, within remaining: Duration) async -> Result<
+  func exchangeAlone(_ call: Call, within remaining: Duration) async -> Result<
     (Data, HTTPURLResponse), NetworkError
   > {
     trace(call.request, attempt: call.attempt)

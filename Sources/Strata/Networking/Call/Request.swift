@@ -41,6 +41,11 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   public var idempotencyKey: String?
   /// How this GET uses the service's ``HTTPCache`` (default ``CachePolicy/useCache``).
   public var cachePolicy: CachePolicy = .useCache
+  /// Whether this GET may share one request with identical ones in flight at the same
+  /// moment — the same URL, the same headers (the token among them) and the same account —
+  /// each caller still getting its own decoded value, and a cancelled one leaving the others
+  /// their answer (default true). False sends a request of its own.
+  public var coalesces = true
   /// The request itself: a `Request` is its own ``Endpoint``.
   public var request: Request<Response> { self }
 
