@@ -44,4 +44,16 @@ func examples() async throws {
   // snippet.end
   // snippet.hide
   _ = file
+
+  // snippet.show
+  // snippet.streams
+  for try await event in network.stream(Request<ServerSentEvent>(path: "events")) {
+    show("\(event.type): \(event.data)")  // reconnects with Last-Event-ID when dropped
+  }
+  struct Reading: Decodable, Sendable { let celsius: Double }
+  for try await reading in network.stream(Request<Reading>(path: "sensors/feed")) {
+    show("\(reading.celsius) °C")  // one value per line of newline-delimited JSON
+  }
+  // snippet.end
+  // snippet.hide
 }

@@ -47,7 +47,7 @@ public enum DemoContainer {
   /// Every feature of the app; each registers its own types.
   static let features: [any DemoFeature.Type] = [
     AccountFeature.self, UsersFeature.self, PostsFeature.self, UserPostsFeature.self,
-    CommentsFeature.self, TodosFeature.self, SettingsFeature.self,
+    CommentsFeature.self, TodosFeature.self, SettingsFeature.self, EventsFeature.self,
   ]
 
   /// Configuration, connectivity, the HTTP stack and the API's origin.

@@ -5,7 +5,8 @@ import Foundation
 // `--check` runs a short subset and exits 1 when a ratio passes its limit (`make bench-check`);
 // `--storage` runs only the local store's rows, `--network` only NetworkService against raw
 // URLSession on the sandbox, and the HTTP cache; `--cache` only the HTTP cache; `--transfers`
-// only big bodies (200 MB downloads and uploads, a resume).
+// only big bodies (200 MB downloads and uploads, a resume); `--events` only 10^6 server-sent
+// events through `NetworkService.stream`.
 // Run with `make bench` (release build). Every row says what it compares.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -15,6 +16,7 @@ var storageOnly = false
 var networkOnly = false
 var cacheOnly = false
 var transfersOnly = false
+var eventsOnly = false
 var check = false
 var index = 0
 while index < arguments.count {
@@ -36,6 +38,9 @@ while index < arguments.count {
     index += 1
   case "--transfers":
     transfersOnly = true
+    index += 1
+  case "--events":
+    eventsOnly = true
     index += 1
   case "--check":
     check = true
@@ -60,13 +65,13 @@ while index < arguments.count {
     }
   case "--help", "-h":
     print(
-      "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --check] [--json FILE]"
+      "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --events | --check] [--json FILE]"
     )
     exit(0)
   default:
     FileHandle.standardError.write(
       Data(
-        "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --check] [--json FILE]\n"
+        "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --events | --check] [--json FILE]\n"
           .utf8))
     exit(2)
   }
@@ -98,6 +103,8 @@ do {
     results = try await CacheBenchmarks.run()
   } else if transfersOnly {
     results = try await TransferBenchmarks.run()
+  } else if eventsOnly {
+    results = try await EventBenchmarks.run()
   } else if networkOnly {
     results = try await NetworkBenchmarks.run() + (try await CacheBenchmarks.run())
   } else {
@@ -110,6 +117,7 @@ do {
       results += try await NetworkBenchmarks.run()
       results += try await CacheBenchmarks.run()
       results += try await TransferBenchmarks.run()
+      results += try await EventBenchmarks.run()
     }
   }
   let nameWidth = max(4, results.map(\.name.count).max() ?? 0)

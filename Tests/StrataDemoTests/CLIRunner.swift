@@ -197,9 +197,10 @@ extension CLIRunner {
   /// A started sandbox, a CLI with a home of its own, and the arguments that point it there
   /// (`extra` after them); both are stopped and removed however `body` ends.
   static func withSandbox(
-    _ extra: [String] = [], _ body: (SandboxServer, CLIRunner, _ api: [String]) async throws -> Void
+    _ extra: [String] = [], configuration: SandboxServer.Configuration = .init(),
+    _ body: (SandboxServer, CLIRunner, _ api: [String]) async throws -> Void
   ) async throws {
-    let server = SandboxServer()
+    let server = SandboxServer(configuration: configuration)
     try server.start()
     defer { server.stopAndWait() }
     let cli = try CLIRunner()

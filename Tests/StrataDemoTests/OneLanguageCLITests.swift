@@ -197,8 +197,12 @@ struct EveryCommandJSONTests {
 
   @Test func everyExamplePrintsJSONOrIsRefused() async throws {
     #expect(Self.words("a 'b c' d") == ["a", "b c", "d"])
-    try await CLIRunner.withSandbox(["--set", "IDLE_TIMEOUT=300s", "--set", "DEADLINE=300s"]) {
-      _, cli, api in
+    // Writes kept: the `post create` example before it gives `events --after 0 --count 1` an
+    // event to replay.
+    try await CLIRunner.withSandbox(
+      ["--set", "IDLE_TIMEOUT=300s", "--set", "DEADLINE=300s"],
+      configuration: EveryChangeCLITests.keeping()
+    ) { _, cli, api in
       let home = URL(fileURLWithPath: cli.home)
       let login = try await cli.run(
         api + ["--json", "login", "--username", "emilys", "--password", "emilyspass"], in: home)

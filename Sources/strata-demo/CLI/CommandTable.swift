@@ -8,7 +8,8 @@ enum CommandTable {
   static let commands: [Command] =
     TourCommand.commands + AccountCommands.commands + UserCommands.commands
     + UserPostsCommands.commands + PostCommands.commands + TodoCommands.commands
-    + SyncCommand.commands + SettingsCommands.commands + ConfigCommand.commands
+    + SyncCommand.commands + EventsCommand.commands + SettingsCommands.commands
+    + ConfigCommand.commands
     + CacheCommands.commands + DownloadCommand.commands
     + SandboxCommand.commands
 

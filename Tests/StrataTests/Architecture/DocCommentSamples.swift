@@ -272,3 +272,13 @@ struct DocCommentSampleTests {
     }
   }
 }
+
+// Streams: an event stream and a stream of lines.
+private func streamSamples(_ network: NetworkService) async throws {
+  for try await event in network.stream(Request<ServerSentEvent>(path: "events")) {
+    print(event.type, event.data)
+  }
+  for try await line in network.stream(Request<String>(path: "logs/tail")) {
+    print(line)
+  }
+}

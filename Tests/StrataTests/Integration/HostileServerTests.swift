@@ -258,11 +258,17 @@ struct HostileServerTests {
     var options = NetworkOptions(baseURL: server.baseURL, deadline: .seconds(300))
     options.cache = nil
     let service = NetworkService(options: options, transport: URLSessionTransport())
+    // Each its own exchange (identical reads would share one): the transport is under test.
+    let request = {
+      var request = GetUser().request
+      request.coalesces = false
+      return request
+    }()
     let verdicts = await withTaskGroup(of: NetworkError.Kind?.self) { group in
       for _ in 0..<calls {
         group.addTask {
           do {
-            _ = try await service.send(GetUser())
+            _ = try await service.send(request)
             return nil
           } catch {
             return (error as? NetworkError)?.kind

@@ -18,8 +18,14 @@ struct GetUser: Endpoint {
   var request: Request<TestUser> { Request(path: "users/\(id)") }
 }
 
+/// Each its own request, never sharing one with identical reads in flight: the refresh
+/// storms that send it many times at once count the requests the server sees.
 struct GetMe: Endpoint {
-  var request: Request<TestUser> { Request(path: "auth/me", requiresAuth: true) }
+  var request: Request<TestUser> {
+    var request = Request<TestUser>(path: "auth/me", requiresAuth: true)
+    request.coalesces = false
+    return request
+  }
 }
 
 struct CreateThing: Endpoint {

@@ -40,12 +40,12 @@ extension NetworkService {
     let limit = max(1, request.maxResponseSize ?? options.maxResponseSize)
     let stream: Any
     switch E.Response.self {
-    case is Data.Type: stream = open(request, ChunkParser(), limit: limit)
-    case is String.Type: stream = open(request, LineParser(maxLength: limit), limit: limit)
+    case is Data.Type: stream = openStream(request, ChunkParser(), limit: limit)
+    case is String.Type: stream = openStream(request, LineParser(maxLength: limit), limit: limit)
     case is ServerSentEvent.Type:
-      stream = open(request, EventParser(maxLength: limit), limit: limit)
+      stream = openStream(request, EventParser(maxLength: limit), limit: limit)
     default:
-      return open(
+      return openStream(
         request,
         JSONLineParser(maxLength: limit) { [self] line in
           try decode(E.Response.self, line, status: 200, contentType: "application/json")
@@ -55,7 +55,7 @@ extension NetworkService {
       ?? ResponseStream([], ending: NetworkError(.invalidResponse))
   }
 
-  private func open<Response, Parser: StreamParser>(
+  private func openStream<Response, Parser: StreamParser>(
     _ request: Request<Response>, _ parser: Parser, limit: Int
   ) -> ResponseStream<Parser.Element> {
     let label = Self.label(request.method, request.path)

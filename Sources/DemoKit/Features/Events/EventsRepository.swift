@@ -1,0 +1,23 @@
+import Foundation
+import Strata
+
+/// The API's live feed: the sandbox's `GET /events` (Strata's addition, not DummyJSON's).
+public protocol EventsRepository: Sendable {
+  /// The feed's events as they happen, from after `lastEventID` when given (what was missed
+  /// since is replayed); reconnects when the connection drops, until the reader stops.
+  func follow(after lastEventID: String?) -> ResponseStream<ServerSentEvent>
+}
+
+// MARK: - Live implementation
+
+public final class APIEventsRepository: EventsRepository {
+  private let network: any Networking
+
+  public init(network: any Networking) { self.network = network }
+
+  public func follow(after lastEventID: String?) -> ResponseStream<ServerSentEvent> {
+    var request = Request<ServerSentEvent>(path: "events")
+    if let lastEventID { request.headers["Last-Event-ID"] = lastEventID }
+    return network.stream(request)
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Strata
+import StrataConcurrency
+import StrataSandbox
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `--events`: 1,000,000 small server-sent events read through `NetworkService.stream` as
+/// events, against the same answer read as raw pieces (`Data`) on the same transport — the
+/// cost of splitting lines and making events — and how much the resident peak grew while the
+/// events were read (flat: the stream holds a piece at a time).
+enum EventBenchmarks {
+  static let count = 1_000_000
+
+  static func run() async throws -> [BenchmarkResult] {
+    let server = try EventServer(count: count)
+    defer { server.stop() }
+    let network = NetworkService(
+      options: NetworkOptions(baseURL: server.baseURL, retryPolicy: .none),
+      transport: URLSessionTransport())
+    var (events, chunks): ([Double], [Double]) = ([], [])
+    var growth = 0
+    for _ in 0..<3 {
+      let before = Measure.resetPeakResident()
+      var start = ContinuousClock.now
+      var seen = 0
+      for try await _ in network.stream(Request<ServerSentEvent>(path: "events")) { seen += 1 }
+      events.append(Measure.nanoseconds(ContinuousClock.now - start) / 1e9)
+      growth = max(growth, Measure.peakResidentKilobytes() - before)
+      guard seen == count else { throw URLError(.cannotParseResponse) }
+      start = ContinuousClock.now
+      var bytes = 0
+      for try await piece in network.stream(Request<Data>(path: "events")) { bytes += piece.count }
+      chunks.append(Measure.nanoseconds(ContinuousClock.now - start) / 1e9)
+    }
+    let ratio = Measure.median(chunks) / Measure.median(events)
+    let rate = Double(count) / Measure.median(events)
+    return [
+      BenchmarkResult(
+        name: "stream 10^6 events",
+        compares:
+          "throughput, events / raw pieces of the same answer on the same transport (\(String(format: "%.0f", rate)) events/s)",
+        value: ratio, unit: "×", target: "≥ 0.9"),
+      BenchmarkResult(
+        name: "stream 10^6 events: peak memory growth",
+        compares: "resident peak after / before reading them", value: Double(growth) / 1024,
+        unit: "MB", target: "≤ 20 MB"),
+    ]
+  }
+}
+
+/// Answers every request with `count` events (`id: N`, `data: {"n":N}`) in one
+/// `text/event-stream` body closed by the connection, written from a buffer of 64 KiB pieces.
+final class EventServer: Sendable {
+  let baseURL: URL
+  private let listener: Int32
+  private let wake: (read: Int32, write: Int32)
+  private let count: Int
+
+  init(count: Int) throws {
+    let listening = try Socket.listen(port: 0)
+    (listener, wake, self.count) = (listening.fd, try Socket.wakePipe(), count)
+    baseURL = URL(string: "http://127.0.0.1:\(listening.port)")!
+    Thread.detachNewThread { [self] in
+      while let client = Socket.accept(listener, wake: wake.read) {
+        Thread.detachNewThread { [self] in serve(client) }
+      }
+    }
+  }
+
+  func stop() {
+    Socket.wake(wake.write)
+    Socket.close(listener)
+  }
+
+  private func serve(_ client: Int32) {
+    defer { Socket.close(client) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var head: [UInt8] = []
+    while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil,
+      case let read = read(client, &buffer, buffer.count), read > 0
+    {
+      head += buffer[..<read]
+    }
+    let answer = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+    guard Socket.send(client, Array(answer.utf8)) else { return }
+    var piece: [UInt8] = []
+    piece.reserveCapacity(1 << 16)
+    for number in 1...count {
+      piece += Array("id: \(number)\ndata: {\"n\":\(number)}\n\n".utf8)
+      if piece.count >= 60_000 {
+        guard Socket.send(client, piece) else { return }
+        piece.removeAll(keepingCapacity: true)
+      }
+    }
+    Socket.send(client, piece)
+  }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import StrataSandbox
+import Testing
+
+/// `strata-demo events` follows the sandbox's feed while another `strata-demo` process writes:
+/// the write arrives as an event, and SIGINT ends the command with status 0.
+@Suite("strata-demo events")
+struct EventsCLITests {
+  /// Runs `events` (with `flags`) in the background, makes a post from another process once
+  /// it follows the feed, waits for the event (hang guards of 300 s, not verdicts on speed),
+  /// interrupts it and reports its status and output.
+  private static func follow(_ flags: [String]) async throws -> CLIRunner.Result {
+    try await withSandbox(EveryChangeCLITests.keeping()) { server in
+      let cli = try CLIRunner()
+      let api = ["--api", server.baseURL.absoluteString]
+      let script = """
+        "$0" "$@" > "$HOME/events.out" 2> "$HOME/events.err" &
+        pid=$!
+        tries=0
+        until grep -q 'Another process' "$HOME/events.out" || [ $tries -ge 3000 ]; do
+          sleep 0.1; tries=$((tries + 1))
+        done
+        kill -INT $pid
+        wait $pid
+        echo "exit=$?"
+        cat "$HOME/events.out"
+        """
+      let following = Task { try await CLIEdgeTests.shell(cli, script, api + flags + ["events"]) }
+      try await waitForConnection(server)
+      let made = try await cli.run(
+        api + ["post", "create", "--title", "Another process", "--body", "b"])
+      #expect(made.status == 0, "\(made.all)")
+      return try await following.value
+    }
+  }
+
+  private static func waitForConnection(_ server: SandboxServer) async throws {
+    let patience = ContinuousClock.now + .seconds(300)  // a hang guard
+    while server.journal.count(method: "GET", path: "/events") == 0, ContinuousClock.now < patience
+    {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
+  @Test func aWriteByAnotherProcessArrivesAsAnEventAndSIGINTEndsWithZero() async throws {
+    let result = try await Self.follow([])
+    #expect(result.stdout.hasPrefix("exit=0\n"), "\(result.stdout)\n\(result.stderr)")
+    #expect(result.stdout.contains("posts.kept  #151  “Another process”"), "\(result.stdout)")
+  }
+
+  @Test func withJSONEachEventIsOneObjectPerLine() async throws {
+    let result = try await Self.follow(["--json"])
+    #expect(result.stdout.hasPrefix("exit=0\n"), "\(result.stdout)\n\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").dropFirst()
+    #expect(!lines.isEmpty)
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect(object?["type"] as? String == "posts.kept")
+      #expect(object?["recordId"] as? Int == 151)
+    }
+  }
+}
