@@ -80,16 +80,17 @@ struct EventStreamParser {
     var valueStart = min(colon + 1, line.count)
     if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
     let value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
-    switch String(decoding: name, as: UTF8.self) {
-    case "data":
+    // Field names compared as bytes: a String per line costs a third of the parse.
+    switch Field(name) {
+    case .data:
       if data.count + value.count + 1 > maxLength { oversize = true }
       guard !oversize else { return }
       data.append(contentsOf: value)
       data.append(0x0A)
       hasData = true
-    case "event": type = String(decoding: value, as: UTF8.self)
-    case "id" where !value.contains(0): lastEventID = String(decoding: value, as: UTF8.self)
-    case "retry":
+    case .event: type = String(decoding: value, as: UTF8.self)
+    case .id where !value.contains(0): lastEventID = String(decoding: value, as: UTF8.self)
+    case .retry:
       guard !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) else { return }
       var milliseconds = 0
       for digit in value {
@@ -103,6 +104,20 @@ struct EventStreamParser {
       }
       retry = milliseconds
     default: break  // an unknown field is ignored
+    }
+  }
+
+  private enum Field {
+    case data, event, id, retry, other
+
+    init(_ name: UnsafeRawBufferPointer) {
+      switch name.count {
+      case 4 where name.elementsEqual("data".utf8): self = .data
+      case 5 where name.elementsEqual("event".utf8): self = .event
+      case 2 where name.elementsEqual("id".utf8): self = .id
+      case 5 where name.elementsEqual("retry".utf8): self = .retry
+      default: self = .other
+      }
     }
   }
 
