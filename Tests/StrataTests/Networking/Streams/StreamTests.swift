@@ -57,12 +57,14 @@ struct StreamTests {
   }
 
   @Test func nothingIsSentUntilTheFirstElementIsAskedFor() async throws {
-    let transport = MockTransport { request, _ in try answer(request, "data: x\n\n") }
+    // Lines, not events: an event stream reconnects at once when a mock answer ends.
+    let transport = MockTransport { request, _ in try answer(request, "x\n", type: "text/plain") }
     let service = makeService(transport)
-    let stream = service.stream(Request<ServerSentEvent>(path: "events"))
+    let stream = service.stream(Request<String>(path: "lines"))
     #expect(transport.requestCount == 0)
     var iterator = stream.makeAsyncIterator()
-    #expect(try await iterator.next() == ServerSentEvent(data: "x"))
+    #expect(try await iterator.next() == "x")
+    #expect(try await iterator.next() == nil)
     #expect(transport.requestCount == 1)
   }
 
