@@ -22,7 +22,7 @@ extension NetworkService {
   ///
   /// ```swift
   /// for try await line in network.stream(Request<String>(path: "logs/tail")) {
-  ///   print(line)
+  ///   show(line)
   /// }
   /// ```
   ///

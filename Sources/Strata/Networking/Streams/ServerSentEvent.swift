@@ -4,7 +4,7 @@ import Foundation
 /// read with ``NetworkService/stream(_:)`` on a `Request<ServerSentEvent>`.
 /// ```swift
 /// for try await event in network.stream(Request<ServerSentEvent>(path: "events")) {
-///   print(event.type, event.data)
+///   show(event.type, event.data)
 /// }
 /// ```
 public struct ServerSentEvent: Sendable, Equatable, Codable {
