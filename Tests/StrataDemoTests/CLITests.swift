@@ -93,6 +93,9 @@ struct CLITests {
       "analytics: post_created offline=false", "retried under its key, made once",
       "at the second try, both with one Idempotency-Key", "→ reverted to not done",
       "Sign out", "Tour complete", "then from the HTTP cache — fresh for the year",
+      // Step 14: another process's write, followed live on GET /events.
+      "made a post on the sandbox and exited 0", "it arrived here as an event, after",
+      "posts.kept  #", "“Written by another process”", "sandbox saw: GET /events, POST /posts/add",
     ] {
       #expect(result.stdout.contains(phrase), "\(phrase)")
     }

@@ -86,9 +86,11 @@ struct OneLanguageCLITests {
     text.split(separator: "\n").compactMap { line -> String? in
       var prose = String(line)
       // A command list's names (`  user posts   Die Beiträge…`) are syntax too.
-      // So are requests (`POST /posts/add`) and the server's own text, shown „quoted“.
+      // So are requests (`POST /posts/add`), the server's own text, shown „quoted“, and
+      // the feed's event types (`posts.kept`).
       for pattern in [
         #"^\s{2}[a-z]+( [a-z]+)?\s{2,}"#, #"„[^“]*“"#, #"\b(GET|POST|PUT|PATCH|DELETE) /\S*"#,
+        #"\b[a-z]+\.[a-z]+\b"#,
         #"\b[A-Z][A-Z0-9_]+ = [^,]+"#,
         #"'[^']*'"#, #"strata-demo[^,;:()]*"#, #"--[a-z-]+"#, #"https?://\S+"#,
       ] {
@@ -112,7 +114,7 @@ struct OneLanguageCLITests {
       "tour", "login", "logout", "me", "users", "user", "user posts", "posts", "post create",
       "post edit", "post delete", "post comments", "todos", "todo add", "todo edit",
       "todo toggle", "todo delete", "sync", "settings", "settings set", "settings reset",
-      "config show", "cache show", "cache clear", "download", "sandbox serve",
+      "config show", "cache show", "cache clear", "download", "sandbox serve", "events",
     ] {
       let help = try await cli.run(command.split(separator: " ").map(String.init) + ["--help"])
       #expect(help.status == 0, "\(command)")
@@ -132,7 +134,7 @@ struct OneLanguageCLITests {
     #expect(unreachable.stderr.contains("Netzwerkfehler: keine Verbindung zum Server"))
     outputs.append(unreachable.stderr)
     let tour = try await cli.run(["tour"])
-    #expect(tour.status == 0 && tour.stdout.contains("[14/14]"))
+    #expect(tour.status == 0 && tour.stdout.contains("[15/15]"))
     outputs.append(tour.all)
     let english = outputs.flatMap(Self.englishRuns)
     #expect(english.isEmpty, "\(english.joined(separator: "\n"))")

@@ -122,7 +122,7 @@ struct LocalizedCLITests {
     let tour = try await cli.run(["tour"])
     #expect(tour.status == 0, "\(tour.stderr)")
     for phrase in [
-      "[1/14] Config, Log und der DI-Container", "[14/14] Abmelden", "die Sandbox sah:",
+      "[1/15] Config, Log und der DI-Container", "[15/15] Abmelden", "die Sandbox sah:",
       "Tour fertig in",
     ] {
       #expect(tour.stdout.contains(phrase), "\(phrase)")

@@ -58,7 +58,7 @@ enum EventsCommand {
   }
 
   /// `posts.kept  post #252  “Hello”`, in the user's language.
-  private static func line(_ event: FeedEvent) -> String {
+  static func line(_ event: FeedEvent) -> String {
     let text = Localized.current
     var line = event.type
     if let id = event.recordId { line += "  #\(id)" }

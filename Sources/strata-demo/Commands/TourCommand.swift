@@ -8,7 +8,7 @@ import StrataSandbox
 /// claimed. Uses an in-memory session so it never touches a real one.
 @MainActor
 enum TourCommand {
-  nonisolated static let steps = 14
+  nonisolated static let steps = 15
 
   nonisolated static let commands = [
     Command(
@@ -36,7 +36,7 @@ enum TourCommand {
       invocation,
       overrides: tightened.merging([.storeDirectory: storeDirectory]) { $1 })
     do {
-      try await narrate(app, invocation, started: started)
+      try await narrate(app, invocation, started: started, files: storeDirectory)
     } catch {
       await app.shutdown()
       throw error
@@ -46,7 +46,7 @@ enum TourCommand {
   }
 
   private static func narrate(
-    _ app: AppContext, _ invocation: Invocation, started: ContinuousClock.Instant
+    _ app: AppContext, _ invocation: Invocation, started: ContinuousClock.Instant, files: String
   ) async throws {
     guard let sandbox = app.sandbox else {
       throw UsageError(text("tour.needsSandbox"), invocation.command)
@@ -61,9 +61,10 @@ enum TourCommand {
     try await editOffline(app, sandbox, tour, userId: userId)
     try await toggleTodo(app, sandbox, tour)
     try await httpCache(app, sandbox, tour)
+    try await liveEvents(app, sandbox, tour, files: files)
 
-    // 14. Logout
-    tour.step(14, text("tour.step14"))
+    // 15. Logout
+    tour.step(15, text("tour.step15"))
     await profile.signOut()
     await profile.load()
     tour.say(text("tour.signedOut", ["message": profile.state.message ?? "?"]))
