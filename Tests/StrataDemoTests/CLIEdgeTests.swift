@@ -23,6 +23,27 @@ struct CLIEdgeTests {
     return try await runner.run(["-c", script, CLIRunner.binary] + arguments)
   }
 
+  /// Runs the binary with `arguments` in the background until its standard output has a line
+  /// matching `pattern` (`grep` syntax; polled with a hang guard of 300 s, not a verdict on
+  /// speed), then sends `signal` and reports `exit=<status>` followed by that output.
+  static func runUntil(
+    _ cli: CLIRunner, _ pattern: String, then signal: String, _ arguments: [String]
+  ) async throws -> CLIRunner.Result {
+    let script = """
+      "$0" "$@" > "$HOME/until.out" 2> "$HOME/until.err" &
+      pid=$!
+      tries=0
+      until grep -q '\(pattern)' "$HOME/until.out" || [ $tries -ge 3000 ]; do
+        sleep 0.1; tries=$((tries + 1))
+      done
+      kill -\(signal) $pid
+      wait $pid
+      echo "exit=$?"
+      cat "$HOME/until.out"
+      """
+    return try await shell(cli, script, arguments)
+  }
+
   // MARK: Quiet on success
 
   @Test func aSuccessfulCommandPrintsNoLogLinesUnlessAsked() async throws {

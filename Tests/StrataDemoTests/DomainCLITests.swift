@@ -124,22 +124,8 @@ struct SyncWatchCLITests {
       #expect(queued.status == 0, "\(queued.stderr)")
       server.faults.add(
         .init(method: "POST", path: "/posts/add", count: 8, action: .respond(status: 503)))
-      // The shell polls the command's output (a hang guard of 300 s, not a verdict on speed),
-      // then sends SIGTERM and reports the status.
-      let script = """
-        "$0" "$@" > "$HOME/watch.out" 2> "$HOME/watch.err" &
-        pid=$!
-        tries=0
-        until grep -q '^sent 1' "$HOME/watch.out" || [ $tries -ge 3000 ]; do
-          sleep 0.1; tries=$((tries + 1))
-        done
-        kill -TERM $pid
-        wait $pid
-        echo "exit=$?"
-        cat "$HOME/watch.out"
-        """
-      let result = try await CLIEdgeTests.shell(
-        cli, script, api + ["--set", "SYNC_INTERVAL=1s", "sync", "--watch"])
+      let result = try await CLIEdgeTests.runUntil(
+        cli, "^sent 1", then: "TERM", api + ["--set", "SYNC_INTERVAL=1s", "sync", "--watch"])
       #expect(result.stdout.hasPrefix("exit=0\n"), "\(result.stdout)\n\(result.stderr)")
       #expect(result.stdout.contains("sent 1, 0 waiting") && result.stdout.contains("stopped"))
       #expect(result.stdout.contains("0 waiting (trying again)") == false)

@@ -13,19 +13,10 @@ struct EventsCLITests {
     try await withSandbox(EveryChangeCLITests.keeping()) { server in
       let cli = try CLIRunner()
       let api = ["--api", server.baseURL.absoluteString]
-      let script = """
-        "$0" "$@" > "$HOME/events.out" 2> "$HOME/events.err" &
-        pid=$!
-        tries=0
-        until grep -q 'Another process' "$HOME/events.out" || [ $tries -ge 3000 ]; do
-          sleep 0.1; tries=$((tries + 1))
-        done
-        kill -INT $pid
-        wait $pid
-        echo "exit=$?"
-        cat "$HOME/events.out"
-        """
-      let following = Task { try await CLIEdgeTests.shell(cli, script, api + flags + ["events"]) }
+      let following = Task {
+        try await CLIEdgeTests.runUntil(
+          cli, "Another process", then: "INT", api + flags + ["events"])
+      }
       try await waitForConnection(server)
       let made = try await cli.run(
         api + ["post", "create", "--title", "Another process", "--body", "b"])
