@@ -75,7 +75,10 @@ struct EventStreamParser {
   private mutating func take(_ line: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]) {
     guard let first = line.first else { return dispatch(into: &events) }
     if first == UInt8(ascii: ":") { return }  // a comment: a heartbeat, say
-    let colon = line.firstIndex(of: UInt8(ascii: ":")) ?? line.count
+    var colon = line.count
+    if let start = line.baseAddress, let found = memchr(start, Int32(UInt8(ascii: ":")), colon) {
+      colon = UnsafeRawPointer(found) - start
+    }
     let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
     var valueStart = min(colon + 1, line.count)
     if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
@@ -111,13 +114,28 @@ struct EventStreamParser {
     case data, event, id, retry, other
 
     init(_ name: UnsafeRawBufferPointer) {
-      switch name.count {
-      case 4 where name.elementsEqual("data".utf8): self = .data
-      case 5 where name.elementsEqual("event".utf8): self = .event
-      case 2 where name.elementsEqual("id".utf8): self = .id
-      case 5 where name.elementsEqual("retry".utf8): self = .retry
+      // The name's bytes as one little-endian number: a compare per line, not a loop.
+      var word: UInt64 = 0
+      if name.count <= 5 {
+        for (shift, byte) in name.enumerated() { word |= UInt64(byte) << (8 * UInt64(shift)) }
+      }
+      switch (name.count, word) {
+      case (4, Self.word("data")): self = .data
+      case (5, Self.word("event")): self = .event
+      case (2, Self.word("id")): self = .id
+      case (5, Self.word("retry")): self = .retry
       default: self = .other
       }
+    }
+
+    private static func word(_ name: StaticString) -> UInt64 {
+      var word: UInt64 = 0
+      for (shift, byte) in UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        .enumerated()
+      {
+        word |= UInt64(byte) << (8 * UInt64(shift))
+      }
+      return word
     }
   }
 
@@ -131,7 +149,9 @@ struct EventStreamParser {
       return
     }
     guard hasData else { return }
-    let text = String(decoding: data.dropLast(), as: UTF8.self)
+    let text = data.withUnsafeBufferPointer {
+      String(decoding: UnsafeBufferPointer(rebasing: $0.dropLast()), as: UTF8.self)
+    }
     events.append(
       ServerSentEvent(
         type: type.flatMap { $0.isEmpty ? nil : $0 } ?? "message", data: text,
