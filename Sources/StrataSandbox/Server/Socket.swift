@@ -118,7 +118,7 @@ package enum Socket {
         if waiting[0].revents != 0 { return nil }  // POLLERR, POLLNVAL: the listener is gone
         continue
       }
-      let client = systemAccept(fd, nil, nil)
+      let client = systemAccept(fd)
       if client >= 0 {
         // Darwin hands the listener's O_NONBLOCK down to the connection; Linux does not.
         _ = setBlocking(client, true)
@@ -211,29 +211,16 @@ package enum Socket {
   package static func close(_ fd: Int32) { _ = systemClose(fd) }
 }
 
-// The module-level names collide with `Socket`'s own; bind the C functions once.
-#if canImport(Darwin)
-  private let systemAccept = Darwin.accept
-  private let systemConnect = Darwin.connect
-  private let systemSend = Darwin.send
-  private let systemShutdown = Darwin.shutdown
-  private let systemClose = Darwin.close
-  private let systemListen = Darwin.listen
-  private let systemWrite = Darwin.write
-#elseif canImport(Glibc)
-  private let systemAccept = Glibc.accept
-  private let systemConnect = Glibc.connect
-  private let systemSend = Glibc.send
-  private let systemShutdown = Glibc.shutdown
-  private let systemClose = Glibc.close
-  private let systemListen = Glibc.listen
-  private let systemWrite = Glibc.write
-#elseif canImport(Musl)
-  private let systemAccept = Musl.accept
-  private let systemConnect = Musl.connect
-  private let systemSend = Musl.send
-  private let systemShutdown = Musl.shutdown
-  private let systemClose = Musl.close
-  private let systemListen = Musl.listen
-  private let systemWrite = Musl.write
-#endif
+// Outside `Socket`, whose own members take these names, they are the C library's.
+private func systemAccept(_ fd: Int32) -> Int32 {
+  accept(fd, nil, nil)
+}
+private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ size: socklen_t)
+  -> Int32
+{ connect(fd, address, size) }
+private func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32)
+  -> Int
+{ send(fd, bytes, count, flags) }
+private func systemShutdown(_ fd: Int32, _ how: Int32) -> Int32 { shutdown(fd, how) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
