@@ -102,4 +102,67 @@ struct HostileEventServerTests {
     }
     #expect(error?.kind == .transport(URLError(.timedOut)))
   }
+
+  /// 3,000 events of 2 KiB each (6 MB: past the 4 MiB a reader may fall behind), from after
+  /// the `Last-Event-ID` sent, with ids when `ids`.
+  private static func floodServer(ids: Bool) throws -> CannedHTTPServer {
+    let filler = String(repeating: "x", count: 2_000)
+    return try CannedHTTPServer { head, _ in
+      let resumed = head.split(separator: "\r\n")
+        .first { $0.lowercased().hasPrefix("last-event-id:") }
+        .flatMap { Int($0.dropFirst(14).trimmingCharacters(in: .whitespaces)) }
+      let from = (resumed ?? 0) + 1
+      guard from <= 3_000 else { return Self.events("") }
+      return Self.events(
+        (from...3_000).map { (ids ? "id: \($0)\n" : "") + "data: \($0) \(filler)\n\n" }
+          .joined())
+    }
+  }
+
+  /// The reader takes one event, then waits until the first connection has ended (its record),
+  /// then reads on — far behind in between.
+  private static func readFallingBehind(_ server: CannedHTTPServer, until last: Int)
+    async throws -> [Int]
+  {
+    let (ended, recorded) = AsyncStream.makeStream(of: Void.self)
+    var options = NetworkOptions(
+      baseURL: server.baseURL, deadline: .seconds(300),
+      retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5)))
+    options.onRequestRecord = { _ in recorded.yield() }
+    let service = NetworkService(options: options, transport: sharedTransport)
+    var numbers: [Int] = []
+    var waited = false
+    var request = Request<ServerSentEvent>(path: "events")
+    request.maxResponseSize = 64 * 1024  // a reader may fall 4 MiB behind, no more
+    for try await event in service.stream(request) {
+      numbers.append(Int(event.data.prefix { $0 != " " }) ?? -1)
+      if !waited {
+        waited = true
+        for await _ in ended { break }
+      }
+      if numbers.last == last { break }
+    }
+    return numbers
+  }
+
+  @Test func aReaderFarBehindGetsEveryEventOnceAfterAReconnection() async throws {
+    let server = try Self.floodServer(ids: true)
+    let numbers = try await Self.readFallingBehind(server, until: 3_000)
+    #expect(numbers == Array(1...3_000), "every event, in order, once")
+    let heads = server.requestHeads
+    #expect(heads.count == 2, "one reconnection")
+    let resumed = heads.last?.split(separator: "\r\n")
+      .first { $0.lowercased().hasPrefix("last-event-id:") }
+      .flatMap { Int($0.dropFirst(14).trimmingCharacters(in: .whitespaces)) }
+    #expect(resumed.map { (1..<3_000).contains($0) } == true, "from the last event handed over")
+  }
+
+  @Test func aReaderFarBehindEndsAStreamWithoutIdsWithASentence() async throws {
+    let server = try Self.floodServer(ids: false)
+    let error = await networkError { _ = try await Self.readFallingBehind(server, until: 3_000) }
+    #expect(error?.kind == .responseTooLarge(limit: 4 << 20))
+    let sentence = error.map { "\($0)" } ?? ""
+    #expect(sentence.contains("fell more than"), "\(sentence)")
+    #expect(server.requestHeads.count == 1, "nothing to resume from: no reconnection")
+  }
 }

@@ -47,6 +47,10 @@ struct EventStreamParser {
     }
   }
 
+  /// The reader has the events up to the one with `id` only (the rest were not handed over):
+  /// a reconnection asks for what follows it.
+  mutating func resume(from id: String) { lastEventID = id }
+
   /// The connection ended: an event without its blank line is not dispatched, and the next
   /// connection starts a new stream (its own byte-order mark).
   mutating func reset() {

@@ -28,8 +28,11 @@ extension NetworkService {
   ///
   /// The request's `maxResponseSize` limits each line or event, not the body: a longer line
   /// ends the stream with ``NetworkError/Kind/responseTooLarge(limit:)`` (an event's is
-  /// skipped, as the EventSource model drops what it cannot dispatch), as does a reader that
-  /// falls more than twice that (at least 4 MiB) behind. Between bytes the service's
+  /// skipped, as the EventSource model drops what it cannot dispatch). A reader that falls
+  /// more than twice that (at least 4 MiB) behind ends a stream of pieces, lines or values
+  /// the same way; an event stream whose events carry ids instead drops the connection and,
+  /// once the reader has caught up, reconnects with the last id it handed over (every event
+  /// once, where the server honours `Last-Event-ID`). Between bytes the service's
   /// ``NetworkOptions/idleTimeout`` applies; the overall deadline only when the request sets
   /// its own. Attempts before the first byte are retried as a `send`'s are; once bytes have
   /// arrived an attempt is never repeated (an event stream reconnects instead, with
@@ -99,6 +102,11 @@ extension NetworkService {
           logger.notice("\(label) → \(status), not an event stream: the stream ends")
           return
         }
+      } catch is NetworkError where sink.resumeAfterFallingBehind() {
+        logger.info("\(label): the reader fell behind; reconnecting once it has caught up")
+        await sink.channel.drained()
+        try Task.checkCancellation()
+        continue
       } catch let error as NetworkError where Parser.reconnects && RetryPolicy.isTransient(error) {
         failure = error
       } catch let error as NetworkError {

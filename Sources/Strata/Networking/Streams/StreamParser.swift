@@ -26,6 +26,11 @@ protocol StreamParser: Sendable {
   var resumeID: String? { get }
   /// The server's reconnection time (`retry:`), in milliseconds.
   var reconnectionTime: Int? { get }
+  /// Where a reconnection resumes once the reader has `element` and nothing after it (an
+  /// event's id); nil when the stream cannot resume there.
+  static func resumePoint(after element: Element) -> String?
+  /// The reader has what came up to `id` only: a reconnection asks for what follows it.
+  mutating func resume(from id: String)
 }
 
 extension StreamParser {
@@ -35,6 +40,8 @@ extension StreamParser {
   mutating func reset() {}
   var resumeID: String? { nil }
   var reconnectionTime: Int? { nil }
+  static func resumePoint(after element: Element) -> String? { nil }
+  mutating func resume(from id: String) {}
 }
 
 /// The pieces as they arrive.
@@ -140,4 +147,6 @@ struct EventParser: StreamParser {
   mutating func reset() { events.reset() }
   var resumeID: String? { events.lastEventID }
   var reconnectionTime: Int? { events.retry }
+  static func resumePoint(after event: ServerSentEvent) -> String? { event.id }
+  mutating func resume(from id: String) { events.resume(from: id) }
 }

@@ -29,6 +29,11 @@ final class StreamSink<Parser: StreamParser>: ResponseBodySink {
     var taken = false
     /// The content type of a `2xx` the parser does not read (not an event stream).
     var declined: String?
+    /// Where the reader's elements end: the resume point of the last one handed over.
+    var handedUpTo: String?
+    /// The reader fell behind on this connection and what was not handed over can be asked
+    /// for again from ``handedUpTo``.
+    var fellBehind = false
   }
 
   let channel: StreamChannel<Parser.Element>
@@ -101,11 +106,29 @@ final class StreamSink<Parser: StreamParser>: ResponseBodySink {
   /// Reads the parser (an event stream's last id and reconnection time).
   func parser<Value>(_ read: (Parser) -> Value) -> Value { state.withLock { read($0.parser) } }
 
+  /// After a connection ended because the reader fell behind: whether the stream resumes
+  /// where the reader's elements end (an event stream whose events carry ids); if so the next
+  /// connection asks for what follows them.
+  func resumeAfterFallingBehind() -> Bool {
+    state.withLock { state in
+      defer { state.fellBehind = false }
+      guard state.fellBehind, Parser.reconnects, let id = state.handedUpTo else { return false }
+      state.parser.resume(from: id)
+      return true
+    }
+  }
+
   private func hand(_ batch: [Parser.Element], bytes: Int) throws {
     switch channel.push(batch, bytes: bytes) {
-    case .taken: return
+    case .taken:
+      if let last = batch.last, let point = Parser.resumePoint(after: last) {
+        state.withLock { $0.handedUpTo = point }
+      }
     case .gone: throw CancellationError()
     case .behind:
+      // The batch is dropped: a stream that can resume asks for it again once the reader
+      // has caught up (flow control by reconnection, since the transport cannot pause).
+      state.withLock { $0.fellBehind = true }
       throw StreamLimitExceeded.error(
         channel.capacity,
         "the stream's reader fell more than \(channel.capacity) bytes behind; the stream was stopped"
