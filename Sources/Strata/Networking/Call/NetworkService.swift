@@ -124,6 +124,8 @@ public final class NetworkService: Networking {
     var progress: ProgressReport?
     /// Whether an identical read in flight may answer it (``Request/coalesces``).
     var coalesces = false
+    /// When the current attempt's response head arrived, where the transport tells.
+    var head: ResponseHeadMark?
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -251,7 +253,11 @@ public final class NetworkService: Networking {
       logger.info("\(call.label): offline (no network route); not sent")
       return .failure(NetworkError(.offline))
     }
-    let outcome = await exchange(call, within: remaining)
+    let mark = ResponseHeadMark()
+    call.head = mark
+    let outcome = await ResponseHeadMark.$current.withValue(mark) {
+      await exchange(call, within: remaining)
+    }
     try Task.checkCancellation()
     return outcome
   }

@@ -25,6 +25,9 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public var status: Int?
   /// From sending to the last byte (or the failure), in milliseconds.
   public var durationMilliseconds: Double
+  /// From sending to the response head's arrival (time to first byte), in milliseconds; nil
+  /// when no answer came, or the transport answers whole (an app's own ``HTTPTransport``).
+  public var firstByteMilliseconds: Double?
   /// The request body's bytes (headers not counted).
   public var bytesSent: Int
   /// The response body's bytes as decoded by the transport (after gzip), 0 for a cache hit.
@@ -82,13 +85,16 @@ public struct RequestRecord: Sendable, Equatable, Codable {
     if let source { fields["http.cache"] = source.label }
     if let age = source?.age { fields["http.cache_age_s"] = String(age) }
     if let events { fields["http.stream_events"] = String(events) }
+    if let firstByteMilliseconds {
+      fields["http.first_byte_ms"] = String(format: "%.3f", firstByteMilliseconds)
+    }
     return fields
   }
 
   private enum CodingKeys: String, CodingKey {
     case request, method, url, status, durationMilliseconds, bytesSent, bytesReceived, attempt
     case retriedBecause = "retryReason"
-    case error, retry, cache, cacheAge, events
+    case error, retry, cache, cacheAge, events, firstByteMilliseconds
   }
 
   /// Reads a record as ``encode(to:)`` writes it (a `--http-log` line, say).
@@ -114,6 +120,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
       return source
     }
     events = try values.decodeIfPresent(Int.self, forKey: .events)
+    firstByteMilliseconds = try values.decodeIfPresent(Double.self, forKey: .firstByteMilliseconds)
   }
 
   /// The record as a JSON object, its source as `"cache"` and `"cacheAge"`.
@@ -133,5 +140,6 @@ public struct RequestRecord: Sendable, Equatable, Codable {
     try values.encodeIfPresent(source?.label, forKey: .cache)
     try values.encodeIfPresent(source?.age, forKey: .cacheAge)
     try values.encodeIfPresent(events, forKey: .events)
+    try values.encodeIfPresent(firstByteMilliseconds, forKey: .firstByteMilliseconds)
   }
 }

@@ -59,7 +59,9 @@ struct HARLog: Encodable {
 
   struct Cache: Encodable {}
 
-  /// `send` and `receive` are part of `wait` here: the transport reports the exchange whole.
+  /// `wait` runs until the response head arrived, sending included (the transport tells when
+  /// the head came, not when the request went); `receive` is the body after it. A transport
+  /// that answers whole tells neither: all of it is `wait`.
   struct Timings: Encodable {
     var blocked = -1.0
     var dns = -1.0
@@ -67,7 +69,7 @@ struct HARLog: Encodable {
     var ssl = -1.0
     var send = 0.0
     let wait: Double
-    var receive = 0.0
+    let receive: Double
   }
 
   /// Strata's own members: which call and attempt the entry is, where the answer came from,

@@ -45,12 +45,18 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
   ) async throws -> (Data, HTTPURLResponse) {
     let started = Date()
     let clock = ContinuousClock.now
+    let head = ResponseHeadMark()
     do {
-      let (data, response) = try await next(request)
-      keep(request, attempt, started, ContinuousClock.now - clock, .success((data, response)))
+      let (data, response) = try await ResponseHeadMark.$current.withValue(head) {
+        try await next(request)
+      }
+      keep(
+        request, attempt, started, (ContinuousClock.now - clock, head.firstByte),
+        .success((data, response)))
       return (data, response)
     } catch {
-      keep(request, attempt, started, ContinuousClock.now - clock, .failure(error))
+      keep(
+        request, attempt, started, (ContinuousClock.now - clock, head.firstByte), .failure(error))
       throw error
     }
   }
@@ -78,10 +84,14 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
   // MARK: Entries
 
   private func keep(
-    _ request: URLRequest, _ attempt: RequestAttempt, _ started: Date, _ took: Duration,
+    _ request: URLRequest, _ attempt: RequestAttempt, _ started: Date,
+    _ took: (total: Duration, firstByte: Duration?),
     _ outcome: Result<(Data, HTTPURLResponse), any Error>
   ) {
-    let milliseconds = took.inSeconds * 1000
+    let milliseconds = took.total.inSeconds * 1000
+    // Until the head (sending included), then the body; all of it `wait` when the transport
+    // does not tell when the head came.
+    let wait = min(milliseconds, took.firstByte.map { $0.inSeconds * 1000 } ?? milliseconds)
     var answer: HARLog.Response
     var failure: String?
     switch outcome {
@@ -99,7 +109,7 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
     let entry = HARLog.Entry(
       startedDateTime: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(started),
       time: milliseconds, request: self.request(request), response: answer,
-      timings: HARLog.Timings(wait: milliseconds),
+      timings: HARLog.Timings(wait: wait, receive: milliseconds - wait),
       _strata: HARLog.Strata(
         request: attempt.label, attempt: attempt.number,
         source: status == 304 ? "revalidated" : "network", error: failure))

@@ -156,15 +156,6 @@ extension URLSessionTransport: StreamingTransport {
   }
 }
 
-/// The exchanges in flight, by task identifier, for the session delegate to feed.
-final class ExchangeTable: Sendable {
-  private let exchanges = Lock<[Int: Exchange]>([:])
-
-  func insert(_ exchange: Exchange, for task: Int) { exchanges.withLock { $0[task] = exchange } }
-  func remove(_ task: Int) { exchanges.withLock { _ = $0.removeValue(forKey: task) } }
-  subscript(task: Int) -> Exchange? { exchanges.withLock { $0[task] } }
-}
-
 /// One data task's lifecycle. The first of completion, deadline, size limit or cancellation
 /// resumes the caller, at once: FoundationNetworking reports a cancelled transfer only when
 /// curl has torn it down, which under load can be seconds later. Whatever happens after is ignored.
@@ -180,6 +171,8 @@ final class Exchange: @unchecked Sendable {
   /// request body's progress is told.
   private let sink: (any ResponseBodySink)?
   private let progress: ProgressReport?
+  /// Told when the response head arrives (the caller's time to first byte).
+  private let headMark = ResponseHeadMark.current
   private var streaming = false
   private var task: URLSessionDataTask?
   private var continuation: Continuation?
@@ -230,6 +223,7 @@ final class Exchange: @unchecked Sendable {
 
   /// The response head arrived; false rejects it (its announced length is over the limit).
   func receive(_ response: URLResponse) -> Bool {
+    headMark?.stamp()
     guard let http = response as? HTTPURLResponse else { return true }
     if response.expectedContentLength > Int64(limit) {
       end(with: .failure(URLError(.dataLengthExceedsMaximum)))
