@@ -55,6 +55,20 @@ extension TourCommand {
     tour.evidence()
   }
 
+  /// This program's binary: the running one, or — when the tour runs inside another program
+  /// (a test runner) — the `strata-demo` built beside it.
+  private static func strataDemo() throws -> URL {
+    let running =
+      Bundle.main.executableURL
+      ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    if running.lastPathComponent == "strata-demo" { return running }
+    let beside = running.deletingLastPathComponent().appendingPathComponent("strata-demo")
+    guard FileManager.default.isExecutableFile(atPath: beside.path) else {
+      throw CommandFailure(text("tour.noBinary", ["path": beside.path]))
+    }
+    return beside
+  }
+
   /// Runs this program again with `arguments`, its files (session, cache, store) under `home`,
   /// so nothing of the user's own is touched; its output is not shown.
   private static func otherProcess(_ arguments: [String], home: String) async throws -> (
@@ -64,9 +78,7 @@ extension TourCommand {
       atPath: home, withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])
     let process = Process()
-    process.executableURL =
-      Bundle.main.executableURL
-      ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    process.executableURL = try strataDemo()
     process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     for name in ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {
