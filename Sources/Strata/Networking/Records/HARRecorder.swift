@@ -6,7 +6,9 @@ import Foundation
 
 /// Records every attempt it sees as an entry of an HTTP Archive (HAR 1.2), the request log
 /// browsers' developer tools, Charles, Proxyman and Pulse open: method, URL, headers and
-/// bodies of request and answer, the time the exchange took, and Strata's own `_strata`
+/// bodies of request and answer, the time the exchange took (`wait` until the response head
+/// where the transport tells when it came — ``URLSessionTransport`` does — then `receive`),
+/// and Strata's own `_strata`
 /// member (the call, the attempt number, `network` or `revalidated` for a `304`, the error of
 /// an attempt that got no answer). A retry is an entry of its own. An answer from the HTTP
 /// cache, which sends nothing, has no entry.
