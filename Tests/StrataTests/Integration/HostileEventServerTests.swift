@@ -104,10 +104,16 @@ struct HostileEventServerTests {
   }
 
   /// 3,000 events of 2 KiB each (6 MB: past the 4 MiB a reader may fall behind), from after
-  /// the `Last-Event-ID` sent, with ids when `ids`.
-  private static func floodServer(ids: Bool) throws -> CannedHTTPServer {
+  /// the `Last-Event-ID` sent, with ids when `ids`; from the `gone`th request on, 404.
+  private static func floodServer(ids: Bool, goneFrom gone: Int = .max) throws
+    -> CannedHTTPServer
+  {
     let filler = String(repeating: "x", count: 2_000)
-    return try CannedHTTPServer { head, _ in
+    return try CannedHTTPServer { head, number in
+      if number >= gone {
+        return Array(
+          "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+      }
       let resumed = head.split(separator: "\r\n")
         .first { $0.lowercased().hasPrefix("last-event-id:") }
         .flatMap { Int($0.dropFirst(14).trimmingCharacters(in: .whitespaces)) }
@@ -155,6 +161,14 @@ struct HostileEventServerTests {
       .first { $0.lowercased().hasPrefix("last-event-id:") }
       .flatMap { Int($0.dropFirst(14).trimmingCharacters(in: .whitespaces)) }
     #expect(resumed.map { (1..<3_000).contains($0) } == true, "from the last event handed over")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aResumedStreamThatIsRefusedEndsWithTheRefusalNotAnotherResumption() async throws {
+    let server = try Self.floodServer(ids: true, goneFrom: 1)
+    let error = await networkError { _ = try await Self.readFallingBehind(server, until: 3_000) }
+    #expect(error?.status == 404, "\(String(describing: error))")
+    #expect(server.requestHeads.count == 2, "falling behind once resumes once")
   }
 
   @Test func aReaderFarBehindEndsAStreamWithoutIdsWithASentence() async throws {

@@ -100,6 +100,9 @@ final class StreamChannel<Element: Sendable>: Sendable {
     }
   }
 
+  /// Whether ``drained()`` is waiting for the reader.
+  var isWaitingToDrain: Bool { state.withLock { $0.draining != nil } }
+
   /// The next batch: all that is held, or what arrives next; nil at the end.
   func next() async throws -> [Element]? {
     try await withTaskCancellationHandler {

@@ -1,0 +1,51 @@
+import Foundation
+import StrataConcurrency
+import Testing
+
+@testable import Strata
+
+/// The hand-over between the transport's delivery thread and a stream's reader, and the wait
+/// a stream that fell behind makes before it reconnects.
+struct StreamChannelTests {
+  @Test(.timeLimit(.minutes(1)))
+  func drainedReturnsAtOnceWhenNothingIsHeldOrTheStreamHasEnded() async {
+    let empty = StreamChannel<Int>(capacity: 10)
+    await empty.drained()
+    #expect(!empty.isWaitingToDrain)
+
+    let ended = StreamChannel<Int>(capacity: 10)
+    #expect(ended.push([1], bytes: 4) == .taken)
+    ended.finish()
+    await ended.drained()
+    #expect(!ended.isWaitingToDrain, "an ended stream is not waited for, even with batches held")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func drainedWaitsUntilTheReaderHasTakenWhatIsHeld() async throws {
+    let channel = StreamChannel<Int>(capacity: 10)
+    #expect(channel.push([1, 2], bytes: 10) == .taken)
+    #expect(channel.push([3], bytes: 1) == .behind, "the reader is a whole capacity behind")
+    let returned = Lock(false)
+    let waiter = Task {
+      await channel.drained()
+      returned.withLock { $0 = true }
+    }
+    while !channel.isWaitingToDrain && !returned.withLock({ $0 }) { await Task.yield() }
+    #expect(!returned.withLock { $0 }, "nothing has been read yet")
+    #expect(try await channel.next() == [1, 2])
+    await waiter.value
+    #expect(returned.withLock { $0 })
+    #expect(channel.push([3], bytes: 10) == .taken, "room for a whole capacity again")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aReaderThatGoesAwayReleasesTheWait() async {
+    let channel = StreamChannel<Int>(capacity: 10)
+    #expect(channel.push([1], bytes: 10) == .taken)
+    let waiter = Task { await channel.drained() }
+    while !channel.isWaitingToDrain { await Task.yield() }
+    channel.cancel()
+    await waiter.value
+    #expect(channel.push([2], bytes: 1) == .gone)
+  }
+}
