@@ -42,8 +42,13 @@ struct StreamChannelTests {
   func aReaderThatGoesAwayReleasesTheWait() async {
     let channel = StreamChannel<Int>(capacity: 10)
     #expect(channel.push([1], bytes: 10) == .taken)
-    let waiter = Task { await channel.drained() }
-    while !channel.isWaitingToDrain { await Task.yield() }
+    let returned = Lock(false)
+    let waiter = Task {
+      await channel.drained()
+      returned.withLock { $0 = true }
+    }
+    while !channel.isWaitingToDrain && !returned.withLock({ $0 }) { await Task.yield() }
+    #expect(!returned.withLock { $0 }, "nothing has been read yet")
     channel.cancel()
     await waiter.value
     #expect(channel.push([2], bytes: 1) == .gone)
