@@ -70,63 +70,32 @@ extension PostsRepository {
 // MARK: - Live implementation
 
 public final class APIPostsRepository: PostsRepository {
-  private let network: any Networking
+  private let api: CollectionAPI<Post>
 
-  public init(network: any Networking) { self.network = network }
+  public init(network: any Networking) { api = CollectionAPI(network: network) }
 
-  /// A page of posts.
   public func list(limit: Int, skip: Int) async throws -> Page<Post> {
-    try await network.send(Page.request(limit, skip)).value
+    try await api.page(limit: limit, skip: skip)
   }
 
-  public func post(id: Int) async throws -> Post {
-    try await network.send(PostRequests.get(id: id)).value
-  }
+  public func post(id: Int) async throws -> Post { try await api.item(id: id) }
 
-  /// Creates a post with its idempotency key (the service then retries it like a GET).
+  /// `POST /posts/add`: the author must exist (400 / 404 otherwise).
   public func create(_ draft: PostDraft, idempotencyKey: String) async throws -> Post {
-    try await network.send(PostRequests.create(draft, idempotencyKey: idempotencyKey)).value
+    try await api.add(draft, idempotencyKey: idempotencyKey)
   }
 
   public func latest(id: Int) async throws -> (post: Post, version: String?) {
-    var request = PostRequests.get(id: id)
-    request.cachePolicy = .revalidate
-    let answer = try await network.send(request)
-    return (answer.value, EntityTag.strong(answer.etag))
+    try await api.latest(id: id)
   }
 
   public func update(id: Int, _ edit: PostEdit, idempotencyKey: String, ifMatch version: String?)
     async throws -> (post: Post, version: String?)
   {
-    var request = PostRequests.update(id: id, edit, idempotencyKey: idempotencyKey)
-    request.headers["If-Match"] = version
-    let answer = try await network.send(request)
-    return (answer.value, EntityTag.strong(answer.etag))
+    try await api.update(id: id, edit, idempotencyKey: idempotencyKey, ifMatch: version)
   }
 
   public func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws {
-    var request = PostRequests.delete(id: id, idempotencyKey: idempotencyKey)
-    request.headers["If-Match"] = version
-    _ = try await network.send(request)
-  }
-}
-
-// MARK: - Requests
-
-private enum PostRequests {
-  static func get(id: Int) -> Request<Post> { Request(path: "posts/\(id)") }
-
-  /// `POST /posts/add`, keyed (safe to retry): the author must exist (400 / 404 otherwise).
-  static func create(_ draft: PostDraft, idempotencyKey: String) -> Request<Post> {
-    Request(
-      path: "posts/add", method: .post, body: .json(draft), idempotencyKey: idempotencyKey)
-  }
-
-  static func update(id: Int, _ edit: PostEdit, idempotencyKey: String) -> Request<Post> {
-    Request(path: "posts/\(id)", method: .put, body: .json(edit), idempotencyKey: idempotencyKey)
-  }
-
-  static func delete(id: Int, idempotencyKey: String) -> Request<EmptyResponse> {
-    Request(path: "posts/\(id)", method: .delete, idempotencyKey: idempotencyKey)
+    try await api.delete(id: id, idempotencyKey: idempotencyKey, ifMatch: version)
   }
 }

@@ -37,46 +37,31 @@ extension TodosRepository {
 // MARK: - Live implementation
 
 public final class APITodosRepository: TodosRepository {
-  private let network: any Networking
+  private let api: CollectionAPI<Todo>
 
-  public init(network: any Networking) { self.network = network }
+  public init(network: any Networking) { api = CollectionAPI(network: network) }
 
-  /// A page of todos.
   public func list(limit: Int, skip: Int) async throws -> Page<Todo> {
-    try await network.send(Page.request(limit, skip)).value
+    try await api.page(limit: limit, skip: skip)
   }
 
-  public func todo(id: Int) async throws -> Todo {
-    try await network.send(Request(path: "todos/\(id)")).value
-  }
+  public func todo(id: Int) async throws -> Todo { try await api.item(id: id) }
 
   public func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo {
-    try await network.send(
-      Request(path: "todos/add", method: .post, body: .json(draft), idempotencyKey: idempotencyKey)
-    ).value
+    try await api.add(draft, idempotencyKey: idempotencyKey)
   }
 
   public func latest(id: Int) async throws -> (todo: Todo, version: String?) {
-    var request = Request<Todo>(path: "todos/\(id)")
-    request.cachePolicy = .revalidate
-    let answer = try await network.send(request)
-    return (answer.value, EntityTag.strong(answer.etag))
+    try await api.latest(id: id)
   }
 
   public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String, ifMatch version: String?)
     async throws -> (todo: Todo, version: String?)
   {
-    var request = Request<Todo>(
-      path: "todos/\(id)", method: .put, body: .json(edit), idempotencyKey: idempotencyKey)
-    request.headers["If-Match"] = version
-    let answer = try await network.send(request)
-    return (answer.value, EntityTag.strong(answer.etag))
+    try await api.update(id: id, edit, idempotencyKey: idempotencyKey, ifMatch: version)
   }
 
   public func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws {
-    var request = Request<EmptyResponse>(
-      path: "todos/\(id)", method: .delete, idempotencyKey: idempotencyKey)
-    request.headers["If-Match"] = version
-    _ = try await network.send(request)
+    try await api.delete(id: id, idempotencyKey: idempotencyKey, ifMatch: version)
   }
 }
