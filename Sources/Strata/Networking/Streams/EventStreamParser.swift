@@ -124,13 +124,20 @@ struct EventStreamParser {
         for (shift, byte) in name.enumerated() { word |= UInt64(byte) << (8 * UInt64(shift)) }
       }
       switch (name.count, word) {
-      case (4, Self.word("data")): self = .data
-      case (5, Self.word("event")): self = .event
-      case (2, Self.word("id")): self = .id
-      case (5, Self.word("retry")): self = .retry
+      case (4, Self.dataWord): self = .data
+      case (5, Self.eventWord): self = .event
+      case (2, Self.idWord): self = .id
+      case (5, Self.retryWord): self = .retry
       default: self = .other
       }
     }
+
+    // Made once: a switch does not fold a call into a constant, and one per line cost more
+    // than the compare.
+    private static let dataWord = word("data")
+    private static let eventWord = word("event")
+    private static let idWord = word("id")
+    private static let retryWord = word("retry")
 
     private static func word(_ name: StaticString) -> UInt64 {
       var word: UInt64 = 0

@@ -39,12 +39,17 @@ struct LineSplitter {
       var (index, start) = (0, 0)
       if afterCR, bytes.first == 0x0A { (index, start) = (1, 1) }
       afterCR = false
+      // Where the next `CR` is, looked up once per `CR` passed: a piece without one is
+      // searched once, not once per line.
+      var nextCR = -1
       while index < bytes.count {
-        let byte = bytes[index]
-        guard byte == 0x0A || (byte == 0x0D && endsOnCR) else {
-          index += 1
-          continue
+        index = Self.position(of: 0x0A, in: bytes, from: index)
+        if endsOnCR {
+          if nextCR < start { nextCR = Self.position(of: 0x0D, in: bytes, from: start) }
+          index = min(index, nextCR)
         }
+        guard index < bytes.count else { break }
+        let byte = bytes[index]
         var end = index
         if byte == 0x0D {
           // `CR LF` is one end; the `LF` may come with the next piece.
@@ -62,6 +67,16 @@ struct LineSplitter {
       }
       try keep(UnsafeRawBufferPointer(rebasing: bytes[start...]), line)
     }
+  }
+
+  /// Where the first `byte` at or after `start` is in `bytes`; `bytes.count` when none is.
+  private static func position(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int)
+    -> Int
+  {
+    guard start < bytes.count, let base = bytes.baseAddress,
+      let found = memchr(base + start, Int32(byte), bytes.count - start)
+    else { return bytes.count }
+    return UnsafeRawPointer(found) - base
   }
 
   /// The bytes after the last line end, when the body ends: a last line without an end of

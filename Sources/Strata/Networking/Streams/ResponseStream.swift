@@ -34,6 +34,12 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
     ///   limit, a JSON line that does not decode, a session that ended), or
     ///   `CancellationError`.
     public mutating func next() async throws -> Element? {
+      try await next(isolation: nil)
+    }
+
+    /// The same, on the caller's own executor: an element already held is handed over
+    /// without a hop to another executor and back (one per element otherwise).
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
       if index < batch.count {
         defer { index += 1 }
         return batch[index]
