@@ -9,7 +9,10 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// What the change is, for the sender to dispatch on.
   public let kind: String
   /// The change's data (JSON of the sender's choosing).
-  public let payload: Data
+  public var payload: Data { Data(payloadBytes) }
+  /// ``payload``, in one allocation: a `Data` of more than 14 bytes takes two (its storage
+  /// object and the bytes), 48 bytes more for each of a long queue's changes.
+  private let payloadBytes: [UInt8]
   /// When it was queued, by the store's clock (the order changes are sent in).
   public let createdAt: Date
   /// `pending` until a send's outcome is recorded; `synced` and `failed` are final until
@@ -83,7 +86,8 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   }
 
   public static func == (lhs: OutboxEntry, rhs: OutboxEntry) -> Bool {
-    (lhs.id, lhs.kind, lhs.payload, lhs.createdAt) == (rhs.id, rhs.kind, rhs.payload, rhs.createdAt)
+    (lhs.id, lhs.kind, lhs.payloadBytes, lhs.createdAt)
+      == (rhs.id, rhs.kind, rhs.payloadBytes, rhs.createdAt)
       && (lhs.status, lhs.attempts, lhs.recordKey) == (rhs.status, rhs.attempts, rhs.recordKey)
       && lhs.rare == rhs.rare
   }
@@ -95,7 +99,7 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   package init(id: UUID = UUID(), kind: String, payload: Data, createdAt: Date) {
     self.id = id
     self.kind = kind
-    self.payload = payload
+    self.payloadBytes = Array(payload)
     self.createdAt = createdAt
     self.status = .pending
     self.attempts = 0

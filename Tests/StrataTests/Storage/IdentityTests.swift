@@ -289,4 +289,22 @@ struct OutboxEntryEqualityTests {
       #expect(one != entry)
     }
   }
+
+  /// A change's payload comes back byte for byte and counts in `==`; what a long queue keeps
+  /// per change stays compact (the payload in one allocation, a record's one-byte fields
+  /// sharing a word), which a reopen of 100,000 changes pays for 100,000 times.
+  @Test func aPayloadIsKeptWholeAndCompactly() {
+    let json = Data(#"{"title":"A post written offline","body":"with a body","userId":1}"#.utf8)
+    let entry = OutboxEntry(kind: "k", payload: json, createdAt: Date(timeIntervalSince1970: 0))
+    #expect(entry.payload == json)
+    let other = OutboxEntry(
+      id: entry.id, kind: "k", payload: Data(json.dropLast()), createdAt: entry.createdAt)
+    #expect(other != entry)
+    struct Small: Codable, Sendable {
+      var id: Int
+      var title: String
+    }
+    #expect(MemoryLayout<StoredRecord<Small>>.size == 48)
+    #expect(MemoryLayout<OutboxEntry>.size <= 88)
+  }
 }
