@@ -26,7 +26,7 @@ struct ConflictTests {
   /// Post 1 as the server has it now.
   private static func onServer(_ server: SandboxServer) async throws -> Post {
     let network = NetworkService(options: NetworkOptions(baseURL: server.baseURL))
-    return try await APIPostsRepository(network: network).latest(id: 1).post
+    return try await APIPostsRepository(network: network).latest(id: 1).item
   }
 
   @Test func theSecondSyncIsAConflictAndResolvingMineSendsItOnTheNewVersion() async throws {

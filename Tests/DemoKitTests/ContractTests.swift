@@ -161,7 +161,7 @@ struct ContractTests {
         notKept?.status == 404 && notKept?.serverMessage == "Post with id '\(made.id)' not found")
 
       let todos = try target.container.resolve((any TodosRepository).self)
-      let added = try await todos.add(
+      let added = try await todos.create(
         TodoDraft(todo: "Contract", userId: 5), idempotencyKey: UUID().uuidString)
       #expect(added.todo == "Contract" && added.userId == 5 && !added.completed)
       let done = try await todos.update(

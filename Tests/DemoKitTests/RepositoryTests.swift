@@ -190,7 +190,7 @@ struct RepositoryTests {
         try await todos.update(
           id: first.id, TodoEdit(completed: !first.completed), idempotencyKey: UUID().uuidString
         ).completed == !first.completed)
-      let added = try await todos.add(
+      let added = try await todos.create(
         TodoDraft(todo: "Water the plants", userId: 3), idempotencyKey: UUID().uuidString)
       #expect(added.todo == "Water the plants" && added.userId == 3 && !added.completed)
       #expect(

@@ -70,17 +70,17 @@ final class MockTodosRepo: TodosRepository {
         Todo(id: 2, todo: "b", completed: true, userId: 1),
       ], total: 2, skip: 0, limit: 2)
   }
-  func todo(id: Int) async throws -> Todo { Todo(id: id, todo: "a", completed: false, userId: 1) }
-  func latest(id: Int) async throws -> (todo: Todo, version: String?) {
-    (try await todo(id: id), nil)
+  func item(id: Int) async throws -> Todo { Todo(id: id, todo: "a", completed: false, userId: 1) }
+  func latest(id: Int) async throws -> (item: Todo, version: String?) {
+    (try await item(id: id), nil)
   }
   func update(id: Int, _ edit: TodoEdit, idempotencyKey: String, ifMatch version: String?)
-    async throws -> (todo: Todo, version: String?)
+    async throws -> (item: Todo, version: String?)
   {
     if fails { throw NetworkError.server(status: 500, serverMessage: "boom") }
     return (edit.applied(to: Todo(id: id, todo: "a", completed: false, userId: 1)), nil)
   }
-  func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo {
+  func create(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo {
     Todo(id: 3, todo: draft.todo, completed: draft.completed, userId: draft.userId)
   }
   func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws {}

@@ -3,19 +3,105 @@ import Strata
 
 /// What every feature kept on the device shares (posts and todos in the demo): an
 /// ``OfflineCollection`` of its values, kept under `<name>-<id>` (`local-<id>` for one made
-/// here), read, synced, deleted and inspected the same way. Each adds its own creation and
-/// edit. The offline layer knows no feature: features build on it, never the other way.
+/// here), read, created, changed, synced, deleted and inspected the same way, through the
+/// collection's ``CollectionRepository``. Each adds its own rules and words. The offline layer
+/// knows no feature: features build on it, never the other way.
+///
+/// A change to an item made here whose creation has not been sent yet folds into it: an edit
+/// makes the creation carry the new fields (one `POST`), a deletion withdraws it (nothing is
+/// sent). A change to one whose creation is on its way (a sync is sending it) follows it: it
+/// goes once the server has numbered the item, to that number, and fails if the creation does.
 public protocol OfflineFeature: Sendable {
-  associatedtype Value: Codable & Sendable & Equatable & Identifiable where Value.ID == Int
+  associatedtype Value: CollectionItem
   var collection: OfflineCollection<Value> { get }
+  /// Where its changes go.
+  var repository: any CollectionRepository<Value> { get }
   /// What one is called in keys and messages (`post`, `todo`).
   static var name: String { get }
-  /// The outbox kinds of a creation and a deletion.
+  /// The outbox kinds of a creation (a `Value.Draft`), an edit (a `Value.Edit`) and a deletion.
   static var createKind: String { get }
+  static var editKind: String { get }
   static var deleteKind: String { get }
+  /// Kinds of edit that earlier builds wrote, still sent from the outboxes they kept (each
+  /// payload reads as a `Value.Edit`).
+  static var formerEditKinds: Set<String> { get }
 }
 
 extension OfflineFeature {
+  public static var formerEditKinds: Set<String> { [] }
+
+  /// Fetches a page and keeps it (local changes stay), then returns the local list.
+  public func refresh(limit: Int = 10, skip: Int = 0) async throws
+    -> [OfflineCollection<Value>.Entry]
+  {
+    let page = try await repository.list(limit: limit, skip: skip)
+    return try await keep(page.items)
+  }
+
+  /// Keeps `draft` (already checked by the feature's rules) as a pending item under a local id
+  /// of its own and, unless `offline`, sends it at once.
+  func make(_ draft: Value.Draft, offline: Bool) async throws -> OfflineCollection<Value>.Entry {
+    try await collection.make(
+      kind: Self.createKind, payload: try Self.payload(draft), shown: Value(draft, id: 0),
+      offline: offline)
+  }
+
+  /// Changes item `id` as the device has it at that moment and, unless `offline`, sends it.
+  /// `edit` gets the item as it is then (and may refuse it), so edits made at once (in any
+  /// processes) each start from the last one — a toggle made eight times at once flips it
+  /// eight times. The edit folds into the item's creation or an edit not yet sent.
+  /// - Throws: What `edit` throws; ``NotOnDevice`` when the device does not have the item (or
+  ///   has it only as deleted).
+  func change(
+    _ id: ItemID, offline: Bool, _ edit: @escaping @Sendable (Value) throws -> Value.Edit
+  ) async throws -> OfflineCollection<Value>.Entry {
+    let made = try await Self.addressing(id) {
+      try await collection.change($0, offline: offline) { current, unsent in
+        guard let current, !current.deleted else { throw NotOnDevice(Self.name, id) }
+        let change = try edit(current.value)
+        let shown = change.applied(to: current.value)
+        switch unsent?.kind {
+        case Self.createKind?:
+          return .rewrite(
+            kind: Self.createKind, payload: try Self.payload(shown.draft), showing: shown)
+        case let kind? where Self.edits.contains(kind):
+          let earlier = try JSONDecoder().decode(Value.Edit.self, from: unsent?.payload ?? Data())
+          return .rewrite(
+            kind: Self.editKind, payload: try Self.payload(earlier.then(change)), showing: shown)
+        default:
+          return .append(kind: Self.editKind, payload: try Self.payload(change), showing: shown)
+        }
+      }
+    }
+    guard let item = made?.entry else { throw NotOnDevice(Self.name, id) }
+    return item
+  }
+
+  /// Every kind of edit this build sends.
+  private static var edits: Set<String> { formerEditKinds.union([editKind]) }
+
+  /// Sends one change through `repository`: a creation, an edit or a deletion (see
+  /// ``send(_:current:update:delete:)``).
+  static func send(_ entry: OutboxEntry, to repository: any CollectionRepository<Value>)
+    async throws -> OfflineCollection<Value>.Settled?
+  {
+    let (key, decoder) = (entry.idempotencyKey, JSONDecoder())
+    if entry.kind == createKind {
+      let made = try await repository.create(
+        decoder.decode(Value.Draft.self, from: entry.payload), idempotencyKey: key)
+      return .init(key: Self.key(made.id), value: made)
+    }
+    return try await send(entry) {
+      try await repository.latest(id: $0)
+    } update: { id, payload, version in
+      try await repository.update(
+        id: id, decoder.decode(Value.Edit.self, from: payload), idempotencyKey: key,
+        ifMatch: version)
+    } delete: {
+      try await repository.delete(id: $0, idempotencyKey: key, ifMatch: $1)
+    }
+  }
+
   /// What the device has, newest change first.
   public func local() async throws -> [OfflineCollection<Value>.Entry] {
     try await collection.local()
@@ -96,7 +182,7 @@ extension OfflineFeature {
     return id
   }
 
-  /// Sends a change to a value the server has — an edit (one of `edits`, sent by `update`
+  /// Sends a change to a value the server has — an edit (of ``editKind`` or a former kind, sent by `update`
   /// with the server's id, the payload and the version to send `If-Match` on) or a deletion —
   /// to the server's id; nil for a deletion, which leaves nothing to keep.
   ///
@@ -110,12 +196,12 @@ extension OfflineFeature {
   /// - Throws: ``ChangeRefused`` for a kind this build does not know, or no server id;
   ///   ``ChangeConflict``.
   static func send(
-    _ entry: OutboxEntry, edits: Set<String>,
-    current: ((Int) async throws -> (Value, version: String?))? = nil,
-    update: (Int, Data, _ ifMatch: String?) async throws -> (Value, version: String?),
+    _ entry: OutboxEntry,
+    current: ((Int) async throws -> (item: Value, version: String?))? = nil,
+    update: (Int, Data, _ ifMatch: String?) async throws -> (item: Value, version: String?),
     delete: (Int, _ ifMatch: String?) async throws -> Void
   ) async throws -> OfflineCollection<Value>.Settled? {
-    let id = try serverID(entry)
+    let (id, edits) = (try serverID(entry), Self.edits)
     guard edits.contains(entry.kind) || entry.kind == deleteKind else {
       throw ChangeRefused("this build does not know a change of kind \(entry.kind)")
     }
@@ -151,7 +237,8 @@ extension OfflineFeature {
   /// a value read without one, the server's version once its value now is found to merge.
   /// - Throws: ``ChangeConflict`` when it does not.
   private static func precondition(
-    _ entry: OutboxEntry, id: Int, current: ((Int) async throws -> (Value, version: String?))?
+    _ entry: OutboxEntry, id: Int,
+    current: ((Int) async throws -> (item: Value, version: String?))?
   ) async throws -> String? {
     if let version = entry.baseVersion { return version }
     guard entry.base != nil, let current else { return nil }

@@ -22,7 +22,7 @@ public final class PostDetailViewModel: LoadStateOwner {
   /// Loads post `id` and its comments (two requests, in parallel).
   public func load(id: Int) async {
     let loaded = await loading {
-      async let post = posts.post(id: id)
+      async let post = posts.item(id: id)
       async let page = commentsRepository.comments(postId: id)
       return (try await post, try await page.items)
     }

@@ -2,12 +2,8 @@ import Foundation
 import Strata
 
 /// Posts kept on this device beside the API (an ``OfflineCollection`` of posts): created,
-/// edited and deleted offline as pending, sent by ``sync()`` each under its own idempotency key.
-///
-/// A change to a post made here whose creation has not been sent yet folds into it: an edit
-/// makes the creation carry the new text (one `POST`), a deletion withdraws it (nothing is
-/// sent). A change to one whose creation is on its way (a sync is sending it) follows it: it
-/// goes once the server has numbered the post, to that number, and fails if the creation does.
+/// edited and deleted offline as pending, sent by ``sync()`` each under its own idempotency key,
+/// folded and ordered as ``OfflineFeature`` says.
 public struct OfflinePosts: OfflineFeature {
   /// A post as the device has it (id 0 until the server numbers it), with its status.
   public typealias Item = OfflineCollection<Post>.Entry
@@ -19,7 +15,7 @@ public struct OfflinePosts: OfflineFeature {
   public static let deleteKind = "post.delete"
 
   public let collection: OfflineCollection<Post>
-  private let repository: any PostsRepository
+  public let repository: any PostsRepository
   private let analytics: any Analytics
 
   /// Posts kept in the store `stores` opens for the owner signed in now (`owner`), sent
@@ -40,40 +36,12 @@ public struct OfflinePosts: OfflineFeature {
     ) { entry in try await Self.send(entry, to: repository) }
   }
 
-  private static func send(_ entry: OutboxEntry, to repository: any PostsRepository)
-    async throws -> OfflineCollection<Post>.Settled?
-  {
-    let key = entry.idempotencyKey
-    if entry.kind == createKind {
-      let post = try await repository.create(
-        JSONDecoder().decode(PostDraft.self, from: entry.payload), idempotencyKey: key)
-      return .init(key: Self.key(post.id), value: post)
-    }
-    return try await send(entry, edits: [editKind], current: repository.latest(id:)) {
-      id, payload, version in
-      try await repository.update(
-        id: id, JSONDecoder().decode(PostEdit.self, from: payload), idempotencyKey: key,
-        ifMatch: version)
-    } delete: {
-      try await repository.delete(id: $0, idempotencyKey: key, ifMatch: $1)
-    }
-  }
-
-  /// Fetches a page and keeps it (local changes stay), then returns the local list.
-  public func refresh(limit: Int = 10, skip: Int = 0) async throws -> [Item] {
-    let page = try await repository.list(limit: limit, skip: skip)
-    return try await keep(page.items)
-  }
-
   /// Keeps `draft` (trimmed) as a pending post under a local id of its own and, unless
   /// `offline`, sends it at once.
   /// - Throws: ``ValidationError`` before anything is kept, for a post ``PostRules`` refuses.
   public func create(_ draft: PostDraft, offline: Bool = false) async throws -> Item {
     let draft = try PostRules.validated(draft)
-    let item = try await collection.make(
-      kind: Self.createKind, payload: try Self.payload(draft),
-      shown: Post(id: 0, title: draft.title, body: draft.body, userId: draft.userId),
-      offline: offline)
+    let item = try await make(draft, offline: offline)
     analytics.track(
       "post_created", ["user_id": .count(draft.userId), "offline": .flag(item.status == .pending)])
     return item
@@ -85,26 +53,6 @@ public struct OfflinePosts: OfflineFeature {
   ///   when the device does not have the post (or has it only as deleted).
   public func edit(_ id: ItemID, _ edit: PostEdit, offline: Bool = false) async throws -> Item {
     let edit = try PostRules.validated(edit)
-    let made = try await Self.addressing(id) {
-      try await collection.change($0, offline: offline) { current, unsent in
-        guard let current, !current.deleted else { throw NotOnDevice("post", id) }
-        let shown = edit.applied(to: current.value)
-        switch unsent?.kind {
-        case Self.createKind?:
-          let draft = PostDraft(title: shown.title, body: shown.body, userId: shown.userId)
-          return .rewrite(
-            kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
-        case Self.editKind?:
-          let earlier = try JSONDecoder().decode(PostEdit.self, from: unsent?.payload ?? Data())
-          return .rewrite(
-            kind: Self.editKind, payload: try Self.payload(earlier.then(edit)),
-            showing: shown)
-        default:
-          return .append(kind: Self.editKind, payload: try Self.payload(edit), showing: shown)
-        }
-      }
-    }
-    guard let item = made?.entry else { throw NotOnDevice("post", id) }
-    return item
+    return try await change(id, offline: offline) { _ in edit }
   }
 }

@@ -67,7 +67,7 @@ public final class PostsViewModel: OptimisticList {
     let guess = ItemID.local(OfflineCollection<Post>.newLocalId())
     rows.insert(
       Row(
-        id: guess, item: Post(id: 0, title: draft.title, body: draft.body, userId: draft.userId),
+        id: guess, item: Post(draft, id: 0),
         status: .pending), at: 0)
     do {
       let saved = try await repo.create(draft, idempotencyKey: UUID().uuidString)

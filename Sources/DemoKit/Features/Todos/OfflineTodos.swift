@@ -16,10 +16,10 @@ public struct OfflineTodos: OfflineFeature {
   public static let deleteKind = "todo.delete"
   /// What a toggle was before edits existed (`{"id", "completed"}`): still sent from an outbox
   /// an earlier build kept.
-  static let setCompletedKind = "todo.setCompleted"
+  public static var formerEditKinds: Set<String> { ["todo.setCompleted"] }
 
   public let collection: OfflineCollection<Todo>
-  private let repository: any TodosRepository
+  public let repository: any TodosRepository
 
   /// Todos kept in the store `stores` opens for the owner signed in now (`owner`), changed
   /// through `repository`; a conflict with a newer todo on the server is settled as
@@ -37,41 +37,12 @@ public struct OfflineTodos: OfflineFeature {
     ) { entry in try await Self.send(entry, to: repository) }
   }
 
-  private static func send(_ entry: OutboxEntry, to repository: any TodosRepository)
-    async throws -> OfflineCollection<Todo>.Settled?
-  {
-    let (key, decoder) = (entry.idempotencyKey, JSONDecoder())
-    if entry.kind == createKind {
-      let todo = try await repository.add(
-        decoder.decode(TodoDraft.self, from: entry.payload), idempotencyKey: key)
-      return .init(key: Self.key(todo.id), value: todo)
-    }
-    return try await send(
-      entry, edits: [editKind, setCompletedKind], current: repository.latest(id:)
-    ) { id, payload, version in
-      try await repository.update(
-        id: id, decoder.decode(TodoEdit.self, from: payload), idempotencyKey: key,
-        ifMatch: version)
-    } delete: {
-      try await repository.delete(id: $0, idempotencyKey: key, ifMatch: $1)
-    }
-  }
-
-  /// Fetches a page and keeps it (local changes stay), then returns the local list.
-  public func refresh(limit: Int = 10, skip: Int = 0) async throws -> [Item] {
-    let page = try await repository.list(limit: limit, skip: skip)
-    return try await keep(page.items)
-  }
-
   /// Keeps `draft` (trimmed) as a pending todo under a local id of its own and, unless
   /// `offline`, sends it at once.
   /// - Throws: ``ValidationError`` before anything is kept, for a todo ``TodoRules`` refuses.
   public func add(_ draft: TodoDraft, offline: Bool = false) async throws -> Item {
     let draft = try TodoRules.validated(draft)
-    return try await collection.make(
-      kind: Self.createKind, payload: try Self.payload(draft),
-      shown: Todo(id: 0, todo: draft.todo, completed: draft.completed, userId: draft.userId),
-      offline: offline)
+    return try await make(draft, offline: offline)
   }
 
   /// Changes todo `id` as the device has it at that moment and, unless `offline`, sends it.
@@ -81,26 +52,7 @@ public struct OfflineTodos: OfflineFeature {
   public func edit(
     _ id: ItemID, offline: Bool = false, _ edit: @escaping @Sendable (Todo) -> TodoEdit
   ) async throws -> Item {
-    let made = try await Self.addressing(id) {
-      try await collection.change($0, offline: offline) { current, unsent in
-        guard let current, !current.deleted else { throw NotOnDevice("todo", id) }
-        let change = try TodoRules.validated(edit(current.value))
-        let shown = change.applied(to: current.value)
-        switch unsent?.kind {
-        case Self.createKind?:
-          let draft = TodoDraft(todo: shown.todo, completed: shown.completed, userId: shown.userId)
-          return .rewrite(kind: Self.createKind, payload: try Self.payload(draft), showing: shown)
-        case Self.editKind?, Self.setCompletedKind?:
-          let earlier = try JSONDecoder().decode(TodoEdit.self, from: unsent?.payload ?? Data())
-          return .rewrite(
-            kind: Self.editKind, payload: try Self.payload(earlier.then(change)), showing: shown)
-        default:
-          return .append(kind: Self.editKind, payload: try Self.payload(change), showing: shown)
-        }
-      }
-    }
-    guard let item = made?.entry else { throw NotOnDevice("todo", id) }
-    return item
+    try await change(id, offline: offline) { try TodoRules.validated(edit($0)) }
   }
 
   /// Flips todo `id` between done and not done (see ``edit(_:offline:_:)``).

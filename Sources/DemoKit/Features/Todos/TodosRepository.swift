@@ -1,67 +1,50 @@
 import Foundation
 import Strata
 
-/// Todos: list, read, add, change (text, done or not), delete.
-public protocol TodosRepository: Sendable {
-  /// A page of todos.
-  func list(limit: Int, skip: Int) async throws -> Page<Todo>
-  /// - Throws: `NetworkError` (`.server(404)` when absent).
-  func todo(id: Int) async throws -> Todo
-  /// Adds a todo, sent with `idempotencyKey` — the same on every send of one change (an
-  /// outbox entry's own), so a 503 or a lost answer is retried under it, as every write is.
-  func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo
-  /// The todo as the server has it now (asked, never a kept answer) and its version (a strong
-  /// `ETag`; nil when the server sends none): what a change made offline is checked against
-  /// just before it is written.
-  func latest(id: Int) async throws -> (todo: Todo, version: String?)
-  /// Changes a todo's text or completed flag, `If-Match` on `version` when given (a server
-  /// whose todo changed since answers 412 and changes nothing).
-  func update(id: Int, _ edit: TodoEdit, idempotencyKey: String, ifMatch version: String?)
-    async throws -> (todo: Todo, version: String?)
-  /// Deletes a todo, `If-Match` on `version` when given.
-  func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws
-}
+/// A todo not yet created: what `add` sends (and what an outbox keeps).
+public struct TodoDraft: Codable, Sendable, Equatable {
+  public var todo: String
+  public var completed: Bool
+  public var userId: Int
 
-extension TodosRepository {
-  /// Changes a todo whatever its version (last write wins).
-  public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String) async throws -> Todo {
-    try await update(id: id, edit, idempotencyKey: idempotencyKey, ifMatch: nil).todo
-  }
-
-  /// Deletes a todo whatever its version.
-  public func delete(id: Int, idempotencyKey: String) async throws {
-    try await delete(id: id, idempotencyKey: idempotencyKey, ifMatch: nil)
+  public init(todo: String, completed: Bool = false, userId: Int) {
+    (self.todo, self.completed, self.userId) = (todo, completed, userId)
   }
 }
 
-// MARK: - Live implementation
+/// A change to a todo: the fields given are replaced (`PUT /todos/:id` sends only them).
+public struct TodoEdit: ItemEdit {
+  public var todo: String?
+  public var completed: Bool?
 
-public final class APITodosRepository: TodosRepository {
-  private let api: CollectionAPI<Todo>
-
-  public init(network: any Networking) { api = CollectionAPI(network: network) }
-
-  public func list(limit: Int, skip: Int) async throws -> Page<Todo> {
-    try await api.page(limit: limit, skip: skip)
+  public init(todo: String? = nil, completed: Bool? = nil) {
+    (self.todo, self.completed) = (todo, completed)
   }
 
-  public func todo(id: Int) async throws -> Todo { try await api.item(id: id) }
-
-  public func add(_ draft: TodoDraft, idempotencyKey: String) async throws -> Todo {
-    try await api.add(draft, idempotencyKey: idempotencyKey)
+  public func then(_ later: TodoEdit) -> TodoEdit {
+    TodoEdit(todo: later.todo ?? todo, completed: later.completed ?? completed)
   }
 
-  public func latest(id: Int) async throws -> (todo: Todo, version: String?) {
-    try await api.latest(id: id)
+  public func applied(to todo: Todo) -> Todo {
+    Todo(
+      id: todo.id, todo: self.todo ?? todo.todo, completed: completed ?? todo.completed,
+      userId: todo.userId)
+  }
+}
+
+/// Todos: list, read, add, change (text, done or not), delete (`/todos`).
+public typealias TodosRepository = CollectionRepository<Todo>
+
+/// Todos through the network.
+public typealias APITodosRepository = APICollectionRepository<Todo>
+
+extension Todo: CollectionItem {
+  public typealias Draft = TodoDraft
+  public typealias Edit = TodoEdit
+
+  public init(_ draft: TodoDraft, id: Int) {
+    self.init(id: id, todo: draft.todo, completed: draft.completed, userId: draft.userId)
   }
 
-  public func update(id: Int, _ edit: TodoEdit, idempotencyKey: String, ifMatch version: String?)
-    async throws -> (todo: Todo, version: String?)
-  {
-    try await api.update(id: id, edit, idempotencyKey: idempotencyKey, ifMatch: version)
-  }
-
-  public func delete(id: Int, idempotencyKey: String, ifMatch version: String?) async throws {
-    try await api.delete(id: id, idempotencyKey: idempotencyKey, ifMatch: version)
-  }
+  public var draft: TodoDraft { TodoDraft(todo: todo, completed: completed, userId: userId) }
 }

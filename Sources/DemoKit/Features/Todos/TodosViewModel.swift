@@ -53,10 +53,10 @@ public final class TodosViewModel: OptimisticList {
     }
     let draft = try TodoRules.validated(draft)
     let guess = ItemID.local(OfflineCollection<Todo>.newLocalId())
-    let shown = Todo(id: 0, todo: draft.todo, completed: draft.completed, userId: draft.userId)
+    let shown = Todo(draft, id: 0)
     rows.insert(Row(id: guess, item: shown, status: .pending), at: 0)
     do {
-      let saved = try await repo.add(draft, idempotencyKey: UUID().uuidString)
+      let saved = try await repo.create(draft, idempotencyKey: UUID().uuidString)
       rows.replace(guess, with: Row(id: .server(saved.id), item: saved))
       return OfflineTodos.Item(item: saved, status: .synced)
     } catch {
@@ -90,7 +90,7 @@ public final class TodosViewModel: OptimisticList {
     }
     guard case .server(let number) = id else { throw NotOnDevice("todo", id) }
     if !rows.contains(where: { $0.id == id }) {
-      rows.append(Row(id: id, item: try await repo.todo(id: number)))  // not on screen
+      rows.append(Row(id: id, item: try await repo.item(id: number)))  // not on screen
     }
     guard let previous = rows.first(where: { $0.id == id }) else { throw NotOnDevice("todo", id) }
     let change = try TodoRules.validated(edit(previous.item))
