@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 /// One item on a list, by the one id it has — the server's, or the local one this device gave
@@ -65,18 +66,26 @@ extension OfflineRoute {
 }
 
 /// What ``PostsViewModel`` and ``TodosViewModel`` share: rows changed optimistically over a
-/// page, and the device's offline feature that decides where a change goes.
+/// page of a collection, and the device's offline feature that decides where a change goes.
 @MainActor
 protocol OptimisticList: LoadStateOwner {
   associatedtype Device: OfflineFeature
   var rows: [ListRow<Device.Value>] { get set }
+  /// The page last loaded (totals for a footer).
+  var page: Page<Device.Value>? { get set }
+  var repo: any CollectionRepository<Device.Value> { get }
   var offline: OfflineRoute<Device> { get }
 }
 
 extension OptimisticList {
-  /// Shows `items` (a page just loaded) with the device's changes not yet synced over them,
-  /// and keeps the page on the device, so its items can change offline.
-  func show(page items: [Device.Value]) async {
+  /// Loads `limit` items after the first `skip` and shows them with the device's changes not
+  /// yet synced over them (one deleted there is off the list) — and keeps the page on the
+  /// device, so its items can change offline.
+  func loadPage(limit: Int, skip: Int) async {
+    let page = await loading { try await repo.list(limit: limit, skip: skip) }
+    guard let page else { return }
+    self.page = page
+    let items = page.items
     rows = items.map { ListRow(id: .server($0.id), item: $0) }
     guard let device = offline.store else { return }
     do {
@@ -88,10 +97,27 @@ extension OptimisticList {
     }
   }
 
+  /// Shows `draft` on top at once, marked pending, and creates it under an idempotency key of
+  /// its own (a lost answer or a 5xx is retried, and the item still made once where the server
+  /// honours the key): the server's item replaces the guess, or the guess goes and the error
+  /// is thrown.
+  func createShown(_ draft: Device.Value.Draft) async throws -> Device.Value {
+    let guess = ItemID.local(OfflineCollection<Device.Value>.newLocalId())
+    rows.insert(ListRow(id: guess, item: Device.Value(draft, id: 0), status: .pending), at: 0)
+    do {
+      let saved = try await repo.create(draft, idempotencyKey: UUID().uuidString)
+      rows.replace(guess, with: ListRow(id: .server(saved.id), item: saved))
+      return saved
+    } catch {
+      rows.removeAll { $0.id == guess }
+      throw error
+    }
+  }
+
   /// Takes `id` off the list at once, then deletes it: through the device when the route says
-  /// (asked, no route, a local id, a change to it waiting), else by `online` with the server's
-  /// number; back in its place on failure (the error thrown).
-  func delete(_ id: ItemID, keepOffline: Bool, online: (Int) async throws -> Void) async throws
+  /// (asked, no route, a local id, a change to it waiting), else on the server by its number,
+  /// under a key of its own; back in its place on failure (the error thrown).
+  func deleteShown(_ id: ItemID, keepOffline: Bool) async throws
     -> OfflineCollection<Device.Value>.Deletion
   {
     let waiting = rows.isWaiting(id)
@@ -104,7 +130,7 @@ extension OptimisticList {
         return deletion
       }
       guard case .server(let number) = id else { throw NotOnDevice(Device.name, id) }
-      try await online(number)
+      try await repo.delete(id: number, idempotencyKey: UUID().uuidString)
       return .deleted
     } catch {
       if let removed, let index { rows.insert(removed, at: min(index, rows.count)) }

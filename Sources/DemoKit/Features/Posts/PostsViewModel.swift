@@ -16,10 +16,10 @@ public final class PostsViewModel: OptimisticList {
   /// What the list shows, the changes not yet confirmed included.
   public internal(set) var rows: [Row] = []
   /// The page last loaded (totals for a footer).
-  public private(set) var page: Page<Post>?
+  public internal(set) var page: Page<Post>?
   /// A fetch under way, or the last request's failure.
   public var state = LoadState.idle
-  @ObservationIgnored private let repo: any PostsRepository
+  @ObservationIgnored let repo: any PostsRepository
   @ObservationIgnored private let analytics: any Analytics
   /// Where posts are kept while offline, and when.
   @ObservationIgnored let offline: OfflineRoute<OfflinePosts>
@@ -37,10 +37,7 @@ public final class PostsViewModel: OptimisticList {
   /// top (a post deleted there is off the list) — and keeps the page on the device, so its
   /// posts can change offline.
   public func load(limit: Int = 10, skip: Int = 0) async {
-    let page = await loading { try await repo.list(limit: limit, skip: skip) }
-    guard let page else { return }
-    self.page = page
-    await show(page: page.items)
+    await loadPage(limit: limit, skip: skip)
   }
 
   /// Creates a post: the one call for "new post", from a screen's flow or a command line.
@@ -64,21 +61,14 @@ public final class PostsViewModel: OptimisticList {
       return kept
     }
     let draft = try PostRules.validated(draft)
-    let guess = ItemID.local(OfflineCollection<Post>.newLocalId())
-    rows.insert(
-      Row(
-        id: guess, item: Post(draft, id: 0),
-        status: .pending), at: 0)
     do {
-      let saved = try await repo.create(draft, idempotencyKey: UUID().uuidString)
-      rows.replace(guess, with: Row(id: .server(saved.id), item: saved))
+      let saved = try await createShown(draft)
       analytics.track(
         "post_created",
         ["post_id": .count(saved.id), "user_id": .count(draft.userId), "offline": .flag(false)])
       return OfflinePosts.Item(item: saved, status: .synced)
     } catch {
       analytics.track("post_create_failed", AnalyticsValue.failure(error))
-      rows.removeAll { $0.id == guess }
       throw error
     }
   }
@@ -121,8 +111,6 @@ public final class PostsViewModel: OptimisticList {
   public func delete(_ id: ItemID, keepOffline: Bool = false) async throws
     -> OfflineCollection<Post>.Deletion
   {
-    try await delete(id, keepOffline: keepOffline) {
-      try await repo.delete(id: $0, idempotencyKey: UUID().uuidString)
-    }
+    try await deleteShown(id, keepOffline: keepOffline)
   }
 }

@@ -15,7 +15,7 @@ public final class TodosViewModel: OptimisticList {
   public internal(set) var rows: [Row] = []
   /// Loading, or the last request's failure.
   public var state = LoadState.idle
-  @ObservationIgnored private let repo: any TodosRepository
+  @ObservationIgnored let repo: any TodosRepository
   @ObservationIgnored private let analytics: any Analytics
   /// Where todos change while offline, and when.
   @ObservationIgnored let offline: OfflineRoute<OfflineTodos>
@@ -30,15 +30,12 @@ public final class TodosViewModel: OptimisticList {
   }
 
   /// The page last loaded.
-  public private(set) var page: Page<Todo>?
+  public internal(set) var page: Page<Todo>?
 
   /// Loads `limit` todos after the first `skip`, with the device's changes not yet synced
   /// over them, and keeps the page on the device, so its todos can change offline.
   public func load(limit: Int = 10, skip: Int = 0) async {
-    let page = await loading { try await repo.list(limit: limit, skip: skip) }
-    guard let page else { return }
-    self.page = page
-    await show(page: page.items)
+    await loadPage(limit: limit, skip: skip)
   }
 
   /// Adds a todo: checked by ``TodoRules`` first, kept on the device as
@@ -52,17 +49,7 @@ public final class TodosViewModel: OptimisticList {
       return kept
     }
     let draft = try TodoRules.validated(draft)
-    let guess = ItemID.local(OfflineCollection<Todo>.newLocalId())
-    let shown = Todo(draft, id: 0)
-    rows.insert(Row(id: guess, item: shown, status: .pending), at: 0)
-    do {
-      let saved = try await repo.create(draft, idempotencyKey: UUID().uuidString)
-      rows.replace(guess, with: Row(id: .server(saved.id), item: saved))
-      return OfflineTodos.Item(item: saved, status: .synced)
-    } catch {
-      rows.removeAll { $0.id == guess }
-      throw error
-    }
+    return OfflineTodos.Item(item: try await createShown(draft), status: .synced)
   }
 
   /// Flips todo `id` between done and not done (see ``edit(_:keepOffline:_:)``); a todo not
@@ -110,8 +97,6 @@ public final class TodosViewModel: OptimisticList {
   public func delete(_ id: ItemID, keepOffline: Bool = false) async throws
     -> OfflineCollection<Todo>.Deletion
   {
-    try await delete(id, keepOffline: keepOffline) {
-      try await repo.delete(id: $0, idempotencyKey: UUID().uuidString)
-    }
+    try await deleteShown(id, keepOffline: keepOffline)
   }
 }
