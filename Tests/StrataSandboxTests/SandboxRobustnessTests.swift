@@ -256,6 +256,35 @@ struct SandboxLoadTests {
     }
   }
 
+  /// Whom the accept loop closes at the limit: idle before receiving before being answered;
+  /// the least recently active idle or receiving one, but among those being answered the
+  /// newest — a request held for long (the oldest) is the last one cut, even when every other
+  /// connection is still marked as answering on a loaded machine.
+  @Test func theLongestAnsweredRequestIsTheLastOneClosed() {
+    func activity(_ phase: ConnectionActivity.Phase) -> ConnectionActivity {
+      let made = ConnectionActivity()
+      made.touch(phase)
+      // The next one is stamped later, however fine the clock.
+      let stamp = made.lastActive
+      while DispatchTime.now().uptimeNanoseconds <= stamp {}
+      return made
+    }
+    let held = activity(.handling)
+    let justAnswered = activity(.handling)
+    let receiving = activity(.receiving)
+    let oldIdle = activity(.idle)
+    let newIdle = activity(.idle)
+    func first(_ candidates: [ConnectionActivity]) -> ConnectionActivity? {
+      candidates.min { $0.evictionRank < $1.evictionRank }
+    }
+    #expect(first([held, justAnswered, receiving, newIdle, oldIdle]) === oldIdle)
+    #expect(first([held, justAnswered, receiving]) === receiving)
+    #expect(first([held, justAnswered]) === justAnswered)
+    let older = activity(.receiving)
+    let newer = activity(.receiving)
+    #expect(first([newer, older]) === older)
+  }
+
   /// A flood of new connections past the limit closes idle ones: a client whose request is
   /// being answered keeps its connection and gets its answer.
   @Test func aClientWaitingOnItsAnswerOutlastsAFloodOfConnections() async throws {

@@ -210,7 +210,8 @@ public final class SandboxServer: Sendable {
 
   /// Accepts connections. At the connection limit one connection is closed to make room: an
   /// idle one first, then one still sending its request, and one whose request is being
-  /// answered only when every connection is; the least recently active within each. Many slow
+  /// answered only when every connection is; the least recently active within each, but the
+  /// most recently active among those being answered. Many slow
   /// or silent clients can never lock everyone else out, a client waiting on its answer is not
   /// cut off by a flood of new connections, and the thread count stays bounded.
   private func acceptLoop(_ listener: Int32, wake: Int32) {
@@ -295,8 +296,14 @@ final class ConnectionActivity: Sendable {
   var lastActive: UInt64 { UInt64(truncatingIfNeeded: stamp.load()) }
   var phase: Phase { Phase(rawValue: phaseValue.load()) ?? .idle }
 
-  /// Who to close first: the lowest phase, then the least recently active.
-  var evictionRank: (Phase, UInt64) { (phase, lastActive) }
+  /// Who to close first: the lowest phase, then the least recently active — except among
+  /// connections whose requests are being answered, where the newest goes first: the one
+  /// answered longest (a held or delayed request) has waited the most, and a connection that
+  /// has just sent its answer may not have marked itself idle yet on a loaded machine.
+  var evictionRank: (Phase, UInt64) {
+    let stamp = lastActive
+    return (phase, phase == .handling ? UInt64.max - stamp : stamp)
+  }
 
   func touch(_ phase: Phase) {
     phaseValue.storeReleasing(phase.rawValue)
