@@ -38,12 +38,14 @@ extension JSONObject {
     value(key)?.string.flatMap(SyncStatus.init(rawValue:))
   }
 
-  /// The app's value under `key`, decoded by `decoder` on its own.
+  /// The app's value under `key`: read from the line's scan where it can be read exactly as
+  /// `decoder` would read it (``ScannedJSONDecoder``), else decoded by `decoder` on its own.
   fileprivate func decoded<T: Decodable>(
     _ type: T.Type, _ key: StaticString, _ decoder: JSONDecoder
   ) -> T? {
-    guard let bytes = value(key)?.bytes else { return nil }
-    return try? decoder.decode(type, from: Data(bytes))
+    guard let value = value(key) else { return nil }
+    if let scanned = try? ScannedJSONDecoder.decode(type, from: value) { return scanned }
+    return try? decoder.decode(type, from: Data(value.bytes))
   }
 }
 

@@ -40,6 +40,20 @@ struct JSONObject {
 
   var count: Int { members.count }
 
+  /// The value under `key` (a coding key's name): nil when absent.
+  func value(named key: String) -> Value? {
+    var key = key
+    return key.withUTF8 { name in
+      for member in members where bytes[member.key].elementsEqual(name) {
+        return Value(bytes: bytes[member.value])
+      }
+      return nil
+    }
+  }
+
+  /// Every key, as written (keys never hold an escape here: such an object is not read).
+  var keys: [String] { members.map { String(decoding: bytes[$0.key], as: UTF8.self) } }
+
   /// One member's value, read on demand.
   struct Value {
     let bytes: ArraySlice<UInt8>
@@ -47,6 +61,29 @@ struct JSONObject {
     var isNull: Bool { bytes.elementsEqual("null".utf8) }
 
     var object: JSONObject? { JSONObject(bytes) }
+
+    /// The elements of an array, each left as bytes; nil when this is not one.
+    var elements: [Value]? {
+      guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
+      var found: [Value] = []
+      var index = JSONObject.skipSpace(bytes, bytes.startIndex + 1)
+      if index == bytes.endIndex - 1 { return found }
+      while index < bytes.endIndex - 1 {
+        guard let end = JSONObject.valueEnd(bytes, index), end < bytes.endIndex else { return nil }
+        found.append(Value(bytes: bytes[index..<end]))
+        index = JSONObject.skipSpace(bytes, end)
+        if index == bytes.endIndex - 1 { return found }
+        guard bytes[index] == UInt8(ascii: ",") else { return nil }
+        index = JSONObject.skipSpace(bytes, index + 1)
+      }
+      return nil
+    }
+
+    /// `true` or `false`; nil for anything else.
+    var bool: Bool? {
+      if bytes.elementsEqual("true".utf8) { return true }
+      return bytes.elementsEqual("false".utf8) ? false : nil
+    }
 
     /// A string without escapes, or with the escapes JSON defines; nil for anything else
     /// (not a string, invalid UTF-8, a raw control character, a lone surrogate).
@@ -207,7 +244,7 @@ struct JSONObject {
 
   /// The index after the value starting at `start`. Nested objects and arrays are matched up
   /// (strings inside them skipped whole), not checked: a value is checked when it is read.
-  private static func valueEnd(_ bytes: ArraySlice<UInt8>, _ start: Int) -> Int? {
+  fileprivate static func valueEnd(_ bytes: ArraySlice<UInt8>, _ start: Int) -> Int? {
     guard start < bytes.endIndex else { return nil }
     switch bytes[start] {
     case quote:
@@ -295,7 +332,7 @@ struct JSONObject {
     return index
   }
 
-  private static func skipSpace(_ bytes: ArraySlice<UInt8>, _ start: Int) -> Int {
+  fileprivate static func skipSpace(_ bytes: ArraySlice<UInt8>, _ start: Int) -> Int {
     var index = start
     while index < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     return index
