@@ -23,7 +23,10 @@ private struct ScannedDecoding: Decoder {
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(_ value: JSONObject.Value, path: [any CodingKey]) {
+  /// - Throws: Past `JSONDecoder`'s own nesting limit (a hostile line a recursive type would
+  ///   follow until the stack ran out), which `JSONDecoder` then refuses.
+  init(_ value: JSONObject.Value, path: [any CodingKey]) throws {
+    guard path.count < 512 else { throw ScannedJSONDecoder.Unsupported() }
     (self.value, codingPath) = (value, path)
   }
 
@@ -98,7 +101,7 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     guard let value = object.value(named: key.stringValue) else {
       throw ScannedJSONDecoder.Unsupported()
     }
-    return ScannedDecoding(value, path: codingPath + [key])
+    return try ScannedDecoding(value, path: codingPath + [key])
   }
 
   func decodeNil(forKey key: Key) throws -> Bool { try member(key).decodeNil() }
@@ -139,7 +142,8 @@ private struct Unkeyed: UnkeyedDecodingContainer {
   /// The next element; moves past it only once it decoded (as `JSONDecoder` does).
   private mutating func next<T>(_ read: (ScannedDecoding) throws -> T) throws -> T {
     guard !isAtEnd else { throw ScannedJSONDecoder.Unsupported() }
-    let element = ScannedDecoding(elements[currentIndex], path: codingPath)
+    let element = try ScannedDecoding(
+      elements[currentIndex], path: codingPath + [Index(intValue: currentIndex)])
     let value = try read(element)
     currentIndex += 1
     return value
@@ -167,4 +171,12 @@ private struct Unkeyed: UnkeyedDecodingContainer {
   }
 
   mutating func superDecoder() throws -> any Decoder { throw ScannedJSONDecoder.Unsupported() }
+
+  /// An element's place in the coding path, as `JSONDecoder` names it (`Index 3`).
+  private struct Index: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+    init(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { nil }
+  }
 }

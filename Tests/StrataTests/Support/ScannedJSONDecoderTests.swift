@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 import StrataTesting
 import Testing
 
@@ -130,5 +131,32 @@ struct ScannedJSONDecoderTests {
     #expect(try Self.bothWays(Int.self, "1.0").0 == nil)
     let (scanned, reference) = try Self.bothWays([Double].self, "[0.1,1e308,-0]")
     #expect(scanned != nil && scanned == reference)
+  }
+
+  struct Tree: Codable, Equatable {
+    var children: [Tree]
+  }
+
+  /// A recursive type on a line nested past `JSONDecoder`'s own limit is left to it (which
+  /// refuses it) rather than followed until the stack runs out; a shallow one is read.
+  @Test func aValueNestedPastJSONDecodersLimitIsLeftToIt() throws {
+    func nested(_ depth: Int) -> String {
+      String(repeating: #"{"children":["#, count: depth) + #"{"children":[]}"#
+        + String(repeating: "]}", count: depth)
+    }
+    let shallow = try Self.bothWays(Tree.self, nested(10))
+    #expect(shallow.0 != nil && shallow.0 == shallow.1)
+    // On a thread with the stack an app's main thread has, as the store's reader would be.
+    let deep = try Self.value(nested(1_000))
+    let read = Lock<Tree??>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      read.withLock { $0 = .some(try? ScannedJSONDecoder.decode(Tree.self, from: deep)) }
+      done.signal()
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+    #expect(done.wait(timeout: .now() + 60) == .success)
+    #expect(read.withLock { $0 } == .some(nil))
   }
 }
