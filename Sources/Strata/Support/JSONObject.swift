@@ -69,6 +69,7 @@ struct JSONObject {
       var index = JSONObject.skipSpace(bytes, bytes.startIndex + 1)
       if index == bytes.endIndex - 1 { return found }
       while index < bytes.endIndex - 1 {
+        // An element that runs to the end took the closing bracket (`[[1]`): not an array.
         guard let end = JSONObject.valueEnd(bytes, index), end < bytes.endIndex else { return nil }
         found.append(Value(bytes: bytes[index..<end]))
         index = JSONObject.skipSpace(bytes, end)

@@ -121,11 +121,27 @@ struct ScannedJSONDecoderTests {
     if let scanned { #expect(scanned == reference) }
   }
 
+  /// An array's elements are found as JSON has them, and text that only looks like an array
+  /// (its closing bracket taken by an element, a trailing comma, a missing one) is none.
+  @Test(
+    arguments: [
+      ("[]", 0), ("[ ]", 0), ("[1]", 1), ("[ 1 , [2,3] , {\"a\":[]} ]", 3), ("[[1]", nil),
+      ("[1,]", nil), ("[1 2]", nil), ("[", nil), ("]", nil), ("[\"]", nil), ("{}", nil),
+    ] as [(String, Int?)])
+  func arraysAreSplitIntoTheirElementsOrRefused(_ text: String, _ count: Int?) {
+    #expect(JSONObject.Value(bytes: ArraySlice(Array(text.utf8))).elements?.count == count)
+  }
+
   /// `JSONDecoder` decides what it decodes its own way (`Data` as Base64, `URL`, `Decimal`,
   /// `Float`): the scan leaves them, and the store's answer is still the reference's.
   @Test func typesJSONDecoderReadsItsOwnWayAreLeftToIt() throws {
     #expect(try Self.bothWays(Data.self, #""AQI=""#).0 == nil)
     #expect(try Self.bothWays(URL.self, #""https://example.com/a""#).0 == nil)
+    // What these types' own `Decodable` reads and `JSONDecoder` does not: never read here.
+    let bytes = try Self.bothWays(Data.self, "[1,2]")
+    #expect(bytes.0 == nil && bytes.1 == nil)
+    let link = try Self.bothWays(URL.self, #"{"relative":"https://example.com/a"}"#)
+    #expect(link.0 == nil && link.1 == nil)
     #expect(try Self.bothWays(Decimal.self, "1.5").0 == nil)
     #expect(try Self.bothWays(Float.self, "0.1").0 == nil)
     #expect(try Self.bothWays(Int.self, "1.0").0 == nil)
