@@ -48,8 +48,11 @@ struct HostileEventServerTests {
     let events = try await Self.read(2, Self.service(server))
     #expect(
       events == [ServerSentEvent(data: "a\nb", id: "5"), ServerSentEvent(data: "c", id: "5")])
-    #expect(server.requestHeads.count == 2)
-    #expect(server.requestHeads.last?.lowercased().contains("last-event-id: 5") == true)
+    // The second connection resumed; a third may have started as the reader stopped (its
+    // answer ended, and `retry: 0` reconnects at once).
+    let heads = server.requestHeads
+    #expect(heads.count >= 2)
+    #expect(heads.dropFirst().first?.lowercased().contains("last-event-id: 5") == true)
   }
 
   @Test func aConnectionDroppedAfterEveryEventLosesNoneAndRepeatsNone() async throws {
@@ -155,9 +158,11 @@ struct HostileEventServerTests {
     let server = try Self.floodServer(ids: true)
     let numbers = try await Self.readFallingBehind(server, until: 3_000)
     #expect(numbers == Array(1...3_000), "every event, in order, once")
+    // One reconnection for falling behind; another may have started as the reader stopped
+    // (the second answer ended after the last event).
     let heads = server.requestHeads
-    #expect(heads.count == 2, "one reconnection")
-    let resumed = heads.last?.split(separator: "\r\n")
+    #expect(heads.count >= 2, "one reconnection")
+    let resumed = heads.dropFirst().first?.split(separator: "\r\n")
       .first { $0.lowercased().hasPrefix("last-event-id:") }
       .flatMap { Int($0.dropFirst(14).trimmingCharacters(in: .whitespaces)) }
     #expect(resumed.map { (1..<3_000).contains($0) } == true, "from the last event handed over")

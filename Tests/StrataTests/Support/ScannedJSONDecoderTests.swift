@@ -147,6 +147,8 @@ struct ScannedJSONDecoderTests {
     #expect(try Self.bothWays(Int.self, "1.0").0 == nil)
     let (scanned, reference) = try Self.bothWays([Double].self, "[0.1,1e308,-0]")
     #expect(scanned != nil && scanned == reference)
+    let gaps = try Self.bothWays([String?].self, #"[null,"a",null,"b"]"#)
+    #expect(gaps.0 == [nil, "a", nil, "b"] && gaps.0 == gaps.1)
   }
 
   struct Tree: Codable, Equatable {

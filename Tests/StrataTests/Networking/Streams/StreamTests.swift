@@ -142,8 +142,14 @@ struct StreamTests {
 
   @Test func whatArrivesAfterSignOutIsNotDelivered() async throws {
     let auth = FakeAuthenticator(token: "t", refreshed: "t2", account: "emily")
+    // The sign-out comes once the reader has the first event: an event still on its way when
+    // it comes is not delivered either, which would make the test depend on who runs first.
+    let firstTaken = Gate()
     let transport = MockTransport { request, number in
-      if number > 1 { auth.signOut() }
+      if number > 1 {
+        await firstTaken.pass()
+        auth.signOut()
+      }
       return try answer(request, "id: \(number)\ndata: \(number)\n\n")
     }
     let service = makeService(transport, clock: ManualClock(), authenticator: auth)
@@ -153,6 +159,7 @@ struct StreamTests {
         Request<ServerSentEvent>(path: "events", requiresAuth: true))
       {
         seen.append(event.data)
+        firstTaken.open()
       }
     }
     #expect(seen == ["1"])
