@@ -80,28 +80,6 @@ extension OfflineFeature {
   /// Every kind of edit this build sends.
   private static var edits: Set<String> { formerEditKinds.union([editKind]) }
 
-  /// Sends one change through `repository`: a creation, an edit or a deletion (see
-  /// ``send(_:current:update:delete:)``).
-  static func send(_ entry: OutboxEntry, to repository: any CollectionRepository<Value>)
-    async throws -> OfflineCollection<Value>.Settled?
-  {
-    let (key, decoder) = (entry.idempotencyKey, JSONDecoder())
-    if entry.kind == createKind {
-      let made = try await repository.create(
-        decoder.decode(Value.Draft.self, from: entry.payload), idempotencyKey: key)
-      return .init(key: Self.key(made.id), value: made)
-    }
-    return try await send(entry) {
-      try await repository.latest(id: $0)
-    } update: { id, payload, version in
-      try await repository.update(
-        id: id, decoder.decode(Value.Edit.self, from: payload), idempotencyKey: key,
-        ifMatch: version)
-    } delete: {
-      try await repository.delete(id: $0, idempotencyKey: key, ifMatch: $1)
-    }
-  }
-
   /// What the device has, newest change first.
   public func local() async throws -> [OfflineCollection<Value>.Entry] {
     try await collection.local()
@@ -182,44 +160,49 @@ extension OfflineFeature {
     return id
   }
 
-  /// Sends a change to a value the server has — an edit (of ``editKind`` or a former kind, sent by `update`
-  /// with the server's id, the payload and the version to send `If-Match` on) or a deletion —
-  /// to the server's id; nil for a deletion, which leaves nothing to keep.
+  /// Sends one change through `repository`: a creation (answered with the server's item,
+  /// kept under its id), an edit (of ``editKind`` or a former kind) or a deletion, to the
+  /// server's id; nil for a deletion, which leaves nothing to keep.
   ///
   /// Never silently over a newer version: a change made from the server's value as last seen
-  /// (``OutboxEntry/base``) goes `If-Match` on that value's version when it had one; else, when
-  /// `current` can read the server's value now, it is compared first — a field changed on the
-  /// server only merges (the change sets its own fields on top, `If-Match` on what was read),
-  /// one changed on both sides, or any change under a deletion, is a ``ChangeConflict``. A 412
-  /// reads the server's value and decides the same way (a merge is sent once more, on the
-  /// version read). Without either, the last write wins.
+  /// (``OutboxEntry/base``) goes `If-Match` on that value's version when it had one; else the
+  /// server's value now is read and compared first — a field changed on the server only
+  /// merges (the change sets its own fields on top, `If-Match` on what was read), one changed
+  /// on both sides, or any change under a deletion, is a ``ChangeConflict``. A 412 reads the
+  /// server's value and decides the same way (a merge is sent once more, on the version
+  /// read). A change made from no value of the server's (it follows one made here) is sent as
+  /// it is: the last write wins.
   /// - Throws: ``ChangeRefused`` for a kind this build does not know, or no server id;
   ///   ``ChangeConflict``.
-  static func send(
-    _ entry: OutboxEntry,
-    current: ((Int) async throws -> (item: Value, version: String?))? = nil,
-    update: (Int, Data, _ ifMatch: String?) async throws -> (item: Value, version: String?),
-    delete: (Int, _ ifMatch: String?) async throws -> Void
-  ) async throws -> OfflineCollection<Value>.Settled? {
+  static func send(_ entry: OutboxEntry, to repository: any CollectionRepository<Value>)
+    async throws -> OfflineCollection<Value>.Settled?
+  {
+    let (key, decoder) = (entry.idempotencyKey, JSONDecoder())
+    if entry.kind == createKind {
+      let made = try await repository.create(
+        decoder.decode(Value.Draft.self, from: entry.payload), idempotencyKey: key)
+      return .init(key: Self.key(made.id), value: made)
+    }
     let (id, edits) = (try serverID(entry), Self.edits)
     guard edits.contains(entry.kind) || entry.kind == deleteKind else {
       throw ChangeRefused("this build does not know a change of kind \(entry.kind)")
     }
-    let version = try await precondition(entry, id: id, current: current)
+    let version = try await precondition(entry, id: id, repository: repository)
     func write(_ version: String?) async throws -> OfflineCollection<Value>.Settled? {
       guard edits.contains(entry.kind) else {
-        try await delete(id, version)
+        try await repository.delete(id: id, idempotencyKey: key, ifMatch: version)
         return nil
       }
-      let (value, newVersion) = try await update(id, entry.payload, version)
-      return .init(key: key(id), value: value, version: newVersion)
+      let edit = try decoder.decode(Value.Edit.self, from: entry.payload)
+      let (value, newVersion) = try await repository.update(
+        id: id, edit, idempotencyKey: key, ifMatch: version)
+      return .init(key: Self.key(id), value: value, version: newVersion)
     }
     do {
       return try await write(version)
     } catch let error as NetworkError where error.status == 412 {
       // Someone changed it since the version this change was based on: read what they made.
-      guard let current else { throw error }
-      let (theirs, now) = try await current(id)
+      let (theirs, now) = try await repository.latest(id: id)
       let fields = try overlapping(entry, with: theirs)
       guard fields.isEmpty else {
         throw try ChangeConflict(theirs: theirs, version: now, fields: fields)
@@ -237,12 +220,11 @@ extension OfflineFeature {
   /// a value read without one, the server's version once its value now is found to merge.
   /// - Throws: ``ChangeConflict`` when it does not.
   private static func precondition(
-    _ entry: OutboxEntry, id: Int,
-    current: ((Int) async throws -> (item: Value, version: String?))?
+    _ entry: OutboxEntry, id: Int, repository: any CollectionRepository<Value>
   ) async throws -> String? {
     if let version = entry.baseVersion { return version }
-    guard entry.base != nil, let current else { return nil }
-    let (theirs, version) = try await current(id)
+    guard entry.base != nil else { return nil }
+    let (theirs, version) = try await repository.latest(id: id)
     let fields = try overlapping(entry, with: theirs)
     guard fields.isEmpty else {
       throw try ChangeConflict(theirs: theirs, version: version, fields: fields)

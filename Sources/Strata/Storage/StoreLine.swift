@@ -30,8 +30,7 @@ extension JSONObject {
   /// `true`, `false`, or false when absent.
   fileprivate func flag(_ key: StaticString) -> Bool? {
     guard let value = value(key) else { return false }
-    if value.bytes.elementsEqual("true".utf8) { return true }
-    return value.bytes.elementsEqual("false".utf8) ? false : nil
+    return value.bool
   }
 
   fileprivate func status(_ key: StaticString) -> SyncStatus? {

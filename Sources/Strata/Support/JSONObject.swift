@@ -23,12 +23,7 @@ struct JSONObject {
   }
 
   /// The value under `key`: nil when absent.
-  func value(_ key: StaticString) -> Value? {
-    for member in members where bytes[member.key].elementsEqual(key.bytes) {
-      return Value(bytes: bytes[member.value])
-    }
-    return nil
-  }
+  func value(_ key: StaticString) -> Value? { value(named: key.bytes) }
 
   /// Whether every key is one of `keys`: a line with a key this build does not know (a newer
   /// build's field) is left to `JSONDecoder`.
@@ -43,12 +38,14 @@ struct JSONObject {
   /// The value under `key` (a coding key's name): nil when absent.
   func value(named key: String) -> Value? {
     var key = key
-    return key.withUTF8 { name in
-      for member in members where bytes[member.key].elementsEqual(name) {
-        return Value(bytes: bytes[member.value])
-      }
-      return nil
+    return key.withUTF8 { value(named: $0) }
+  }
+
+  private func value(named name: UnsafeBufferPointer<UInt8>) -> Value? {
+    for member in members where bytes[member.key].elementsEqual(name) {
+      return Value(bytes: bytes[member.value])
     }
+    return nil
   }
 
   /// Every key, as written (keys never hold an escape here: such an object is not read).
