@@ -82,7 +82,7 @@ struct CachedResponse: Sendable {
 
     init(_ headers: [String: String]) {
       control = CacheControl(headers["cache-control"])
-      let date = headers["date"].flatMap(HTTPDate.parse)
+      let date = headers["date"].flatMap { HTTPDate.parse($0) }
       self.date = date
       age = headers["age"].flatMap(CacheControl.seconds).map(TimeInterval.init) ?? 0
       if let maxAge = control.maxAge {

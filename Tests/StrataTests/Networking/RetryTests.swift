@@ -208,6 +208,7 @@ struct RetryTests {
     #expect(RetryPolicy.parseRetryAfter(" 42 ") == .seconds(42))
     #expect(RetryPolicy.parseRetryAfter("soon") == nil)
     #expect(RetryPolicy.parseRetryAfter("-1") == nil)
+    #expect(RetryPolicy.parseRetryAfter("+5") == nil, "delay-seconds is 1*DIGIT")
   }
 
   @Test func exponentialDelaysAreCapped() {

@@ -107,8 +107,8 @@ public struct RetryPolicy: Sendable, Equatable {
   /// - Returns: The delay, or nil if the value is neither form.
   package static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)
-    if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
-    if let date = HTTPDate.parse(trimmed) {
+    if let seconds = trimmed.plainInteger { return .seconds(seconds) }  // 1*DIGIT, no sign
+    if let date = HTTPDate.parse(trimmed, now: now) {
       return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
     }
     return nil
