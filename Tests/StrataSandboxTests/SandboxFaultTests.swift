@@ -144,6 +144,18 @@ struct FaultSpecTests {
     #expect(throws: FaultInjector.Fault.SpecError.self) { try FaultInjector.Fault(spec: spec) }
   }
 
+  /// `truncate-head`: the status line and four bytes of the next, then the connection closed —
+  /// never the blank line that ends a head.
+  @Test func aHeadCutShortEndsInsideTheHead() async throws {
+    try await Sandbox.with { sandbox throws in
+      sandbox.server.faults.add(try FaultInjector.Fault(spec: "GET /users/1 truncate-head"))
+      let cut = try await sandbox.raw(Array("GET /users/1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+      #expect(cut.hasPrefix("HTTP/1.1 200 OK\r\n") && cut.count == "HTTP/1.1 200 OK\r\n".count + 4)
+      #expect(!cut.contains("\r\n\r\n"))
+      #expect(try await sandbox.send("GET", "/users/1").status == 200, "the server is up")
+    }
+  }
+
   @Test func parsedFaultsAreServed() async throws {
     try await Sandbox.with { sandbox throws in
       sandbox.server.faults.add(try FaultInjector.Fault(spec: "GET /users/1 503x2"))

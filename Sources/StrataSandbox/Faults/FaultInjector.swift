@@ -18,6 +18,11 @@ public final class FaultInjector: Sendable {
     case dropAfterHandling
     /// Send the real response's head and half its body, then close.
     case truncateBody
+    /// Send the status line and the start of the next header line, then close: a server
+    /// that dies while answering. FoundationNetworking before Swift 6.4 ends the client's
+    /// process on this (swiftlang/swift-corelibs-foundation#5285); from 6.4 it is a lost
+    /// connection, retried as any.
+    case truncateHead
     /// Answer with this status and a body that echoes the request back — every header (the
     /// `Authorization` value in the message itself) and the body — as a careless or hostile
     /// server does in its error pages.
@@ -48,7 +53,8 @@ public final class FaultInjector: Sendable {
     /// Every ACTION a spec may name (`METHOD PATH ACTION[xCOUNT]`), as help and refusals list
     /// them: one list, so neither can leave one out.
     public static let actionSpellings = [
-      "a status (100-599)", "drop", "lose-answer", "truncate", "endless", "edited-elsewhere",
+      "a status (100-599)", "drop", "lose-answer", "truncate", "truncate-head", "endless",
+      "edited-elsewhere",
       "echo=STATUS", "delay=DURATION", "cache=CACHE-CONTROL", "vary=HEADERS",
     ]
 

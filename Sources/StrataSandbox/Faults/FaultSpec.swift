@@ -7,7 +7,8 @@ extension FaultInjector.Fault {
 
   /// Parses `METHOD PATH ACTION[xCOUNT]`, as given to `strata-demo sandbox serve --fault`:
   /// `GET /users 503x2`, `* /posts/* drop`, `POST /auth/refresh 403 x10`,
-  /// `GET /todos delay=1500ms`, `GET /users truncate`, `* /* echo=500` (the request echoed in
+  /// `GET /todos delay=1500ms`, `GET /users truncate`, `GET /users truncate-head` (the status
+  /// line and part of a header, then the connection closed), `* /* echo=500` (the request echoed in
   /// the error body), `GET /users endless` (a body that never ends), `GET /users/*
   /// cache=max-age=60,stale-if-error=600` (that `Cache-Control` on the answers), `GET /auth/me
   /// vary=Authorization` (that `Vary`), `PUT /posts/1 edited-elsewhere` (someone else edits
@@ -55,6 +56,7 @@ extension FaultInjector.Fault {
     case "drop": return .dropConnection
     case "lose-answer": return .dropAfterHandling
     case "truncate": return .truncateBody
+    case "truncate-head": return .truncateHead
     case "endless": return .endlessBody
     case "edited-elsewhere": return .editedElsewhere
     default: break

@@ -87,6 +87,12 @@ struct Connection {
         return send(fault, keepAlive: keepAlive, includeBody: request.method != "HEAD")
       case .truncateBody:
         truncate = true
+      case .truncateHead:
+        let head = response().serialized(keepAlive: false, includeBody: false)
+        // The status line's CRLF and four bytes of the next line: never the blank line.
+        let lineEnd = head.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? head.count
+        Socket.send(fd, Array(head.prefix(min(lineEnd + 4, max(0, head.count - 4)))))
+        return false
       case .header(let name, let value):
         extraHeaders.append((name, value))
       case .editedElsewhere:
