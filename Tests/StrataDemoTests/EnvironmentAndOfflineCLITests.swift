@@ -40,10 +40,21 @@ struct EnvironmentAndOfflineCLITests {
     #expect(bad.stderr.contains("ENVIRONMENT: expected one of debug, testing, production"))
   }
 
+  /// The tour also keeps its changes in a store of its own: in the app's cache directory while
+  /// it runs, never in the temporary directory every local user shares (here `TMPDIR` names a
+  /// file, so anything put there fails), and gone after.
   @Test func theTourShowsTheEnvironment() async throws {
-    let result = try await CLIRunner().run(["tour"])
+    var cli = try CLIRunner()
+    defer { try? FileManager.default.removeItem(atPath: cli.home) }
+    let notADirectory = cli.home + "/shared-tmp"
+    #expect(FileManager.default.createFile(atPath: notADirectory, contents: Data()))
+    cli.extraEnvironment["TMPDIR"] = notADirectory
+    let result = try await cli.run(["tour"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("environment: debug"), "\(result.stdout.prefix(600))")
+    let cache =
+      (try? FileManager.default.contentsOfDirectory(atPath: cli.home + "/.cache/strata-demo")) ?? []
+    #expect(!cache.contains { $0.hasPrefix("tour-") }, "\(cache)")
   }
 
   /// With the route table saying "no default route", a call to a remote API fails at once:

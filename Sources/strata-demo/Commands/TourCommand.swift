@@ -30,7 +30,9 @@ enum TourCommand {
         nil)
     }
     let started = ContinuousClock.now
-    let storeDirectory = NSTemporaryDirectory() + "strata-tour-\(UUID().uuidString)"
+    // The tour's own changes, apart from the user's store and gone when it ends; in the app's
+    // cache directory (owner-only), never in a temporary directory every local user shares.
+    let storeDirectory = AppDirectories(app: "strata-demo").cache + "/tour-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: storeDirectory) }
     let app = try await AppContext.start(
       invocation,
