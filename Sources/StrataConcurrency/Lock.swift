@@ -25,6 +25,8 @@ package final class Lock<State>: @unchecked Sendable {
   @usableFromInline let state: UnsafeMutablePointer<State>
 
   package init(_ initial: State) {
+    // A closure as the state itself is re-wrapped in thunks at every access: see `Boxed`.
+    assert(!Self.isBareFunction, "Lock<\(State.self)>: keep a closure in a Boxed")
     state = .placed(initial)
     #if canImport(Darwin)
       primitive = .placed(os_unfair_lock())
@@ -53,6 +55,17 @@ package final class Lock<State>: @unchecked Sendable {
       defer { pthread_mutex_unlock(primitive) }
     #endif
     return try body(&state.pointee)
+  }
+}
+
+extension Lock {
+  /// Whether `State` is a function type, an optional one or a tuple holding one: the states
+  /// whose closures an `inout` access converts and writes back (a closure inside a struct, a
+  /// class or a collection is not: it stays where it is).
+  package static var isBareFunction: Bool {
+    var name = Substring(String(describing: State.self))
+    while name.hasPrefix("Optional<"), name.hasSuffix(">") { name = name.dropFirst(9).dropLast() }
+    return (name.hasPrefix("(") || name.hasPrefix("@")) && name.contains(" -> ")
   }
 }
 

@@ -19,6 +19,8 @@ package final class ReadWriteLock<State>: @unchecked Sendable {
   @usableFromInline let state: UnsafeMutablePointer<State>
 
   package init(_ initial: State) {
+    // The same rule as `Lock`'s: a closure as the state itself is kept in a `Boxed`.
+    assert(!Lock<State>.isBareFunction, "ReadWriteLock<\(State.self)>: keep a closure in a Boxed")
     state = .placed(initial)
     primitive = .placed(pthread_rwlock_t())
     #if canImport(Glibc)

@@ -75,7 +75,7 @@ if arguments.count > 3 {
   let point = arguments[3]
   let threshold = arguments[1] == "sync" ? 10 : 30
   StoreCrashPoint.hook.withLock {
-    $0 = { reached in
+    $0 = Boxed { reached in
       guard reached == point, done.withLock({ $0 }) >= threshold else { return }
       say("paused at \(point)")
       while true { sleep(1000) }

@@ -90,9 +90,9 @@ public final class MemoryPressure: Sendable {
 
   /// A subscription: cancelled by ``cancel()`` or when released.
   final class Subscription: Sendable {
-    private let end: Lock<(@Sendable () -> Void)?>
-    init(_ end: @escaping @Sendable () -> Void) { self.end = Lock(end) }
-    func cancel() { end.withLock { $0.take() }?() }
+    private let end: Lock<Boxed<@Sendable () -> Void>?>
+    init(_ end: @escaping @Sendable () -> Void) { self.end = Lock(Boxed(end)) }
+    func cancel() { end.withLock { $0.take() }?.value() }
     deinit { cancel() }
   }
 

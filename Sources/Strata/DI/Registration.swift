@@ -29,7 +29,7 @@ final class Registration: Sendable {
   let factory: Factory
   /// Wraps a new singleton for keeping, with the registered type where it is known.
   let keep: @Sendable (Any) -> DependencyContainer.Built
-  private let hook = Lock<Hook?>(nil)
+  private let hook = Lock<Boxed<Hook>?>(nil)
   /// Set once a hook is attached: the common resolve (no hook) reads this one atomic word
   /// instead of taking `hook`'s lock.
   private let hooked = AtomicInt(0)
@@ -50,9 +50,9 @@ final class Registration: Sendable {
   }
 
   var initCompleted: Hook? {
-    get { hook.withLock { $0 } }
+    get { hook.withLock { $0 }?.value }
     set {
-      hook.withLock { $0 = newValue }
+      hook.withLock { $0 = newValue.map(Boxed.init) }
       hooked.storeReleasing(newValue == nil ? 0 : 1)
     }
   }

@@ -298,8 +298,8 @@ struct StoreDamageTests {
     under directory: StoreDirectory, when full: Lock<Bool>, only suffix: String = ""
   ) {
     StoreCrashPoint.faults.withLock { previous in
-      let other = previous
-      previous = { path in
+      let other = previous?.value
+      previous = Boxed { path in
         if path.hasPrefix(directory.path), path.hasSuffix(suffix) || suffix.isEmpty,
           full.withLock({ $0 })
         {

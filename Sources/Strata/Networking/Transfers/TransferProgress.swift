@@ -40,14 +40,14 @@ typealias ProgressReport = @Sendable (TransferProgress) -> Void
 /// A call's progress handler, shut when the call returns: a transport's late callback (a
 /// delegate message queued behind the completion) reaches nobody after the caller moved on.
 final class ProgressGate: Sendable {
-  private let handler: Lock<ProgressReport?>
+  private let handler: Lock<Boxed<ProgressReport>?>
 
-  init(_ handler: @escaping ProgressReport) { self.handler = Lock(handler) }
+  init(_ handler: @escaping ProgressReport) { self.handler = Lock(Boxed(handler)) }
 
   /// Tells the handler, unless the call has returned. Held while the handler runs, so a
   /// report never overtakes ``close()``.
   func report(_ progress: TransferProgress) {
-    handler.withLock { $0?(progress) }
+    handler.withLock { $0?.value(progress) }
   }
 
   func close() { handler.withLock { $0 = nil } }
