@@ -21,8 +21,12 @@ import StrataConcurrency
 /// resolves, and the resolve where the cycle began (or where tracking began) reports it.
 enum ResolutionPath {
   /// Tracked resolves nested deeper than this are treated as a cycle (it also guards
-  /// hook-driven transient loops).
-  static let maxDepth = 200
+  /// hook-driven transient loops). A cycle recurses to this depth before it is reported, so
+  /// it must fit the smallest stack a resolve runs on — 512 KiB on an Apple platform's
+  /// secondary thread and cooperative pool — with room for the caller's own frames: a level
+  /// takes about 4.3 KiB in a debug build (1.8 KiB optimised), so 64 levels take 280 KiB; at
+  /// 200 a cycle overflowed such a stack instead of being reported. Real graphs nest far less.
+  static let maxDepth = 64
 
   /// One tracked resolution's state, shared by its nested resolves (and by a task a factory
   /// starts, which inherits it — hence an atomic): how many tracked resolves are under way.

@@ -325,6 +325,39 @@ struct ContainerChildTests {
       .initCompleted { c, _ in _ = try c.resolve(Loop.self) }
     #expect(throws: DependencyError.self) { try container.resolve(Loop.self) }
   }
+
+  /// A cycle is reported before it outgrows the stack of an Apple platform's secondary thread
+  /// or of the cooperative pool there (512 KiB), in a debug build: found by depth, a cycle
+  /// made by factories or by hooks recurses until the limit, and must fit.
+  @Test(arguments: [false, true])
+  func aCycleIsReportedWithinA512KiBStack(throughHooks: Bool) {
+    final class Loop: Sendable {}
+    let container = DependencyContainer()
+    if throughHooks {
+      container.register(Loop.self) { _ in Loop() }
+        .initCompleted { c, _ in _ = try c.resolve(Loop.self) }
+    } else {
+      container.register(Loop.self) { c in
+        _ = try c.resolve(Loop.self)
+        return Loop()
+      }
+    }
+    let outcome = Lock<String?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      do {
+        _ = try container.resolve(Loop.self)
+        outcome.withLock { $0 = "resolved" }
+      } catch {
+        outcome.withLock { $0 = "\(type(of: error))" }
+      }
+      done.signal()
+    }
+    thread.stackSize = 512 << 10
+    thread.start()
+    #expect(done.wait(timeout: .now() + 60) == .success)
+    #expect(outcome.withLock { $0 } == "DependencyError")
+  }
 }
 
 @Suite("DependencyContainer concurrency")
