@@ -52,6 +52,16 @@ struct HTTPDateTests {
     #expect(RetryPolicy.parseRetryAfter(text, now: now) == nil)
   }
 
+  /// Runs of spaces between the parts are read as one (asctime pads the day with one), up to a
+  /// text of 64 bytes; a longer one is no date, whatever it holds.
+  @Test(arguments: [(64, true), (65, false)])
+  func aDateIsReadUpTo64Bytes(length: Int, read: Bool) {
+    let padding = String(repeating: " ", count: length - "Sun, 06 Nov 1994 08:49:37 GMT".count)
+    let text = "Sun, 06 Nov 1994" + padding + " 08:49:37 GMT"
+    #expect(text.utf8.count == length)
+    #expect((HTTPDate.parse(text) == example) == read)
+  }
+
   @Test func aLeapSecondIsTheLastOfItsMinute() {
     #expect(
       HTTPDate.parse("Wed, 31 Dec 2016 23:59:60 GMT") == Date(timeIntervalSince1970: 1_483_228_799))
