@@ -46,6 +46,7 @@ struct HTTPDateTests {
     "Sunday, 06-Nov-1994 08:49:37 GMT",
     "Sun Nov 6 08:49:37", "Sun, 06 Nov 1994 08:49:37 GMT" + String(repeating: " x", count: 40),
     "Sun, 99999999999999999999 Nov 1994 08:49:37 GMT", "", "GMT", "\u{0}",
+    "Sunday, 06--Nov-94 08:49:37 GMT", "Sun, 06 Nov 1994 08::49:37 GMT",
   ])
   func anythingElseIsNoDate(_ text: String) {
     #expect(HTTPDate.parse(text, now: now) == nil)
