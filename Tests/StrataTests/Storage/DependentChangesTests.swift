@@ -157,6 +157,28 @@ struct DependentChangesTests {
     #expect(try await store.record("local-a") == nil, "deleted on the server: gone")
   }
 
+  /// A creation tried once without an outcome (the answer lost, the server down) may be on the
+  /// server already, under its key: an edit made afterwards cannot fold into it — a resend under
+  /// that key would be answered with the first send's result, and the edit lost — so it follows.
+  @Test func anEditAfterATryWithoutAnOutcomeFollowsTheCreation() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await Self.create(store, "local-a", "draft")
+    let down = ScriptedServer([.failure(URLError(.timedOut))])
+    let tried = try await store.sync(send: down.send)
+    #expect(tried.map(\.entry.status) == [.pending] && tried.first?.entry.attempts == 1)
+    guard case .append? = try await Self.edit(store, "local-a", "edited") else {
+      Issue.record("a creation tried once is not rewritten: the edit follows it")
+      return
+    }
+    let pending = try await store.outbox()
+    #expect(pending.count == 2 && pending[1].after == pending[0].id)
+    let server = NoteServer()
+    #expect(try await store.sync(send: server.send).map(\.entry.status) == [.synced, .synced])
+    #expect(server.sent.withLock { $0 } == ["create local-a draft", "edit n-101 edited"])
+  }
+
   @Test func aFollowerOfARefusedCreationFailsWithItAndComesBackWithIt() async throws {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
