@@ -3,7 +3,7 @@ SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 SOURCES      := Package.swift Sources Tests Snippets
 
-.PHONY: all build test outside api api-check test-load demo install bench bench-check bench-swinject contract leaks docs \
+.PHONY: all build test outside api api-check test-load demo install bench bench-check bench-swinject contract contract-httpbin leaks docs \
   format lint clean
 
 all: build
@@ -144,6 +144,16 @@ contract:
 	  echo "usage: STRATA_CONTRACT_API=https://dummyjson.com make contract"; exit 2; }
 	$(SWIFT) build --build-tests $(STRICT)
 	STRATA_CONTRACT_API='$(STRATA_CONTRACT_API)' $(SWIFT) test --skip-build --filter ContractTests
+
+## contract-httpbin: NetworkService.stream against httpbin (postmanlabs/httpbin), a server no one
+## here wrote; never run by CI. On loopback: python3 -m venv .build-httpbin &&
+## .build-httpbin/bin/pip install httpbin gunicorn && .build-httpbin/bin/gunicorn -b 127.0.0.1:8898
+## -w 4 httpbin:app &   then   STRATA_HTTPBIN=http://127.0.0.1:8898 make contract-httpbin
+contract-httpbin:
+	@test -n "$(STRATA_HTTPBIN)" || { \
+	  echo "usage: STRATA_HTTPBIN=http://127.0.0.1:8898 make contract-httpbin"; exit 2; }
+	$(SWIFT) build --build-tests $(STRICT)
+	STRATA_HTTPBIN='$(STRATA_HTTPBIN)' $(SWIFT) test --skip-build --filter HTTPBinStreamContractTests
 
 ## leaks: the integration and reliability suites under AddressSanitizer + LeakSanitizer.
 ## Fails on a test failure or on any leak whose stack has a frame in Strata's own modules

@@ -90,6 +90,26 @@ struct HostileEventServerTests {
     #expect(try await iterator.next() == ServerSentEvent(data: "after"))
   }
 
+  /// Lines, then the connection cut short of its `Content-Length`: what came was handed over,
+  /// so the GET is not tried again (its lines would come twice), though the policy retries.
+  @Test func aLineStreamCutAfterItsFirstBytesIsNeverRepeated() async throws {
+    let server = try CannedHTTPServer(
+      response: Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\none\ntwo\n".utf8))
+    var lines: [String] = []
+    let error = await networkError {
+      for try await line in Self.service(server).stream(Request<String>(path: "log")) {
+        lines.append(line)
+      }
+    }
+    #expect(lines == ["one", "two"])
+    guard case .transport(let cause)? = error?.kind else {
+      Issue.record("ended with \(String(describing: error)), not the cut")
+      return
+    }
+    #expect(cause.code == .networkConnectionLost)
+    #expect(server.requests == 1, "read once: a retry would hand the lines over again")
+  }
+
   @Test func anAnswerThatNeverSendsAByteEndsWithATimeout() async throws {
     // Listening, never accepting: the request is sent, no byte ever comes back.
     let listener = try Socket.listen(port: 0, backlog: 4)
