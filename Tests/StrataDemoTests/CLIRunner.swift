@@ -115,6 +115,11 @@ struct CLIRunner: Sendable {
     }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     group.wait()
+    // Closed now, not left to the pipes: the `Process` keeps its pipes, a read end each, long
+    // after the child is gone, and a suite that starts hundreds of processes then held 1,400
+    // descriptors at once — past which `Process.run()` itself crashes on Linux (see `spawn`).
+    try? output.fileHandleForReading.close()
+    try? errors.fileHandleForReading.close()
     process.waitUntilExit()
     timer.cancel()
     return Result(
@@ -171,10 +176,13 @@ struct CLIRunner: Sendable {
 
   /// `Process.run()` on Linux lists `/proc/self/fd` and copies all 256 bytes of each entry's
   /// name though glibc's entries are shorter: when the last one ends its directory buffer and
-  /// the next page is not mapped, the test process dies (a SIGSEGV inside `Process.run`,
-  /// about one full suite run in five under load; swift-corelibs-foundation #5472, fixed
-  /// after this toolchain). From the first spawn on, blocks of 16 KiB and more are mapped on
-  /// their own: the 32 KiB directory buffer then always has most of a page after it.
+  /// the next page is not mapped, the test process dies (a SIGSEGV inside `Process.run`;
+  /// swift-corelibs-foundation #5472, fixed after this toolchain). The buffer (32 KiB) fills
+  /// only past ~1,350 open descriptors, so the real guard is that the suite never holds that
+  /// many (each run closes its pipes' read ends: a full run peaks near 600). Besides, from the
+  /// first spawn on, blocks of 16 KiB and more are mapped on their own where a new block is
+  /// needed, leaving room after the buffer — not where malloc reuses freed heap, which is why
+  /// this alone did not hold.
   private static let roomAfterDirectoryBuffers: Void = {
     #if canImport(Glibc)
       typealias SetOption = @convention(c) (Int32, Int32) -> Int32

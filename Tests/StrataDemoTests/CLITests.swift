@@ -282,8 +282,11 @@ struct CLITests {
     // Not the test runner's stderr: a server left running must not keep `swift test` waiting.
     process.standardError = FileHandle.nullDevice
     try CLIRunner.spawn(process)
-    defer { process.terminate() }
     let handle = output.fileHandleForReading
+    defer {
+      process.terminate()
+      try? handle.close()
+    }
     let line = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
       DispatchQueue.global().async {
         var line = Data()

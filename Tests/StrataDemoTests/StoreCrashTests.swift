@@ -52,6 +52,7 @@ struct StoreCrashTests {
             pending = pending[(newline + 1)...]
           }
         }
+        try? reader.close()  // at the end of its output: not held until the Process goes
       }
     }
 
