@@ -69,6 +69,20 @@ struct HTTPCacheIndexTests {
     cache.lookUp(request(number), account: nil) != nil
   }
 
+  /// A miss finds no file and writes nothing: no "removed" line for a file that never was, so
+  /// a process reading many answers it does not have never touches the index.
+  @Test func aMissWritesNothingToTheIndex() throws {
+    let root = NSTemporaryDirectory() + "strata-index-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let clock = Clock()
+    let directory = try Self.directory(keeping: 0...2, root, clock)
+    let index = directory + "/index"
+    let before = try FileManager.default.attributesOfItem(atPath: index)[.size] as? Int
+    let next = Self.process(root, clock)
+    #expect(!Self.isKept(7, in: next) && !Self.isKept(8, in: next))
+    #expect(try FileManager.default.attributesOfItem(atPath: index)[.size] as? Int == before)
+  }
+
   /// A process that finds 2,000 answers kept reads, misses and stores without listing the
   /// directory, and counts them from the index — no directory listing on any of those paths.
   @Test func noLookupStoreOrCountListsTheDirectory() throws {

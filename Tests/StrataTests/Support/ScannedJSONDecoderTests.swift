@@ -151,6 +151,30 @@ struct ScannedJSONDecoderTests {
     #expect(gaps.0 == [nil, "a", nil, "b"] && gaps.0 == gaps.1)
   }
 
+  /// Which elements of an array are there, read as a hand-written `Decodable` reads them:
+  /// `decodeNil()` on the array's container, then the element when it is not null.
+  struct Presence: Decodable, Equatable {
+    var present: [Bool]
+    init(from decoder: any Decoder) throws {
+      var elements = try decoder.unkeyedContainer()
+      present = []
+      while !elements.isAtEnd {
+        if try elements.decodeNil() {
+          present.append(false)
+        } else {
+          _ = try elements.decode(Int.self)
+          present.append(true)
+        }
+      }
+    }
+  }
+
+  @Test func anArraysNullsAreToldApartFromItsValues() throws {
+    let (scanned, reference) = try Self.bothWays(Presence.self, "[1,null,2,null]")
+    #expect(scanned?.present == [true, false, true, false], "read by the scan")
+    #expect(scanned == reference)
+  }
+
   struct Tree: Codable, Equatable {
     var children: [Tree]
   }
