@@ -17,27 +17,17 @@ import Testing
 @Suite("PrivateFile: only a file with bytes is truncated")
 struct PrivateFileTruncationTests {
   /// The system's files, counting the truncations asked for.
-  final class CountingFiles: DurableFiles {
-    let system = SystemFiles()
+  final class CountingFiles: ForwardingFiles {
     let truncations = Lock(0)
-    func open(_ path: String, _ flags: Int32) -> Int32 { system.open(path, flags) }
-    func close(_ fd: Int32) { system.close(fd) }
-    func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool { system.write(fd, bytes) }
-    func sync(_ fd: Int32) -> Bool { system.sync(fd) }
     func truncate(_ fd: Int32, to length: Int) -> Bool {
       truncations.withLock { $0 += 1 }
-      return system.truncate(fd, to: length)
+      return SystemFiles().truncate(fd, to: length)
     }
-    func rename(_ from: String, _ to: String) -> Bool { system.rename(from, to) }
-    func unlink(_ path: String) { system.unlink(path) }
-    func syncDirectory(of path: String) -> Bool { system.syncDirectory(of: path) }
   }
 
   @Test func aNewOrEmptyFileIsNotCutAndAFileWithBytesIs() throws {
-    let directory = FileManager.default.temporaryDirectory.path + "/strata-trunc-\(UUID())"
-    #expect(PrivateFile.makeDirectory(directory) == nil)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let path = directory + "/part"
+    let directory = try TemporaryDirectory()
+    let path = directory.path + "/part"
     let files = CountingFiles()
 
     let made = try #require(

@@ -12,7 +12,7 @@ import Testing
 
 /// Real files whose next write, once armed, puts half its bytes on disk and fails as a full
 /// disk does.
-private final class HalfWriteFiles: DurableFiles {
+private final class HalfWriteFiles: ForwardingFiles {
   private let armed = Lock(false)
   private let system = SystemFiles()
 
@@ -28,16 +28,6 @@ private final class HalfWriteFiles: DurableFiles {
     errno = ENOSPC
     return false
   }
-
-  func open(_ path: String, _ flags: Int32) -> Int32 {
-    system.open(path, flags)
-  }
-  func close(_ fd: Int32) { system.close(fd) }
-  func sync(_ fd: Int32) -> Bool { system.sync(fd) }
-  func truncate(_ fd: Int32, to length: Int) -> Bool { system.truncate(fd, to: length) }
-  func rename(_ from: String, _ to: String) -> Bool { system.rename(from, to) }
-  func unlink(_ path: String) { system.unlink(path) }
-  func syncDirectory(of path: String) -> Bool { system.syncDirectory(of: path) }
 }
 
 @Suite("LocalStore: a failed append")
