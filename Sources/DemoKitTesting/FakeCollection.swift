@@ -10,6 +10,8 @@ public protocol FakeItem: PageItem, Identifiable where ID == Int {
 /// A fake's item that the app also creates and changes: how a call's arguments read in the
 /// script (`create(Title, Body, 1, key K)`).
 public protocol FakeCollectionItem: FakeItem, CollectionItem {
+  /// The item `draft` makes, numbered `id` (as the server numbers a creation).
+  init(_ draft: Draft, id: Int)
   static func script(_ draft: Draft) -> [String]
   static func script(_ edit: Edit) -> [String]
 }
@@ -66,6 +68,9 @@ extension FakeCollection: CollectionRepository where Item: FakeCollectionItem {
   public func item(id: Int) async throws -> Item {
     try await item(String(describing: Item.self).lowercased(), id: id)
   }
+}
+
+extension FakeCollection: RemoteCollection where Item: FakeCollectionItem {
 
   /// A key seen before gets its first answer, as a server honouring keys does.
   public func create(_ draft: Item.Draft, idempotencyKey: String) async throws -> Item {

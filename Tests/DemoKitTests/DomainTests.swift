@@ -118,7 +118,7 @@ struct DomainTests {
       #expect(ItemID(bad) == nil, "\(bad)")
     }
     for _ in 0..<2_000 {
-      let id = OfflineCollection<Post>.newLocalId()
+      let id = SyncedCollection<Post>.newLocalId()
       #expect(ItemID(id) == .local(id), "\(id)")
     }
   }

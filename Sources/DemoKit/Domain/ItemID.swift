@@ -1,11 +1,10 @@
-/// Which item a change is for: one the server numbered, or one made on this device and not yet
-/// numbered (or numbered since: the device keeps its local id beside the server's).
-public enum ItemID: Sendable, Hashable, CustomStringConvertible {
-  case server(Int)
-  /// Eight lowercase hex digits, at least one a letter, as
-  /// ``OfflineCollection/newLocalId()`` draws them.
-  case local(String)
+import Strata
 
+/// Which post or todo a command means: one the server numbered (DummyJSON numbers them), or one
+/// made on this device, by its local id.
+public typealias ItemID = ItemReference<Int>
+
+extension ItemReference where ID == Int {
   /// A server id (1 to 1,000,000,000) or a local id; nil for anything else.
   public init?(_ text: String) {
     if text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
@@ -18,27 +17,6 @@ public enum ItemID: Sendable, Hashable, CustomStringConvertible {
     } else {
       return nil
     }
-  }
-
-  public var description: String {
-    switch self {
-    case .server(let id): String(id)
-    case .local(let id): id
-    }
-  }
-
-  /// The record key on the device: `<prefix>-<id>` for a server id, `local-<id>` for a local one.
-  func key(_ prefix: String) -> String {
-    switch self {
-    case .server(let id): "\(prefix)-\(id)"
-    case .local(let id): "local-\(id)"
-    }
-  }
-
-  /// The server id in a record key `<prefix>-<id>`; nil for a local key (not numbered yet).
-  static func server(in key: String?, _ prefix: String) -> Int? {
-    guard let key, key.hasPrefix(prefix + "-") else { return nil }
-    return Int(key.dropFirst(prefix.count + 1))
   }
 }
 

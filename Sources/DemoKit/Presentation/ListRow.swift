@@ -19,7 +19,7 @@ public struct ListRow<Item: Sendable & Equatable>: Identifiable, Equatable, Send
 extension Array {
   /// Shows `entry` under `id`: in place of the row it had, else on top; off the list when
   /// deleted and not refused.
-  mutating func show<Item>(_ entry: OfflineCollection<Item>.Entry, as id: ItemID)
+  mutating func show<Item>(_ entry: SyncedCollection<Item>.Entry, as id: ItemID)
   where Element == ListRow<Item> {
     let row = ListRow(id: id, item: entry.item, status: entry.status, message: entry.message)
     let index = firstIndex { $0.id == id }
@@ -34,7 +34,7 @@ extension Array {
 
   /// The device's changes not yet synced, over a page just loaded: each in place of the row
   /// it changes, else on top.
-  mutating func showWaiting<Item>(_ entries: [OfflineCollection<Item>.Entry], id: (Item) -> Int)
+  mutating func showWaiting<Item>(_ entries: [SyncedCollection<Item>.Entry], id: (Item) -> Int)
   where Element == ListRow<Item> {
     for entry in entries.reversed() where entry.status != .synced {
       show(entry, as: entry.localId.map(ItemID.local) ?? .server(id(entry.item)))
@@ -102,8 +102,8 @@ extension OptimisticList {
   /// honours the key): the server's item replaces the guess, or the guess goes and the error
   /// is thrown.
   func createShown(_ draft: Device.Value.Draft) async throws -> Device.Value {
-    let guess = ItemID.local(OfflineCollection<Device.Value>.newLocalId())
-    rows.insert(ListRow(id: guess, item: Device.Value(draft, id: 0), status: .pending), at: 0)
+    let guess = ItemID.local(SyncedCollection<Device.Value>.newLocalId())
+    rows.insert(ListRow(id: guess, item: Device.Value(draft), status: .pending), at: 0)
     do {
       let saved = try await repo.create(draft, idempotencyKey: UUID().uuidString)
       rows.replace(guess, with: ListRow(id: .server(saved.id), item: saved))
@@ -118,7 +118,7 @@ extension OptimisticList {
   /// (asked, no route, a local id, a change to it waiting), else on the server by its number,
   /// under a key of its own; back in its place on failure (the error thrown).
   func deleteShown(_ id: ItemID, keepOffline: Bool) async throws
-    -> OfflineCollection<Device.Value>.Deletion
+    -> SyncedCollection<Device.Value>.Deletion
   {
     let waiting = rows.isWaiting(id)
     let index = rows.firstIndex { $0.id == id }
@@ -131,6 +131,8 @@ extension OptimisticList {
       }
       guard case .server(let number) = id else { throw NotOnDevice(Device.name, id) }
       try await repo.delete(id: number, idempotencyKey: UUID().uuidString)
+      // Gone from the server: the device's copy goes too (a page kept it as synced).
+      try await offline.store?.collection.forget(id)
       return .deleted
     } catch {
       if let removed, let index { rows.insert(removed, at: min(index, rows.count)) }

@@ -95,7 +95,10 @@ extension LocalStore {
         outcomes.append(Outcome(entry: entry, settled: try await keepOutcome(&entry, nil)))
         continue
       }
+      // On disk before it goes: a change that may have reached the server is never
+      // rewritten (a later edit follows it as a change of its own), even after a kill.
       entry.attempts += 1
+      try await writeAttempt(entry)
       var answer: Settled?
       var cancelled = false
       do {
@@ -103,16 +106,19 @@ extension LocalStore {
         entry.status = .synced
         entry.message = nil
       } catch let error as NetworkError where error.kind == .unauthorized(.sessionEnded) {
-        break  // not sent: it waits for its owner's session, as it was
+        // Not sent: it waits for its owner's session, as it was (the attempt not counted).
+        entry.attempts -= 1
+        try await writeAttempt(entry)
+        break
       } catch let conflict as ChangeConflict {
         Self.conflicted(&entry, conflict)
       } catch let error as NetworkError where error.status == 412 {
         // A precondition the sender set (`If-Match`) and the server's value no longer meets;
         // a sender that reads the server's value throws a ChangeConflict holding it instead.
         Self.conflicted(&entry, ChangeConflict(encoded: nil, version: nil, fields: []))
-      } catch let error as NetworkError where error.isAbsenceAfterDelete && entry.attempts > 1 {
-        // Sent before with no outcome recorded (a lost answer, a killed process): that send
-        // deleted it. The effect happened; a 404 now is not a failure.
+      } catch let error as NetworkError where error.isAbsenceAfterDelete {
+        // Gone already: an earlier send whose answer was lost (a killed process), or another
+        // device, deleted it. What the deletion asked for holds; a 404 is not a failure.
         (entry.status, entry.message) = (.synced, Self.deletedEarlier)
       } catch {
         cancelled = error is CancellationError
@@ -179,7 +185,7 @@ extension LocalStore {
   }
 
   static var deletedEarlier: String {
-    "already gone: an earlier send of this deletion arrived (its answer was lost)"
+    "already gone on the server (deleted by an earlier send or elsewhere)"
   }
 
   private static var followsRefused: String { "not sent: the change it follows failed: " }
@@ -208,15 +214,27 @@ extension LocalStore {
     return kept
   }
 
+  /// Records that `entry` is about to be sent (its ``OutboxEntry/attempts`` counted), before
+  /// it goes: from then on it is never rewritten, and a kill before its outcome is recorded
+  /// leaves it to be sent again under its key.
+  private func writeAttempt(_ entry: OutboxEntry) async throws {
+    try await writing { _ in (.rewrite(entry: entry, record: nil, formerKey: nil), ()) }
+  }
+
   /// Writes a send's outcome: the entry, and the value under its record key — the answer, or
   /// the value shown for it with the entry's status.
   private func writeOutcome(_ entry: OutboxEntry, _ answer: Settled?) async throws {
     let stamp = now()
-    try await writing { state in (Self.settle(entry, answer, in: state, at: stamp), ()) }
+    let server = answer.flatMap { try? encoder.encode($0.value) }
+    try await writing { state in
+      (Self.settle(entry, answer, server: server, in: state, at: stamp), ())
+    }
   }
 
+  /// `server`: the answer's value as JSON, which the value shown for changes still to go sits on.
   private static func settle(
-    _ entry: OutboxEntry, _ answer: Settled?, in state: StoreState<Value>, at stamp: Date
+    _ entry: OutboxEntry, _ answer: Settled?, server: Data?, in state: StoreState<Value>,
+    at stamp: Date
   ) -> StoreChange<Value> {
     var entry = entry
     if let answer {
@@ -230,6 +248,7 @@ extension LocalStore {
       // they made of it until they are sent.
       if !state.followers(of: entry.id).isEmpty, var shown = state.records[key] {
         (shown.serverKey, shown.updatedAt, shown.version) = (serverKey, stamp, answer.version)
+        shown.serverValue = server
         return .rewrite(entry: entry, record: shown, formerKey: nil)
       }
       return .rewrite(

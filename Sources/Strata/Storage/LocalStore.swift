@@ -165,7 +165,7 @@ public actor LocalStore<Value: Codable & Sendable> {
         // holding 100,000 changes takes a new one as fast as an empty one.
         guard let made = try plan(nil, nil) else { return (nil, nil) }
         let change = Self.change(
-          made, id: id, to: id.uuidString, nil, nil, nil, at: stamp, base: (nil, nil))
+          made, id: id, to: id.uuidString, nil, nil, nil, at: stamp, base: (nil, nil), server: nil)
         return (change.journal, change.entry)
       }
       let matching = state.keys(matching: key)
@@ -182,9 +182,12 @@ public actor LocalStore<Value: Codable & Sendable> {
       // change of the device's still to go, which it follows instead).
       let current = state.records[found]
       let base = current.flatMap { $0.status == .synced && newest == nil ? $0 : nil }
+      let baseJSON = base.flatMap { try? encoder.encode($0.value) }
+      // The server's value stays apart under the change: what a discard goes back to.
+      let server = current?.status == .synced ? baseJSON : current?.serverValue
       let change = Self.change(
         made, id: id, to: found, current, newest, unsent, at: stamp,
-        base: (base.flatMap { try? encoder.encode($0.value) }, base?.version))
+        base: (baseJSON, base?.version), server: server)
       return (change.journal, change.entry)
     }
   }
@@ -192,14 +195,14 @@ public actor LocalStore<Value: Codable & Sendable> {
   private static func change(
     _ plan: OutboxPlan<Value>, id: UUID, to key: String, _ current: StoredRecord<Value>?,
     _ newest: OutboxEntry?, _ unsent: OutboxEntry?, at stamp: Date,
-    base: (value: Data?, version: String?)
+    base: (value: Data?, version: String?), server: Data?
   ) -> (journal: StoreChange<Value>?, entry: OutboxEntry?) {
     // nil shows the value it had, deleted.
     func shown(_ value: Value?) -> StoredRecord<Value>? {
       guard let shown = value ?? current?.value else { return nil }
       return StoredRecord(
         value: shown, status: .pending, updatedAt: stamp, deleted: value == nil,
-        serverKey: current?.serverKey, version: current?.version)
+        serverKey: current?.serverKey, version: current?.version, serverValue: server)
     }
     switch plan {
     case .append(let kind, let payload, let value):
@@ -236,14 +239,31 @@ public actor LocalStore<Value: Codable & Sendable> {
     }
   }
 
-  /// Drops a refused change for good (and the value shown for it, unless the server has it):
-  /// the user gave up on it. Pending and synced changes are not touched.
+  /// Drops a refused change for good, and the changes that follow it: the user gave up on it.
+  /// The value goes back to the server's value as last seen (synced); one the server never
+  /// had (made here, its creation refused) is dropped. Pending and synced changes are not
+  /// touched.
   /// - Returns: Whether a refused change with that identity was there.
   @discardableResult
   public func discard(_ id: UUID) async throws -> Bool {
     try await writing { state in
       guard state.entry(id)?.status == .failed else { return (nil, false) }
       return (.discard(id: id), true)
+    }
+  }
+
+  /// Drops the synced value under `key` (or the one value the server gave that key): the
+  /// server deleted it. A value with a change still to settle stays: that change meets the
+  /// deletion when it is sent.
+  /// - Returns: Whether a value was dropped.
+  @discardableResult
+  public func forget(_ key: String) async throws -> Bool {
+    try await writing { state in
+      let matching = state.keys(matching: key)
+      guard matching.count == 1, let found = matching.first,
+        state.records[found]?.status == .synced
+      else { return (nil, false) }
+      return (.forget(key: found), true)
     }
   }
 
@@ -265,15 +285,24 @@ public actor LocalStore<Value: Codable & Sendable> {
         (entry.status, entry.message, entry.conflict) = (.pending, nil, nil)
         (entry.base, entry.baseVersion) = (conflict.theirs, conflict.version)
         record?.status = .pending
+        if let theirs = conflict.theirs { record?.serverValue = theirs }
       case .theirs:
         guard let theirs = conflict.theirs,
           let value = try? decoder.decode(Value.self, from: theirs)
-        else { return (.discard(id: id), true) }
+        else {
+          // Their value is unknown (not kept): the value goes, for the next page to bring
+          // back — the one it was made from is not what the server has now.
+          (entry.status, entry.message, entry.conflict) = (.synced, Self.keptTheirs, nil)
+          record?.deleted = true
+          record?.status = .synced
+          return (.rewrite(entry: entry, record: record, formerKey: nil), true)
+        }
         (entry.status, entry.message, entry.conflict) = (.synced, Self.keptTheirs, nil)
         record?.value = value
         record?.status = .synced
         record?.deleted = false
         record?.version = conflict.version
+        record?.serverValue = nil
       }
       record?.message = nil
       record?.updatedAt = stamp

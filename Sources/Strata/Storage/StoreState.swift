@@ -16,6 +16,8 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   case rewrite(entry: OutboxEntry, record: StoredRecord<Value>?, formerKey: String?)
   /// Refused changes put back in the queue.
   case requeue(ids: [UUID], at: Date)
+  /// A synced value the server no longer has (deleted there): dropped.
+  case forget(key: String)
   /// A change discarded — refused and given up, or dropped before it was sent — with the
   /// value shown for it unless that is synced, and the changes that follow it
   /// (``OutboxEntry/after``).
@@ -24,7 +26,7 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   /// The names in the journal's lines: those of the first stores, which every store since
   /// reads (`enqueue` is an append, `settle` a rewrite).
   enum CodingKeys: String, CodingKey {
-    case put, replaceSynced, requeue, discard
+    case put, replaceSynced, requeue, discard, forget
     case append = "enqueue"
     case rewrite = "settle"
   }
@@ -114,9 +116,15 @@ struct StoreState<Value: Codable & Sendable> {
       let ids = Set(dropped.map(\.id))
       outbox.removeAll { ids.contains($0.id) }
       for key in Set(dropped.compactMap(\.recordKey)) where records[key]?.status != .synced {
-        records[key] = nil
+        // Another change to it still waits: it goes on showing what that one made of it.
+        guard !outbox.contains(where: { $0.recordKey == key && $0.status != .synced }) else {
+          continue
+        }
+        records[key] = records[key].flatMap(Self.serverSide)
       }
       positions = nil  // the entries after it moved
+    case .forget(let key):
+      if records[key]?.status == .synced { records[key] = nil }
     case .requeue(let ids, let stamp):
       for id in ids {
         guard let position = position(of: id), outbox[position].status == .failed else {
@@ -182,6 +190,17 @@ struct StoreState<Value: Codable & Sendable> {
     if entry.status == .synced, records[key]?.deleted == true, following.isEmpty {
       records[key] = nil
     }
+  }
+
+  /// What `record` goes back to when every change on top of it is dropped: the server's value
+  /// as last seen, synced; nil when the server never had it (made here).
+  private static func serverSide(_ record: StoredRecord<Value>) -> StoredRecord<Value>? {
+    guard let json = record.serverValue,
+      let value = try? StoreJSON.decoder().decode(Value.self, from: json)
+    else { return nil }
+    return StoredRecord(
+      value: value, status: .synced, updatedAt: record.updatedAt, serverKey: record.serverKey,
+      version: record.version)
   }
 
   /// Moves a record written before values kept their own key for life — kept under the

@@ -46,6 +46,14 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
     get { rare.fields.version }
     set { rare.fields.version = newValue }
   }
+  /// The server's value as last seen (JSON, as the store encodes values) while the device has
+  /// a change on top of it (`pending`, `failed`, `conflicted`): what the value goes back to when
+  /// the change is dropped. Nil for a value the server has as shown (`synced`) and for one made
+  /// here that the server never had.
+  package var serverValue: Data? {
+    get { rare.fields.server }
+    set { rare.fields.server = newValue }
+  }
   /// The `localKey` of a store written before records kept their own key for life (the record
   /// was then kept under the server's key): read, never written; the store moves the record
   /// back under it when it reads one.
@@ -60,14 +68,17 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
   /// A record (what a store writes; tests build their own).
   package init(
     value: Value, status: SyncStatus, updatedAt: Date, message: String? = nil,
-    deleted: Bool = false, serverKey: String? = nil, version: String? = nil
+    deleted: Bool = false, serverKey: String? = nil, version: String? = nil,
+    serverValue: Data? = nil
   ) {
     (self.value, self.status, self.updatedAt, self.deleted) = (value, status, updatedAt, deleted)
-    rare = OutOfLine(RecordRareFields(message: message, serverKey: serverKey, version: version))
+    rare = OutOfLine(
+      RecordRareFields(
+        message: message, serverKey: serverKey, version: version, server: serverValue))
   }
 
   private enum CodingKeys: String, CodingKey {
-    case value, status, updatedAt, message, deleted, serverKey, version, localKey
+    case value, status, updatedAt, message, deleted, serverKey, version, localKey, server
   }
 
   public init(from decoder: any Decoder) throws {
@@ -79,7 +90,8 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
       message: try fields.decodeIfPresent(String.self, forKey: .message),
       deleted: try fields.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
       serverKey: try fields.decodeIfPresent(String.self, forKey: .serverKey),
-      version: try fields.decodeIfPresent(String.self, forKey: .version))
+      version: try fields.decodeIfPresent(String.self, forKey: .version),
+      serverValue: try fields.decodeIfPresent(Data.self, forKey: .server))
     legacyLocalKey = try fields.decodeIfPresent(String.self, forKey: .localKey)
   }
 
@@ -93,6 +105,7 @@ public struct StoredRecord<Value: Codable & Sendable>: Codable, Sendable {
     if deleted { try fields.encode(true, forKey: .deleted) }
     try fields.encodeIfPresent(serverKey, forKey: .serverKey)
     try fields.encodeIfPresent(version, forKey: .version)
+    try fields.encodeIfPresent(serverValue, forKey: .server)
   }
 }
 
@@ -104,4 +117,5 @@ struct RecordRareFields: OutOfLineFields {
   var serverKey: String?
   var version: String?
   var legacyLocalKey: String?
+  var server: Data?
 }

@@ -4,11 +4,12 @@ import Strata
 /// What `posts --local` and `todos --local` print: the items the device keeps for the owner
 /// signed in now (an account, or the device when signed out), with where each stands with the
 /// server — a table whose footer names the owner, or JSON rows
-/// `{"<name>": item, "status", "message", "account"}` (`account` null for the device's).
+/// `{"<name>": item, "status", "message", "account", "changes"}` (`account` null for the
+/// device's; `changes` the keys of its changes not yet synced).
 enum DeviceList {
-  @MainActor static func output<Item: Encodable & Identifiable>(
-    _ collection: OfflineCollection<Item>, name: Row<Item>.Name, headers: [String],
-    row: (OfflineCollection<Item>.Entry) -> [String]
+  @MainActor static func output<Item: SyncedItem>(
+    _ collection: SyncedCollection<Item>, name: Row<Item>.Name, headers: [String],
+    row: (SyncedCollection<Item>.Entry) -> [String]
   ) async throws -> Output {
     let owner = await collection.currentOwner()
     let entries = try await collection.local()
@@ -23,8 +24,8 @@ enum DeviceList {
   /// What a change kept on the device says: `what` (e.g. `post abcd1234`) is pending — for
   /// whom, and that a sync sends it — as a line, or its row in JSON.
   /// - Throws: ``CommandFailure`` (exit 1) with the server's reason when it was refused.
-  static func kept<Item: Codable & Sendable & Equatable & Identifiable>(
-    _ entry: OfflineCollection<Item>.Entry, _ what: String, name: Row<Item>.Name,
+  static func kept<Item: SyncedItem>(
+    _ entry: SyncedCollection<Item>.Entry, _ what: String, name: Row<Item>.Name,
     owner: DataOwner
   ) throws -> Output {
     let text = Localized.current
@@ -46,8 +47,8 @@ enum DeviceList {
   }
 
   /// What `post delete` and `todo delete` print.
-  static func deletion<Item: Codable & Sendable & Equatable & Identifiable>(
-    _ deletion: OfflineCollection<Item>.Deletion, _ what: String, name: Row<Item>.Name,
+  static func deletion<Item: SyncedItem>(
+    _ deletion: SyncedCollection<Item>.Deletion, _ what: String, name: Row<Item>.Name,
     owner: DataOwner
   ) throws -> Output {
     switch deletion {
@@ -65,14 +66,16 @@ enum DeviceList {
   }
 
   /// One kept item in JSON.
-  struct Row<Item: Codable & Sendable & Equatable & Identifiable>: Encodable
+  struct Row<Item: SyncedItem>: Encodable
   where Item.ID == Int {
     /// The item's key: what it is.
     enum Name: String, CodingKey { case post, todo }
-    private enum Key: String, CodingKey { case status, message, account, localId, deleted }
+    private enum Key: String, CodingKey {
+      case status, message, account, localId, deleted, changes
+    }
 
     let name: Name
-    let entry: OfflineCollection<Item>.Entry
+    let entry: SyncedCollection<Item>.Entry
     let account: String?
 
     func encode(to encoder: any Encoder) throws {
@@ -86,6 +89,8 @@ enum DeviceList {
       try fields.encode(account, forKey: .account)
       try fields.encode(entry.localId, forKey: .localId)
       if entry.deleted { try fields.encode(true, forKey: .deleted) }
+      // The keys `sync --discard`, `--retry-failed` and `--resolve` take, oldest first.
+      try fields.encode(entry.changes, forKey: .changes)
     }
   }
 }

@@ -13,7 +13,7 @@ enum Headings {
 
   /// A kept item's status (`pending`, `failed`: the store's words, as `--json` has them),
   /// with "(deleted)" in the user's language when it is a deletion.
-  static func status<Item>(_ entry: OfflineCollection<Item>.Entry) -> String {
+  static func status<Item>(_ entry: SyncedCollection<Item>.Entry) -> String {
     entry.status.rawValue + (entry.deleted ? " (\(Localized.current("deleted")))" : "")
   }
 }

@@ -112,7 +112,7 @@ enum SyncCommand {
   {
     let wanted = key.uppercased()
     let local: String? =
-      if case .local(let id)? = ItemID(key) { OfflineCollection<Post>.localKey(id) } else { nil }
+      if case .local(let id)? = ItemID(key) { SyncedCollection<Post>.key(.local(id)) } else { nil }
     let matches = { (entries: [OutboxEntry]) in
       entries.filter {
         $0.status == .failed && !wanted.isEmpty
@@ -177,7 +177,7 @@ enum SyncCommand {
     else { throw UsageError(text("resolve.choice", ["id": id]), invocation.command) }
     let keys: Set<String> =
       switch ItemID(id) {
-      case .local(let local)?: [OfflineCollection<Post>.localKey(local)]
+      case .local(let local)?: [SyncedCollection<Post>.key(.local(local))]
       case .server(let number)?: ["post-\(number)", "todo-\(number)"]
       case nil: []
       }
@@ -351,7 +351,7 @@ enum SyncCommand {
     /// `result` says what became of the change, in the language it is given.
     init(_ entry: OutboxEntry, result: (Localized) -> String?) {
       key = entry.idempotencyKey
-      localId = entry.recordKey.flatMap(OfflineCollection<Post>.localId(in:))
+      localId = entry.recordKey.flatMap(ItemID.local(in:))
       kind = entry.kind
       status = entry.status.rawValue
       attempts = entry.attempts

@@ -11,7 +11,7 @@ struct LayeringTests {
   static let layers: [String: Int] = [
     "Support": 0, "Security": 1, "Files": 2, "Identity": 2, "Config": 2, "Caching": 3, "DI": 2,
     "Logging": 3,
-    "Networking": 4, "Auth": 5, "Storage": 5, "Preferences": 5,
+    "Networking": 4, "Auth": 5, "Storage": 5, "Preferences": 5, "Sync": 6,
   ]
 
   /// The demo app's: what every screen shares at the bottom, then the offline layer the

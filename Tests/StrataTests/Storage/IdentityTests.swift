@@ -112,8 +112,8 @@ struct IdentityTests {
     #expect(server.sent.withLock { $0 } == ["create local-a A", "edit n-101 A2"])
   }
 
-  /// A deletion sent before without a recorded outcome (a lost answer, a killed process) and
-  /// answered 404 now: the earlier send deleted it. Synced, not a dead letter.
+  /// A deletion answered 404 — sent before without a recorded outcome (a lost answer, a killed
+  /// process), or deleted by another device — is done: synced, not a dead letter.
   @Test func aResentDeletionAnswered404IsDone() async throws {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
@@ -128,10 +128,18 @@ struct IdentityTests {
     #expect(outcomes.map(\.entry.status) == [.synced])
     #expect(outcomes.first?.entry.message?.hasPrefix("already gone") == true)
     #expect(try await store.record("n-1") == nil, "deleted")
-    // A first send answered 404 is the server's refusal: it did not exist.
+    // A first send answered 404: another device deleted it. What was asked holds: done.
     try await store.replaceSynced(with: [("n-2", Note(id: 2, text: "y"))])
     try await DependentChangesTests.delete(store, "n-2")
-    let refused = try await store.sync(send: ScriptedServer([.failure(gone)]).send)
+    let first = try await store.sync(send: ScriptedServer([.failure(gone)]).send)
+    #expect(first.map(\.entry.status) == [.synced])
+    #expect(first.map(\.entry.attempts) == [1])
+    #expect(try await store.record("n-2") == nil, "deleted")
+    // An edit answered 404 is a refusal: the item it changes is gone.
+    try await store.replaceSynced(with: [("n-3", Note(id: 3, text: "z"))])
+    try await DependentChangesTests.edit(store, "n-3", "z2")
+    let missing = NetworkError.server(status: 404).labelled("PUT /n/3")
+    let refused = try await store.sync(send: ScriptedServer([.failure(missing)]).send)
     #expect(refused.map(\.entry.status) == [.failed])
   }
 

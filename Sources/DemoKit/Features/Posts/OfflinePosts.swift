@@ -1,39 +1,30 @@
 import Foundation
 import Strata
 
-/// Posts kept on this device beside the API (an ``OfflineCollection`` of posts): created,
+/// Posts kept on this device beside the API (a ``SyncedCollection`` of posts): created,
 /// edited and deleted offline as pending, sent by ``sync()`` each under its own idempotency key,
-/// folded and ordered as ``OfflineFeature`` says.
+/// folded, ordered and checked for conflicts as the collection says. What is the demo's own:
+/// ``PostRules`` and the analytics events.
 public struct OfflinePosts: OfflineFeature {
   /// A post as the device has it (id 0 until the server numbers it), with its status.
-  public typealias Item = OfflineCollection<Post>.Entry
+  public typealias Item = SyncedCollection<Post>.Entry
 
-  public static let name = "post"
-  /// The outbox kinds: a creation (a ``PostDraft``), an edit (a ``PostEdit``), a deletion.
-  public static let createKind = "post.create"
-  public static let editKind = "post.update"
-  public static let deleteKind = "post.delete"
-
-  public let collection: OfflineCollection<Post>
-  public let repository: any PostsRepository
-  private let analytics: any Analytics
+  public let collection: SyncedCollection<Post>
+  public let analytics: any Analytics
 
   /// Posts kept in the store `stores` opens for the owner signed in now (`owner`), sent
-  /// through `repository`. An edit or deletion never overwrites a newer version unseen: it is
-  /// checked against the post as the server has it just before the write (its version, or
-  /// its fields); a field changed on both sides is a conflict, which `conflicts` settles
-  /// (default: the change waits, conflicted, for its user).
+  /// through `repository`; a field changed on both sides is a conflict, which `conflicts`
+  /// settles (default: the change waits, conflicted, for its user).
   public init(
     stores: @escaping @Sendable (DataOwner) -> LocalStore<Post>,
     owner: @escaping @Sendable () async -> DataOwner, repository: any PostsRepository,
     connectivity: Connectivity? = nil, maxAttempts: Int = 5, conflicts: ConflictPolicy = .ask,
     analytics: any Analytics = NoAnalytics()
   ) {
-    (self.repository, self.analytics) = (repository, analytics)
-    collection = OfflineCollection(
-      stores: stores, owner: owner, name: "posts", connectivity: connectivity,
-      maxAttempts: maxAttempts, conflicts: conflicts, analytics: analytics
-    ) { entry in try await Self.send(entry, to: repository) }
+    self.analytics = analytics
+    collection = SyncedCollection(
+      api: repository, stores: stores, owner: owner, connectivity: connectivity,
+      maxAttempts: maxAttempts, conflicts: conflicts)
   }
 
   /// Keeps `draft` (trimmed) as a pending post under a local id of its own and, unless
@@ -41,7 +32,7 @@ public struct OfflinePosts: OfflineFeature {
   /// - Throws: ``ValidationError`` before anything is kept, for a post ``PostRules`` refuses.
   public func create(_ draft: PostDraft, offline: Bool = false) async throws -> Item {
     let draft = try PostRules.validated(draft)
-    let item = try await make(draft, offline: offline)
+    let item = try await collection.create(draft, offline: offline)
     analytics.track(
       "post_created", ["user_id": .count(draft.userId), "offline": .flag(item.status == .pending)])
     return item

@@ -34,6 +34,11 @@ extension Post: CollectionItem {
   public typealias Draft = PostDraft
   public typealias Edit = PostEdit
 
+  public static var itemName: String { "post" }
+
+  /// Numbered 0 until the server numbers it.
+  public init(_ draft: PostDraft) { self.init(draft, id: 0) }
+
   public init(_ draft: PostDraft, id: Int) {
     self.init(id: id, title: draft.title, body: draft.body, userId: draft.userId)
   }

@@ -109,7 +109,7 @@ public final class PostsViewModel: OptimisticList {
   /// withdrawn: nothing is sent.
   @discardableResult
   public func delete(_ id: ItemID, keepOffline: Bool = false) async throws
-    -> OfflineCollection<Post>.Deletion
+    -> SyncedCollection<Post>.Deletion
   {
     try await deleteShown(id, keepOffline: keepOffline)
   }

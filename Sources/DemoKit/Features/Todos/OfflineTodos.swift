@@ -1,25 +1,15 @@
 import Foundation
 import Strata
 
-/// Todos kept on this device beside the API (an ``OfflineCollection`` of todos): added,
+/// Todos kept on this device beside the API (a ``SyncedCollection`` of todos): added,
 /// edited, toggled and deleted offline as pending, sent by ``sync()`` — folded into an addition
 /// or an edit not yet sent, as ``OfflinePosts`` does for posts.
 public struct OfflineTodos: OfflineFeature {
   /// A todo as the device has it, with its status.
-  public typealias Item = OfflineCollection<Todo>.Entry
+  public typealias Item = SyncedCollection<Todo>.Entry
 
-  /// The outbox kinds: an addition (a ``TodoDraft``), an edit or toggle (a ``TodoEdit``), a
-  /// deletion.
-  public static let name = "todo"
-  public static let createKind = "todo.add"
-  public static let editKind = "todo.update"
-  public static let deleteKind = "todo.delete"
-  /// What a toggle was before edits existed (`{"id", "completed"}`): still sent from an outbox
-  /// an earlier build kept.
-  public static var formerEditKinds: Set<String> { ["todo.setCompleted"] }
-
-  public let collection: OfflineCollection<Todo>
-  public let repository: any TodosRepository
+  public let collection: SyncedCollection<Todo>
+  public let analytics: any Analytics
 
   /// Todos kept in the store `stores` opens for the owner signed in now (`owner`), changed
   /// through `repository`; a conflict with a newer todo on the server is settled as
@@ -30,11 +20,10 @@ public struct OfflineTodos: OfflineFeature {
     connectivity: Connectivity? = nil, maxAttempts: Int = 5, conflicts: ConflictPolicy = .ask,
     analytics: any Analytics = NoAnalytics()
   ) {
-    self.repository = repository
-    collection = OfflineCollection(
-      stores: stores, owner: owner, name: "todos", connectivity: connectivity,
-      maxAttempts: maxAttempts, conflicts: conflicts, analytics: analytics
-    ) { entry in try await Self.send(entry, to: repository) }
+    self.analytics = analytics
+    collection = SyncedCollection(
+      api: repository, stores: stores, owner: owner, connectivity: connectivity,
+      maxAttempts: maxAttempts, conflicts: conflicts)
   }
 
   /// Keeps `draft` (trimmed) as a pending todo under a local id of its own and, unless
@@ -42,7 +31,7 @@ public struct OfflineTodos: OfflineFeature {
   /// - Throws: ``ValidationError`` before anything is kept, for a todo ``TodoRules`` refuses.
   public func add(_ draft: TodoDraft, offline: Bool = false) async throws -> Item {
     let draft = try TodoRules.validated(draft)
-    return try await make(draft, offline: offline)
+    return try await collection.create(draft, offline: offline)
   }
 
   /// Changes todo `id` as the device has it at that moment and, unless `offline`, sends it.

@@ -42,6 +42,18 @@ extension Todo: CollectionItem {
   public typealias Draft = TodoDraft
   public typealias Edit = TodoEdit
 
+  public static var itemName: String { "todo" }
+  /// An addition is `todo.add`; `todo.setCompleted` is what a toggle was before edits existed
+  /// (`{"id", "completed"}`), still sent from an outbox an earlier build kept.
+  public static var changeKinds: ChangeKinds {
+    ChangeKinds(
+      create: "todo.add", edit: "todo.update", delete: "todo.delete",
+      formerEdits: ["todo.setCompleted"])
+  }
+
+  /// Numbered 0 until the server numbers it.
+  public init(_ draft: TodoDraft) { self.init(draft, id: 0) }
+
   public init(_ draft: TodoDraft, id: Int) {
     self.init(id: id, todo: draft.todo, completed: draft.completed, userId: draft.userId)
   }

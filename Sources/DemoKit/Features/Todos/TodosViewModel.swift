@@ -95,7 +95,7 @@ public final class TodosViewModel: OptimisticList {
   /// Deletes todo `id` as ``PostsViewModel/delete(_:keepOffline:)`` deletes a post.
   @discardableResult
   public func delete(_ id: ItemID, keepOffline: Bool = false) async throws
-    -> OfflineCollection<Todo>.Deletion
+    -> SyncedCollection<Todo>.Deletion
   {
     try await deleteShown(id, keepOffline: keepOffline)
   }

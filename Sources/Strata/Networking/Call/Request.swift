@@ -39,6 +39,9 @@ public struct Request<Response: Decodable & Sendable>: Endpoint {
   /// retried by the service's policy with every write method (POST, PUT, PATCH, DELETE)
   /// included.
   public var idempotencyKey: String?
+  /// Sent as `If-Match`: the version (an `ETag`) a write was made from, so a server whose
+  /// resource changed since answers 412 Precondition Failed and changes nothing.
+  public var ifMatch: String?
   /// How this GET uses the service's ``HTTPCache`` (default ``CachePolicy/useCache``).
   public var cachePolicy: CachePolicy = .useCache
   /// Whether this GET may share one request with identical ones in flight at the same

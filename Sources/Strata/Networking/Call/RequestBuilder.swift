@@ -66,6 +66,7 @@ struct RequestBuilder: Sendable {
       if let file { set("Content-Length", String(file.length)) }
     }
     if let key = endpoint.idempotencyKey { set("Idempotency-Key", key) }
+    if let version = endpoint.ifMatch { set("If-Match", version) }
     for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) { set(name, value) }
     request.allHTTPHeaderFields = Dictionary(fields, uniquingKeysWith: { _, last in last })
     return (request, streamed)

@@ -1,4 +1,4 @@
-import Strata
+import Foundation
 
 /// Sends the outbox by itself: once when it starts, when the network route comes back, after
 /// a sign-in, and every `interval` while changes wait — backing off (doubling up to
@@ -115,10 +115,24 @@ public actor SyncScheduler {
   }
 }
 
+/// What a ``SyncScheduler`` pass sends: an outbox of the owner signed in now
+/// (``SyncedCollection`` is one; an app may wrap one to count its syncs).
+public protocol OutboxSender: Sendable {
+  /// One sync of the current owner's pending changes: the changes it tried, as they now stand.
+  /// - Throws: `FileError.syncInProgress` when another sync holds the store.
+  func sendPending() async throws -> [OutboxEntry]
+  /// The current owner's changes, oldest first.
+  func outbox(of owner: DataOwner?) async throws -> [OutboxEntry]
+}
+
+extension SyncedCollection: OutboxSender {
+  public func sendPending() async throws -> [OutboxEntry] { try await sync().map(\.entry) }
+}
+
 extension SyncScheduler {
-  /// A pass over the outboxes of `features`, in that order (the app's composition root names
-  /// them: posts, then todos); a stop ends it after the change in flight.
-  public static func outbox(_ features: [any OfflineFeature]) -> @Sendable () async -> Pass {
+  /// A pass over `outboxes`, in that order (the app's composition root names them: posts, then
+  /// todos); a stop ends it after the change in flight.
+  public static func outbox(_ outboxes: [any OutboxSender]) -> @Sendable () async -> Pass {
     {
       var sent = 0
       var problem: String?
@@ -129,29 +143,29 @@ extension SyncScheduler {
         if case .syncInProgress = store { return }
         problem = problem ?? store.description
       }
+      func pending(_ outbox: some OutboxSender) async -> [OutboxEntry] {
+        ((try? await outbox.outbox(of: nil)) ?? []).filter { $0.status == .pending }
+      }
       /// The changes one sync sent: its outcomes; when it was stopped (a signal ends a watch),
       /// those pending before it that the store now has as synced — a pass that sent four
       /// before the stop says four.
-      func synced(_ feature: some OfflineFeature) async -> Int {
-        let before = Set(
-          ((try? await feature.outbox()) ?? []).filter { $0.status == .pending }.map(\.id))
+      func synced(_ outbox: some OutboxSender) async -> Int {
+        let before = Set(await pending(outbox).map(\.id))
         do {
-          return try await feature.sync().filter { $0.entry.status == .synced }.count
+          return try await outbox.sendPending().filter { $0.status == .synced }.count
         } catch {
           note(error)
-          let after = (try? await feature.outbox()) ?? []
+          let after = (try? await outbox.outbox(of: nil)) ?? []
           return after.filter { $0.status == .synced && before.contains($0.id) }.count
         }
       }
-      // A stop (the pass's task cancelled) during one feature's sync leaves the others for
-      // the next pass; one before the pass starts sends nothing.
-      for feature in features where !Task.isCancelled {
-        sent += await synced(feature)
+      // A stop (the pass's task cancelled) during one sync leaves the others for the next
+      // pass; one before the pass starts sends nothing.
+      for outbox in outboxes where !Task.isCancelled {
+        sent += await synced(outbox)
       }
       var waiting = 0
-      for feature in features {
-        waiting += ((try? await feature.outbox()) ?? []).filter { $0.status == .pending }.count
-      }
+      for outbox in outboxes { waiting += await pending(outbox).count }
       return Pass(sent: sent, waiting: waiting, problem: problem)
     }
   }

@@ -1,0 +1,118 @@
+import DemoKit
+import Foundation
+import Strata
+import StrataSandbox
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `sync` killed (SIGKILL) while a change is at the server, then another change to the same
+/// post: the change that may have arrived is never rewritten, so both reach the server, in
+/// order, each once — against a sandbox that keeps writes and honours `Idempotency-Key`.
+@Suite("strata-demo: a sync killed mid-send loses no later change")
+struct SyncKilledCLITests {
+  enum Then: String, CaseIterable, Sendable { case edit, delete }
+
+  /// A post made offline; a sync killed while its POST is held at the server (which creates
+  /// the post once let go); then an edit or a deletion offline, and a sync.
+  @Test(arguments: Then.allCases)
+  func aChangeAfterACreationKilledMidSendFollowsIt(_ then: Then) async throws {
+    var configuration = SandboxServer.Configuration()
+    configuration.keepsWrites = true
+    try await CLIRunner.withSandbox(configuration: configuration) { server, cli, api in
+      let made = try await cli.run(
+        api + ["--json", "post", "create", "--offline", "--title", "Before", "--body", "b"])
+      #expect(made.status == 0, "\(made.stderr)")
+      let local = try #require(
+        (try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])?[
+          "localId"] as? String)
+      try await Self.killSync(cli, api, server, holding: "/posts/add")
+
+      let change =
+        then == .edit
+        ? ["post", "edit", local, "--offline", "--title", "After"]
+        : ["post", "delete", local, "--offline"]
+      let kept = try await cli.run(api + change)
+      #expect(kept.status == 0, "\(kept.all)")
+      let sync = try await cli.run(api + ["sync"])
+      #expect(sync.status == 0, "\(sync.all)")
+
+      let posts = server.journal.entries.filter { $0.path == "/posts/add" }
+      #expect(posts.count == 2, "sent again after the kill")
+      #expect(Set(posts.compactMap { $0.header("Idempotency-Key") }).count == 1, "one key")
+      #expect(server.changesDone(path: "/posts/add") == 1, "made once")
+      let id = try #require(Self.createdID(server))
+      switch then {
+      case .edit:
+        #expect(server.journal.count(method: "PUT", path: "/posts/\(id)") == 1)
+        let now = try await Self.read(server, "/posts/\(id)")
+        #expect(now?["title"] as? String == "After", "the edit reached the server")
+      case .delete:
+        #expect(server.journal.count(method: "DELETE", path: "/posts/\(id)") == 1)
+        let status = try await Self.status(server, "/posts/\(id)")
+        #expect(status == 404, "deleted on the server, not withdrawn on the device alone")
+      }
+      let local2 = try await cli.run(api + ["--json", "posts", "--local"])
+      #expect(!local2.stdout.contains("pending"), "\(local2.stdout)")
+    }
+  }
+
+  /// Starts `sync`, waits until its request to `path` is held at the server, kills it, then
+  /// lets the server finish that request (the change happens; the client never hears).
+  static func killSync(
+    _ cli: CLIRunner, _ api: [String], _ server: SandboxServer, holding path: String
+  ) async throws {
+    let held = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    server.faults.add(
+      .init(
+        method: path.hasSuffix("/add") ? "POST" : "PUT", path: path, count: 1,
+        action: .hold {
+          held.signal()
+          release.wait()
+        }))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: cli.executable)
+    process.arguments = api + ["sync"]
+    process.environment = cli.environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try CLIRunner.spawn(process)
+    // A hang guard, not a verdict: the request arrives within a second on any machine.
+    let arrived = await Task.detached { held.wait(timeout: .now() + 120) == .success }.value
+    #expect(arrived, "the sync's request reached the server")
+    _ = kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    release.signal()
+  }
+
+  /// The id the sandbox gave the created post: from its answer to the replayed POST.
+  static func createdID(_ server: SandboxServer) -> Int? {
+    server.journal.entries.compactMap { entry -> Int? in
+      guard entry.method == "PUT" || entry.method == "DELETE",
+        entry.path.hasPrefix("/posts/")
+      else { return nil }
+      return Int(entry.path.dropFirst("/posts/".count))
+    }.first
+  }
+
+  static func read(_ server: SandboxServer, _ path: String) async throws -> [String: Any]? {
+    let (data, _) = try await URLSession.shared.data(
+      from: server.baseURL.appendingPathComponent(path))
+    return try JSONSerialization.jsonObject(with: data) as? [String: Any]
+  }
+
+  static func status(_ server: SandboxServer, _ path: String) async throws -> Int? {
+    let (_, response) = try await URLSession.shared.data(
+      from: server.baseURL.appendingPathComponent(path))
+    return (response as? HTTPURLResponse)?.statusCode
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import StrataConcurrency
+
+@testable import Strata
+
+/// A note, numbered by its server with a name (`n1`, `n2`): an id that is not a number.
+struct Memo: SyncedItem {
+  struct Draft: Codable, Sendable, Equatable { var text: String }
+  struct Edit: ItemEdit {
+    var text: String?
+    func then(_ later: Edit) -> Edit { Edit(text: later.text ?? text) }
+    func applied(to memo: Memo) -> Memo { Memo(id: memo.id, text: text ?? memo.text) }
+  }
+
+  var id: String
+  var text: String
+
+  static var itemName: String { "memo" }
+  init(id: String, text: String) { (self.id, self.text) = (id, text) }
+  init(_ draft: Draft) { self.init(id: "", text: draft.text) }
+  var draft: Draft { Draft(text: text) }
+}
+
+/// A server of memos in memory that honours `Idempotency-Key` (a repeat gets the first answer)
+/// and `If-Match` (a version per memo, 412 when it moved), and records every call. `during`
+/// runs inside each write, while it is "at the server".
+final class MemosAPI: RemoteCollection {
+  struct State {
+    var memos: [String: (memo: Memo, version: Int)] = [:]
+    var answers: [String: Memo] = [:]
+    var calls: [String] = []
+    var next = 1
+    /// Failures for the next calls whose description starts with the key (`update n1`).
+    var failures: [(prefix: String, error: any Error)] = []
+  }
+  let state = Lock(State())
+  let during: @Sendable (String) async -> Void
+
+  init(_ memos: [Memo] = [], during: @escaping @Sendable (String) async -> Void = { _ in }) {
+    self.during = during
+    state.withLock { state in
+      for memo in memos { state.memos[memo.id] = (memo, 1) }
+      state.next = memos.count + 1
+    }
+  }
+
+  var calls: [String] { state.withLock { $0.calls } }
+
+  func fail(_ prefix: String, with error: any Error) {
+    state.withLock { $0.failures.append((prefix, error)) }
+  }
+
+  /// Records `call`; throws the failure planned for it, if any.
+  private func record(_ call: String) throws {
+    let failure: (any Error)? = state.withLock { state in
+      state.calls.append(call)
+      guard let index = state.failures.firstIndex(where: { call.hasPrefix($0.prefix) }) else {
+        return nil
+      }
+      return state.failures.remove(at: index).error
+    }
+    if let failure { throw failure }
+  }
+
+  static func gone(_ method: String, _ id: String) -> NetworkError {
+    NetworkError.server(status: 404).labelled("\(method) /memos/\(id)")
+  }
+
+  func items(limit: Int, skip: Int) async throws -> [Memo] {
+    try record("items")
+    return state.withLock { $0.memos.values.map(\.memo).sorted { $0.id < $1.id } }
+  }
+
+  func latest(id: String) async throws -> (item: Memo, version: String?) {
+    try record("latest \(id)")
+    guard let found = state.withLock({ $0.memos[id] }) else { throw Self.gone("GET", id) }
+    return (found.memo, "\"\(found.version)\"")
+  }
+
+  func create(_ draft: Memo.Draft, idempotencyKey: String) async throws -> Memo {
+    await during("create")
+    try record("create \(draft.text)")
+    return state.withLock { state in
+      if let first = state.answers[idempotencyKey] { return first }
+      let memo = Memo(id: "n\(state.next)", text: draft.text)
+      state.next += 1
+      state.memos[memo.id] = (memo, 1)
+      state.answers[idempotencyKey] = memo
+      return memo
+    }
+  }
+
+  func update(id: String, _ edit: Memo.Edit, idempotencyKey: String, ifMatch version: String?)
+    async throws -> (item: Memo, version: String?)
+  {
+    await during("update")
+    try record("update \(id) \(edit.text ?? "-")" + (version.map { " if-match \($0)" } ?? ""))
+    return try state.withLock { state in
+      guard let found = state.memos[id] else { throw Self.gone("PUT", id) }
+      if let version, version != "\"\(found.version)\"" {
+        throw NetworkError.server(status: 412).labelled("PUT /memos/\(id)")
+      }
+      let memo = edit.applied(to: found.memo)
+      state.memos[id] = (memo, found.version + 1)
+      return (memo, "\"\(found.version + 1)\"")
+    }
+  }
+
+  func delete(id: String, idempotencyKey: String, ifMatch version: String?) async throws {
+    await during("delete")
+    try record("delete \(id)")
+    try state.withLock { state in
+      guard state.memos.removeValue(forKey: id) != nil else { throw Self.gone("DELETE", id) }
+    }
+  }
+}
