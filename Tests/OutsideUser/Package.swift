@@ -41,11 +41,17 @@ let package = Package(
         .product(name: "Strata", package: strata),
         .product(name: "StrataSandbox", package: strata),
       ]),
+    // The "Offline and sync" article's adoption of SyncedCollection for DummyJSON's todos
+    // (Snippets/SyncedTodos.swift), as an app outside the package writes it.
+    .target(
+      name: "SyncedTodos", dependencies: [.product(name: "Strata", package: strata)]),
     .testTarget(
       name: "OutsideUserTests",
       dependencies: [
+        "SyncedTodos",
         .product(name: "Strata", package: strata),
         .product(name: "StrataTesting", package: strata),
+        .product(name: "StrataSandbox", package: strata),
       ]),
   ]
     + samples.map { name in

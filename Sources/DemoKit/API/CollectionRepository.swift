@@ -66,9 +66,9 @@ public final class APICollectionRepository<Item: CollectionItem>: CollectionRepo
     _ = try await network.send(request)
   }
 
-  /// The answer and its version: a strong `ETag`, nil when the server sends none.
+  /// The answer and its version: its `ETag`, nil when the server sends none.
   private func versioned(_ request: Request<Item>) async throws -> (item: Item, version: String?) {
     let answer = try await network.send(request)
-    return (answer.value, EntityTag.strong(answer.etag))
+    return (answer.value, answer.etag)
   }
 }

@@ -12,8 +12,9 @@ public protocol RemoteCollection<Item>: Sendable {
   associatedtype Item: SyncedItem
   /// A page of items, in the server's order: `limit` of them after the first `skip`.
   func items(limit: Int, skip: Int) async throws -> [Item]
-  /// The item as the server has it now (asked, never a kept answer) and its version (a strong
-  /// `ETag`; nil when the server gives none).
+  /// The item as the server has it now (asked, never a kept answer) and its version (its
+  /// `ETag`; nil when the server gives none; a weak one is not used, as `If-Match` cannot
+  /// match it).
   /// - Throws: `NetworkError` with status 404 or 410 when it is gone.
   func latest(id: Item.ID) async throws -> (item: Item, version: String?)
   /// Creates an item: the server's answer, numbered.

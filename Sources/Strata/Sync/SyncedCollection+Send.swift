@@ -27,7 +27,7 @@ extension SyncedCollection {
       return try await write.send(ifMatch: version)
     } catch let error as NetworkError where error.status == 412 {
       // Someone changed it since the version this change was based on: read what they made.
-      let (theirs, now) = try await api.latest(id: id)
+      let (theirs, now) = try await latest(id, from: api)
       let fields = try overlapping(write, with: theirs)
       guard fields.isEmpty else {
         throw try ChangeConflict(theirs: theirs, version: now, fields: fields)
@@ -57,7 +57,9 @@ extension SyncedCollection {
       let edit = try JSONDecoder().decode(Item.Edit.self, from: entry.payload)
       let (value, newVersion) = try await api.update(
         id: id, edit, idempotencyKey: key, ifMatch: version)
-      return Settled(key: SyncedCollection.key(.server(id)), value: value, version: newVersion)
+      return Settled(
+        key: SyncedCollection.key(.server(id)), value: value,
+        version: SyncedCollection.strong(newVersion))
     }
   }
 
@@ -84,7 +86,7 @@ extension SyncedCollection {
     let theirs: Item
     let version: String?
     do {
-      (theirs, version) = try await write.api.latest(id: write.id)
+      (theirs, version) = try await latest(write.id, from: write.api)
     } catch let error as NetworkError where !write.isEdit && [404, 410].contains(error.status) {
       return nil
     }
@@ -93,6 +95,21 @@ extension SyncedCollection {
       throw try ChangeConflict(theirs: theirs, version: version, fields: fields)
     }
     return version
+  }
+
+  /// The item as the server has it now, and its version when that can be matched.
+  private static func latest(_ id: Item.ID, from api: any RemoteCollection<Item>) async throws
+    -> (item: Item, version: String?)
+  {
+    let (item, version) = try await api.latest(id: id)
+    return (item, strong(version))
+  }
+
+  /// A strong entity tag as it is; nil for a weak one (`W/"…"`, which Express puts on every
+  /// JSON body): `If-Match` compares strongly (RFC 9110 §13.1.1), so a weak tag could never
+  /// match, and a change is checked against the item's fields instead.
+  static func strong(_ version: String?) -> String? {
+    version.flatMap { $0.hasPrefix("W/") ? nil : $0 }
   }
 
   /// The fields both the change and the server changed since the change's base: the change's

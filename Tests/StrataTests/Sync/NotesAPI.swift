@@ -35,9 +35,14 @@ final class MemosAPI: RemoteCollection {
   }
   let state = Lock(State())
   let during: @Sendable (String) async -> Void
+  /// Tags versions weak (`W/"1"`), as Express does every JSON body: `If-Match` never matches.
+  let weakTags: Bool
 
-  init(_ memos: [Memo] = [], during: @escaping @Sendable (String) async -> Void = { _ in }) {
-    self.during = during
+  init(
+    _ memos: [Memo] = [], weakTags: Bool = false,
+    during: @escaping @Sendable (String) async -> Void = { _ in }
+  ) {
+    (self.during, self.weakTags) = (during, weakTags)
     state.withLock { state in
       for memo in memos { state.memos[memo.id] = (memo, 1) }
       state.next = memos.count + 1
@@ -74,8 +79,10 @@ final class MemosAPI: RemoteCollection {
   func latest(id: String) async throws -> (item: Memo, version: String?) {
     try record("latest \(id)")
     guard let found = state.withLock({ $0.memos[id] }) else { throw Self.gone("GET", id) }
-    return (found.memo, "\"\(found.version)\"")
+    return (found.memo, tag(found.version))
   }
+
+  private func tag(_ version: Int) -> String { (weakTags ? "W/" : "") + "\"\(version)\"" }
 
   func create(_ draft: Memo.Draft, idempotencyKey: String) async throws -> Memo {
     await during("create")
@@ -97,12 +104,13 @@ final class MemosAPI: RemoteCollection {
     try record("update \(id) \(edit.text ?? "-")" + (version.map { " if-match \($0)" } ?? ""))
     return try state.withLock { state in
       guard let found = state.memos[id] else { throw Self.gone("PUT", id) }
-      if let version, version != "\"\(found.version)\"" {
+      // Compared strongly (RFC 9110 §13.1.1): a weak tag never matches.
+      if let version, version.hasPrefix("W/") || version != "\"\(found.version)\"" {
         throw NetworkError.server(status: 412).labelled("PUT /memos/\(id)")
       }
       let memo = edit.applied(to: found.memo)
       state.memos[id] = (memo, found.version + 1)
-      return (memo, "\"\(found.version + 1)\"")
+      return (memo, tag(found.version + 1))
     }
   }
 

@@ -121,4 +121,19 @@ struct SyncedCollectionTests {
     #expect(outcomes.map(\.entry.status) == [.synced])
     #expect(try await api.latest(id: "n1").item.text == "mine")
   }
+
+  /// A server whose tags are weak (`W/"…"`): no version to send `If-Match` on, so the edit is
+  /// checked by its fields and goes unconditioned — never a 412 on every write.
+  @Test func aWeakTagIsNoVersion() async throws {
+    defer { directory.cleanUp() }
+    let api = MemosAPI([Memo(id: "n1", text: "base")], weakTags: true)
+    let memos = collection(api)
+    _ = try await memos.refresh()
+    _ = try await memos.edit(.server("n1"), offline: true) { _ in Memo.Edit(text: "one") }
+    #expect(try await memos.sync().map(\.entry.status) == [.synced])
+    _ = try await memos.edit(.server("n1"), offline: true) { _ in Memo.Edit(text: "two") }
+    #expect(try await memos.sync().map(\.entry.status) == [.synced])
+    #expect(api.calls.filter { $0.hasPrefix("update") } == ["update n1 one", "update n1 two"])
+    #expect(try await api.latest(id: "n1").item.text == "two")
+  }
 }
