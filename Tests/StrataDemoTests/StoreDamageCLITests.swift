@@ -80,7 +80,7 @@ struct StoreDamageCLITests {
       let store = LocalStore<Post>(path: try OfflineOutboxCLITests.storePath(cli, server, "posts"))
       let poison = try #require(try await store.outbox().first { $0.status == .failed })
       let unknown = try await cli.run(api + ["sync", "--discard", "ZZZZ"])
-      #expect(unknown.status == 1 && unknown.stderr.contains("no refused change has the local id"))
+      #expect(unknown.status == 65 && unknown.stderr.contains("no refused change for 'ZZZZ'"))
       let discarded = try await cli.run(
         api + ["sync", "--discard", String(poison.idempotencyKey.prefix(8)).lowercased()])
       #expect(discarded.status == 0 && discarded.stdout.contains("discarded post.create"))

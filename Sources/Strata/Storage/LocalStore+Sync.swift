@@ -95,34 +95,8 @@ extension LocalStore {
         outcomes.append(Outcome(entry: entry, settled: try await keepOutcome(&entry, nil)))
         continue
       }
-      // On disk before it goes: a change that may have reached the server is never
-      // rewritten (a later edit follows it as a change of its own), even after a kill.
-      entry.attempts += 1
-      try await writeAttempt(entry)
-      var answer: Settled?
-      var cancelled = false
-      do {
-        answer = try await owner.run { try await send(entry) }
-        entry.status = .synced
-        entry.message = nil
-      } catch let error as NetworkError where error.kind == .unauthorized(.sessionEnded) {
-        // Not sent: it waits for its owner's session, as it was (the attempt not counted).
-        entry.attempts -= 1
-        try await writeAttempt(entry)
-        break
-      } catch let conflict as ChangeConflict {
-        Self.conflicted(&entry, conflict)
-      } catch let error as NetworkError where error.status == 412 {
-        // A precondition the sender set (`If-Match`) and the server's value no longer meets;
-        // a sender that reads the server's value throws a ChangeConflict holding it instead.
-        Self.conflicted(&entry, ChangeConflict(encoded: nil, version: nil, fields: []))
-      } catch let error as NetworkError where error.isAbsenceAfterDelete {
-        // Gone already: an earlier send whose answer was lost (a killed process), or another
-        // device, deleted it. What the deletion asked for holds; a 404 is not a failure.
-        (entry.status, entry.message) = (.synced, Self.deletedEarlier)
-      } catch {
-        cancelled = error is CancellationError
-        Self.settle(&entry, after: error, maxAttempts: maxAttempts)
+      guard let (answer, cancelled) = try await attempt(&entry, maxAttempts, send) else {
+        break  // not sent: it waits for its owner's session, as it was
       }
       let kept = try await keepOutcome(&entry, answer)
       outcomes.append(Outcome(entry: entry, settled: kept))
@@ -132,6 +106,44 @@ extension LocalStore {
     // Not this sync's failure if it cannot: the outcomes are recorded; the next write tries.
     if !outcomes.isEmpty { try? await pruneHistory() }
     return outcomes
+  }
+
+  /// Sends `entry`, its attempt on disk first, and says what the send made of it (`entry`'s
+  /// status and message, not yet written) and the server's answer; whether it was cancelled.
+  /// Nil when nothing was sent because its owner's session has ended: the attempt is taken
+  /// back, and it waits as it was.
+  private func attempt(
+    _ entry: inout OutboxEntry, _ maxAttempts: Int,
+    _ send: @Sendable (OutboxEntry) async throws -> Settled?
+  ) async throws -> (answer: Settled?, cancelled: Bool)? {
+    // On disk before it goes: a change that may have reached the server is never rewritten
+    // (a later edit follows it as a change of its own), even after a kill.
+    entry.attempts += 1
+    try await writeAttempt(entry)
+    do {
+      let sending = entry
+      let answer = try await owner.run { try await send(sending) }
+      (entry.status, entry.message) = (.synced, nil)
+      return (answer, false)
+    } catch let error as NetworkError where error.kind == .unauthorized(.sessionEnded) {
+      entry.attempts -= 1
+      try await writeAttempt(entry)
+      return nil
+    } catch let conflict as ChangeConflict {
+      Self.conflicted(&entry, conflict)
+    } catch let error as NetworkError where error.status == 412 {
+      // A precondition the sender set (`If-Match`) and the server's value no longer meets;
+      // a sender that reads the server's value throws a ChangeConflict holding it instead.
+      Self.conflicted(&entry, ChangeConflict(encoded: nil, version: nil, fields: []))
+    } catch let error as NetworkError where error.isAbsenceAfterDelete {
+      // Gone already: an earlier send whose answer was lost (a killed process), or another
+      // device, deleted it. What the deletion asked for holds; a 404 is not a failure.
+      (entry.status, entry.message) = (.synced, Self.deletedEarlier)
+    } catch {
+      Self.settle(&entry, after: error, maxAttempts: maxAttempts)
+      return (nil, error is CancellationError)
+    }
+    return (nil, false)
   }
 
   /// The sync lock, or ``FileError/syncInProgress(path:)`` when another sync holds it. A busy

@@ -12,6 +12,7 @@ enum SyncCommand {
         OptionSpec(name: "retry-failed", valueName: nil, inlineValueName: "ID"),
         OptionSpec(name: "discard", valueName: "ID"),
         OptionSpec(name: "resolve", valueName: "ID"),
+        OptionSpec(name: "show", valueName: "ID"),
         OptionSpec(name: "watch", valueName: nil),
       ],
       example: "strata-demo sync", feature: .offline, run: .inApp(sync))
@@ -22,6 +23,7 @@ enum SyncCommand {
     let posts = try app.resolve(OfflinePosts.self)
     let todos = try app.resolve(OfflineTodos.self)
     if let key = invocation.option("discard") { return try await discard(key, posts, todos) }
+    if let id = invocation.option("show") { return try await show(id, posts, todos) }
     if let id = invocation.option("resolve") {
       try await resolve(id, invocation, posts, todos)
     } else if !invocation.positionals.isEmpty {
@@ -72,6 +74,9 @@ enum SyncCommand {
     _ rows: [Row], left: [OutboxEntry], owner: DataOwner, sessionEnded: Bool = false
   ) -> Output {
     let refused = left.filter { $0.status == .failed }.count
+    // Refused as gone: the item is not on the server any more; only a discard settles it.
+    let gone = left.filter { $0.status == .failed && $0.message?.hasPrefix("HTTP 404") == true }
+      .count
     let conflicted = left.filter { $0.status == .conflicted }.count
     let waiting = left.filter { $0.status == .pending }.count
     let status: ExitStatus =
@@ -84,6 +89,7 @@ enum SyncCommand {
     let footer = [
       waiting > 0 ? text.plural("sync.waiting", count: waiting, ["reason": reason]) : nil,
       refused > 0 ? text("sync.refused", ["count": String(refused)]) : nil,
+      gone > 0 ? text("sync.gone", ["count": String(gone)]) : nil,
       conflicted > 0 ? text("sync.conflicted", ["count": String(conflicted)]) : nil,
     ].compactMap { $0 }
     let json = Summary(
@@ -104,31 +110,54 @@ enum SyncCommand {
       json: json, status: status)
   }
 
-  /// The one refused change of the item with local id `key` (as `posts --local` and the sync's
-  /// table show it), or whose change key starts with `key` (for scripts), and whether it is a
-  /// todo's; none or several: exit 1, saying so.
+  /// The changes in `statuses` that `id` names — the local id of an item made here, the server
+  /// id of a post or todo (its own key, or the one the server gave an item made here), or the
+  /// first characters (four or more) of the change's key — and whether each is a todo's.
+  private static func changes(
+    _ id: String, in statuses: Set<SyncStatus>, _ posts: OfflinePosts, _ todos: OfflineTodos
+  ) async throws -> [(entry: OutboxEntry, isTodo: Bool)] {
+    let keys: Set<String> =
+      switch ItemID(id) {
+      case .local(let local)?: [SyncedCollection<Post>.key(.local(local))]
+      case .server(let number)?: ["post-\(number)", "todo-\(number)"]
+      case nil: []
+      }
+    let wanted = id.uppercased()
+    let named = { (entry: OutboxEntry) in
+      statuses.contains(entry.status)
+        && (keys.contains(entry.recordKey ?? "") || keys.contains(entry.serverKey ?? "")
+          || (wanted.count >= 4 && entry.idempotencyKey.hasPrefix(wanted)))
+    }
+    // A server id names a post's change or a todo's by the key's prefix, never both.
+    let postChanges = try await posts.outbox().filter {
+      named($0) && !($0.recordKey ?? "").hasPrefix("todo-")
+    }
+    let todoChanges = try await todos.outbox().filter {
+      named($0) && !($0.recordKey ?? "").hasPrefix("post-")
+    }
+    return postChanges.map { ($0, false) } + todoChanges.map { ($0, true) }
+  }
+
+  /// The one change `id` names (see ``changes(_:in:_:_:)``); none or several: exit 65, saying
+  /// so with `none` or `several`.
+  private static func one(
+    _ id: String, in statuses: Set<SyncStatus>, _ posts: OfflinePosts, _ todos: OfflineTodos,
+    none: String, several: String
+  ) async throws -> (entry: OutboxEntry, isTodo: Bool) {
+    let found = try await changes(id, in: statuses, posts, todos)
+    guard found.count == 1, let change = found.first else {
+      throw DataError(
+        Localized.current(found.isEmpty ? none : several, ["id": Invocation.quoted(id)]))
+    }
+    return change
+  }
+
+  /// The one refused change `key` names (its item's id or local id, or its key's start).
   private static func refused(_ key: String, _ posts: OfflinePosts, _ todos: OfflineTodos)
     async throws -> (entry: OutboxEntry, isTodo: Bool)
   {
-    let wanted = key.uppercased()
-    let local: String? =
-      if case .local(let id)? = ItemID(key) { SyncedCollection<Post>.key(.local(id)) } else { nil }
-    let matches = { (entries: [OutboxEntry]) in
-      entries.filter {
-        $0.status == .failed && !wanted.isEmpty
-          && ($0.idempotencyKey.hasPrefix(wanted) || (local != nil && $0.recordKey == local))
-      }
-    }
-    let postMatches = matches(try await posts.outbox())
-    let todoMatches = matches(try await todos.collection.outbox())
-    guard let entry = (postMatches + todoMatches).first, postMatches.count + todoMatches.count == 1
-    else {
-      throw CommandFailure(
-        Localized.current(
-          postMatches.isEmpty && todoMatches.isEmpty ? "discard.none" : "discard.several",
-          ["key": Invocation.quoted(key)]))
-    }
-    return (entry, postMatches.isEmpty)
+    try await one(
+      key, in: [.failed], posts, todos, none: "discard.none", several: "discard.several")
   }
 
   /// `sync --retry-failed`: every refused change back in the queue; `--retry-failed=ID`: the
@@ -150,7 +179,7 @@ enum SyncCommand {
   }
 
   /// `sync --discard ID`: the one refused change of the item `ID` (or whose change key starts
-  /// with it) is dropped.
+  /// with it) is dropped, with those that follow it; the item goes back to the server's value.
   static func discard(_ key: String, _ posts: OfflinePosts, _ todos: OfflineTodos) async throws
     -> Output
   {
@@ -175,37 +204,61 @@ enum SyncCommand {
     guard invocation.positionals.count == 1,
       let choice = ConflictResolution(rawValue: invocation.positionals[0])
     else { throw UsageError(text("resolve.choice", ["id": id]), invocation.command) }
-    let keys: Set<String> =
-      switch ItemID(id) {
-      case .local(let local)?: [SyncedCollection<Post>.key(.local(local))]
-      case .server(let number)?: ["post-\(number)", "todo-\(number)"]
-      case nil: []
-      }
-    let wanted = id.uppercased()
-    let matches = { (entries: [OutboxEntry]) in
-      entries.filter { entry in
-        entry.status == .conflicted
-          && (keys.contains(entry.recordKey ?? "") || keys.contains(entry.serverKey ?? "")
-            || (wanted.count >= 4 && entry.idempotencyKey.hasPrefix(wanted)))
-      }
-    }
-    let postMatches = matches(try await posts.outbox())
-    let todoMatches = matches(try await todos.collection.outbox())
-    guard let entry = (postMatches + todoMatches).first, postMatches.count + todoMatches.count == 1
-    else {
-      throw DataError(
-        text(
-          postMatches.isEmpty && todoMatches.isEmpty ? "resolve.none" : "resolve.several",
-          ["id": Invocation.quoted(id)]))
-    }
+    let (entry, isTodo) = try await one(
+      id, in: [.conflicted], posts, todos, none: "resolve.none", several: "resolve.several")
     _ =
-      postMatches.isEmpty
+      isTodo
       ? try await todos.collection.resolve(entry.id, keeping: choice)
       : try await posts.collection.resolve(entry.id, keeping: choice)
     Terminal.error(
       text(
         "resolve.\(choice.rawValue)",
         ["kind": entry.kind, "key": String(entry.idempotencyKey.prefix(8))]))
+  }
+
+  /// `sync --show ID`: one change not yet synced, whole — its key, kind, status, attempts, the
+  /// server's reason, what it sends (mine), and for a conflict the fields and theirs — so a
+  /// user settles it knowing both sides. Unknown or ambiguous: exit 65.
+  static func show(_ id: String, _ posts: OfflinePosts, _ todos: OfflineTodos) async throws
+    -> Output
+  {
+    let (entry, _) = try await one(
+      id, in: [.pending, .failed, .conflicted], posts, todos, none: "show.none",
+      several: "show.several")
+    let json = { (data: Data?) in data.map { String(decoding: $0, as: UTF8.self) } }
+    let lines: [(String, String?)] = [
+      ("change", entry.idempotencyKey), ("kind", entry.kind), ("status", entry.status.rawValue),
+      ("attempts", String(entry.attempts)), ("reason", entry.message),
+      ("mine", json(entry.payload)), ("base", json(entry.base)),
+      ("fields", entry.conflict.map { $0.fields.joined(separator: ", ") }),
+      ("theirs", json(entry.conflict?.theirs)),
+    ]
+    let shown = lines.compactMap { name, value in
+      value.map { (Headings.label(name), UntrustedText.sanitize($0, limit: 2_000)) }
+    }
+    return Output(text: .detail(shown), json: Change(entry))
+  }
+
+  /// `sync --show --json`: one change, in English.
+  struct Change: Encodable {
+    let key: String
+    let kind: String
+    let status: String
+    let attempts: Int
+    let message: String?
+    let mine: String
+    let base: String?
+    let fields: [String]?
+    let theirs: String?
+
+    init(_ entry: OutboxEntry) {
+      let json = { (data: Data?) in data.map { String(decoding: $0, as: UTF8.self) } }
+      (key, kind, status, attempts) = (
+        entry.idempotencyKey, entry.kind, entry.status.rawValue, entry.attempts
+      )
+      (message, mine, base) = (entry.message, json(entry.payload) ?? "", json(entry.base))
+      (fields, theirs) = (entry.conflict?.fields, json(entry.conflict?.theirs))
+    }
   }
 
   /// `sync --watch`: the app's scheduler in the foreground, a line per pass that sent or left
