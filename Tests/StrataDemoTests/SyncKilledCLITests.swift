@@ -65,8 +65,61 @@ struct SyncKilledCLITests {
     }
   }
 
+  enum After: String, CaseIterable, Sendable { case edit, delete, discard }
+
+  /// Post 1 edited offline; a sync killed while its PUT is held at the server (which makes
+  /// the edit once let go); then another change: an edit (both PUTs arrive, in order), a
+  /// deletion (after the edit), or an edit the server refuses and the user discards (the
+  /// device goes back to the server's value: the first edit's, not the post deleted).
+  @Test(arguments: After.allCases)
+  func aChangeAfterAnEditKilledMidSendFollowsIt(_ after: After) async throws {
+    var configuration = SandboxServer.Configuration()
+    configuration.keepsWrites = true
+    try await CLIRunner.withSandbox(configuration: configuration) { server, cli, api in
+      #expect(try await cli.run(api + ["posts"]).status == 0, "post 1 kept on the device")
+      _ = try await cli.run(api + ["post", "edit", "1", "--offline", "--title", "First"])
+      try await Self.killSync(cli, api, server, holding: "/posts/1")
+      let change =
+        after == .delete
+        ? ["post", "delete", "1", "--offline"]
+        : ["post", "edit", "1", "--offline", "--title", "Second"]
+      #expect(try await cli.run(api + change).status == 0)
+      if after == .discard {
+        // The first PUT (the resend) is served; while it is, a refusal is set for the next.
+        let refuseNext: @Sendable () -> Void = {
+          server.faults.add(
+            .init(method: "PUT", path: "/posts/1", count: 1, action: .respond(status: 400)))
+        }
+        server.faults.add(
+          .init(method: "PUT", path: "/posts/1", count: 1, action: .hold(refuseNext)))
+      }
+      let sync = try await cli.run(api + ["sync"])
+      let puts = server.journal.entries.filter { $0.method == "PUT" && $0.path == "/posts/1" }
+      #expect(puts.count == (after == .delete ? 2 : 3), "the first twice (one key), then the next")
+      #expect(Set(puts.prefix(2).compactMap { $0.header("Idempotency-Key") }).count == 1)
+      switch after {
+      case .edit:
+        #expect(sync.status == 0, "\(sync.all)")
+        #expect(try await Self.read(server, "/posts/1")?["title"] as? String == "Second")
+      case .delete:
+        #expect(sync.status == 0, "\(sync.all)")
+        #expect(try await Self.status(server, "/posts/1") == 404)
+      case .discard:
+        #expect(sync.status == 1, "the second edit refused")
+        #expect(try await cli.run(api + ["sync", "--discard", "1"]).status == 0)
+        let local = try await cli.run(api + ["--json", "posts", "--local"])
+        let rows = try #require(
+          try JSONSerialization.jsonObject(with: Data(local.stdout.utf8)) as? [[String: Any]])
+        let post = try #require(rows.first { ($0["post"] as? [String: Any])?["id"] as? Int == 1 })
+        #expect(post["status"] as? String == "synced")
+        #expect((post["post"] as? [String: Any])?["title"] as? String == "First")
+      }
+    }
+  }
+
   /// Starts `sync`, waits until its request to `path` is held at the server, kills it, then
-  /// lets the server finish that request (the change happens; the client never hears).
+  /// lets the server finish that request and waits until it has (the change happens; the
+  /// client never hears).
   static func killSync(
     _ cli: CLIRunner, _ api: [String], _ server: SandboxServer, holding path: String
   ) async throws {
@@ -92,6 +145,13 @@ struct SyncKilledCLITests {
     _ = kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     release.signal()
+    // The server finishes what it was doing (the change happens) before the test goes on:
+    // a hang guard, not a verdict.
+    let deadline = ContinuousClock.now + .seconds(120)
+    while server.changesDone(path: path) == 0, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(server.changesDone(path: path) == 1, "the held change was made")
   }
 
   /// The id the sandbox gave the created post: from its answer to the replayed POST.

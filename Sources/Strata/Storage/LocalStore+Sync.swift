@@ -83,8 +83,14 @@ extension LocalStore {
       $0.outbox.filter { $0.status == .pending && only?.contains($0.id) ?? true }
     }
     var outcomes: [Outcome] = []
+    // The change whose attempt the last outcome's record already holds (one `fdatasync` for
+    // both: the cost of a sync stays one write per change).
+    var recorded: UUID?
     for (done, original) in pending.enumerated() {
-      try Task.checkCancellation()
+      if Task.isCancelled {
+        if recorded == original.id { try? await takeBack(original.id) }
+        throw CancellationError()
+      }
       progress?(
         TransferProgress(.sending, completed: Int64(done), total: Int64(pending.count)), original)
       guard let (followed, refused) = try await followed(original) else { continue }
@@ -92,13 +98,17 @@ extension LocalStore {
       if let refused {
         // Not sent, not an attempt: it could never go where the one it follows did not.
         (entry.status, entry.message) = (.failed, refused)
-        outcomes.append(Outcome(entry: entry, settled: try await keepOutcome(&entry, nil)))
+        outcomes.append(Outcome(entry: entry, settled: try await keepOutcome(&entry, nil).0))
         continue
       }
-      guard let (answer, cancelled) = try await attempt(&entry, maxAttempts, send) else {
-        break  // not sent: it waits for its owner's session, as it was
-      }
-      let kept = try await keepOutcome(&entry, answer)
+      guard
+        let (answer, cancelled) = try await attempt(
+          &entry, maxAttempts, send, counted: recorded == entry.id)
+      else { break }  // not sent: it waits for its owner's session, as it was
+      // The next change's attempt goes in the same record, when the sync goes on to it.
+      let next = cancelled || entry.status == .pending ? nil : pending.dropFirst(done + 1).first
+      let (kept, nextRecorded) = try await keepOutcome(&entry, answer, next: next?.id)
+      recorded = nextRecorded ? next?.id : nil
       outcomes.append(Outcome(entry: entry, settled: kept))
       if cancelled { throw CancellationError() }
       if entry.status == .pending { break }
@@ -112,14 +122,17 @@ extension LocalStore {
   /// status and message, not yet written) and the server's answer; whether it was cancelled.
   /// Nil when nothing was sent because its owner's session has ended: the attempt is taken
   /// back, and it waits as it was.
+  /// `counted`: the attempt is on disk already (with the last outcome).
   private func attempt(
     _ entry: inout OutboxEntry, _ maxAttempts: Int,
-    _ send: @Sendable (OutboxEntry) async throws -> Settled?
+    _ send: @Sendable (OutboxEntry) async throws -> Settled?, counted: Bool
   ) async throws -> (answer: Settled?, cancelled: Bool)? {
     // On disk before it goes: a change that may have reached the server is never rewritten
     // (a later edit follows it as a change of its own), even after a kill.
-    entry.attempts += 1
-    try await writeAttempt(entry)
+    if !counted {
+      entry.attempts += 1
+      try await writeAttempt(entry)
+    }
     do {
       let sending = entry
       let answer = try await owner.run { try await send(sending) }
@@ -205,8 +218,10 @@ extension LocalStore {
   /// Records a send's outcome, and what of the answer is kept: nothing when it holds a secret
   /// (a token the server echoed) or is over the record limit — neither a reason to send the
   /// change again, so it is synced without it, and `entry.message` says why.
-  private func keepOutcome(_ entry: inout OutboxEntry, _ answer: Settled?) async throws
-    -> Settled?
+  /// With `next`, the attempt of the change about to go next is in the same record when it
+  /// can go (pending, following no other); the second value says whether it is.
+  private func keepOutcome(_ entry: inout OutboxEntry, _ answer: Settled?, next: UUID? = nil)
+    async throws -> (Settled?, nextRecorded: Bool)
   {
     var kept = answer
     if let value = answer?.value, let json = try? encoder.encode(value),
@@ -216,14 +231,24 @@ extension LocalStore {
       kept = nil
     }
     do {
-      try await writeOutcome(entry, kept)
+      return (kept, try await writeOutcome(entry, kept, next: next))
     } catch FileError.tooLarge where kept != nil {
       entry.message =
         "the server's answer is over the \(options.maxRecordSize)-byte limit: not kept"
-      kept = nil
-      try await writeOutcome(entry, nil)
+      return (nil, try await writeOutcome(entry, nil, next: next))
     }
-    return kept
+  }
+
+  /// Takes back an attempt recorded for a change that was then not sent (the sync was
+  /// cancelled before it went).
+  private func takeBack(_ id: UUID) async throws {
+    try await writing { state in
+      guard var entry = state.entry(id), entry.status == .pending, entry.attempts > 0 else {
+        return (nil, ())
+      }
+      entry.attempts -= 1
+      return (.rewrite(entry: entry, record: nil, formerKey: nil), ())
+    }
   }
 
   /// Records that `entry` is about to be sent (its ``OutboxEntry/attempts`` counted), before
@@ -235,11 +260,19 @@ extension LocalStore {
 
   /// Writes a send's outcome: the entry, and the value under its record key — the answer, or
   /// the value shown for it with the entry's status.
-  private func writeOutcome(_ entry: OutboxEntry, _ answer: Settled?) async throws {
+  private func writeOutcome(_ entry: OutboxEntry, _ answer: Settled?, next: UUID?) async throws
+    -> Bool
+  {
     let stamp = now()
     let server = answer.flatMap { try? encoder.encode($0.value) }
-    try await writing { state in
-      (Self.settle(entry, answer, server: server, in: state, at: stamp), ())
+    return try await writing { state in
+      let outcome = Self.settle(entry, answer, server: server, in: state, at: stamp)
+      guard case .rewrite(let settled, let record, _) = outcome,
+        var following = next.flatMap({ state.entry($0) }), following.status == .pending,
+        following.after == nil
+      else { return (outcome, false) }
+      following.attempts += 1
+      return (.outcome(entry: settled, record: record, next: following), true)
     }
   }
 

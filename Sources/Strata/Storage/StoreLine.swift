@@ -86,7 +86,7 @@ extension StoredRecord: StoreLine {
     guard
       object.hasOnly(
         "value", "status", "updatedAt", "message", "deleted", "serverKey", "version",
-        "localKey")
+        "localKey", "server")
     else { return nil }
     return fields(of: object, decoder: decoder)
   }
@@ -98,11 +98,14 @@ extension StoredRecord: StoreLine {
       let message = object.optionalString("message"), let deleted = object.flag("deleted"),
       let serverKey = object.optionalString("serverKey"),
       let version = object.optionalString("version"),
-      let legacyLocalKey = object.optionalString("localKey")
+      let legacyLocalKey = object.optionalString("localKey"),
+      let server = object.optionalString("server"),
+      server.map({ Data(base64Encoded: $0) }) != .some(nil)
     else { return nil }
     var record = StoredRecord(
       value: value, status: status, updatedAt: updatedAt, message: message, deleted: deleted,
-      serverKey: serverKey, version: version)
+      serverKey: serverKey, version: version,
+      serverValue: server.flatMap { Data(base64Encoded: $0) })
     record.legacyLocalKey = legacyLocalKey
     return record
   }
@@ -124,6 +127,15 @@ extension StoreChange: StoreLine {
         let record = record(settle, decoder), let formerKey = settle.optionalString("formerKey")
       else { return nil }
       return .rewrite(entry: entry, record: record, formerKey: formerKey)
+    }
+    if let outcome = object.value("outcome")?.object {
+      guard outcome.hasOnly("entry", "record", "next"), let entry = entry(outcome, decoder),
+        let record = record(outcome, decoder),
+        let next = outcome.value("next")?.object.flatMap({
+          OutboxEntry.read($0, decoder: decoder)
+        })
+      else { return nil }
+      return .outcome(entry: entry, record: record, next: next)
     }
     return nil
   }

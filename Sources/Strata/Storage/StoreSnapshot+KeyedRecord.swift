@@ -13,6 +13,8 @@ extension StoreSnapshot {
     var deleted: Bool?
     var serverKey: String?
     var version: String?
+    /// The server's value under the device's change (``StoredRecord/serverValue``).
+    var server: Data?
     /// Read from a store written before records kept their own key for life; never written.
     var localKey: String?
 
@@ -22,13 +24,13 @@ extension StoreSnapshot {
       (deleted, serverKey, version) = (
         record.deleted ? true : nil, record.serverKey, record.version
       )
-      localKey = record.legacyLocalKey
+      (localKey, server) = (record.legacyLocalKey, record.serverValue)
     }
 
     var record: StoredRecord<Value> {
       var record = StoredRecord(
         value: value, status: status, updatedAt: updatedAt, message: message,
-        deleted: deleted ?? false, serverKey: serverKey, version: version)
+        deleted: deleted ?? false, serverKey: serverKey, version: version, serverValue: server)
       record.legacyLocalKey = localKey
       return record
     }
@@ -37,7 +39,7 @@ extension StoreSnapshot {
       guard
         object.hasOnly(
           "key", "value", "status", "updatedAt", "message", "deleted", "serverKey",
-          "version", "localKey"),
+          "version", "localKey", "server"),
         let key = object.value("key")?.string,
         let record = StoredRecord<Value>.fields(of: object, decoder: decoder)
       else { return nil }

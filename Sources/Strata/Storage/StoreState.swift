@@ -14,6 +14,9 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   /// key (the value shown under it dropped, the followers moved); this build writes nil, and
   /// a value keeps its key for life.
   case rewrite(entry: OutboxEntry, record: StoredRecord<Value>?, formerKey: String?)
+  /// A send's outcome (as `rewrite`) and, in the same record, the attempt of the change the
+  /// sync sends next: one write per change, each attempt still on disk before its send.
+  case outcome(entry: OutboxEntry, record: StoredRecord<Value>?, next: OutboxEntry)
   /// Refused changes put back in the queue.
   case requeue(ids: [UUID], at: Date)
   /// A synced value the server no longer has (deleted there): dropped.
@@ -26,7 +29,7 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   /// The names in the journal's lines: those of the first stores, which every store since
   /// reads (`enqueue` is an append, `settle` a rewrite).
   enum CodingKeys: String, CodingKey {
-    case put, replaceSynced, requeue, discard, forget
+    case put, replaceSynced, requeue, discard, forget, outcome
     case append = "enqueue"
     case rewrite = "settle"
   }
@@ -123,6 +126,9 @@ struct StoreState<Value: Codable & Sendable> {
         records[key] = records[key].flatMap(Self.serverSide)
       }
       positions = nil  // the entries after it moved
+    case .outcome(let entry, let record, let next):
+      settle(entry, record, formerKey: nil)
+      settle(next, nil, formerKey: nil)
     case .forget(let key):
       if records[key]?.status == .synced { records[key] = nil }
     case .requeue(let ids, let stamp):

@@ -143,8 +143,14 @@ extension SyncScheduler {
         if case .syncInProgress = store { return }
         problem = problem ?? store.description
       }
+      /// Read in a task of its own: a stopped pass (its task cancelled) still counts what it
+      /// sent and what waits, even when the store's lock is busy a moment and its wait would
+      /// end at the cancellation.
+      func changes(_ outbox: some OutboxSender) async -> [OutboxEntry] {
+        await Task { (try? await outbox.outbox(of: nil)) ?? [] }.value
+      }
       func pending(_ outbox: some OutboxSender) async -> [OutboxEntry] {
-        ((try? await outbox.outbox(of: nil)) ?? []).filter { $0.status == .pending }
+        await changes(outbox).filter { $0.status == .pending }
       }
       /// The changes one sync sent: its outcomes; when it was stopped (a signal ends a watch),
       /// those pending before it that the store now has as synced — a pass that sent four
@@ -155,8 +161,8 @@ extension SyncScheduler {
           return try await outbox.sendPending().filter { $0.status == .synced }.count
         } catch {
           note(error)
-          let after = (try? await outbox.outbox(of: nil)) ?? []
-          return after.filter { $0.status == .synced && before.contains($0.id) }.count
+          return await changes(outbox).filter { $0.status == .synced && before.contains($0.id) }
+            .count
         }
       }
       // A stop (the pass's task cancelled) during one sync leaves the others for the next

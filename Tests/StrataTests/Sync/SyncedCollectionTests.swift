@@ -29,9 +29,13 @@ struct SyncedCollectionTests {
       seen.withLock { $0 += outbox.map(\.attempts) }
     }
     let memos = collection(api)
-    _ = try await memos.create(Memo.Draft(text: "a"), offline: true)
-    #expect(try await memos.sync().map(\.entry.status) == [.synced])
-    #expect(seen.withLock { $0 } == [1], "counted before the send, in the files")
+    for text in ["a", "b", "c"] {
+      _ = try await memos.create(Memo.Draft(text: text), offline: true)
+    }
+    #expect(try await memos.sync().map(\.entry.status) == [.synced, .synced, .synced])
+    // Each send saw its own attempt on disk (the second and third written with the outcome
+    // before them), and those behind it not yet counted.
+    #expect(seen.withLock { $0 } == [1, 0, 0, 1, 1, 0, 1, 1, 1], "counted before each send")
   }
 
   /// A change sent once (its outcome unknown) is never rewritten: an edit made since is a
