@@ -1,0 +1,84 @@
+import Foundation
+import StrataConcurrency
+import StrataTesting
+import Testing
+
+@testable import Strata
+
+/// A value is the server's value plus the device's changes on top: the store keeps the
+/// server's side apart, through a reopen and a compaction, and goes back to it when the change
+/// is dropped.
+@Suite("LocalStore: the server's value under the device's change")
+struct ServerValueTests {
+  /// An edit of a synced value keeps the value it was made from as the server's; after a
+  /// compaction and a reopen (a new process's view), a refused edit discarded brings it back.
+  @Test(arguments: [false, true])
+  func aDiscardAfterACompactionBringsBackTheServersValue(compacted: Bool) async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await store.replaceSynced(with: [("n-1", Note(id: 1, text: "server"))])
+    try await DependentChangesTests.edit(store, "n-1", "mine")
+    let pending = try #require(try await store.record("n-1"))
+    #expect(pending.value.text == "mine" && pending.status == .pending)
+    let refusal = NetworkError.server(status: 400).labelled("PUT /n/1")
+    _ = try await store.sync(send: ScriptedServer([.failure(refusal)]).send)
+    if compacted { try await store.compact() }
+    let reopened = LocalStore<Note>(path: directory.base)
+    let kept = try #require(try await reopened.record("n-1"))
+    #expect(kept.status == .failed && kept.serverValue != nil, "kept apart, on disk")
+    let refused = try #require(try await reopened.outbox().first { $0.status == .failed })
+    #expect(try await reopened.discard(refused.id))
+    let back = try #require(try await reopened.record("n-1"), "not deleted")
+    #expect(back.value == Note(id: 1, text: "server") && back.status == .synced)
+    #expect(back.serverValue == nil, "shown as the server has it")
+  }
+
+  /// Something made here and refused never had a server value: its discard drops it.
+  @Test func aRefusedCreationDiscardedLeavesNothing() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let store = LocalStore<Note>(path: directory.base)
+    try await store.enqueue("local-a") { _, _ in
+      .append(kind: "create", payload: Data("a".utf8), showing: Note(id: 0, text: "a"))
+    }
+    let refusal = NetworkError.server(status: 400).labelled("POST /n")
+    _ = try await store.sync(send: ScriptedServer([.failure(refusal)]).send)
+    let refused = try #require(try await store.outbox().first)
+    #expect(try await store.discard(refused.id))
+    #expect(try await store.record("local-a") == nil)
+  }
+}
+
+/// A sync costs one durable write per change, though each attempt is on disk before its send:
+/// a change's outcome carries the next one's attempt.
+@Suite("LocalStore: one fdatasync per synced change")
+struct SyncWritesTests {
+  /// The system's files, counting the `fdatasync`s of the journal.
+  final class CountingFiles: ForwardingFiles {
+    let syncs = Lock(0)
+    func sync(_ fd: Int32) -> Bool {
+      syncs.withLock { $0 += 1 }
+      return SystemFiles().sync(fd)
+    }
+  }
+
+  @Test func tenIndependentChangesTakeElevenSyncs() async throws {
+    let directory = StoreDirectory()
+    defer { directory.cleanUp() }
+    let files = CountingFiles()
+    var options = LocalStore<Note>.Options()
+    options.files = files
+    let store = LocalStore<Note>(path: directory.base, options: options)
+    for index in 1...10 {
+      try await store.enqueue("n-\(index)") { _, _ in
+        .append(kind: "create", payload: Data(), showing: Note(id: index, text: "x"))
+      }
+    }
+    let before = files.syncs.withLock { $0 }
+    let outcomes = try await store.sync(send: ScriptedServer().send)
+    #expect(outcomes.map(\.entry.attempts) == Array(repeating: 1, count: 10))
+    // The first attempt alone, then each outcome with the next attempt (the last alone).
+    #expect(files.syncs.withLock { $0 } - before == 11)
+  }
+}
