@@ -10,17 +10,11 @@ import Testing
 /// writes.
 @Suite("strata-demo: every change seen and settled")
 struct SettleChangesCLITests {
-  static func keeping() -> SandboxServer.Configuration {
-    var configuration = SandboxServer.Configuration()
-    configuration.keepsWrites = true
-    return configuration
-  }
-
   /// Two devices (two homes) read post 1; A changes its title and syncs; B's edit of the title
   /// is a conflict that `sync --show 1` shows whole — mine, theirs, the field — in text and
   /// JSON, and `posts --local --json` lists the change's key.
   @Test func aConflictIsShownWithBothSides() async throws {
-    try await CLIRunner.withSandbox(configuration: Self.keeping()) { server, a, api in
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) { server, a, api in
       let b = try CLIRunner()
       defer { try? FileManager.default.removeItem(atPath: b.home) }
       for device in [a, b] { #expect(try await device.run(api + ["posts"]).status == 0) }
@@ -55,7 +49,7 @@ struct SettleChangesCLITests {
   /// (404), the footer suggests `--discard`, which takes the post's id and brings the server's
   /// value back on the device (not deleting it); an unknown id exits 65.
   @Test func aRefusalAsGoneIsDiscardedByThePostsID() async throws {
-    try await CLIRunner.withSandbox(configuration: Self.keeping()) { server, a, api in
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) { server, a, api in
       let b = try CLIRunner()
       defer { try? FileManager.default.removeItem(atPath: b.home) }
       #expect(try await b.run(api + ["posts"]).status == 0)
@@ -79,7 +73,7 @@ struct SettleChangesCLITests {
   /// Two devices delete one post offline: both syncs succeed (the second finds it gone), and
   /// neither lists it any more.
   @Test func twoDevicesDeletingOnePostBothSucceed() async throws {
-    try await CLIRunner.withSandbox(configuration: Self.keeping()) { server, a, api in
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) { server, a, api in
       let b = try CLIRunner()
       defer { try? FileManager.default.removeItem(atPath: b.home) }
       for device in [a, b] {
@@ -98,7 +92,7 @@ struct SettleChangesCLITests {
 
   /// A post deleted online is off the device's list too (a page had kept it as synced).
   @Test func anOnlineDeletionLeavesNothingOnTheDevice() async throws {
-    try await CLIRunner.withSandbox(configuration: Self.keeping()) { _, cli, api in
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) { _, cli, api in
       #expect(try await cli.run(api + ["posts"]).status == 0)
       #expect(try await cli.run(api + ["post", "delete", "4"]).status == 0)
       let local = try await cli.run(api + ["--json", "posts", "--local"])

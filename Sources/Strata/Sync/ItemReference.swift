@@ -14,8 +14,9 @@ public enum ItemReference<ID: LosslessStringConvertible & Hashable & Sendable>: 
     }
   }
 
-  /// The key on the device: `<name>-<id>` for a server id, `local-<id>` for a local one.
-  public func key(_ name: String) -> String {
+  /// The key on the device: `<name>-<id>` for a server id, `local-<id>` for a local one
+  /// (``SyncedCollection/key(_:)`` names it for an item type).
+  func key(_ name: String) -> String {
     switch self {
     case .server(let id): "\(name)-\(id)"
     case .local(let id): "local-" + id
@@ -23,7 +24,7 @@ public enum ItemReference<ID: LosslessStringConvertible & Hashable & Sendable>: 
   }
 
   /// The server id in a key `<name>-<id>`; nil for a local key or one of another name.
-  public static func server(in key: String?, _ name: String) -> ID? {
+  static func server(in key: String?, _ name: String) -> ID? {
     guard let key, key.hasPrefix(name + "-") else { return nil }
     return ID(String(key.dropFirst(name.count + 1)))
   }

@@ -140,4 +140,21 @@ struct SyncedCollectionTests {
     #expect(api.calls.filter { $0.hasPrefix("update") } == ["update n1 one", "update n1 two"])
     #expect(try await api.latest(id: "n1").item.text == "two")
   }
+
+  /// Unless asked to keep it offline, a change goes at once — that change alone.
+  @Test func aChangeIsSentAtOnceByDefault() async throws {
+    defer { directory.cleanUp() }
+    let api = MemosAPI([Memo(id: "n1", text: "a"), Memo(id: "n2", text: "b")])
+    let memos = collection(api)
+    _ = try await memos.refresh()
+    _ = try await memos.edit(.server("n2"), offline: true) { _ in Memo.Edit(text: "kept") }
+    let edited = try #require(try await memos.edit(.server("n1")) { _ in Memo.Edit(text: "z") })
+    #expect(edited.status == .synced && edited.item.text == "z")
+    #expect(try await memos.delete(.server("n1")) == .deleted)
+    let writes = api.calls.filter { !$0.hasPrefix("latest") }.map {
+      $0.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+    #expect(writes == ["items", "update n1 z", "delete n1"])
+    #expect(try await memos.local().map(\.item.id) == ["n2"], "n2's change still waits")
+  }
 }
