@@ -9,14 +9,16 @@ struct Memo: SyncedItem {
   struct Edit: ItemEdit {
     var text: String?
     func then(_ later: Edit) -> Edit { Edit(text: later.text ?? text) }
-    func applied(to memo: Memo) -> Memo { Memo(id: memo.id, text: text ?? memo.text) }
+    func applied(to memo: Memo) -> Memo { Memo(id: memo.id, text: text ?? memo.text, at: memo.at) }
   }
 
   var id: String
   var text: String
+  /// When it was written: a date, which the store and a plain encoder write differently.
+  var at: Date?
 
   static var itemName: String { "memo" }
-  init(id: String, text: String) { (self.id, self.text) = (id, text) }
+  init(id: String, text: String, at: Date? = nil) { (self.id, self.text, self.at) = (id, text, at) }
   init(_ draft: Draft) { self.init(id: "", text: draft.text) }
   var draft: Draft { Draft(text: text) }
 }

@@ -157,4 +157,18 @@ struct SyncedCollectionTests {
     #expect(writes == ["items", "update n1 z", "delete n1"])
     #expect(try await memos.local().map(\.item.id) == ["n2"], "n2's change still waits")
   }
+
+  /// A deletion of a memo the server has not changed since goes, though the memo carries a
+  /// date: the server's value now is compared with the one the change was made from as the
+  /// store writes values (dates in milliseconds, keys sorted), not as a plain encoder would.
+  @Test func anUnchangedItemWithADateIsNoConflict() async throws {
+    defer { directory.cleanUp() }
+    let at = Date(timeIntervalSince1970: 1_700_000_000.123)
+    let api = MemosAPI([Memo(id: "n1", text: "a", at: at)])
+    let memos = collection(api)
+    _ = try await memos.refresh()
+    _ = try await memos.delete(.server("n1"), offline: true)
+    #expect(try await memos.sync().map(\.entry.status) == [.synced])
+    #expect(try await memos.local().isEmpty)
+  }
 }
