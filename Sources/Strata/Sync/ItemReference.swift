@@ -29,7 +29,7 @@ public enum ItemReference<ID: LosslessStringConvertible & Hashable & Sendable>: 
     return ID(String(key.dropFirst(name.count + 1)))
   }
 
-  /// The local id in a key made by ``key(_:)``; nil for a server's key.
+  /// The local id in a key made by ``SyncedCollection/key(_:)``; nil for a server's key.
   public static func local(in key: String) -> String? {
     key.hasPrefix("local-") ? String(key.dropFirst("local-".count)) : nil
   }
