@@ -14,7 +14,8 @@ struct SettleChangesCLITests {
   /// is a conflict that `sync --show 1` shows whole — mine, theirs, the field — in text and
   /// JSON, and `posts --local --json` lists the change's key.
   @Test func aConflictIsShownWithBothSides() async throws {
-    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) { server, a, api in
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) {
+      server, a, api in
       let b = try CLIRunner()
       defer { try? FileManager.default.removeItem(atPath: b.home) }
       for device in [a, b] { #expect(try await device.run(api + ["posts"]).status == 0) }
@@ -49,7 +50,8 @@ struct SettleChangesCLITests {
   /// (404), the footer suggests `--discard`, which takes the post's id and brings the server's
   /// value back on the device (not deleting it); an unknown id exits 65.
   @Test func aRefusalAsGoneIsDiscardedByThePostsID() async throws {
-    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) { server, a, api in
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) {
+      server, a, api in
       let b = try CLIRunner()
       defer { try? FileManager.default.removeItem(atPath: b.home) }
       #expect(try await b.run(api + ["posts"]).status == 0)
@@ -73,7 +75,8 @@ struct SettleChangesCLITests {
   /// Two devices delete one post offline: both syncs succeed (the second finds it gone), and
   /// neither lists it any more.
   @Test func twoDevicesDeletingOnePostBothSucceed() async throws {
-    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) { server, a, api in
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) {
+      server, a, api in
       let b = try CLIRunner()
       defer { try? FileManager.default.removeItem(atPath: b.home) }
       for device in [a, b] {

@@ -25,7 +25,8 @@ struct SyncKilledCLITests {
   /// the post once let go); then an edit or a deletion offline, and a sync.
   @Test(arguments: Then.allCases)
   func aChangeAfterACreationKilledMidSendFollowsIt(_ then: Then) async throws {
-    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) { server, cli, api in
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) {
+      server, cli, api in
       let made = try await cli.run(
         api + ["--json", "post", "create", "--offline", "--title", "Before", "--body", "b"])
       #expect(made.status == 0, "\(made.stderr)")
@@ -71,7 +72,8 @@ struct SyncKilledCLITests {
   /// device goes back to the server's value: the first edit's, not the post deleted).
   @Test(arguments: After.allCases)
   func aChangeAfterAnEditKilledMidSendFollowsIt(_ after: After) async throws {
-    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) { server, cli, api in
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) {
+      server, cli, api in
       #expect(try await cli.run(api + ["posts"]).status == 0, "post 1 kept on the device")
       _ = try await cli.run(api + ["post", "edit", "1", "--offline", "--title", "First"])
       try await Self.killSync(cli, api, server, holding: "/posts/1")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One setting a user makes: its name (in the file, on a command line: `page-size`), its
 /// type and default, whether it belongs to the signed-in account or to the device, and what
 /// values it allows.
@@ -64,7 +66,7 @@ public enum PreferenceScope: String, Sendable {
 
 /// A setting refused: unknown, not of its type, out of its range, or too long. Nothing is
 /// written.
-public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
   case unknown(name: String, known: [String])
   case invalid(name: String, text: String, allowed: String)
   case tooLong(name: String, limit: Int)
@@ -81,6 +83,8 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "\(name): a value has at most \(limit) characters"
     }
   }
+
+  public var errorDescription: String? { description }
 }
 
 /// A ``PreferenceKey`` of any value type, as a list of settings holds it: its name and scope

@@ -10,7 +10,9 @@ import Foundation
 ///
 /// Fields changed on one side only are no conflict: a sender applies the device's fields on top
 /// of the server's value (``overlapping(base:mine:theirs:)`` is empty).
-public struct ChangeConflict: Error, Sendable, Equatable, Codable {
+public struct ChangeConflict: Error, Sendable, Equatable, Codable, CustomStringConvertible,
+  LocalizedError
+{
   /// The server's current value (JSON), nil when it could not be read.
   public let theirs: Data?
   /// Its validator (an `ETag`): a resend on top of it goes with `If-Match` on it.
@@ -26,6 +28,13 @@ public struct ChangeConflict: Error, Sendable, Equatable, Codable {
     self.theirs = try theirs.map { try encoder.encode($0) }
     (self.version, self.fields) = (version, fields)
   }
+
+  public var description: String {
+    let fields = fields.isEmpty ? "" : " (\(fields.joined(separator: ", ")))"
+    return "changed on the server since this change was made\(fields)"
+  }
+
+  public var errorDescription: String? { description }
 
   /// A conflict whose server value is already JSON (or unknown: a refused precondition).
   init(encoded theirs: Data?, version: String?, fields: [String]) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a change failed for good — the server answered this very request, and sending it again
 /// unchanged cannot succeed (a validation error, a missing resource). A sync marks such a
 /// change `failed` and does not send it again until ``LocalStore/retryFailed(only:)`` puts it back.
@@ -5,11 +7,16 @@
 /// `init(_: NetworkError)`, the one rule. Any other failure leaves the change `pending` and
 /// stops the sync, keeping the order: a captive portal's page, a session that could not be
 /// refreshed or a timeout is never taken for a refusal.
-public struct ChangeRefused: Error, Sendable, Equatable {
+public struct ChangeRefused: Error, Sendable, Equatable, CustomStringConvertible,
+  LocalizedError
+{
   /// The server's reason, one line.
   public let reason: String
 
   public init(_ reason: String) { self.reason = UntrustedText.sanitize(reason, limit: 200) }
+
+  public var description: String { "the server refused the change: \(reason)" }
+  public var errorDescription: String? { description }
 
   /// The refusal a send's failure amounts to, or nil when the change may still go: the one
   /// rule, which ``LocalStore/sync(only:maxAttempts:progress:send:)`` applies to a ``NetworkError``

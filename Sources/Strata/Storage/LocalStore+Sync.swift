@@ -139,8 +139,7 @@ extension LocalStore {
       (entry.status, entry.message) = (.synced, nil)
       return (answer, false)
     } catch let error as NetworkError where error.kind == .unauthorized(.sessionEnded) {
-      entry.attempts -= 1
-      try await writeAttempt(entry)
+      try await takeBack(entry.id)
       return nil
     } catch let conflict as ChangeConflict {
       Self.conflicted(&entry, conflict)
@@ -204,9 +203,7 @@ extension LocalStore {
       conflict = ChangeConflict(encoded: nil, version: conflict.version, fields: conflict.fields)
     }
     (entry.status, entry.conflict) = (.conflicted, conflict)
-    let fields = conflict.fields.isEmpty ? "" : " (\(conflict.fields.joined(separator: ", ")))"
-    entry.message =
-      "changed on the server since this change was made\(fields): resolve it, keeping mine or theirs"
+    entry.message = conflict.description + ": resolve it, keeping mine or theirs"
   }
 
   static var deletedEarlier: String {
@@ -240,7 +237,7 @@ extension LocalStore {
   }
 
   /// Takes back an attempt recorded for a change that was then not sent (the sync was
-  /// cancelled before it went).
+  /// cancelled before it went, or its owner's session had ended).
   private func takeBack(_ id: UUID) async throws {
     try await writing { state in
       guard var entry = state.entry(id), entry.status == .pending, entry.attempts > 0 else {
