@@ -204,9 +204,9 @@ enum OutboxBenchmarks {
       BenchmarkResult(
         name: "Store: reopen \(probe.changes) pending, new process",
         compares: String(
-          format: "open + read the outbox took %.2f s (≤ 1 s); peak memory of that process",
+          format: "open + read the outbox took %.2f s (≤ 0.5 s); peak memory of that process",
           probe.seconds),
-        value: Double(probe.peakKilobytes) / 1024, unit: "MB", target: "≤ 100 MB")
+        value: Double(probe.peakKilobytes) / 1024, unit: "MB", target: "≤ 60 MB")
     ]
   }
 

@@ -1,6 +1,7 @@
 import DemoKit
 import Foundation
 import Strata
+import StrataConcurrency
 import StrataSandbox
 import Testing
 
@@ -103,7 +104,10 @@ struct SyncKilledCLITests {
         #expect(sync.status == 0, "\(sync.all)")
         #expect(try await Self.status(server, "/posts/1") == 404)
       case .discard:
-        #expect(sync.status == 1, "the second edit refused")
+        #expect(
+          sync.status == 1,
+          "the second edit refused: \(sync.all) \(puts.map { String(decoding: $0.body, as: UTF8.self) })"
+        )
         #expect(try await cli.run(api + ["sync", "--discard", "1"]).status == 0)
         let local = try await cli.run(api + ["--json", "posts", "--local"])
         let rows = try #require(
@@ -115,19 +119,22 @@ struct SyncKilledCLITests {
     }
   }
 
-  /// Starts `sync`, waits until its request to `path` is held at the server, kills it, then
-  /// lets the server finish that request and waits until it has (the change happens; the
-  /// client never hears).
+  /// Starts `sync` and kills it the moment its request to `path` reaches the server (from
+  /// the server's own thread, so it can neither hear an answer nor send the request again
+  /// however slow the machine), then lets the server finish that request and waits until it
+  /// has (the change happens; the client never hears).
   static func killSync(
     _ cli: CLIRunner, _ api: [String], _ server: SandboxServer, holding path: String
   ) async throws {
-    let held = DispatchSemaphore(value: 0)
+    let client = Lock<pid_t>(0)
     let release = DispatchSemaphore(value: 0)
     server.faults.add(
       .init(
         method: path.hasSuffix("/add") ? "POST" : "PUT", path: path, count: 1,
         action: .hold {
-          held.signal()
+          // The request can only come from the process started below, once it has a pid.
+          while client.withLock({ $0 }) == 0 { usleep(1_000) }
+          _ = kill(client.withLock { $0 }, SIGKILL)
           release.wait()
         }))
     let process = Process()
@@ -137,16 +144,20 @@ struct SyncKilledCLITests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try CLIRunner.spawn(process)
+    client.withLock { $0 = process.processIdentifier }
     // A hang guard, not a verdict: the request arrives within a second on any machine.
-    let arrived = await Task.detached { held.wait(timeout: .now() + 120) == .success }.value
-    #expect(arrived, "the sync's request reached the server")
-    _ = kill(process.processIdentifier, SIGKILL)
+    let deadline = ContinuousClock.now + .seconds(120)
+    while process.isRunning, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    let ended = !process.isRunning
+    if !ended { _ = kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
+    #expect(ended && process.terminationReason == .uncaughtSignal, "killed at its request")
     release.signal()
     // The server finishes what it was doing (the change happens) before the test goes on:
     // a hang guard, not a verdict.
-    let deadline = ContinuousClock.now + .seconds(120)
-    while server.changesDone(path: path) == 0, ContinuousClock.now < deadline {
+    while server.changesDone(path: path) == 0, ContinuousClock.now < deadline + .seconds(120) {
       try await Task.sleep(for: .milliseconds(10))
     }
     #expect(server.changesDone(path: path) == 1, "the held change was made")

@@ -30,6 +30,7 @@ extension LocalStore {
       }
       return entry
     }
-    return StoreSnapshot(generation: 0, records: old.document.records, outbox: outbox)
+    return StoreSnapshot(
+      generation: 0, records: RecordTable(old.document.records), outbox: outbox)
   }
 }

@@ -150,7 +150,7 @@ extension LocalStore {
     disk.journal = nil
     disk.needsRepair = false
     let snapshot = try readSnapshot()
-    state = StoreState(records: snapshot?.records ?? [:], outbox: snapshot?.outbox ?? [])
+    state = StoreState(records: snapshot?.records ?? RecordTable(), outbox: snapshot?.outbox ?? [])
     disk.generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
     disk.snapshotSize = PrivateFile.size(of: snapshotPath)
     let expected = snapshot?.generation ?? disk.generation ?? 0

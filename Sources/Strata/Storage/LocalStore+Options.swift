@@ -26,7 +26,7 @@ extension LocalStore {
     package var lockTimeout = Duration.seconds(30)
     /// How much of the snapshot or the journal a reopen reads and decodes at a time, in bytes
     /// (more for one longer line): what it holds beside the state it builds.
-    package var readPiece = 4 << 20
+    package var readPiece = 1 << 20
     /// How the journal and the snapshot reach the disk (tests: a double that drops what was
     /// not synced at a simulated power cut).
     package var files: any DurableFiles = SystemFiles()

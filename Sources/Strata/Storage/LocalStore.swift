@@ -171,7 +171,8 @@ public actor LocalStore<Value: Codable & Sendable> {
       let matching = state.keys(matching: key)
       guard matching.count < 2 else { throw AmbiguousKey(key: key, matching: matching) }
       let found = matching.first ?? key
-      let newest = state.outbox.last { $0.recordKey == found && $0.status != .synced }
+      let foundKey = StoreKey(found)
+      let newest = state.outbox.last { $0.storeKey == foundKey && $0.status != .synced }
       // Asked under the store's lock: a sync that starts after this reads the pending changes
       // under that lock too, so it sees the rewritten one; one that started before holds the
       // sync lock, and may be sending `newest`, which then stays as it is.

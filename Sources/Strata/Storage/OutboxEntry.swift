@@ -15,6 +15,10 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   private let payloadBytes: [UInt8]
   /// When it was queued, by the store's clock (the order changes are sent in).
   public let createdAt: Date
+  /// ``recordKey`` as the store holds it: a key made on the device is a UUID's 16 bytes, not a
+  /// string of its own. Declared before ``status``, which fills the byte after its 17: an
+  /// entry takes 88 bytes in the outbox, not 96.
+  var storeKey: StoreKey?
   /// `pending` until a send's outcome is recorded; `synced` and `failed` are final until
   /// ``LocalStore/retryFailed(only:)`` puts a failed change back.
   public var status: SyncStatus
@@ -29,7 +33,10 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   /// The key of the value shown for this change on the device (its status follows the
   /// change's), and once `synced`, of the server's answer: the value's own key for its whole
   /// life on the device, whatever id the server gives it.
-  public var recordKey: String?
+  public var recordKey: String? {
+    get { storeKey?.string }
+    set { storeKey = newValue.map(StoreKey.init) }
+  }
   /// The key the server knows that value by, as the store had it when the change was last
   /// handed to a sync's `send` (``StoredRecord/serverKey``, or the record key of a value read
   /// from the server); nil before that, and for a creation until its answer came (then the
@@ -88,7 +95,7 @@ public struct OutboxEntry: Codable, Sendable, Equatable, Identifiable {
   public static func == (lhs: OutboxEntry, rhs: OutboxEntry) -> Bool {
     (lhs.id, lhs.kind, lhs.payloadBytes, lhs.createdAt)
       == (rhs.id, rhs.kind, rhs.payloadBytes, rhs.createdAt)
-      && (lhs.status, lhs.attempts, lhs.recordKey) == (rhs.status, rhs.attempts, rhs.recordKey)
+      && (lhs.status, lhs.attempts, lhs.storeKey) == (rhs.status, rhs.attempts, rhs.storeKey)
       && lhs.rare == rhs.rare
   }
 

@@ -22,6 +22,18 @@ extension JSONObject {
     return value.string.map { .some($0) }
   }
 
+  /// A record's key, read without a string of its own when it is a change's identity.
+  func optionalKey(_ key: StaticString) -> StoreKey?? {
+    guard let value = value(key), !value.isNull else { return .some(nil) }
+    let text = value.bytes.dropFirst().dropLast()
+    if value.bytes.first == UInt8(ascii: "\""),
+      let id = UUIDText.parse(text, uppercaseOnly: true)
+    {
+      return .some(.uuid(id))
+    }
+    return value.string.map { .some(StoreKey($0)) }
+  }
+
   fileprivate func optionalUUID(_ key: StaticString) -> UUID?? {
     guard let value = value(key), !value.isNull else { return .some(nil) }
     return value.uuid.map { .some($0) }
@@ -59,13 +71,13 @@ extension OutboxEntry: StoreLine {
       let payload = object.value("payload")?.string.flatMap({ Data(base64Encoded: $0) }),
       let createdAt = object.date("createdAt"), let status = object.status("status"),
       let attempts = object.value("attempts")?.int, let message = object.optionalString("message"),
-      let recordKey = object.optionalString("recordKey"),
+      let recordKey = object.optionalKey("recordKey"),
       let serverKey = object.optionalString("serverKey"), let after = object.optionalUUID("after"),
       let base = object.optionalString("base"), base.map({ Data(base64Encoded: $0) }) != .some(nil),
       let baseVersion = object.optionalString("baseVersion")
     else { return nil }
     var entry = OutboxEntry(id: id, kind: kind, payload: payload, createdAt: createdAt)
-    (entry.status, entry.attempts, entry.recordKey) = (status, attempts, recordKey)
+    (entry.status, entry.attempts, entry.storeKey) = (status, attempts, recordKey)
     var rare = OutboxEntry.RareFields(
       message: message, after: after, serverKey: serverKey,
       base: base.flatMap { Data(base64Encoded: $0) }, baseVersion: baseVersion)

@@ -4,7 +4,7 @@ extension StoreSnapshot {
   /// A value's line in a format-4 snapshot: the record's fields and its key, flat (one JSON
   /// object less to decode per value than a wrapper would cost).
   struct KeyedRecord: Codable, StoreLine {
-    var key: String
+    var key: StoreKey
     var value: Value
     var status: SyncStatus
     var updatedAt: Date
@@ -18,7 +18,7 @@ extension StoreSnapshot {
     /// Read from a store written before records kept their own key for life; never written.
     var localKey: String?
 
-    init(_ key: String, _ record: StoredRecord<Value>) {
+    init(_ key: StoreKey, _ record: StoredRecord<Value>) {
       (self.key, value, status) = (key, record.value, record.status)
       (updatedAt, message) = (record.updatedAt, record.message)
       (deleted, serverKey, version) = (
@@ -40,7 +40,7 @@ extension StoreSnapshot {
         object.hasOnly(
           "key", "value", "status", "updatedAt", "message", "deleted", "serverKey",
           "version", "localKey", "server"),
-        let key = object.value("key")?.string,
+        let key = object.optionalKey("key").flatMap({ $0 }),
         let record = StoredRecord<Value>.fields(of: object, decoder: decoder)
       else { return nil }
       return KeyedRecord(key, record)

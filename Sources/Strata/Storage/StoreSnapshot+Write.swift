@@ -14,7 +14,7 @@ extension StoreSnapshot {
     do {
       let lines =
         try JournalLines.encode(outbox)
-        + JournalLines.encode(records.map { KeyedRecord($0.key, $0.value) })
+        + JournalLines.encode(records.stored.map { KeyedRecord($0, $1) })
       bytes.reserveCapacity(lines.reduce(bytes.count) { $0 + $1.count + 10 })
       for json in lines { bytes += JournalLines.line(for: json) }
     } catch {

@@ -20,7 +20,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   static var formatVersion: Int { 4 }
 
   var generation: Int
-  var records: [String: StoredRecord<Value>]
+  var records: RecordTable<Value>
   var outbox: [OutboxEntry]
 
   /// What reading a snapshot found.
@@ -123,7 +123,6 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     if offset != size || header.counts.map({ $0.changes + $0.values }) != linesRead {
       intact = false
     }
-    kept.shareKeys()
     let snapshot = StoreSnapshot(
       generation: header.generation, records: kept.records, outbox: kept.outbox)
     guard intact else {
@@ -137,7 +136,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   /// What a format-4 snapshot's lines gave so far, and the damaged lines set aside.
   private struct Kept {
     var outbox: [OutboxEntry] = []
-    var records: [String: StoredRecord<Value>] = [:]
+    var records = RecordTable<Value>()
     var damaged: [[UInt8]] = []
     let path: String
 
@@ -175,16 +174,6 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
         if let kept = try value(decoded, line) { records[kept.key] = kept.record }
       }
       return intact
-    }
-
-    /// A change and the value shown for it name one key, decoded twice: keep one copy.
-    mutating func shareKeys() {
-      for index in outbox.indices {
-        guard let key = outbox[index].recordKey, let kept = records.index(forKey: key) else {
-          continue
-        }
-        outbox[index].recordKey = records[kept].key
-      }
     }
   }
 

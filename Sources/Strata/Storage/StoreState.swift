@@ -38,7 +38,7 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
 /// What a store holds — values by key, the outbox in order — and how a change applies.
 /// Every change applies in time independent of the history (an index finds an entry).
 struct StoreState<Value: Codable & Sendable> {
-  var records: [String: StoredRecord<Value>] = [:]
+  var records = RecordTable<Value>()
   private(set) var outbox: [OutboxEntry] = []
   /// Where each change is in ``outbox``, built the first time a change is looked up by its
   /// identity (a sync, a discard): a command that only reads never pays for it.
@@ -47,11 +47,13 @@ struct StoreState<Value: Codable & Sendable> {
   /// a discard has no followers to look for, and costs what it did before they existed.
   private var hasFollowers = false
 
-  init(records: [String: StoredRecord<Value>] = [:], outbox: [OutboxEntry] = []) {
+  init(records: RecordTable<Value> = RecordTable(), outbox: [OutboxEntry] = []) {
     self.records = records
     self.outbox = outbox
     hasFollowers = outbox.contains { $0.after != nil }
-    for (key, record) in records where record.legacyLocalKey != nil { adoptLegacy(key) }
+    for (key, record) in records.stored where record.legacyLocalKey != nil {
+      adoptLegacy(key.string)
+    }
   }
 
   /// The changes not yet synced that follow the one with identity `id`, directly or not,
@@ -106,44 +108,55 @@ struct StoreState<Value: Codable & Sendable> {
       positions?[entry.id] = outbox.count
       outbox.append(entry)
       hasFollowers = hasFollowers || entry.after != nil
-      if let key = entry.recordKey, let record {
+      if let key = entry.storeKey, let record {
         records[key] = record
-        adoptLegacy(key)
+        if record.legacyLocalKey != nil { adoptLegacy(key.string) }
       }
     case .rewrite(let entry, let record, let formerKey):
       settle(entry, record, formerKey: formerKey)
-      if let key = entry.recordKey { adoptLegacy(key) }
+      if let key = entry.storeKey, records[key]?.legacyLocalKey != nil { adoptLegacy(key.string) }
     case .discard(let id):
-      guard let position = position(of: id) else { return }
-      let dropped = [outbox[position]] + followers(of: id)
-      let ids = Set(dropped.map(\.id))
-      outbox.removeAll { ids.contains($0.id) }
-      for key in Set(dropped.compactMap(\.recordKey)) where records[key]?.status != .synced {
-        // Another change to it still waits: it goes on showing what that one made of it.
-        guard !outbox.contains(where: { $0.recordKey == key && $0.status != .synced }) else {
-          continue
-        }
-        records[key] = records[key].flatMap(Self.serverSide)
-      }
-      positions = nil  // the entries after it moved
+      discard(id)
     case .outcome(let entry, let record, let next):
       settle(entry, record, formerKey: nil)
       settle(next, nil, formerKey: nil)
     case .forget(let key):
       if records[key]?.status == .synced { records[key] = nil }
     case .requeue(let ids, let stamp):
-      for id in ids {
-        guard let position = position(of: id), outbox[position].status == .failed else {
-          continue
-        }
-        outbox[position].status = .pending
-        outbox[position].message = nil
-        if let key = outbox[position].recordKey, var record = records[key] {
-          record.status = .pending
-          record.message = nil
-          record.updatedAt = stamp
-          records[key] = record
-        }
+      requeue(ids, at: stamp)
+    }
+  }
+
+  /// Drops the change `id` and the changes that follow it; each value shown for one of them
+  /// goes back to the server's value, unless another change to it still waits.
+  private mutating func discard(_ id: UUID) {
+    guard let position = position(of: id) else { return }
+    let dropped = [outbox[position]] + followers(of: id)
+    let ids = Set(dropped.map(\.id))
+    outbox.removeAll { ids.contains($0.id) }
+    for key in Set(dropped.compactMap(\.storeKey)) where records[key]?.status != .synced {
+      // Another change to it still waits: it goes on showing what that one made of it.
+      guard !outbox.contains(where: { $0.storeKey == key && $0.status != .synced }) else {
+        continue
+      }
+      records[key] = records[key].flatMap(Self.serverSide)
+    }
+    positions = nil  // the entries after it moved
+  }
+
+  /// Puts the failed changes among `ids` back in the queue, their values pending again.
+  private mutating func requeue(_ ids: [UUID], at stamp: Date) {
+    for id in ids {
+      guard let position = position(of: id), outbox[position].status == .failed else {
+        continue
+      }
+      outbox[position].status = .pending
+      outbox[position].message = nil
+      if let key = outbox[position].storeKey, var record = records[key] {
+        record.status = .pending
+        record.message = nil
+        record.updatedAt = stamp
+        records[key] = record
       }
     }
   }
@@ -155,13 +168,13 @@ struct StoreState<Value: Codable & Sendable> {
   /// cannot say which one it shows).
   private mutating func replaceSynced(_ values: [String: Value], at stamp: Date) {
     var carried: [String: [String]] = [:]
-    for (key, record) in records {
-      if let server = record.serverKey { carried[server, default: []].append(key) }
+    for (key, record) in records.stored {
+      if let server = record.serverKey { carried[server, default: []].append(key.string) }
     }
-    records = records.filter { _, record in
-      record.status != .synced
-        || record.serverKey.map { values[$0] != nil || carried[$0, default: []].count > 1 }
-          ?? false
+    records.removeAll { record in
+      record.status == .synced
+        && !(record.serverKey.map { values[$0] != nil || carried[$0, default: []].count > 1 }
+          ?? false)
     }
     for (key, value) in values where records[key] == nil {
       let carriers = carried[key, default: []]
@@ -191,7 +204,7 @@ struct StoreState<Value: Codable & Sendable> {
         if let at = self.position(of: follower.id) { outbox[at].recordKey = key }
       }
     }
-    guard let key = entry.recordKey else { return }
+    guard let key = entry.storeKey else { return }
     if let record { records[key] = record }
     if entry.status == .synced, records[key]?.deleted == true, following.isEmpty {
       records[key] = nil
@@ -223,8 +236,9 @@ struct StoreState<Value: Codable & Sendable> {
     record.serverKey = key
     records[key] = nil
     records[own] = record
-    for position in outbox.indices where outbox[position].recordKey == key {
-      outbox[position].recordKey = own
+    let (legacy, ownKey) = (StoreKey(key), StoreKey(own))
+    for position in outbox.indices where outbox[position].storeKey == legacy {
+      outbox[position].storeKey = ownKey
       if outbox[position].serverKey == nil { outbox[position].serverKey = key }
     }
   }
@@ -233,7 +247,10 @@ struct StoreState<Value: Codable & Sendable> {
   /// gave that key (``StoredRecord/serverKey``), in key order. More than one: `key` is the
   /// server's id of several things made here (a server that answers every creation with one id).
   func keys(matching key: String) -> [String] {
-    var found = records.compactMap { $0.value.serverKey == key && $0.key != key ? $0.key : nil }
+    let own = StoreKey(key)
+    var found = records.stored.compactMap { stored, record in
+      record.serverKey == key && stored != own ? stored.string : nil
+    }
     if records[key] != nil { found.append(key) }
     return found.sorted()
   }
@@ -251,15 +268,14 @@ struct StoreState<Value: Codable & Sendable> {
       }
       positions = nil
     }
-    let waiting = Set(outbox.lazy.filter { $0.status != .synced }.compactMap(\.recordKey))
-    let history = records.filter { $0.value.status == .synced && !waiting.contains($0.key) }
+    let waiting = Set(outbox.lazy.filter { $0.status != .synced }.compactMap(\.storeKey))
+    let history = records.stored.filter { $1.status == .synced && !waiting.contains($0) }
       .sorted {
-        $0.value.updatedAt > $1.value.updatedAt
-          || ($0.value.updatedAt == $1.value.updatedAt && $0.key < $1.key)
+        $0.1.updatedAt > $1.1.updatedAt
+          || ($0.1.updatedAt == $1.1.updatedAt && $0.0.string < $1.0.string)
       }
-    for (rank, old) in history.enumerated() where rank >= keptRecords || old.value.updatedAt < since
-    {
-      records[old.key] = nil
+    for (rank, old) in history.enumerated() where rank >= keptRecords || old.1.updatedAt < since {
+      records[old.0] = nil
     }
   }
 }

@@ -108,28 +108,10 @@ struct JSONObject {
       return Int(String(decoding: bytes, as: UTF8.self))
     }
 
-    /// A UUID in its usual text (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, either case), read
-    /// without the C library's `sscanf` that `UUID(uuidString:)` uses on Linux.
+    /// A UUID in its usual text (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, either case).
     var uuid: UUID? {
       guard bytes.count == 38, bytes.first == quote, bytes.last == quote else { return nil }
-      var octets = [UInt8]()
-      octets.reserveCapacity(16)
-      var index = bytes.startIndex + 1
-      for (position, group) in [8, 4, 4, 4, 12].enumerated() {
-        if position > 0 {
-          guard bytes[index] == UInt8(ascii: "-") else { return nil }
-          index += 1
-        }
-        for _ in 0..<(group / 2) {
-          guard let high = Self.hexValue(bytes[index]), let low = Self.hexValue(bytes[index + 1])
-          else { return nil }
-          octets.append(UInt8(high << 4 | low))
-          index += 2
-        }
-      }
-      return octets.withUnsafeBytes { raw in
-        UUID(uuid: raw.loadUnaligned(as: uuid_t.self))
-      }
+      return UUIDText.parse(bytes.dropFirst().dropLast())
     }
 
     /// A JSON number as the nearest Double (the same rounding `JSONDecoder` uses).

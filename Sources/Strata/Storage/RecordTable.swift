@@ -1,0 +1,155 @@
+/// A store's values by key, in the form a long queue can afford: the keys and the records in
+/// two arrays, and a hash index of 4-byte positions into them (open addressing, linear
+/// probing, at most half full). A `[String: StoredRecord]` of 101,000 values — 262,144
+/// buckets of a 16-byte key and a 48-byte record, and an 80-byte string for each key made on
+/// the device — took 25 MB; this takes the arrays' 7 MB and a 1 MB index.
+///
+/// Iterating gives the values in no promised order (as a dictionary): a removal moves the
+/// last value into the gap.
+struct RecordTable<Value: Codable & Sendable>: Sequence {
+  private var keys: [StoreKey] = []
+  private var records: [StoredRecord<Value>] = []
+  /// Positions into `keys` and `records`, -1 where empty; empty itself, or a power of two
+  /// at least twice `count` long, so a probe always ends at an empty slot.
+  private var slots: [Int32] = []
+
+  init() {}
+
+  init(_ values: [String: StoredRecord<Value>]) {
+    reserveCapacity(values.count)
+    for (key, record) in values { self[key] = record }
+  }
+
+  var count: Int { keys.count }
+
+  /// The records, in the order iteration gives them.
+  var values: [StoredRecord<Value>] { records }
+
+  /// Each key as held, beside its record: what a pass over every value uses, as it spells no
+  /// key out as a string.
+  var stored: Zip2Sequence<[StoreKey], [StoredRecord<Value>]> { zip(keys, records) }
+
+  subscript(key: String) -> StoredRecord<Value>? {
+    get { self[StoreKey(key)] }
+    set { self[StoreKey(key)] = newValue }
+  }
+
+  subscript(key: StoreKey) -> StoredRecord<Value>? {
+    get {
+      let found = find(key)
+      return found.present ? records[Int(slots[found.slot])] : nil
+    }
+    set {
+      let found = find(key)
+      switch (found.present, newValue) {
+      case (true, let record?):
+        records[Int(slots[found.slot])] = record
+      case (true, nil):
+        remove(at: found.slot)
+      case (false, let record?):
+        guard (keys.count + 1) * 2 <= slots.count else {
+          reserveCapacity(keys.count + 1)
+          self[key] = record
+          return
+        }
+        slots[found.slot] = Int32(keys.count)
+        keys.append(key)
+        records.append(record)
+      case (false, nil):
+        break
+      }
+    }
+  }
+
+  /// Room for `capacity` values without another rebuild of the index.
+  mutating func reserveCapacity(_ capacity: Int) {
+    keys.reserveCapacity(capacity)
+    records.reserveCapacity(capacity)
+    var size = 8
+    while size < 2 * capacity { size *= 2 }
+    guard size > slots.count else { return }
+    rebuild(size: size)
+  }
+
+  /// Keeps only the values for which `drop` is false.
+  mutating func removeAll(where drop: (StoredRecord<Value>) throws -> Bool) rethrows {
+    var kept = RecordTable()
+    kept.reserveCapacity(count)
+    for (key, record) in zip(keys, records) where try !drop(record) {
+      kept.append(key, record)
+    }
+    self = kept
+  }
+
+  func makeIterator() -> some IteratorProtocol<(key: String, value: StoredRecord<Value>)> {
+    zip(keys, records).lazy.map { (key: $0.string, value: $1) }.makeIterator()
+  }
+
+  /// Appends a value under a key not in the table (its caller knows).
+  private mutating func append(_ key: StoreKey, _ record: StoredRecord<Value>) {
+    slots[find(key).slot] = Int32(keys.count)
+    keys.append(key)
+    records.append(record)
+  }
+
+  /// The slot that holds `key`, or the empty one where it would go.
+  private func find(_ key: StoreKey) -> (slot: Int, present: Bool) {
+    guard !slots.isEmpty else { return (0, false) }
+    let mask = slots.count - 1
+    var slot = key.hashValue & mask
+    while true {
+      let position = slots[slot]
+      if position < 0 { return (slot, false) }
+      if keys[Int(position)] == key { return (slot, true) }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  private mutating func rebuild(size: Int) {
+    slots = [Int32](repeating: -1, count: size)
+    let mask = size - 1
+    for (position, key) in keys.enumerated() {
+      var slot = key.hashValue & mask
+      while slots[slot] >= 0 { slot = (slot + 1) & mask }
+      slots[slot] = Int32(position)
+    }
+  }
+
+  /// Removes the value in `slot`: the last value moves into its place in the arrays, and the
+  /// probe chain closes over the emptied slot (backward shift: no tombstones to skip later).
+  private mutating func remove(at slot: Int) {
+    let position = Int(slots[slot])
+    let last = keys.count - 1
+    if position != last {
+      slots[find(keys[last]).slot] = Int32(position)
+      keys.swapAt(position, last)
+      records.swapAt(position, last)
+    }
+    keys.removeLast()
+    records.removeLast()
+    let mask = slots.count - 1
+    var hole = slot
+    var next = (hole + 1) & mask
+    while slots[next] >= 0 {
+      let home = keys[Int(slots[next])].hashValue & mask
+      // The value in `next` may fill the hole when the hole lies between its home and it.
+      if (next - home) & mask >= (next - hole) & mask {
+        slots[hole] = slots[next]
+        hole = next
+      }
+      next = (next + 1) & mask
+    }
+    slots[hole] = -1
+  }
+}
+
+extension RecordTable: Codable {
+  init(from decoder: any Decoder) throws {
+    self.init(try [String: StoredRecord<Value>](from: decoder))
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    try [String: StoredRecord<Value>](uniqueKeysWithValues: map { ($0.key, $0.value) })
+      .encode(to: encoder)
+  }
+}
