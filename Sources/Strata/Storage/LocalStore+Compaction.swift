@@ -14,9 +14,12 @@ extension LocalStore {
       since: now().addingTimeInterval(-options.keptSyncedAge.inSeconds))
     let next = max(disk.generation ?? 0, disk.journalGeneration) + 1
     let fresh = try JournalFile(path: journalPath(next), truncate: true, files: options.files)
-    try StoreSnapshot(generation: next, records: state.records, outbox: state.outbox)
-      .replace(
-        at: snapshotPath, maxSize: options.maxSnapshotSize, files: options.files, pause: hook)
+    try StoreSnapshot(
+      generation: next, records: state.records, outbox: state.outbox,
+      refreshedAt: state.refreshedAt
+    )
+    .replace(
+      at: snapshotPath, maxSize: options.maxSnapshotSize, files: options.files, pause: hook)
     hook?("compact.renamed")
     options.files.unlink(journalPath(disk.journalGeneration))
     options.files.unlink(base + ".json")  // format 1, now in the snapshot

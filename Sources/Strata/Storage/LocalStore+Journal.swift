@@ -151,6 +151,7 @@ extension LocalStore {
     disk.needsRepair = false
     let snapshot = try readSnapshot()
     state = StoreState(records: snapshot?.records ?? RecordTable(), outbox: snapshot?.outbox ?? [])
+    state.refreshedAt = snapshot?.refreshedAt
     disk.generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
     disk.snapshotSize = PrivateFile.size(of: snapshotPath)
     let expected = snapshot?.generation ?? disk.generation ?? 0

@@ -96,13 +96,30 @@ public actor LocalStore<Value: Codable & Sendable> {
 
   // MARK: Values
 
-  /// Every value, newest change first.
-  public func records() async throws -> [(key: String, record: StoredRecord<Value>)] {
-    try await reading { $0.records.map { ($0.key, $0.value) } }
-      .sorted {
-        $0.record.updatedAt > $1.record.updatedAt
-          || ($0.record.updatedAt == $1.record.updatedAt && $0.key < $1.key)
+  /// The values `query` asks for, in its order — by default every value, newest change first;
+  /// read from the files, so a change another process made is seen.
+  public func records(_ query: ValueQuery<Value> = ValueQuery()) async throws
+    -> [(key: String, record: StoredRecord<Value>)]
+  {
+    try await reading { $0.records.select(query).map { ($0.key.string, $0.record) } }
+  }
+
+  /// How many values `query` matches (its offset and limit aside).
+  public func count(_ query: ValueQuery<Value> = ValueQuery()) async throws -> Int {
+    try await reading { $0.records.count(query) }
+  }
+
+  /// The identities of the changes not yet synced to each of `keys`, oldest first.
+  package func unsentChanges(to keys: [String]) async throws -> [String: [String]] {
+    let wanted = Set(keys.map(StoreKey.init))
+    return try await reading { state in
+      var changes: [String: [String]] = [:]
+      for entry in state.outbox where entry.status != .synced {
+        guard let key = entry.storeKey, wanted.contains(key) else { continue }
+        changes[key.string, default: []].append(entry.idempotencyKey)
       }
+      return changes
+    }
   }
 
   /// The value under `key`, nil when there is none; read from the files, so a change another
@@ -119,6 +136,32 @@ public actor LocalStore<Value: Codable & Sendable> {
       value: value, status: status, updatedAt: now(), message: message, version: version)
     try await writing { _ in (.put(key: key, record: record), ()) }
   }
+
+  /// Merges the server's `values` (by its keys): a synced value takes the server's, one with
+  /// a change on top keeps the change over the server's value. After a `complete` listing —
+  /// every value the server has — what it had and no longer lists goes: a synced value is
+  /// dropped, a deletion waiting to go is done, any other change to it becomes
+  /// ``SyncStatus/conflicted`` (the server deleted what the device changed), and
+  /// ``refreshedAt()`` says when.
+  /// - Returns: How many values went, and how many changes became conflicts.
+  @discardableResult
+  public func merge(_ values: [(key: String, value: Value)], complete: Bool) async throws
+    -> (removed: Int, conflicted: Int)
+  {
+    let listing = Dictionary(
+      values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    let stamp = now()
+    return try await writing { state in
+      let count = state.mergeCount(listing, complete: complete)
+      return (
+        .merge(values: listing, complete: complete, at: stamp), (count.removed, count.conflicted)
+      )
+    }
+  }
+
+  /// When the server last listed every value (a complete ``merge(_:complete:)``); nil when it
+  /// never has.
+  public func refreshedAt() async throws -> Date? { try await reading { $0.refreshedAt } }
 
   /// Replaces every `synced` value with `values` (a fresh page from the server), keeping the
   /// `pending` and `failed` ones.

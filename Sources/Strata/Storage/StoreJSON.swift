@@ -7,4 +7,10 @@ enum StoreJSON {
     decoder.dateDecodingStrategy = .millisecondsSince1970
     return decoder
   }
+
+  static func encoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .millisecondsSince1970
+    return encoder
+  }
 }

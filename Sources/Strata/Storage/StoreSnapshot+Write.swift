@@ -9,8 +9,10 @@ extension StoreSnapshot {
   func replace(
     at path: String, maxSize: Int, files: any DurableFiles, pause: ((String) -> Void)?
   ) throws {
+    let refreshed = refreshedAt.map { " \(Int64(($0.timeIntervalSince1970 * 1000).rounded()))" }
     var bytes = Array(
-      "strata-store \(Self.formatVersion) \(generation) \(outbox.count) \(records.count)\n".utf8)
+      "strata-store \(Self.formatVersion) \(generation) \(outbox.count) \(records.count)\(refreshed ?? "")\n"
+        .utf8)
     do {
       let lines =
         try JournalLines.encode(outbox)

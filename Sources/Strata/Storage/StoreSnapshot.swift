@@ -22,6 +22,9 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   var generation: Int
   var records: RecordTable<Value>
   var outbox: [OutboxEntry]
+  /// When the server last listed every value (``StoreState/refreshedAt``): format 4's header
+  /// ends with it, in milliseconds since 1970, when there is one.
+  var refreshedAt: Date? = nil
 
   /// What reading a snapshot found.
   enum Read {
@@ -40,6 +43,8 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     var checksum: UInt32?
     /// Format 4: how many lines of changes, then of values, the body has.
     var counts: (changes: Int, values: Int)?
+    /// Format 4: when the server last listed every value, if it did.
+    var refreshedAt: Date?
     var bodyStart: Int
   }
 
@@ -124,7 +129,8 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
       intact = false
     }
     let snapshot = StoreSnapshot(
-      generation: header.generation, records: kept.records, outbox: kept.outbox)
+      generation: header.generation, records: kept.records, outbox: kept.outbox,
+      refreshedAt: header.refreshedAt)
     guard intact else {
       return .damaged(
         readable: snapshot, generation: header.generation,
@@ -198,10 +204,14 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
       guard words.count == 4, let value = UInt32(words[3], radix: 16) else { return nil }
       header.checksum = value
     case 4:
-      guard words.count == 5, let changes = Int(words[3]), let values = Int(words[4]),
-        changes >= 0, values >= 0
+      guard words.count == 5 || words.count == 6, let changes = Int(words[3]),
+        let values = Int(words[4]), changes >= 0, values >= 0
       else { return nil }
       header.counts = (changes, values)
+      if words.count == 6 {
+        guard let milliseconds = Int64(words[5]), milliseconds >= 0 else { return nil }
+        header.refreshedAt = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+      }
     default:
       break
     }

@@ -19,6 +19,9 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   case outcome(entry: OutboxEntry, record: StoredRecord<Value>?, next: OutboxEntry)
   /// Refused changes put back in the queue.
   case requeue(ids: [UUID], at: Date)
+  /// The server's values merged under the device's changes; after a `complete` listing, what
+  /// it no longer lists goes (``StoreState/merge(_:complete:at:)``).
+  case merge(values: [String: Value], complete: Bool, at: Date)
   /// A synced value the server no longer has (deleted there): dropped.
   case forget(key: String)
   /// A change discarded — refused and given up, or dropped before it was sent — with the
@@ -29,7 +32,7 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   /// The names in the journal's lines: those of the first stores, which every store since
   /// reads (`enqueue` is an append, `settle` a rewrite).
   enum CodingKeys: String, CodingKey {
-    case put, replaceSynced, requeue, discard, forget, outcome
+    case put, replaceSynced, requeue, discard, forget, outcome, merge
     case append = "enqueue"
     case rewrite = "settle"
   }
@@ -39,6 +42,8 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
 /// Every change applies in time independent of the history (an index finds an entry).
 struct StoreState<Value: Codable & Sendable> {
   var records = RecordTable<Value>()
+  /// When the server last listed every value (a complete pull); nil when it never has.
+  var refreshedAt: Date?
   private(set) var outbox: [OutboxEntry] = []
   /// Where each change is in ``outbox``, built the first time a change is looked up by its
   /// identity (a sync, a discard): a command that only reads never pays for it.
@@ -68,6 +73,11 @@ struct StoreState<Value: Codable & Sendable> {
       found.append(entry)
     }
     return found
+  }
+
+  /// Changes each change to the value under `key`, in place (none moves: the index holds).
+  mutating func updateChanges(to key: StoreKey, _ body: (inout OutboxEntry) -> Void) {
+    for index in outbox.indices where outbox[index].storeKey == key { body(&outbox[index]) }
   }
 
   /// The change with identity `id` (a search when no index is built yet).
@@ -104,6 +114,8 @@ struct StoreState<Value: Codable & Sendable> {
       adoptLegacy(key)
     case .replaceSynced(let values, let stamp):
       replaceSynced(values, at: stamp)
+    case .merge(let values, let complete, let stamp):
+      merge(values, complete: complete, at: stamp)
     case .append(let entry, let record):
       positions?[entry.id] = outbox.count
       outbox.append(entry)

@@ -108,8 +108,16 @@ public actor SyncedCollection<Item: SyncedItem> {
 
   // MARK: Reading
 
-  /// What the device has, newest change first: shown at once, before any request.
-  public func local() async throws -> [Entry] { try await Self.entries(store()) }
+  /// What the device has that `query` asks for — by default everything, newest change first:
+  /// shown at once, before any request, the device's changes on top of the server's values.
+  public func local(_ query: ValueQuery<Item> = ValueQuery()) async throws -> [Entry] {
+    try await Self.entries(store(), query)
+  }
+
+  /// How many items the device has that `query` matches (its offset and limit aside).
+  public func count(_ query: ValueQuery<Item> = ValueQuery()) async throws -> Int {
+    try await store().count(query)
+  }
 
   /// Reads a page from the server and keeps it (the device's changes stay on top), then
   /// returns what the device has.
@@ -158,14 +166,11 @@ public actor SyncedCollection<Item: SyncedItem> {
     }
   }
 
-  static func entries(_ store: LocalStore<Item>) async throws -> [Entry] {
-    let outbox = try await store.outbox()
-    var changes: [String: [String]] = [:]
-    for entry in outbox where entry.status != .synced {
-      if let key = entry.recordKey { changes[key, default: []].append(entry.idempotencyKey) }
-    }
-    return try await store.records().map {
-      Entry(key: $0.key, $0.record, changes: changes[$0.key] ?? [])
-    }
+  static func entries(_ store: LocalStore<Item>, _ query: ValueQuery<Item> = ValueQuery())
+    async throws -> [Entry]
+  {
+    let records = try await store.records(query)
+    let changes = try await store.unsentChanges(to: records.map(\.key))
+    return records.map { Entry(key: $0.key, $0.record, changes: changes[$0.key] ?? []) }
   }
 }

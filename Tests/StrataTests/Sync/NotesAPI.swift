@@ -34,6 +34,8 @@ final class MemosAPI: RemoteCollection {
     var next = 1
     /// Failures for the next calls whose description starts with the key (`update n1`).
     var failures: [(prefix: String, error: any Error)] = []
+    /// Answers every page with the whole list, as a server that ignores `skip` and `limit`.
+    var ignoresPaging = false
   }
   let state = Lock(State())
   let during: @Sendable (String) async -> Void
@@ -75,7 +77,10 @@ final class MemosAPI: RemoteCollection {
 
   func items(limit: Int, skip: Int) async throws -> [Memo] {
     try record("items")
-    return state.withLock { $0.memos.values.map(\.memo).sorted { $0.id < $1.id } }
+    return state.withLock { state in
+      let all = state.memos.values.map(\.memo).sorted { $0.id < $1.id }
+      return state.ignoresPaging ? all : Array(all.dropFirst(skip).prefix(limit))
+    }
   }
 
   func latest(id: String) async throws -> (item: Memo, version: String?) {
