@@ -70,6 +70,7 @@ extension LocalStore {
     }
     try journal.append(json, pause: StoreCrashPoint.current)
     state.apply(change)
+    written.yield(())
     let threshold = max(
       options.minimumCompactionSize, options.compactionRatio * disk.snapshotSize,
       disk.compactionRetryAt)

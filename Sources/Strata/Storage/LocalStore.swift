@@ -40,6 +40,8 @@ public actor LocalStore<Value: Codable & Sendable> {
   var disk = StoreDisk()
   var directoryChecked = false
   var isSyncing = false
+  /// Told after each change this instance writes (``changesWritten()``).
+  let written = EventBroadcaster<Void>()
   // One coder pair per store, not per operation: every read and write goes through them.
   let encoder = JSONEncoder()
   let decoder = JSONDecoder()
@@ -157,6 +159,20 @@ public actor LocalStore<Value: Codable & Sendable> {
         .merge(values: listing, complete: complete, at: stamp), (count.removed, count.conflicted)
       )
     }
+  }
+
+  /// A signal after each change this instance writes, at once (a change another process or
+  /// instance writes shows in ``fileStamp()``).
+  public nonisolated func changesWritten() -> AsyncStream<Void> { written.stream() }
+
+  /// How the store's files stand on disk (each file's inode, size and change time), read
+  /// without the lock and without reading a file: when it differs from an earlier one,
+  /// another process or instance may have changed the store.
+  public func fileStamp() -> [String?] {
+    [
+      PrivateFile.stamp(of: snapshotPath),
+      PrivateFile.stamp(of: journalPath(disk.journalGeneration)),
+    ]
   }
 
   /// When the server last listed every value (a complete ``merge(_:complete:)``); nil when it

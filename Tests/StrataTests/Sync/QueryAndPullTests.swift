@@ -131,4 +131,33 @@ struct QueryAndPullTests {
     #expect(abs(kept.timeIntervalSince(stamp)) < 0.001)
     #expect(try await reopened.count() == 1)
   }
+
+  /// One yield for a write in this process, one for a write by another instance (as another
+  /// process's), none for a write that leaves the result as it was; the stream ends when
+  /// its owner signs out.
+  @Test(.timeLimit(.minutes(1)))
+  func aLiveQueryYieldsOncePerChangeWhoeverWroteIt() async throws {
+    defer { directory.cleanUp() }
+    let api = MemosAPI(Array(Self.memos.prefix(3)))
+    let who = Lock(DataOwner.account("ana"))
+    let memos = collection(api) { who.withLock { $0 } }
+    _ = try await memos.pull()
+    let query = ValueQuery<Memo>(where: { $0.text.hasPrefix("memo") }, sortedBy: [.ascending(\.id)])
+    // Files checked once an hour: only the push can bring this process's write.
+    var pushed = await memos.updates(query, checkingEvery: .seconds(3_600)).makeAsyncIterator()
+    var results = await memos.updates(query, checkingEvery: .milliseconds(5)).makeAsyncIterator()
+    #expect(await pushed.next()?.map(\.item.id) == ["n01", "n02", "n03"])
+    #expect(await results.next()?.map(\.item.id) == ["n01", "n02", "n03"])
+    _ = try await memos.edit(.server("n01"), offline: true) { _ in Memo.Edit(text: "memo one") }
+    #expect(await pushed.next()?.first?.item.text == "memo one", "this process's write, at once")
+    #expect(await results.next()?.first?.item.text == "memo one")
+    _ = try await memos.create(Memo.Draft(text: "not a match"), offline: true)
+    let other = LocalStore<Memo>(path: directory.base + "-ana")
+    try await other.merge([("memo-n09", Memo(id: "n09", text: "memo nine"))], complete: false)
+    #expect(
+      await results.next()?.map(\.item.id) == ["n01", "n02", "n03", "n09"],
+      "the other instance's write, and nothing for the write the query does not see")
+    who.withLock { $0 = .device }
+    #expect(await results.next() == nil, "ended at sign-out")
+  }
 }

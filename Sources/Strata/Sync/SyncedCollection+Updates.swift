@@ -1,0 +1,50 @@
+import Foundation
+
+/// Live results: a query's answer again whenever it changes, whoever changed the store.
+extension SyncedCollection {
+  /// `query`'s result now, then again each time it changes while the stream lives: at once
+  /// for a change written through this collection's store, and within `checkingEvery` for one
+  /// another process (a `sync`, an extension) or another instance wrote. Between changes it
+  /// takes no lock and reads no file (the files' stamps are compared), and yields nothing when
+  /// a change leaves the result as it was. It ends when the owner it began with is no longer
+  /// the one signed in: another account's items never show in it.
+  public func updates(
+    _ query: ValueQuery<Item> = ValueQuery(), checkingEvery interval: Duration = .milliseconds(250)
+  ) async -> AsyncStream<[Entry]> {
+    let who = await currentOwner()
+    let store = await store()
+    let written = store.changesWritten()
+    let (wakes, wake) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(2))
+    let ticker = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: interval)
+        wake.yield(false)
+      }
+    }
+    let relay = Task { for await _ in written { wake.yield(true) } }
+    return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+      let watcher = Task { [self] in
+        var (stamp, last): ([String?]?, [Entry]?) = (nil, nil)
+        // The first pass reads at once; each later one when this process wrote (true), or
+        // when a tick finds the files changed.
+        wake.yield(true)
+        for await wrote in wakes {
+          guard await currentOwner() == who else { break }
+          let now = await store.fileStamp()
+          guard wrote || now != stamp else { continue }
+          stamp = now
+          guard let result = try? await Self.entries(store, query), result != last else {
+            continue
+          }
+          last = result
+          continuation.yield(result)
+        }
+        continuation.finish()
+      }
+      continuation.onTermination = { _ in
+        for task in [ticker, relay, watcher] { task.cancel() }
+        wake.finish()
+      }
+    }
+  }
+}
