@@ -77,7 +77,7 @@ enum OutboxBenchmarks {
   private static func editSync(_ path: String, versioned: Bool) async throws -> Double {
     let store = LocalStore<Created>(path: path)
     let page = (0..<1_000).map { ("post-\($0)", Created(id: $0, title: "Post \($0) as read")) }
-    try await store.replaceSynced(with: page)
+    try await store.merge(page, complete: true)
     for (key, value) in page where versioned {
       try await store.put(value, key: key, status: .synced, version: "\"v-\(value.id)\"")
     }

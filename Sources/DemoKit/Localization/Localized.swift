@@ -68,6 +68,17 @@ public struct Localized: Sendable {
   }
 
   /// The form of `key` for `count` (`{count}` is filled too).
+  /// How old something is, in the largest unit that keeps it readable: `42 s`, `12 min`,
+  /// `5 h`, `3 days`.
+  public func age(_ seconds: Int) -> String {
+    switch seconds {
+    case ..<60: plural("age.seconds", count: max(0, seconds))
+    case ..<7200: plural("age.minutes", count: seconds / 60)
+    case ..<172_800: plural("age.hours", count: seconds / 3600)
+    default: plural("age.days", count: seconds / 86_400)
+    }
+  }
+
   public func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
     var arguments = arguments
     arguments["count"] = count.formatted(.number.locale(Locale(identifier: language)))

@@ -179,14 +179,6 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// never has.
   public func refreshedAt() async throws -> Date? { try await reading { $0.refreshedAt } }
 
-  /// Replaces every `synced` value with `values` (a fresh page from the server), keeping the
-  /// `pending` and `failed` ones.
-  public func replaceSynced(with values: [(key: String, value: Value)]) async throws {
-    let page = Dictionary(
-      values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-    let stamp = now()
-    try await writing { _ in (.replaceSynced(values: page, at: stamp), ()) }
-  }
 
   // MARK: Outbox
 

@@ -7,7 +7,7 @@ import Foundation
 /// (`limit`) keeps only that many while it reads, never sorting the rest.
 ///
 /// ```swift
-/// let query = ValueQuery<Post>(
+/// let query = ValueQuery<Article>(
 ///   where: { $0.userId == 5 }, sortedBy: [.descending(\.views)], limit: 20)
 /// ```
 public struct ValueQuery<Value: Codable & Sendable>: Sendable {

@@ -125,12 +125,13 @@ public actor SyncedCollection<Item: SyncedItem> {
     try await keep(api.items(limit: limit, skip: skip))
   }
 
-  /// Keeps `items` (a page the app just showed) on the device, so they can change offline;
-  /// the device's own changes stay.
+  /// Keeps `items` (a page the app just showed) on the device, so they can change offline:
+  /// merged with what it keeps (a page is not the whole listing, so nothing else goes; a
+  /// ``pull(pageSize:)`` takes out what the server deleted); the device's own changes stay.
   @discardableResult
   public func keep(_ items: [Item]) async throws -> [Entry] {
     let store = await store()
-    try await store.replaceSynced(with: items.map { (Self.key(.server($0.id)), $0) })
+    try await store.merge(items.map { (Self.key(.server($0.id)), $0) }, complete: false)
     return try await Self.entries(store)
   }
 

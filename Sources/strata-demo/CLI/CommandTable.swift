@@ -43,7 +43,11 @@ enum CommandTable {
   static func deviceList(_ things: String, limit: Int, run: Command.Run) -> Command {
     Command(
       things,
-      options: paging + [OptionSpec(name: "local", valueName: nil, help: "option.\(things).local")],
+      options: paging + [OptionSpec(name: "local", valueName: nil, help: "option.\(things).local")]
+        + LocalQuery.options + [
+          OptionSpec(name: "pull", valueName: nil, help: "option.pull"),
+          OptionSpec(name: "follow", valueName: nil, help: "option.follow"),
+        ],
       example: "strata-demo \(things) --limit \(limit)", run: run)
   }
 

@@ -1,4 +1,5 @@
 import DemoKit
+import Foundation
 import Strata
 
 /// What `posts --local` and `todos --local` print: the items the device keeps for the owner
@@ -7,18 +8,58 @@ import Strata
 /// `{"<name>": item, "status", "message", "account", "changes"}` (`account` null for the
 /// device's; `changes` the keys of its changes not yet synced).
 enum DeviceList {
+  /// The items `invocation` asks for (``LocalQuery``: `--where`, `--sort`, `--limit`,
+  /// `--skip` over `fields`), after a full read from the server with `--pull`; with `--follow`,
+  /// the list again each time it changes, until SIGINT or SIGTERM (exit 0).
   @MainActor static func output<Item: SyncedItem>(
     _ collection: SyncedCollection<Item>, name: Row<Item>.Name, headers: [String],
-    row: (SyncedCollection<Item>.Entry) -> [String]
+    invocation: Invocation, fields: [QueryField<Item>],
+    row: @escaping (SyncedCollection<Item>.Entry) -> [String]
   ) async throws -> Output {
+    let query = try LocalQuery.parse(invocation, fields: fields)
+    if invocation.option("pull") != nil { _ = try await collection.pull() }
     let owner = await collection.currentOwner()
-    let entries = try await collection.local()
-    let text = Localized.current
-    return Output(
-      text: .table(
-        headers: headers, rows: entries.map(row),
-        footer: text.plural("device.count", count: entries.count, ["owner": text.owner(owner)])),
-      json: entries.map { Row(name: name, entry: $0, account: owner.jsonAccount) })
+    let pulled = try await collection.lastPulled()
+    func listing(_ entries: [SyncedCollection<Item>.Entry]) -> Output {
+      let text = Localized.current
+      let age = pulled.map { text.age(Int(max(0, Date().timeIntervalSince($0)))) }
+      let footer =
+        text.plural("device.count", count: entries.count, ["owner": text.owner(owner)]) + "\n"
+        + (age.map { text("device.pulled", ["age": $0]) } ?? text("device.neverPulled"))
+      return Output(
+        text: .table(headers: headers, rows: entries.map(row), footer: footer),
+        json: entries.map { Row(name: name, entry: $0, account: owner.jsonAccount) })
+    }
+    guard invocation.option("follow") != nil else {
+      return listing(try await collection.local(query))
+    }
+    let json = invocation.json
+    let reader = Task { @MainActor in
+      for await entries in await collection.updates(query) {
+        if json {
+          let rows = entries.map { Row(name: name, entry: $0, account: owner.jsonAccount) }
+          if let line = try? Output.json(rows, pretty: false) { Terminal.out(line) }
+        } else if let shown = try? listing(entries).rendered(json: false) {
+          Terminal.out(shown + "\n")
+        }
+      }
+    }
+    // The first signal ends the list (exit 0); a second ends the process at once.
+    let signals = Locked(0)
+    let stopping = SyncCommand.onSignals([SIGINT, SIGTERM]) { number, delivered in
+      let count = signals.withLock { count in
+        count += delivered
+        return count
+      }
+      guard count > 1 else {
+        reader.cancel()
+        return
+      }
+      exit(128 + number)
+    }
+    defer { for source in stopping { source.cancel() } }
+    await reader.value
+    return json ? .none : Output(text: .line(Localized.current("watch.stopped")), json: nil)
   }
 
   /// What a change kept on the device says: `what` (e.g. `post abcd1234`) is pending — for

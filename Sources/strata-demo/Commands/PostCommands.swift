@@ -36,7 +36,7 @@ enum PostCommands {
   static func posts(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     if invocation.option("local") != nil {
       guard try app.resolve(FeatureFlags.self).isOn(.offline) else { throw FeatureOff(.offline) }
-      return try await local(app)
+      return try await local(app, invocation)
     }
     let model = try app.resolve(PostsViewModel.self)
     let (limit, skip) = try await app.paging(invocation)
@@ -148,10 +148,17 @@ enum PostCommands {
     let comments: [PostComment]
   }
 
-  static func local(_ app: AppContext) async throws -> Output {
+  /// What `--where` and `--sort` can name of a post kept on the device.
+  nonisolated static let fields: [QueryField<Post>] = [
+    .number("id") { $0.id }, .number("userId") { $0.userId }, .string("title") { $0.title },
+    .number("views") { $0.views ?? 0 }, .number("likes") { $0.reactions?.likes ?? 0 },
+  ]
+
+  static func local(_ app: AppContext, _ invocation: Invocation) async throws -> Output {
     try await DeviceList.output(
       try app.resolve(OfflinePosts.self).collection, name: .post,
-      headers: Headings.of("id", "localId", "status", "title", "note")
+      headers: Headings.of("id", "localId", "status", "title", "note"), invocation: invocation,
+      fields: fields
     ) {
       [
         $0.item.id == 0 ? "-" : String($0.item.id), $0.localId ?? "-", Headings.status($0),

@@ -35,7 +35,11 @@ enum TodoCommands {
       guard try app.resolve(FeatureFlags.self).isOn(.offline) else { throw FeatureOff(.offline) }
       return try await DeviceList.output(
         try app.resolve(OfflineTodos.self).collection, name: .todo,
-        headers: Headings.of("id", "localId", "done", "status", "todo")
+        headers: Headings.of("id", "localId", "done", "status", "todo"), invocation: invocation,
+        fields: [
+          .number("id") { $0.id }, .number("userId") { $0.userId }, .string("todo") { $0.todo },
+          .flag("completed") { $0.completed },
+        ]
       ) {
         [
           $0.item.id == 0 ? "-" : String($0.item.id), $0.localId ?? "-",

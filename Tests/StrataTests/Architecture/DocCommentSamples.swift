@@ -284,3 +284,15 @@ private func streamSamples(_ network: NetworkService) async throws {
     show(line)
   }
 }
+
+// Queries: an item of an app's with a field to filter on and one to sort by.
+private struct Article: Codable, Sendable {
+  var userId: Int
+  var views: Int
+}
+
+private func querySample() -> ValueQuery<Article> {
+  let query = ValueQuery<Article>(
+    where: { $0.userId == 5 }, sortedBy: [.descending(\.views)], limit: 20)
+  return query
+}

@@ -229,7 +229,7 @@ struct DependentChangesTests {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
     let store = LocalStore<Note>(path: directory.base)
-    try await store.replaceSynced(with: [("n-1", Note(id: 1, text: "theirs"))])
+    try await store.merge([("n-1", Note(id: 1, text: "theirs"))], complete: true)
     try await Self.delete(store, "n-1")
     #expect(try await store.record("n-1")?.deleted == true)
     let refusing = ScriptedServer([.failure(ChangeRefused("HTTP 404: gone"))])

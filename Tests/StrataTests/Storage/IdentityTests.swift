@@ -28,7 +28,7 @@ struct IdentityTests {
     #expect(records.allSatisfy { $0.record.serverKey == "n-151" })
     #expect(try await reopened.record("local-a")?.value.text == "first")
     // A page from the server showing n-151 cannot say which: both stay as they are.
-    try await reopened.replaceSynced(with: [("n-151", Note(id: 151, text: "server"))])
+    try await reopened.merge([("n-151", Note(id: 151, text: "server"))], complete: true)
     #expect(try await reopened.records().map(\.record.value.text).sorted() == ["first", "second"])
   }
 
@@ -61,9 +61,9 @@ struct IdentityTests {
     let store = LocalStore<Note>(path: directory.base)
     try await DependentChangesTests.create(store, "local-a", "mine")
     _ = try await store.sync(send: Server().send)
-    try await store.replaceSynced(with: [
+    try await store.merge([
       ("n-101", Note(id: 101, text: "as the server has it")), ("n-1", Note(id: 1, text: "x")),
-    ])
+    ], complete: true)
     let records = try await store.records()
     #expect(records.map(\.key).sorted() == ["local-a", "n-1"])
     #expect(try await store.record("local-a")?.value.text == "as the server has it")
@@ -118,7 +118,7 @@ struct IdentityTests {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
     let store = LocalStore<Note>(path: directory.base)
-    try await store.replaceSynced(with: [("n-1", Note(id: 1, text: "x"))])
+    try await store.merge([("n-1", Note(id: 1, text: "x"))], complete: true)
     try await DependentChangesTests.delete(store, "n-1")
     let lost = NetworkError(.transport(URLError(.networkConnectionLost)), request: "DELETE /n/1")
     let gone = NetworkError.server(status: 404).labelled("DELETE /n/1")
@@ -129,14 +129,14 @@ struct IdentityTests {
     #expect(outcomes.first?.entry.message?.hasPrefix("already gone") == true)
     #expect(try await store.record("n-1") == nil, "deleted")
     // A first send answered 404: another device deleted it. What was asked holds: done.
-    try await store.replaceSynced(with: [("n-2", Note(id: 2, text: "y"))])
+    try await store.merge([("n-2", Note(id: 2, text: "y"))], complete: true)
     try await DependentChangesTests.delete(store, "n-2")
     let first = try await store.sync(send: ScriptedServer([.failure(gone)]).send)
     #expect(first.map(\.entry.status) == [.synced])
     #expect(first.map(\.entry.attempts) == [1])
     #expect(try await store.record("n-2") == nil, "deleted")
     // An edit answered 404 is a refusal: the item it changes is gone.
-    try await store.replaceSynced(with: [("n-3", Note(id: 3, text: "z"))])
+    try await store.merge([("n-3", Note(id: 3, text: "z"))], complete: true)
     try await DependentChangesTests.edit(store, "n-3", "z2")
     let missing = NetworkError.server(status: 404).labelled("PUT /n/3")
     let refused = try await store.sync(send: ScriptedServer([.failure(missing)]).send)
@@ -151,7 +151,7 @@ struct IdentityTests {
     let token = "tok-\(UUID().uuidString)-echoed"
     KnownSecrets.register(token)
     let store = LocalStore<Note>(path: directory.base)
-    try await store.replaceSynced(with: [("n-1", Note(id: 1, text: "x"))])
+    try await store.merge([("n-1", Note(id: 1, text: "x"))], complete: true)
     try await DependentChangesTests.edit(store, "n-1", "mine")
     let outcomes = try await store.sync { _ in
       throw try ChangeConflict(theirs: Note(id: 1, text: token), version: "v2", fields: ["text"])
@@ -228,9 +228,9 @@ struct CompactedRecordTests {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
     let store = LocalStore<Note>(path: directory.base)
-    try await store.replaceSynced(with: [
+    try await store.merge([
       ("n-1", Note(id: 1, text: "going")), ("n-2", Note(id: 2, text: "staying")),
-    ])
+    ], complete: true)
     try await store.put(
       Note(id: 3, text: "numbered"), key: "n-3", status: .synced, version: "\"v3\"")
     try await DependentChangesTests.delete(store, "n-1")

@@ -146,8 +146,8 @@ struct LocalStoreTests {
     let entry = try await Self.queue(store, ["mine"])[0]
     let offline = ScriptedServer([.failure(NetworkError(.offline))])
     #expect(try await store.sync(send: offline.send).map(\.entry.status) == [.pending])
-    try await store.replaceSynced(with: [("1", Note(id: 1, text: "server"))])
-    try await store.replaceSynced(with: [("2", Note(id: 2, text: "newer"))])
+    try await store.merge([("1", Note(id: 1, text: "server"))], complete: true)
+    try await store.merge([("2", Note(id: 2, text: "newer"))], complete: true)
     let records = try await store.records()
     #expect(Set(records.map(\.key)) == [entry.idempotencyKey, "2"])
     #expect(records.first { $0.key == "2" }?.record.status == .synced)

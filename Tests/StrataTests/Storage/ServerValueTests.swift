@@ -17,7 +17,7 @@ struct ServerValueTests {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
     let store = LocalStore<Note>(path: directory.base)
-    try await store.replaceSynced(with: [("n-1", Note(id: 1, text: "server"))])
+    try await store.merge([("n-1", Note(id: 1, text: "server"))], complete: true)
     try await DependentChangesTests.edit(store, "n-1", "mine")
     let pending = try #require(try await store.record("n-1"))
     #expect(pending.value.text == "mine" && pending.status == .pending)

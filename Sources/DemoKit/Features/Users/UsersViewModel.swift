@@ -45,18 +45,9 @@ public final class UsersViewModel {
     /// answer stands in for a server that cannot be reached; nil when it is current.
     public var notice: String? {
       guard case .stale(let age) = source else { return nil }
-      return Localized.current("users.staleNotice", ["age": Self.age(age)])
+      return Localized.current("users.staleNotice", ["age": Localized.current.age(age)])
     }
 
-    static func age(_ seconds: Int) -> String {
-      let text = Localized.current
-      return switch seconds {
-      case ..<60: text.plural("age.seconds", count: max(0, seconds))
-      case ..<7200: text.plural("age.minutes", count: seconds / 60)
-      case ..<172_800: text.plural("age.hours", count: seconds / 3600)
-      default: text.plural("age.days", count: seconds / 86_400)
-      }
-    }
     /// Whether ``Input/loadMore`` would fetch anything.
     public var canLoadMore: Bool { skip + users.count < total }
   }
