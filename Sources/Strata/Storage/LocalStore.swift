@@ -179,7 +179,6 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// never has.
   public func refreshedAt() async throws -> Date? { try await reading { $0.refreshedAt } }
 
-
   // MARK: Outbox
 
   /// Keeps a change made from the value the store holds under `key` at this very moment,

@@ -61,9 +61,10 @@ struct IdentityTests {
     let store = LocalStore<Note>(path: directory.base)
     try await DependentChangesTests.create(store, "local-a", "mine")
     _ = try await store.sync(send: Server().send)
-    try await store.merge([
-      ("n-101", Note(id: 101, text: "as the server has it")), ("n-1", Note(id: 1, text: "x")),
-    ], complete: true)
+    try await store.merge(
+      [
+        ("n-101", Note(id: 101, text: "as the server has it")), ("n-1", Note(id: 1, text: "x")),
+      ], complete: true)
     let records = try await store.records()
     #expect(records.map(\.key).sorted() == ["local-a", "n-1"])
     #expect(try await store.record("local-a")?.value.text == "as the server has it")
@@ -228,9 +229,10 @@ struct CompactedRecordTests {
     let directory = StoreDirectory()
     defer { directory.cleanUp() }
     let store = LocalStore<Note>(path: directory.base)
-    try await store.merge([
-      ("n-1", Note(id: 1, text: "going")), ("n-2", Note(id: 2, text: "staying")),
-    ], complete: true)
+    try await store.merge(
+      [
+        ("n-1", Note(id: 1, text: "going")), ("n-2", Note(id: 2, text: "staying")),
+      ], complete: true)
     try await store.put(
       Note(id: 3, text: "numbered"), key: "n-3", status: .synced, version: "\"v3\"")
     try await DependentChangesTests.delete(store, "n-1")
