@@ -6,7 +6,7 @@ import Foundation
 // `--storage` runs only the local store's rows, `--network` only NetworkService against raw
 // URLSession on the sandbox, and the HTTP cache; `--cache` only the HTTP cache; `--transfers`
 // only big bodies (200 MB downloads and uploads, a resume); `--events` only 10^6 server-sent
-// events through `NetworkService.stream`.
+// events through `NetworkService.stream`; `--queries` only queries over 100,000 kept values.
 // Run with `make bench` (release build). Every row says what it compares.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -17,6 +17,7 @@ var networkOnly = false
 var cacheOnly = false
 var transfersOnly = false
 var eventsOnly = false
+var queriesOnly = false
 var check = false
 var index = 0
 while index < arguments.count {
@@ -42,6 +43,9 @@ while index < arguments.count {
   case "--events":
     eventsOnly = true
     index += 1
+  case "--queries":
+    queriesOnly = true
+    index += 1
   case "--check":
     check = true
     index += 1
@@ -65,13 +69,13 @@ while index < arguments.count {
     }
   case "--help", "-h":
     print(
-      "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --events | --check] [--json FILE]"
+      "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --events | --queries | --check] [--json FILE]"
     )
     exit(0)
   default:
     FileHandle.standardError.write(
       Data(
-        "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --events | --check] [--json FILE]\n"
+        "usage: strata-bench [--core | --storage | --network | --cache | --transfers | --events | --queries | --check] [--json FILE]\n"
           .utf8))
     exit(2)
   }
@@ -98,7 +102,10 @@ if check {
 do {
   var results: [BenchmarkResult] = []
   if storageOnly {
-    results = try await OutboxBenchmarks.run() + (try await DependentChangeBenchmarks.run())
+    results = try await QueryBenchmarks.run() + (try await OutboxBenchmarks.run())
+      + (try await DependentChangeBenchmarks.run())
+  } else if queriesOnly {
+    results = try await QueryBenchmarks.run()
   } else if cacheOnly {
     results = try await CacheBenchmarks.run()
   } else if transfersOnly {
@@ -112,6 +119,7 @@ do {
     results += [try CLIBenchmarks.offlineExit()].compactMap { $0 }
     if !coreOnly {
       results.append(try await CoreBenchmarks.serviceOverhead())
+      results += try await QueryBenchmarks.run()
       results += try await OutboxBenchmarks.run()
       results += try await DependentChangeBenchmarks.run()
       results += try await NetworkBenchmarks.run()

@@ -268,7 +268,8 @@ struct StoreState<Value: Codable & Sendable> {
   }
 
   /// Forgets history: all but the newest `kept` synced changes, and synced values beyond the
-  /// newest `records` or last changed before `since`. Pending and failed changes, and the
+  /// newest `records` or last changed before `since` — never one the server's last complete
+  /// listing showed (or a page showed since). Pending and failed changes, and the
   /// values shown for them, always stay: the store follows what is waiting, not the past.
   mutating func dropSettled(keeping kept: Int, records keptRecords: Int, since: Date) {
     var synced = outbox.lazy.filter { $0.status == .synced }.count
@@ -281,7 +282,11 @@ struct StoreState<Value: Codable & Sendable> {
       positions = nil
     }
     let waiting = Set(outbox.lazy.filter { $0.status != .synced }.compactMap(\.storeKey))
-    let history = records.stored.filter { $1.status == .synced && !waiting.contains($0) }
+    // What the server's last complete listing showed is the collection, not history: kept.
+    let listed = refreshedAt ?? .distantFuture
+    let history = records.stored.filter {
+      $1.status == .synced && !waiting.contains($0) && $1.updatedAt < listed
+    }
       .sorted {
         $0.1.updatedAt > $1.1.updatedAt
           || ($0.1.updatedAt == $1.1.updatedAt && $0.0.string < $1.0.string)

@@ -123,13 +123,15 @@ struct QueryAndPullTests {
   @Test func theLastPullIsKeptAcrossACompaction() async throws {
     defer { directory.cleanUp() }
     let store = LocalStore<Memo>(path: directory.base)
-    try await store.merge([("memo-n1", Memo(id: "n1", text: "a"))], complete: true)
+    // More than the 250 synced values a compaction keeps as history: a listing is no history.
+    let listing = (1...300).map { ("memo-n\($0)", Memo(id: "n\($0)", text: "a")) }
+    try await store.merge(listing, complete: true)
     let stamp = try #require(try await store.refreshedAt())
     try await store.compact()
     let reopened = LocalStore<Memo>(path: directory.base)
     let kept = try #require(try await reopened.refreshedAt())
     #expect(abs(kept.timeIntervalSince(stamp)) < 0.001)
-    #expect(try await reopened.count() == 1)
+    #expect(try await reopened.count() == 300)
   }
 
   /// One yield for a write in this process, one for a write by another instance (as another
