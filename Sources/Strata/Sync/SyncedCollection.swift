@@ -37,7 +37,7 @@ public actor SyncedCollection<Item: SyncedItem> {
     /// as the server has it, or the server never had it.
     public var server: Item?
     /// The keys (``OutboxEntry/idempotencyKey``) of the changes to it not yet synced, oldest
-    /// first, as ``local()`` lists them (a change's own answer names that change alone).
+    /// first, as ``SyncedCollection/local(_:)`` lists them (a change's own answer names that change alone).
     public var changes: [String] = []
 
     public init(
