@@ -48,14 +48,15 @@ enum QueryBenchmarks {
       api: NoServer(), stores: { _ in store }, owner: { .device })
     var results = await collection.updates(page, checkingEvery: .seconds(3_600))
       .makeAsyncIterator()
-    _ = await results.next()
+    // Each round edits the first post shown, so the result changes and the query yields.
+    let first = await results.next()?.first?.item.id ?? 0
     var yields: [Double] = []
     for round in 0..<21 {
-      let written = ContinuousClock.now
-      _ = try await collection.edit(.server(5 + 200 * round), offline: true) { post in
+      _ = try await collection.edit(.server(first), offline: true) { _ in
         Post.Edit(title: "edited \(round)")
       }
-      _ = await results.next()
+      let written = ContinuousClock.now
+      guard await results.next() != nil else { break }
       yields.append(Measure.nanoseconds(ContinuousClock.now - written) / 1e6)
     }
     return [
@@ -65,11 +66,13 @@ enum QueryBenchmarks {
         value: firstPage, unit: "ms", target: "≤ 5 ms"),
       BenchmarkResult(
         name: "Query: count of 100,000 by a filter",
-        compares: "userId == 5, no index; median of 21; every value, newest first: \(String(format: "%.0f", whole)) ms",
+        compares:
+          "userId == 5, no index; median of 21; every value, newest first: \(String(format: "%.0f", whole)) ms",
         value: count, unit: "ms", target: "≤ 2 ms"),
       BenchmarkResult(
         name: "Query: live yield after a write here",
-        compares: "from the edit's return to the new first page (a query of 100,000 again); median of 21",
+        compares:
+          "from the edit's return to the new first page (a query of 100,000 again); median of 21",
         value: Measure.median(yields), unit: "ms", target: "≤ 1 ms"),
     ]
   }

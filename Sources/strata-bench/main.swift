@@ -102,7 +102,8 @@ if check {
 do {
   var results: [BenchmarkResult] = []
   if storageOnly {
-    results = try await QueryBenchmarks.run() + (try await OutboxBenchmarks.run())
+    results =
+      try await QueryBenchmarks.run() + (try await OutboxBenchmarks.run())
       + (try await DependentChangeBenchmarks.run())
   } else if queriesOnly {
     results = try await QueryBenchmarks.run()

@@ -71,6 +71,20 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
     rebuild(size: size)
   }
 
+  /// Calls `body` with each value `query` matches, in the table's order, reading the values
+  /// in place (a pass over 100,000 copies none of them).
+  func forEach(
+    matching query: ValueQuery<Value>, _ body: (StoreKey, StoredRecord<Value>) -> Void
+  ) {
+    keys.withUnsafeBufferPointer { keys in
+      records.withUnsafeBufferPointer { records in
+        for index in records.indices where query.matches(records[index]) {
+          body(keys[index], records[index])
+        }
+      }
+    }
+  }
+
   /// Keeps only the values for which `drop` is false.
   mutating func removeAll(where drop: (StoredRecord<Value>) throws -> Bool) rethrows {
     var kept = RecordTable()

@@ -17,6 +17,19 @@ enum StoreKey: Hashable, Sendable {
     }
   }
 
+  /// Whether this key's text sorts before `other`'s, byte by byte (UTF-8): an order for ties,
+  /// cheaper than comparing strings, and spelling no UUID out.
+  func precedes(_ other: StoreKey) -> Bool {
+    switch (self, other) {
+    case (.uuid(let a), .uuid(let b)):
+      withUnsafeBytes(of: a.uuid) { a in
+        withUnsafeBytes(of: b.uuid) { b in a.lexicographicallyPrecedes(b) }
+      }
+    case (.text(let a), .text(let b)): a.utf8.lexicographicallyPrecedes(b.utf8)
+    default: string.utf8.lexicographicallyPrecedes(other.string.utf8)
+    }
+  }
+
   /// The key as the store's files and its API spell it.
   var string: String {
     switch self {

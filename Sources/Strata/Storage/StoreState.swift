@@ -287,10 +287,10 @@ struct StoreState<Value: Codable & Sendable> {
     let history = records.stored.filter {
       $1.status == .synced && !waiting.contains($0) && $1.updatedAt < listed
     }
-      .sorted {
-        $0.1.updatedAt > $1.1.updatedAt
-          || ($0.1.updatedAt == $1.1.updatedAt && $0.0.string < $1.0.string)
-      }
+    .sorted {
+      $0.1.updatedAt > $1.1.updatedAt
+        || ($0.1.updatedAt == $1.1.updatedAt && $0.0.string < $1.0.string)
+    }
     for (rank, old) in history.enumerated() where rank >= keptRecords || old.1.updatedAt < since {
       records[old.0] = nil
     }

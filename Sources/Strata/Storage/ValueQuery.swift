@@ -49,7 +49,7 @@ public struct ValueQuery<Value: Codable & Sendable>: Sendable {
       }
     }
     if a.record.updatedAt != b.record.updatedAt { return a.record.updatedAt > b.record.updatedAt }
-    return a.key.string < b.key.string
+    return a.key.precedes(b.key)
   }
 }
 
@@ -91,12 +91,12 @@ extension RecordTable {
     var kept: [(key: StoreKey, record: StoredRecord<Value>)] = []
     let window = query.limit.map { query.offset.addingReportingOverflow($0) }
       .flatMap { $0.overflow ? nil : $0.partialValue }
-    for (key, record) in stored where query.matches(record) {
+    forEach(matching: query) { key, record in
       let candidate = (key: key, record: record)
       if let window {
-        guard window > 0 else { break }
+        guard window > 0 else { return }
         if kept.count == window {
-          guard let last = kept.last, query.precedes(candidate, last) else { continue }
+          guard let last = kept.last, query.precedes(candidate, last) else { return }
           kept.removeLast()
         }
         var (low, high) = (0, kept.count)
@@ -115,6 +115,8 @@ extension RecordTable {
 
   /// How many values `query` matches (offset and limit aside).
   func count(_ query: ValueQuery<Value>) -> Int {
-    stored.reduce(0) { $0 + (query.matches($1.1) ? 1 : 0) }
+    var count = 0
+    forEach(matching: query) { _, _ in count += 1 }
+    return count
   }
 }
