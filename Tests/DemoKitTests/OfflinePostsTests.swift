@@ -39,6 +39,25 @@ struct OfflinePostsTests {
     #expect(model.items.first { $0.item.title == "Mine" }?.status == .pending, "kept")
   }
 
+  /// The screen follows the device: a post another process keeps (here, another store on the
+  /// same files) appears without a reload.
+  @Test(.timeLimit(.minutes(1)))
+  func theScreenFollowsWhatAnotherProcessKeeps() async throws {
+    let (posts, directory) = makePosts(FakeScript())
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    _ = try await posts.create(PostDraft(title: "Mine", body: "b", userId: 1), offline: true)
+    let model = LocalPostsViewModel(posts: posts)
+    let following = Task { await model.follow() }
+    defer { following.cancel() }
+    // Hang guards, not verdicts: the first list, then the other process's post in it.
+    while model.items.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    let other = LocalStore<Post>(path: directory + "/posts")
+    try await other.merge(
+      [("post-7", Post(id: 7, title: "From elsewhere", body: "b", userId: 1))], complete: false)
+    while model.items.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(Set(model.items.map(\.item.title)) == ["Mine", "From elsewhere"])
+  }
+
   @Test func offlineAPostIsPendingAtOnceAndSyncSendsItOnce() async throws {
     let script = FakeScript()
     let connectivity = Connectivity(isOnline: false)

@@ -27,6 +27,15 @@ public final class LocalPostsViewModel: LoadStateOwner {
     }
   }
 
+  /// Keeps ``items`` up to date with what the device keeps, whoever changes it — a `sync` in
+  /// another process, a share extension, another window — until the task running it is
+  /// cancelled or the owner signs out.
+  public func follow() async {
+    for await entries in await posts.collection.updates() {
+      items = entries
+    }
+  }
+
   /// Keeps the post and shows it at once as pending; sends it unless `offline`.
   public func create(_ draft: PostDraft, offline: Bool = false) async {
     _ = await loading {
