@@ -153,6 +153,7 @@ extension LocalStore {
     let snapshot = try readSnapshot()
     state = StoreState(records: snapshot?.records ?? RecordTable(), outbox: snapshot?.outbox ?? [])
     state.refreshedAt = snapshot?.refreshedAt
+    state.records.keep(options.indexes)
     disk.generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
     disk.snapshotSize = PrivateFile.size(of: snapshotPath)
     let expected = snapshot?.generation ?? disk.generation ?? 0

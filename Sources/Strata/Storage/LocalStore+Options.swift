@@ -27,6 +27,8 @@ extension LocalStore {
     /// How much of the snapshot or the journal a reopen reads and decodes at a time, in bytes
     /// (more for one longer line): what it holds beside the state it builds.
     package var readPiece = 1 << 20
+    /// The fields queries look up without reading every value (``ValueIndex``).
+    package var indexes: [ValueIndex<Value>] = []
     /// How the journal and the snapshot reach the disk (tests: a double that drops what was
     /// not synced at a simulated power cut).
     package var files: any DurableFiles = SystemFiles()

@@ -67,9 +67,11 @@ public actor LocalStore<Value: Codable & Sendable> {
   /// Synced values are history the server keeps: a compaction keeps the newest
   /// `keepingSynced` of them that changed within `syncedFor`, so opening the store costs the
   /// same after years of use. Pending and refused changes, and their values, always stay.
+  /// `indexes` are the fields queries look up without reading every value.
   public init(
     app: String, origin: Origin, name: String, owner: DataOwner, directory: String? = nil,
     keepingSynced: Int = 250, syncedFor: Duration = .seconds(30 * 86_400),
+    indexes: [ValueIndex<Value>] = [],
     environment: [String: String] = ProcessInfo.processInfo.environment,
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
@@ -77,6 +79,7 @@ public actor LocalStore<Value: Codable & Sendable> {
     var options = Options()
     options.keptSyncedRecords = max(0, keepingSynced)
     options.keptSyncedAge = syncedFor
+    options.indexes = indexes
     let owned = owner.account.map { "accounts/" + AppDirectories.component(account: $0) + "/" }
     self.init(
       path: "\(directory)/\(AppDirectories.component(for: origin))/" + (owned ?? "")

@@ -12,6 +12,8 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
   /// Positions into `keys` and `records`, -1 where empty; empty itself, or a power of two
   /// at least twice `count` long, so a probe always ends at an empty slot.
   private var slots: [Int32] = []
+  /// The indexes kept (``ValueIndex``): for each, the keys of the values by the field's text.
+  private var indexed: [(index: ValueIndex<Value>, buckets: [String: Set<StoreKey>])] = []
 
   init() {}
 
@@ -43,8 +45,11 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
       let found = find(key)
       switch (found.present, newValue) {
       case (true, let record?):
-        records[Int(slots[found.slot])] = record
+        let position = Int(slots[found.slot])
+        reindex(key, from: records[position], to: record)
+        records[position] = record
       case (true, nil):
+        reindex(key, from: records[Int(slots[found.slot])], to: nil)
         remove(at: found.slot)
       case (false, let record?):
         guard (keys.count + 1) * 2 <= slots.count else {
@@ -52,6 +57,7 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
           self[key] = record
           return
         }
+        reindex(key, from: nil, to: record)
         slots[found.slot] = Int32(keys.count)
         keys.append(key)
         records.append(record)
@@ -76,6 +82,17 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
   func forEach(
     matching query: ValueQuery<Value>, _ body: (StoreKey, StoredRecord<Value>) -> Void
   ) {
+    if let lookup = query.lookup,
+      let kept = indexed.first(where: { $0.index.name == lookup.index.name })
+    {
+      for key in kept.buckets[lookup.key] ?? [] {
+        let found = find(key)
+        guard found.present else { continue }
+        let record = records[Int(slots[found.slot])]
+        if query.matches(record) { body(key, record) }
+      }
+      return
+    }
     keys.withUnsafeBufferPointer { keys in
       records.withUnsafeBufferPointer { records in
         for index in records.indices where query.matches(records[index]) {
@@ -92,7 +109,38 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
     for (key, record) in zip(keys, records) where try !drop(record) {
       kept.append(key, record)
     }
+    kept.keep(indexed.map(\.index))
     self = kept
+  }
+
+  /// Keeps `indexes` from now on (built over the values there are): a query through one of
+  /// them reads only the values it names.
+  mutating func keep(_ indexes: [ValueIndex<Value>]) {
+    indexed = indexes.map { index in
+      var buckets: [String: Set<StoreKey>] = [:]
+      for (key, record) in zip(keys, records) {
+        buckets[index.key(record.value), default: []].insert(key)
+      }
+      return (index, buckets)
+    }
+  }
+
+  /// Moves `key` from the buckets of `old` to those of `new` in every index kept.
+  private mutating func reindex(
+    _ key: StoreKey, from old: StoredRecord<Value>?, to new: StoredRecord<Value>?
+  ) {
+    for position in indexed.indices {
+      let index = indexed[position].index
+      let (was, now) = (old.map { index.key($0.value) }, new.map { index.key($0.value) })
+      guard was != now else { continue }
+      if let was {
+        indexed[position].buckets[was]?.remove(key)
+        if indexed[position].buckets[was]?.isEmpty == true {
+          indexed[position].buckets[was] = nil
+        }
+      }
+      if let now { indexed[position].buckets[now, default: []].insert(key) }
+    }
   }
 
   func makeIterator() -> some IteratorProtocol<(key: String, value: StoredRecord<Value>)> {

@@ -11,6 +11,9 @@ import Foundation
 ///   where: { $0.userId == 5 }, sortedBy: [.descending(\.views)], limit: 20)
 /// ```
 public struct ValueQuery<Value: Codable & Sendable>: Sendable {
+  /// Only values whose indexed field has one value (nil: any): looked up, not read one by one,
+  /// when the store keeps that index.
+  public var lookup: ValueLookup<Value>?
   /// Values for which this is false are left out (nil: none is).
   public var filter: (@Sendable (Value) -> Bool)?
   /// Only values in one of these states (nil: any).
@@ -23,16 +26,19 @@ public struct ValueQuery<Value: Codable & Sendable>: Sendable {
   public var limit: Int?
 
   public init(
-    where filter: (@Sendable (Value) -> Bool)? = nil, statuses: Set<SyncStatus>? = nil,
-    sortedBy order: [ValueOrder<Value>] = [], offset: Int = 0, limit: Int? = nil
+    _ lookup: ValueLookup<Value>? = nil, where filter: (@Sendable (Value) -> Bool)? = nil,
+    statuses: Set<SyncStatus>? = nil, sortedBy order: [ValueOrder<Value>] = [], offset: Int = 0,
+    limit: Int? = nil
   ) {
-    (self.filter, self.statuses, self.order) = (filter, statuses, order)
+    (self.lookup, self.filter, self.statuses, self.order) = (lookup, filter, statuses, order)
     (self.offset, self.limit) = (max(0, offset), limit.map { max(0, $0) })
   }
 
   /// Whether `record` is one this query returns (before offset and limit).
   func matches(_ record: StoredRecord<Value>) -> Bool {
-    (statuses?.contains(record.status) ?? true) && (filter?(record.value) ?? true)
+    (statuses?.contains(record.status) ?? true)
+      && (lookup.map { $0.index.key(record.value) == $0.key } ?? true)
+      && (filter?(record.value) ?? true)
   }
 
   /// Whether `a` comes before `b`: by each sort key in turn, then newest change first, then

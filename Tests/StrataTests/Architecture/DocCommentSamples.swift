@@ -291,8 +291,10 @@ private struct Article: Codable, Sendable {
   var views: Int
 }
 
-private func querySample() -> ValueQuery<Article> {
+private func querySample() -> [ValueQuery<Article>] {
   let query = ValueQuery<Article>(
     where: { $0.userId == 5 }, sortedBy: [.descending(\.views)], limit: 20)
-  return query
+  let byAuthor = ValueIndex<Article>("userId") { $0.userId }
+  let theirs = ValueQuery(byAuthor.equals(5), sortedBy: [.descending(\.views)], limit: 20)
+  return [query, theirs]
 }

@@ -317,4 +317,31 @@ struct OutboxEntryEqualityTests {
     #expect(MemoryLayout<StoredRecord<Small>>.size == 48)
     #expect(MemoryLayout<OutboxEntry>.size <= 88)
   }
+
+  /// A page in a journal an earlier build wrote (`replaceSynced`) still replays as it did: a
+  /// value made here that the server numbered takes the page's value under its own key, a
+  /// synced value the page does not show goes, a pending one stays.
+  @Test func aReplacingPageFromAnEarlierBuildStillReplays() {
+    let stamp = Date(timeIntervalSince1970: 1_700_000_000)
+    var state = StoreState<Note>()
+    state.apply(
+      .put(
+        key: "local-a",
+        record: StoredRecord(
+          value: Note(id: 0, text: "made here"), status: .synced, updatedAt: stamp,
+          serverKey: "n-1")))
+    state.apply(
+      .put(
+        key: "n-2",
+        record: StoredRecord(value: Note(id: 2, text: "old"), status: .synced, updatedAt: stamp)))
+    state.apply(
+      .put(
+        key: "n-3",
+        record: StoredRecord(value: Note(id: 3, text: "mine"), status: .pending, updatedAt: stamp)))
+    state.apply(.replaceSynced(values: ["n-1": Note(id: 1, text: "server")], at: stamp))
+    #expect(state.records["local-a"]?.value.text == "server", "carried under its own key")
+    #expect(state.records["n-1"] == nil, "not a second copy")
+    #expect(state.records["n-2"] == nil, "not on the page")
+    #expect(state.records["n-3"]?.value.text == "mine", "a pending value stays")
+  }
 }

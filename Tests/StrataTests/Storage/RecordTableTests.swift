@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 import StrataTesting
 import Testing
 
@@ -79,5 +80,38 @@ struct RecordTableTests {
     let back = try JSONDecoder().decode(RecordTable<Int>.self, from: data)
     #expect(back.count == 50)
     for (key, record) in table { #expect(back[key]?.value == record.value) }
+  }
+
+  /// An index answers a lookup as a scan would, after any mix of writes and removals, and
+  /// reads only the values it names (the filter runs for those alone).
+  @Test("an index answers as a scan does, reading only what it names", arguments: 1...3)
+  func anIndexAnswersAsAScanDoes(seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    let byTens = ValueIndex<Int>("tens") { $0 / 10 }
+    var table = RecordTable<Int>()
+    table.keep([byTens])
+    for step in 0..<2_000 {
+      let key = Self.key(&random)
+      if Int.random(in: 0..<3, using: &random) == 0 {
+        table[key] = nil
+      } else {
+        table[key] = Self.record(Int.random(in: 0..<100, using: &random))
+      }
+      if step % 500 == 0 { table.removeAll { $0.value == 42 } }
+    }
+    for tens in 0..<10 {
+      let read = Lock(0)
+      let indexed = ValueQuery<Int>(
+        byTens.equals(tens),
+        where: { _ in
+          read.withLock { $0 += 1 }
+          return true
+        })
+      let scanned = ValueQuery<Int>(where: { $0 / 10 == tens })
+      let found = Set(table.select(indexed).map(\.key))
+      #expect(found == Set(table.select(scanned).map(\.key)), "tens \(tens)")
+      #expect(read.withLock { $0 } == found.count, "only the values the index names were read")
+      #expect(table.count(indexed) == found.count)
+    }
   }
 }

@@ -162,4 +162,26 @@ struct QueryAndPullTests {
     who.withLock { $0 = .device }
     #expect(await results.next() == nil, "ended at sign-out")
   }
+
+  /// A store given an index keeps it across a reopen and a compaction, and a query through it
+  /// answers as one without it.
+  @Test func anIndexIsKeptAcrossAReopenAndACompaction() async throws {
+    defer { directory.cleanUp() }
+    let byText = ValueIndex<Memo>("text") { $0.text }
+    var options = LocalStore<Memo>.Options()
+    options.indexes = [byText]
+    let store = LocalStore<Memo>(path: directory.base, options: options)
+    try await store.merge(Self.memos.map { ("memo-\($0.id)", $0) }, complete: true)
+    try await store.compact()
+    let reopened = LocalStore<Memo>(path: directory.base, options: options)
+    let plain = LocalStore<Memo>(path: directory.base)
+    let query = ValueQuery<Memo>(byText.equals("memo 7"))
+    #expect(try await reopened.records(query).map(\.key) == ["memo-n07"])
+    #expect(try await plain.records(query).map(\.key) == ["memo-n07"], "no index: a scan")
+    _ = try await reopened.enqueue("memo-n07") { _, _ in
+      .append(kind: "memo.update", payload: Data(), showing: Memo(id: "n07", text: "memo 8"))
+    }
+    #expect(try await reopened.records(query).isEmpty, "moved to its new value's bucket")
+    #expect(try await reopened.count(ValueQuery(byText.equals("memo 8"))) == 2)
+  }
 }
