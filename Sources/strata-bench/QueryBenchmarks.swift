@@ -78,8 +78,9 @@ enum QueryBenchmarks {
       BenchmarkResult(
         name: "Query: the same first 20, by an index",
         compares: String(
-          format: "userId looked up (500 of 100,000 read), views descending; median of 201; a count: %.3f ms",
-          indexedCount),
+          format:
+            "userId looked up (500 of 100,000 read), views descending; median of 201; "
+            + "a count: %.3f ms", indexedCount),
         value: indexedPage, unit: "ms", target: "≤ 0.2 ms"),
       BenchmarkResult(
         name: "Query: live yield after a write here",
