@@ -93,4 +93,29 @@ struct LocalQueryCLITests {
       #expect(result.stdout.components(separatedBy: "1 on this device").count == 3, "twice")
     }
   }
+
+  /// `sync --watch` with nothing waiting idles; a post another process keeps wakes it, and it
+  /// is sent at once — no timer, no restart.
+  @Test func syncWatchWakesWhenAnotherProcessKeepsAChange() async throws {
+    try await CLIRunner.withSandbox(configuration: EveryChangeCLITests.keeping()) {
+      server, cli, api in
+      let watching = Task {
+        try await CLIEdgeTests.runUntil(
+          cli, "^sent 1", then: "INT", api + ["--set", "SYNC_INTERVAL=1h", "sync", "--watch"])
+      }
+      // Once the watch has read the (empty) outbox, another process keeps a post.
+      let patience = ContinuousClock.now + .seconds(300)  // a hang guard
+      while ContinuousClock.now < patience {
+        let told = (try? String(contentsOfFile: cli.home + "/until.err", encoding: .utf8)) ?? ""
+        if told.contains("sending the outbox until interrupted") { break }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      let kept = try await cli.run(
+        api + ["post", "create", "--title", "Woken", "--body", "b", "--offline"])
+      #expect(kept.status == 0, "\(kept.all)")
+      let result = try await watching.value
+      #expect(result.stdout.contains("exit=0"), "\(result.all)")
+      #expect(server.changesDone(path: "/posts/add") == 1)
+    }
+  }
 }

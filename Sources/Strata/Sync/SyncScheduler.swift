@@ -7,7 +7,12 @@ import Foundation
 /// local store's lock's business: that pass just finds its changes waiting).
 public actor SyncScheduler {
   /// Why a pass runs besides the timer and the route (the scheduler follows that itself).
-  public enum Trigger: Sendable { case signedIn }
+  public enum Trigger: Sendable {
+    case signedIn
+    /// A change was kept on the device, by this process or another
+    /// (``SyncedCollection/updates(_:checkingEvery:)`` over what waits tells).
+    case changed
+  }
 
   public struct Pass: Sendable, Equatable {
     /// Changes sent and confirmed by this pass.

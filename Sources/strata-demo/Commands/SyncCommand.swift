@@ -137,7 +137,14 @@ enum SyncCommand {
     defer { for source in stopping { source.cancel() } }
     Terminal.error(Localized.current("watch.started"))
     let problem = Locked<String?>(nil)
-    await scheduler.run(following: connectivity) { pass in
+    // A change kept by another process (or a sign-in there) wakes the scheduler at once.
+    let (triggers, trigger) = AsyncStream.makeStream(of: SyncScheduler.Trigger.self)
+    let watching = [
+      Self.waiting(try app.resolve(OfflinePosts.self).collection, trigger),
+      Self.waiting(try app.resolve(OfflineTodos.self).collection, trigger),
+    ]
+    defer { for task in watching { task.cancel() } }
+    await scheduler.run(following: connectivity, triggers: triggers) { pass in
       if let trouble = pass.problem {
         problem.withLock { $0 = $0 ?? trouble }
         Task { await scheduler.stop() }
@@ -157,6 +164,25 @@ enum SyncCommand {
       throw CommandFailure(Localized.current("watch.storeFailed", ["reason": trouble]))
     }
     return json ? .none : Output(text: .line(Localized.current("watch.stopped")), json: nil)
+  }
+
+  /// Tells `trigger` each time what waits to be sent in `collection` changes — kept by this
+  /// process or another — and when another owner signs in (the query of the one before ends).
+  nonisolated static func waiting<Item: SyncedItem>(
+    _ collection: SyncedCollection<Item>, _ trigger: AsyncStream<SyncScheduler.Trigger>.Continuation
+  ) -> Task<Void, Never> {
+    Task {
+      var first = true
+      while !Task.isCancelled {
+        for await _ in await collection.updates(ValueQuery(statuses: [.pending])) {
+          if !first { trigger.yield(.changed) }
+          first = false
+        }
+        guard !Task.isCancelled else { return }
+        trigger.yield(.signedIn)
+        first = true
+      }
+    }
   }
 
   /// Runs `handler` on a global queue at each of `signals` (no longer delivered as usual),
