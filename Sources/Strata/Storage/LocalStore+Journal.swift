@@ -24,6 +24,7 @@ extension LocalStore {
 
   /// Runs `body` on the current state under a shared lock.
   func reading<T>(_ body: (StoreState<Value>) throws -> T) async throws -> T {
+    reads += 1
     try checkDirectory()
     let lock = try await lock(base + ".lock", exclusive: false, wait: true)
     defer { lock.release() }

@@ -40,6 +40,9 @@ public actor LocalStore<Value: Codable & Sendable> {
   var disk = StoreDisk()
   var directoryChecked = false
   var isSyncing = false
+  /// How many reads of the files this instance made (tests: a watcher reads nothing
+  /// between changes).
+  package internal(set) var reads = 0
   /// Told after each change this instance writes (``changesWritten()``).
   let written = EventBroadcaster<Void>()
   // One coder pair per store, not per operation: every read and write goes through them.

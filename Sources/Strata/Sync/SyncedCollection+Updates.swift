@@ -11,15 +11,28 @@ extension SyncedCollection {
   public func updates(
     _ query: ValueQuery<Item> = ValueQuery(), checkingEvery interval: Duration = .milliseconds(250)
   ) async -> AsyncStream<[Entry]> {
+    let (ticks, tick) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let ticker = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: interval)
+        tick.yield(())
+      }
+    }
+    return await updates(query, ticks: ticks, ending: ticker)
+  }
+
+  /// ``updates(_:checkingEvery:)`` checking the files at each of `ticks` (tests tick by hand);
+  /// `ending` is cancelled with the stream.
+  func updates(_ query: ValueQuery<Item>, ticks: AsyncStream<Void>, ending: Task<Void, Never>)
+    async -> AsyncStream<[Entry]>
+  {
     let who = await currentOwner()
     let store = await store()
     let written = store.changesWritten()
     let (wakes, wake) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(2))
     let ticker = Task {
-      while !Task.isCancelled {
-        try? await Task.sleep(for: interval)
-        wake.yield(false)
-      }
+      for await _ in ticks { wake.yield(false) }
+      ending.cancel()
     }
     let relay = Task { for await _ in written { wake.yield(true) } }
     return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
@@ -42,7 +55,7 @@ extension SyncedCollection {
         continuation.finish()
       }
       continuation.onTermination = { _ in
-        for task in [ticker, relay, watcher] { task.cancel() }
+        for task in [ending, ticker, relay, watcher] { task.cancel() }
         wake.finish()
       }
     }

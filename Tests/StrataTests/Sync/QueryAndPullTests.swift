@@ -184,4 +184,43 @@ struct QueryAndPullTests {
     #expect(try await reopened.records(query).isEmpty, "moved to its new value's bucket")
     #expect(try await reopened.count(ValueQuery(byText.equals("memo 8"))) == 2)
   }
+
+  /// Between changes a live query reads nothing: ticks with the files unchanged cost a stamp
+  /// each, no read; a tick after another instance wrote reads once and yields.
+  @Test(.timeLimit(.minutes(1)))
+  func aLiveQueryReadsNothingWhileNothingChanges() async throws {
+    defer { directory.cleanUp() }
+    let store = LocalStore<Memo>(path: directory.base)
+    try await store.merge([("memo-n0", Memo(id: "n0", text: "a"))], complete: false)
+    let memos = SyncedCollection(api: MemosAPI(), stores: { _ in store }, owner: { .device })
+    let (ticks, tick) = AsyncStream.makeStream(of: Void.self)
+    let ending = Task<Void, Never> {}
+    var results = await memos.updates(ValueQuery(), ticks: ticks, ending: ending)
+      .makeAsyncIterator()
+    #expect(await results.next()?.map(\.item.id) == ["n0"])
+    let before = await store.reads
+    for _ in 0..<20 { tick.yield(()) }
+    let other = LocalStore<Memo>(path: directory.base)
+    try await other.merge([("memo-n1", Memo(id: "n1", text: "a"))], complete: false)
+    tick.yield(())
+    #expect(await results.next()?.map(\.item.id).sorted() == ["n0", "n1"])
+    // The stamp is looked at for each tick; the store read only for the query after the
+    // write (its values, then the changes to them: two reads).
+    #expect(await store.reads - before == 2, "no read for a tick that found nothing new")
+  }
+
+  /// With no sort keys, the newest change comes first, then by key.
+  @Test func withoutSortKeysTheNewestComesFirst() async throws {
+    defer { directory.cleanUp() }
+    let clock = Lock(Date(timeIntervalSince1970: 1_700_000_000))
+    let store = LocalStore<Memo>(path: directory.base, options: .init()) { clock.withLock { $0 } }
+    for id in ["a", "b", "c"] {
+      try await store.merge([("memo-\(id)", Memo(id: id, text: id))], complete: false)
+      clock.withLock { $0 += 1 }
+    }
+    try await store.merge(
+      [("memo-e", Memo(id: "e", text: "e")), ("memo-d", Memo(id: "d", text: "d"))], complete: false)
+    #expect(
+      try await store.records().map(\.key) == ["memo-d", "memo-e", "memo-c", "memo-b", "memo-a"])
+  }
 }
