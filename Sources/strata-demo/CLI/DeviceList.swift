@@ -45,18 +45,7 @@ enum DeviceList {
       }
     }
     // The first signal ends the list (exit 0); a second ends the process at once.
-    let signals = Locked(0)
-    let stopping = SyncCommand.onSignals([SIGINT, SIGTERM]) { number, delivered in
-      let count = signals.withLock { count in
-        count += delivered
-        return count
-      }
-      guard count > 1 else {
-        reader.cancel()
-        return
-      }
-      exit(128 + number)
-    }
+    let stopping = SyncCommand.interrupting(reader).sources
     defer { for source in stopping { source.cancel() } }
     await reader.value
     return json ? .none : Output(text: .line(Localized.current("watch.stopped")), json: nil)

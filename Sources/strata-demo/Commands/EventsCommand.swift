@@ -35,18 +35,7 @@ enum EventsCommand {
       }
     }
     // The first signal ends the stream (exit 0); a second ends the process at once.
-    let signals = Locked(0)
-    let stopping = SyncCommand.onSignals([SIGINT, SIGTERM]) { number, delivered in
-      let count = signals.withLock { count in
-        count += delivered
-        return count
-      }
-      guard count > 1 else {
-        reader.cancel()
-        return
-      }
-      exit(128 + number)
-    }
+    let (signals, stopping) = SyncCommand.interrupting(reader)
     defer { for source in stopping { source.cancel() } }
     Terminal.error(Localized.current("events.following"))
     do {

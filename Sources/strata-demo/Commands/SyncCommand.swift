@@ -185,6 +185,28 @@ enum SyncCommand {
     }
   }
 
+  /// SIGINT or SIGTERM cancels `task` (a command that follows something until interrupted
+  /// ends with exit 0); a second one ends the process at once (128 + the signal). Returns how
+  /// many arrived so far (zero: the task ended on its own) and the sources to cancel when the
+  /// task is done.
+  nonisolated static func interrupting<Success, Failure>(_ task: Task<Success, Failure>) -> (
+    signals: Locked<Int>, sources: [any DispatchSourceSignal]
+  ) {
+    let signals = Locked(0)
+    let sources = onSignals([SIGINT, SIGTERM]) { number, delivered in
+      let count = signals.withLock { count in
+        count += delivered
+        return count
+      }
+      guard count > 1 else {
+        task.cancel()
+        return
+      }
+      exit(128 + number)
+    }
+    return (signals, sources)
+  }
+
   /// Runs `handler` on a global queue at each of `signals` (no longer delivered as usual),
   /// with how many arrived since it last ran: signals sent close together reach a dispatch
   /// source as one event. Nonisolated, so the handler is not formed on the main actor: run on
