@@ -4,9 +4,7 @@ import Foundation
 /// of several things made here (``StoredRecord/serverKey``) — a server that answers every
 /// creation with one id numbers them all alike. Nothing was changed; name one of `matching`,
 /// the values' own keys, instead.
-public struct AmbiguousKey: Error, Sendable, Equatable, CustomStringConvertible,
-  LocalizedError
-{
+public struct AmbiguousKey: Error, LocalizedError, Sendable, Equatable, CustomStringConvertible {
   /// The key the change was addressed to.
   public let key: String
   /// The own keys of every value it names, in order.

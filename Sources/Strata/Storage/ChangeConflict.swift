@@ -10,8 +10,8 @@ import Foundation
 ///
 /// Fields changed on one side only are no conflict: a sender applies the device's fields on top
 /// of the server's value (``overlapping(base:mine:theirs:)`` is empty).
-public struct ChangeConflict: Error, Sendable, Equatable, Codable, CustomStringConvertible,
-  LocalizedError
+public struct ChangeConflict: Error, LocalizedError, Sendable, Equatable, Codable,
+  CustomStringConvertible
 {
   /// The server's current value (JSON), nil when it could not be read.
   public let theirs: Data?

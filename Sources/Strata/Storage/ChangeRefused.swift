@@ -7,9 +7,7 @@ import Foundation
 /// `init(_: NetworkError)`, the one rule. Any other failure leaves the change `pending` and
 /// stops the sync, keeping the order: a captive portal's page, a session that could not be
 /// refreshed or a timeout is never taken for a refusal.
-public struct ChangeRefused: Error, Sendable, Equatable, CustomStringConvertible,
-  LocalizedError
-{
+public struct ChangeRefused: Error, LocalizedError, Sendable, Equatable, CustomStringConvertible {
   /// The server's reason, one line.
   public let reason: String
 
