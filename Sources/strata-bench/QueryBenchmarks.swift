@@ -85,7 +85,7 @@ enum QueryBenchmarks {
       BenchmarkResult(
         name: "Query: live yield after a write here",
         compares:
-          "from the edit's return to the new first page (a query of 100,000 again); median of 21",
+          "from the edit's return to the new first page (the last one brought up to date by the value edited); median of 21",
         value: Measure.median(yields), unit: "ms", target: "≤ 1 ms"),
     ]
   }

@@ -29,6 +29,7 @@ extension LocalStore {
     let lock = try await lock(base + ".lock", exclusive: false, wait: true)
     defer { lock.release() }
     try catchUp(exclusive: false)
+    noteWrites()
     return try body(state)
   }
 
@@ -45,6 +46,9 @@ extension LocalStore {
 
   static var logger: Log { Log(category: "storage") }
 
+  /// Moves ``history`` on by the values the state's table was written since last asked.
+  func noteWrites() { history.record(state.records.takeWritten()) }
+
   /// Under the exclusive lock, on the current state: `body` decides the change (nil: none),
   /// which is appended to the journal, on disk, before it is applied. A new change that would
   /// take the store past what a snapshot may hold is refused before anything is written. A
@@ -55,7 +59,10 @@ extension LocalStore {
   {
     try checkDirectory()
     let lock = try await lock(base + ".lock", exclusive: true, wait: true)
-    defer { lock.release() }
+    defer {
+      noteWrites()
+      lock.release()
+    }
     try catchUp(exclusive: true)
     if disk.needsRepair { try? compact() }
     let (change, result) = try body(state)
@@ -92,7 +99,10 @@ extension LocalStore {
   func pruneHistory() async throws {
     try checkDirectory()
     let lock = try await lock(base + ".lock", exclusive: true, wait: true)
-    defer { lock.release() }
+    defer {
+      noteWrites()
+      lock.release()
+    }
     try catchUp(exclusive: true)
     let changes = state.outbox.lazy.filter { $0.status == .synced }.count
     let values = state.records.values.lazy.filter { $0.status == .synced }.count
@@ -155,6 +165,7 @@ extension LocalStore {
     state = StoreState(records: snapshot?.records ?? RecordTable(), outbox: snapshot?.outbox ?? [])
     state.refreshedAt = snapshot?.refreshedAt
     state.records.keep(options.indexes)
+    state.records.forgetWritten()
     disk.generation = try StoreSnapshot<Value>.generation(at: snapshotPath)
     disk.snapshotSize = PrivateFile.size(of: snapshotPath)
     let expected = snapshot?.generation ?? disk.generation ?? 0

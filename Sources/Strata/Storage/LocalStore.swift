@@ -38,6 +38,8 @@ public actor LocalStore<Value: Codable & Sendable> {
   var state = StoreState<Value>()
   /// Which of the files are in use and in what shape.
   var disk = StoreDisk()
+  /// Which values the recent changes touched, for live queries.
+  var history = StoreHistory()
   var directoryChecked = false
   var isSyncing = false
   /// How many reads of the files this instance made (tests: a watcher reads nothing
@@ -103,19 +105,6 @@ public actor LocalStore<Value: Codable & Sendable> {
   }
 
   // MARK: Values
-
-  /// The values `query` asks for, in its order — by default every value, newest change first;
-  /// read from the files, so a change another process made is seen.
-  public func records(_ query: ValueQuery<Value> = ValueQuery()) async throws
-    -> [(key: String, record: StoredRecord<Value>)]
-  {
-    try await reading { $0.records.select(query).map { ($0.key.string, $0.record) } }
-  }
-
-  /// How many values `query` matches (its offset and limit aside).
-  public func count(_ query: ValueQuery<Value> = ValueQuery()) async throws -> Int {
-    try await reading { $0.records.count(query) }
-  }
 
   /// The identities of the changes not yet synced to each of `keys`, oldest first.
   package func unsentChanges(to keys: [String]) async throws -> [String: [String]] {

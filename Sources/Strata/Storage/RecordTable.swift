@@ -14,6 +14,10 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
   private var slots: [Int32] = []
   /// The indexes kept (``ValueIndex``): for each, the keys of the values by the field's text.
   private var indexed: [(index: ValueIndex<Value>, buckets: [String: Set<StoreKey>])] = []
+  /// The keys set since ``takeWritten()`` last took them; nil once more than
+  /// `trackedWrites` were, or the table was rebuilt: which values changed is then unknown.
+  private var written: Set<StoreKey>? = []
+  private static var trackedWrites: Int { 256 }
 
   init() {}
 
@@ -42,6 +46,8 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
       return found.present ? records[Int(slots[found.slot])] : nil
     }
     set {
+      if written?.count ?? 0 >= Self.trackedWrites { written = nil }
+      written?.insert(key)
       let found = find(key)
       switch (found.present, newValue) {
       case (true, let record?):
@@ -77,29 +83,38 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
     rebuild(size: size)
   }
 
-  /// Calls `body` with each value `query` matches, in the table's order, reading the values
-  /// in place (a pass over 100,000 copies none of them).
+  /// The keys and the records as buffers (each value at the same position in both), for a
+  /// pass that reads the values in place: a pass over 100,000 copies none of them.
+  @inline(__always)
+  func withBuffers<T>(
+    _ body: (UnsafeBufferPointer<StoreKey>, UnsafeBufferPointer<StoredRecord<Value>>) -> T
+  ) -> T {
+    keys.withUnsafeBufferPointer { keys in
+      records.withUnsafeBufferPointer { records in body(keys, records) }
+    }
+  }
+
+  /// Calls `body` with the position in `records` (this table's, from ``withBuffers(_:)``) of
+  /// each value `query` matches, in the table's order. Inlined into its callers, so the loop
+  /// asks for its generic types' metadata once rather than once per value.
+  @inline(__always)
   func forEach(
-    matching query: ValueQuery<Value>, _ body: (StoreKey, StoredRecord<Value>) -> Void
+    matching query: ValueQuery<Value>, in records: UnsafeBufferPointer<StoredRecord<Value>>,
+    _ body: (Int) -> Void
   ) {
+    guard let first = records.baseAddress else { return }
     if let lookup = query.lookup,
       let kept = indexed.first(where: { $0.index.name == lookup.index.name })
     {
       for key in kept.buckets[lookup.key] ?? [] {
         let found = find(key)
         guard found.present else { continue }
-        let record = records[Int(slots[found.slot])]
-        if query.matches(record) { body(key, record) }
+        let position = Int(slots[found.slot])
+        if query.matches(first + position) { body(position) }
       }
       return
     }
-    keys.withUnsafeBufferPointer { keys in
-      records.withUnsafeBufferPointer { records in
-        for index in records.indices where query.matches(records[index]) {
-          body(keys[index], records[index])
-        }
-      }
-    }
+    for position in records.indices where query.matches(first + position) { body(position) }
   }
 
   /// Keeps only the values for which `drop` is false.
@@ -110,8 +125,20 @@ struct RecordTable<Value: Codable & Sendable>: Sequence {
       kept.append(key, record)
     }
     kept.keep(indexed.map(\.index))
+    kept.written = nil
     self = kept
   }
+
+  /// The keys of the values set since this was last asked (nil: unknown, as too many were or
+  /// the table was rebuilt), and from now on none.
+  mutating func takeWritten() -> Set<StoreKey>? {
+    defer { written = [] }
+    return written
+  }
+
+  /// From now on which values changed is unknown, until ``takeWritten()`` is next asked: the
+  /// table was filled from the files.
+  mutating func forgetWritten() { written = nil }
 
   /// Keeps `indexes` from now on (built over the values there are): a query through one of
   /// them reads only the values it names.

@@ -34,28 +34,35 @@ public struct ValueQuery<Value: Codable & Sendable>: Sendable {
     (self.offset, self.limit) = (max(0, offset), limit.map { max(0, $0) })
   }
 
-  /// Whether `record` is one this query returns (before offset and limit).
-  func matches(_ record: StoredRecord<Value>) -> Bool {
-    (statuses?.contains(record.status) ?? true)
-      && (lookup.map { $0.index.key(record.value) == $0.key } ?? true)
-      && (filter?(record.value) ?? true)
+  /// Whether the value `record` points at is one this query returns (before offset and
+  /// limit). Reads it in place and is written without generic helpers (`Optional.map`): in the
+  /// store's unspecialised loop each copy would go through the value's metadata, per value.
+  @inline(__always)
+  func matches(_ record: UnsafePointer<StoredRecord<Value>>) -> Bool {
+    if let statuses, !statuses.contains(record.pointee.status) { return false }
+    if let lookup, lookup.index.key(record.pointee.value) != lookup.key { return false }
+    if let filter, !filter(record.pointee.value) { return false }
+    return true
   }
 
-  /// Whether `a` comes before `b`: by each sort key in turn, then newest change first, then
-  /// by key (a total order, so a page boundary never depends on the table's order).
+  /// Whether the value `a` points at (kept under `aKey`) comes before the one `b` points at:
+  /// by each sort key in turn, then newest change first, then by key (a total order, so a
+  /// page boundary never depends on the table's order).
+  @inline(__always)
   func precedes(
-    _ a: (key: StoreKey, record: StoredRecord<Value>),
-    _ b: (key: StoreKey, record: StoredRecord<Value>)
+    _ a: UnsafePointer<StoredRecord<Value>>, _ aKey: StoreKey,
+    _ b: UnsafePointer<StoredRecord<Value>>, _ bKey: StoreKey
   ) -> Bool {
     for key in order {
-      switch key.compare(a.record.value, b.record.value) {
+      switch key.compare(a.pointee.value, b.pointee.value) {
       case .orderedAscending: return true
       case .orderedDescending: return false
       case .orderedSame: continue
       }
     }
-    if a.record.updatedAt != b.record.updatedAt { return a.record.updatedAt > b.record.updatedAt }
-    return a.key.precedes(b.key)
+    let (first, second) = (a.pointee.updatedAt, b.pointee.updatedAt)
+    if first != second { return first > second }
+    return aKey.precedes(bKey)
   }
 }
 
@@ -86,43 +93,5 @@ public struct ValueOrder<Value>: Sendable {
       let (x, y) = (field(a), field(b))
       return y < x ? .orderedAscending : x < y ? .orderedDescending : .orderedSame
     }
-  }
-}
-
-extension RecordTable {
-  /// The values `query` asks for, in its order: the first `offset + limit` kept in a sorted
-  /// window while the table is read once (a binary search per value that beats the window's
-  /// last), the rest never sorted.
-  func select(_ query: ValueQuery<Value>) -> [(key: StoreKey, record: StoredRecord<Value>)] {
-    var kept: [(key: StoreKey, record: StoredRecord<Value>)] = []
-    let window = query.limit.map { query.offset.addingReportingOverflow($0) }
-      .flatMap { $0.overflow ? nil : $0.partialValue }
-    forEach(matching: query) { key, record in
-      let candidate = (key: key, record: record)
-      if let window {
-        guard window > 0 else { return }
-        if kept.count == window {
-          guard let last = kept.last, query.precedes(candidate, last) else { return }
-          kept.removeLast()
-        }
-        var (low, high) = (0, kept.count)
-        while low < high {
-          let middle = (low + high) / 2
-          if query.precedes(kept[middle], candidate) { low = middle + 1 } else { high = middle }
-        }
-        kept.insert(candidate, at: low)
-      } else {
-        kept.append(candidate)
-      }
-    }
-    if window == nil { kept.sort(by: query.precedes) }
-    return Array(kept.dropFirst(query.offset).prefix(query.limit ?? Int.max))
-  }
-
-  /// How many values `query` matches (offset and limit aside).
-  func count(_ query: ValueQuery<Value>) -> Int {
-    var count = 0
-    forEach(matching: query) { _, _ in count += 1 }
-    return count
   }
 }

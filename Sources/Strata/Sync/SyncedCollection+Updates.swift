@@ -38,6 +38,7 @@ extension SyncedCollection {
     return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
       let watcher = Task { [self] in
         var (stamp, last): ([String?]?, [Entry]?) = (nil, nil)
+        var window: QueryWindow<Item>?
         // The first pass reads at once; each later one when this process wrote (true), or
         // when a tick finds the files changed.
         wake.yield(true)
@@ -46,9 +47,10 @@ extension SyncedCollection {
           let now = await store.fileStamp()
           guard wrote || now != stamp else { continue }
           stamp = now
-          guard let result = try? await Self.entries(store, query), result != last else {
-            continue
-          }
+          guard let read = try? await Self.entries(store, query, after: window) else { continue }
+          window = read.window
+          guard read.entries != last else { continue }
+          let result = read.entries
           last = result
           continuation.yield(result)
         }

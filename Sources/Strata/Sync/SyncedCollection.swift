@@ -170,8 +170,16 @@ public actor SyncedCollection<Item: SyncedItem> {
   static func entries(_ store: LocalStore<Item>, _ query: ValueQuery<Item> = ValueQuery())
     async throws -> [Entry]
   {
-    let records = try await store.records(query)
+    try await entries(store, query, after: nil).entries
+  }
+
+  /// `query`'s entries, and its window to bring up to date next time (from `earlier`).
+  static func entries(
+    _ store: LocalStore<Item>, _ query: ValueQuery<Item>, after earlier: QueryWindow<Item>?
+  ) async throws -> (entries: [Entry], window: QueryWindow<Item>) {
+    let window = try await store.window(query, after: earlier)
+    let records = window.page(query)
     let changes = try await store.unsentChanges(to: records.map(\.key))
-    return records.map { Entry(key: $0.key, $0.record, changes: changes[$0.key] ?? []) }
+    return (records.map { Entry(key: $0.key, $0.record, changes: changes[$0.key] ?? []) }, window)
   }
 }
