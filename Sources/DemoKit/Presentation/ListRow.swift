@@ -41,6 +41,19 @@ extension Array {
     }
   }
 
+  /// What the device keeps now, over the rows: each row it has shows it as kept (a sync
+  /// elsewhere turns `pending` to `synced`; one deleted there leaves), and a change not yet
+  /// synced that is not on the list goes on top; what is synced and not on the list stays
+  /// off it (it is not on this page).
+  mutating func follow<Item: CollectionItem>(_ entries: [SyncedCollection<Item>.Entry])
+  where Element == ListRow<Item> {
+    for entry in entries.reversed() {
+      let id = entry.localId.map(ItemID.local) ?? .server(entry.item.id)
+      guard entry.status != .synced || contains(where: { $0.id == id }) else { continue }
+      show(entry, as: id)
+    }
+  }
+
   mutating func replace<Item>(_ id: ItemID, with row: ListRow<Item>)
   where Element == ListRow<Item> {
     if let index = firstIndex(where: { $0.id == id }) { self[index] = row }
@@ -81,6 +94,14 @@ extension OptimisticList {
   /// Loads `limit` items after the first `skip` and shows them with the device's changes not
   /// yet synced over them (one deleted there is off the list) — and keeps the page on the
   /// device, so its items can change offline.
+  /// Keeps the rows up to date with what the device keeps, whoever changes it — a `sync` in
+  /// another process, a share extension, another window — until the task running it is
+  /// cancelled or the owner signs out; nothing without the offline feature.
+  func followDevice() async {
+    guard let device = offline.store else { return }
+    for await entries in await device.collection.updates() { rows.follow(entries) }
+  }
+
   func loadPage(limit: Int, skip: Int) async {
     let page = await loading { try await repo.list(limit: limit, skip: skip) }
     guard let page else { return }

@@ -40,6 +40,11 @@ public final class PostsViewModel: OptimisticList {
     await loadPage(limit: limit, skip: skip)
   }
 
+  /// Keeps ``rows`` up to date with the device's posts, whoever changes them (a `sync` in
+  /// another process turns a pending row synced), until the task running it is cancelled or
+  /// the owner signs out; returns at once without the offline feature.
+  public func follow() async { await followDevice() }
+
   /// Creates a post: the one call for "new post", from a screen's flow or a command line.
   /// - `draft` is checked once against ``PostRules`` (a ``ValidationError`` before anything
   ///   is shown, kept or sent);

@@ -38,6 +38,11 @@ public final class TodosViewModel: OptimisticList {
     await loadPage(limit: limit, skip: skip)
   }
 
+  /// Keeps ``rows`` up to date with the device's todos, whoever changes them (a `sync` in
+  /// another process turns a pending row synced), until the task running it is cancelled or
+  /// the owner signs out; returns at once without the offline feature.
+  public func follow() async { await followDevice() }
+
   /// Adds a todo: checked by ``TodoRules`` first, kept on the device as
   /// ``PostsViewModel/create(_:keepOffline:)`` keeps a post, else shown on top and sent under
   /// a key of its own.
