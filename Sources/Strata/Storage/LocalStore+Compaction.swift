@@ -16,7 +16,7 @@ extension LocalStore {
     let fresh = try JournalFile(path: journalPath(next), truncate: true, files: options.files)
     try StoreSnapshot(
       generation: next, records: state.records, outbox: state.outbox,
-      refreshedAt: state.refreshedAt
+      refreshedAt: state.refreshedAt, cursor: state.cursor
     )
     .replace(
       at: snapshotPath, maxSize: options.maxSnapshotSize, files: options.files, pause: hook)

@@ -163,7 +163,7 @@ extension LocalStore {
     disk.needsRepair = false
     let snapshot = try readSnapshot()
     state = StoreState(records: snapshot?.records ?? RecordTable(), outbox: snapshot?.outbox ?? [])
-    state.refreshedAt = snapshot?.refreshedAt
+    (state.refreshedAt, state.cursor) = (snapshot?.refreshedAt, snapshot?.cursor)
     state.records.keep(options.indexes)
     state.records.forgetWritten()
     disk.generation = try StoreSnapshot<Value>.generation(at: snapshotPath)

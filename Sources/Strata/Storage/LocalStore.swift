@@ -134,28 +134,6 @@ public actor LocalStore<Value: Codable & Sendable> {
     try await writing { _ in (.put(key: key, record: record), ()) }
   }
 
-  /// Merges the server's `values` (by its keys): a synced value takes the server's, one with
-  /// a change on top keeps the change over the server's value. After a `complete` listing —
-  /// every value the server has — what it had and no longer lists goes: a synced value is
-  /// dropped, a deletion waiting to go is done, any other change to it becomes
-  /// ``SyncStatus/conflicted`` (the server deleted what the device changed), and
-  /// ``refreshedAt()`` says when.
-  /// - Returns: How many values went, and how many changes became conflicts.
-  @discardableResult
-  public func merge(_ values: [(key: String, value: Value)], complete: Bool) async throws
-    -> (removed: Int, conflicted: Int)
-  {
-    let listing = Dictionary(
-      values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-    let stamp = now()
-    return try await writing { state in
-      let count = state.mergeCount(listing, complete: complete)
-      return (
-        .merge(values: listing, complete: complete, at: stamp), (count.removed, count.conflicted)
-      )
-    }
-  }
-
   /// A signal after each change this instance writes, at once (a change another process or
   /// instance writes shows in ``fileStamp()``).
   public nonisolated func changesWritten() -> AsyncStream<Void> { written.stream() }
@@ -169,10 +147,6 @@ public actor LocalStore<Value: Codable & Sendable> {
       PrivateFile.stamp(of: journalPath(disk.journalGeneration)),
     ]
   }
-
-  /// When the server last listed every value (a complete ``merge(_:complete:)``); nil when it
-  /// never has.
-  public func refreshedAt() async throws -> Date? { try await reading { $0.refreshedAt } }
 
   // MARK: Outbox
 

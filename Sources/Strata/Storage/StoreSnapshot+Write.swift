@@ -9,10 +9,16 @@ extension StoreSnapshot {
   func replace(
     at path: String, maxSize: Int, files: any DurableFiles, pause: ((String) -> Void)?
   ) throws {
-    let refreshed = refreshedAt.map { " \(Int64(($0.timeIntervalSince1970 * 1000).rounded()))" }
-    var bytes = Array(
-      "strata-store \(Self.formatVersion) \(generation) \(outbox.count) \(records.count)\(refreshed ?? "")\n"
-        .utf8)
+    var words = ["strata-store", "\(Self.formatVersion)", "\(generation)"]
+    words += ["\(outbox.count)", "\(records.count)"]
+    let refreshed = refreshedAt.map { "\(Int64(($0.timeIntervalSince1970 * 1000).rounded()))" }
+    // A cursor is at most `maxCursor` bytes: `LocalStore.merge` refuses a longer one.
+    if let cursor {
+      words += [refreshed ?? "-", Data(cursor.utf8).base64EncodedString()]
+    } else if let refreshed {
+      words.append(refreshed)
+    }
+    var bytes = Array((words.joined(separator: " ") + "\n").utf8)
     do {
       let lines =
         try JournalLines.encode(outbox)

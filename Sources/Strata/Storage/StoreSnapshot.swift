@@ -9,7 +9,8 @@ import Foundation
 #endif
 
 /// The store's compacted state, in `<base>.snapshot`: a header line
-/// `strata-store <format version> <generation> <changes> <values>`, then one line per queued
+/// `strata-store <format version> <generation> <changes> <values> [<refreshed> [<cursor>]]`
+/// (`-` for no refresh; the cursor in base64), then one line per queued
 /// change (an ``OutboxEntry``, in queue order) and one per value (its key beside the record's
 /// fields) in the journal's line format, so each line checks itself, the lines decode on every
 /// core, and damage costs one line.
@@ -25,6 +26,15 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   /// When the server last listed every value (``StoreState/refreshedAt``): format 4's header
   /// ends with it, in milliseconds since 1970, when there is one.
   var refreshedAt: Date? = nil
+  /// Where the next listing of changes starts (``StoreState/cursor``): format 4's header ends
+  /// with it, in base64, when there is one.
+  var cursor: String? = nil
+
+  /// The most bytes a header line takes: a cursor is at most ``maxCursor`` bytes.
+  static var maxHeader: Int { 4_096 }
+  /// The longest cursor a snapshot keeps, in UTF-8 bytes (its base64 and the other words fit
+  /// in ``maxHeader``).
+  static var maxCursor: Int { 2_048 }
 
   /// What reading a snapshot found.
   enum Read {
@@ -45,6 +55,8 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     var counts: (changes: Int, values: Int)?
     /// Format 4: when the server last listed every value, if it did.
     var refreshedAt: Date?
+    /// Format 4: where the next listing of changes starts, if one was read.
+    var cursor: String?
     var bodyStart: Int
   }
 
@@ -53,7 +65,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
   static func generation(at path: String) throws -> Int? {
     guard let fd = try JournalFile.openRegularFile(path, O_RDONLY) else { return 0 }
     defer { close(fd) }
-    var header = [UInt8](repeating: 0, count: 80)
+    var header = [UInt8](repeating: 0, count: maxHeader)
     let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
     guard count > 0 else { return nil }
     return try parseHeader(header[..<count], path: path)?.generation
@@ -78,7 +90,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     }
     let size = Int(info.st_size)
     guard size <= maxSize else { throw FileError.tooLarge(path: path, size: size, limit: maxSize) }
-    let head = try JournalFile.read(fd, at: 0, count: min(size, 80), path: path)
+    let head = try JournalFile.read(fd, at: 0, count: min(size, maxHeader), path: path)
     guard let header = try parseHeader(head, path: path) else {
       return .damaged(
         readable: nil, generation: nil,
@@ -130,7 +142,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     }
     let snapshot = StoreSnapshot(
       generation: header.generation, records: kept.records, outbox: kept.outbox,
-      refreshedAt: header.refreshedAt)
+      refreshedAt: header.refreshedAt, cursor: header.cursor)
     guard intact else {
       return .damaged(
         readable: snapshot, generation: header.generation,
@@ -204,13 +216,19 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
       guard words.count == 4, let value = UInt32(words[3], radix: 16) else { return nil }
       header.checksum = value
     case 4:
-      guard words.count == 5 || words.count == 6, let changes = Int(words[3]),
+      guard (5...7).contains(words.count), let changes = Int(words[3]),
         let values = Int(words[4]), changes >= 0, values >= 0
       else { return nil }
       header.counts = (changes, values)
-      if words.count == 6 {
+      if words.count >= 6, words[5] != "-" {
         guard let milliseconds = Int64(words[5]), milliseconds >= 0 else { return nil }
         header.refreshedAt = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+      }
+      if words.count == 7 {
+        guard let data = Data(base64Encoded: String(words[6])),
+          let cursor = String(data: data, encoding: .utf8)
+        else { return nil }
+        header.cursor = cursor
       }
     default:
       break

@@ -12,11 +12,16 @@ extension StoreState {
   /// Each value of `values` (by the server's keys) where the device shows it: a synced value
   /// takes the server's; one with a change on top keeps the change, the server's value kept
   /// under it (what a discard goes back to). When `complete`, every value the server had and
-  /// no longer lists goes — a synced one dropped, one whose deletion waits counted as done,
-  /// and one with any other change on top conflicted (the server deleted what the device
-  /// changed: ``ConflictResolution/theirs`` lets it go, ``ConflictResolution/mine`` sends the
-  /// change again). What was made here and never numbered is not the server's to list.
-  mutating func merge(_ values: [String: Value], complete: Bool, at stamp: Date) {
+  /// no longer lists goes, as do those under `removed` (deleted there, a listing of changes
+  /// said) — a synced one dropped, one whose deletion waits counted as done, and one with any
+  /// other change on top conflicted (the server deleted what the device changed:
+  /// ``ConflictResolution/theirs`` lets it go, ``ConflictResolution/mine`` sends the change
+  /// again). What was made here and never numbered is not the server's to list. A `cursor`
+  /// is kept for the next listing of changes.
+  mutating func merge(
+    _ values: [String: Value], complete: Bool, removing removed: [String] = [],
+    cursor: String? = nil, at stamp: Date
+  ) {
     let carried = carriers()
     for (key, value) in values {
       let carriers = records[key] != nil ? [StoreKey(key)] : carried[key, default: []]
@@ -35,9 +40,9 @@ extension StoreState {
       }
       records[carriers[0]] = record
     }
-    guard complete else { return }
-    refreshedAt = stamp
-    for (key, record) in gone(from: values, carried) {
+    if let cursor { self.cursor = cursor }
+    if complete { refreshedAt = stamp }
+    for (key, record) in gone(from: values, complete: complete, removed, carried) {
       if record.status == .synced {
         records[key] = nil
       } else if record.deleted {
@@ -48,11 +53,12 @@ extension StoreState {
     }
   }
 
-  /// What a complete listing of `values` would take out, counted before it is merged.
-  func mergeCount(_ values: [String: Value], complete: Bool) -> MergeCount {
-    guard complete else { return MergeCount() }
+  /// What a merge of `values` would take out, counted before it is merged.
+  func mergeCount(_ values: [String: Value], complete: Bool, removing removed: [String] = [])
+    -> MergeCount
+  {
     var count = MergeCount()
-    for (_, record) in gone(from: values, carriers()) {
+    for (_, record) in gone(from: values, complete: complete, removed, carriers()) {
       if record.status == .synced || record.deleted {
         count.removed += 1
       } else {
@@ -72,19 +78,31 @@ extension StoreState {
   }
 
   /// The values the server had (read from it, numbered by it, or with its value kept under a
-  /// change) that a listing of `values` does not show, under their own or their server's key.
-  private func gone(from values: [String: Value], _ carried: [String: [StoreKey]])
-    -> [(StoreKey, StoredRecord<Value>)]
-  {
-    var listed = Set<StoreKey>()
+  /// change) that it deleted, under their own or their server's key: those under `removed`,
+  /// and after a `complete` listing of `values` every one it does not show.
+  private func gone(
+    from values: [String: Value], complete: Bool, _ removed: [String],
+    _ carried: [String: [StoreKey]]
+  ) -> [(StoreKey, StoredRecord<Value>)] {
+    let theServers = { (record: StoredRecord<Value>) in
+      record.status == .synced || record.serverKey != nil || record.serverValue != nil
+    }
+    var gone: [(StoreKey, StoredRecord<Value>)] = []
+    var named = Set<StoreKey>()
+    for key in removed where values[key] == nil {
+      let keys = records[key] != nil ? [StoreKey(key)] : carried[key, default: []]
+      for key in keys where named.insert(key).inserted {
+        if let record = records[key], theServers(record) { gone.append((key, record)) }
+      }
+    }
+    guard complete else { return gone }
+    var listed = named
     for key in values.keys {
       listed.insert(StoreKey(key))
       listed.formUnion(carried[key, default: []])
     }
-    return records.stored.filter { key, record in
-      !listed.contains(key)
-        && (record.status == .synced || record.serverKey != nil || record.serverValue != nil)
-    }
+    return gone
+      + records.stored.filter { key, record in !listed.contains(key) && theServers(record) }
   }
 
   static var deletedOnServer: String { "deleted on the server since this change was made" }

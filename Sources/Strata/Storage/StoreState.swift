@@ -20,8 +20,12 @@ enum StoreChange<Value: Codable & Sendable>: Codable, Sendable {
   /// Refused changes put back in the queue.
   case requeue(ids: [UUID], at: Date)
   /// The server's values merged under the device's changes; after a `complete` listing, what
-  /// it no longer lists goes (``StoreState/merge(_:complete:at:)``).
-  case merge(values: [String: Value], complete: Bool, at: Date)
+  /// it no longer lists goes, as do the values under `removed` (what a listing of changes
+  /// said it deleted); `cursor`, when given, is where the next listing of changes starts
+  /// (``StoreState/merge(_:complete:removing:cursor:at:)``).
+  case merge(
+    values: [String: Value], complete: Bool, at: Date, removed: [String]? = nil,
+    cursor: String? = nil)
   /// A synced value the server no longer has (deleted there): dropped.
   case forget(key: String)
   /// A change discarded — refused and given up, or dropped before it was sent — with the
@@ -44,6 +48,9 @@ struct StoreState<Value: Codable & Sendable> {
   var records = RecordTable<Value>()
   /// When the server last listed every value (a complete pull); nil when it never has.
   var refreshedAt: Date?
+  /// Where the server's next listing of changes starts (``RemoteChanges/cursor``); nil when
+  /// none was read, or the API lists no changes.
+  var cursor: String?
   private(set) var outbox: [OutboxEntry] = []
   /// Where each change is in ``outbox``, built the first time a change is looked up by its
   /// identity (a sync, a discard): a command that only reads never pays for it.
@@ -114,8 +121,8 @@ struct StoreState<Value: Codable & Sendable> {
       adoptLegacy(key)
     case .replaceSynced(let values, let stamp):
       replaceSynced(values, at: stamp)
-    case .merge(let values, let complete, let stamp):
-      merge(values, complete: complete, at: stamp)
+    case .merge(let values, let complete, let stamp, let removed, let cursor):
+      merge(values, complete: complete, removing: removed ?? [], cursor: cursor, at: stamp)
     case .append(let entry, let record):
       positions?[entry.id] = outbox.count
       outbox.append(entry)

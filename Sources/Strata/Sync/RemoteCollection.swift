@@ -12,6 +12,10 @@ public protocol RemoteCollection<Item>: Sendable {
   associatedtype Item: SyncedItem
   /// A page of items, in the server's order: `limit` of them after the first `skip`.
   func items(limit: Int, skip: Int) async throws -> [Item]
+  /// What changed on the server after `cursor` (nil: from the start, every item there is),
+  /// or nil when the API cannot list changes — the default, and then a pull reads every page
+  /// of ``items(limit:skip:)``.
+  func changes(after cursor: String?) async throws -> RemoteChanges<Item>?
   /// The item as the server has it now (asked, never a kept answer) and its version (its
   /// `ETag`; nil when the server gives none; a weak one is not used, as `If-Match` cannot
   /// match it).
@@ -28,6 +32,9 @@ public protocol RemoteCollection<Item>: Sendable {
 }
 
 extension RemoteCollection {
+  /// No listing of changes: a pull reads every page.
+  public func changes(after cursor: String?) async throws -> RemoteChanges<Item>? { nil }
+
   /// Changes an item whatever its version (last write wins).
   public func update(id: Item.ID, _ edit: Item.Edit, idempotencyKey: String) async throws -> Item {
     try await update(id: id, edit, idempotencyKey: idempotencyKey, ifMatch: nil).item

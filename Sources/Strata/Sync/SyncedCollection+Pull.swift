@@ -24,34 +24,105 @@ extension SyncedCollection {
     }
   }
 
-  /// Reads every page of the server's listing, `pageSize` items at a time, until a page comes
-  /// back short, and merges them under the device's changes (``LocalStore/merge(_:complete:)``).
-  /// A listing that never ends (a server that ignores `skip`: a page with nothing new) is not
-  /// complete, and takes nothing out.
-  /// - Throws: what reading a page throws; nothing is merged then.
+  /// Reads what the server has and merges it under the device's changes
+  /// (``LocalStore/merge(_:complete:removing:cursor:)``). An API that lists its changes
+  /// (``RemoteCollection/changes(after:)``) is asked for those after the cursor the last pull
+  /// kept — the first time from the start, a complete listing. Any other is read page by
+  /// page, `pageSize` items at a time, until a page comes back short; a listing that never
+  /// ends (a server that ignores `skip`: a page with nothing new) is not complete, and takes
+  /// nothing out.
+  /// - Throws: what reading the server throws; nothing is merged then.
   public func pull(pageSize: Int = 100) async throws -> Pull {
+    let store = await store()
+    if let pulled = try await pullChanges(into: store) { return pulled }
     let size = max(1, pageSize)
-    var items: [Item.ID: Item] = [:]
-    var order: [Item.ID] = []
+    var listing = Listing<Item>()
     var complete = false
     while true {
-      let page = try await api.items(limit: size, skip: order.count)
-      let fresh = page.filter { items.updateValue($0, forKey: $0.id) == nil }
-      order += fresh.map(\.id)
+      let page = try await api.items(limit: size, skip: listing.order.count)
+      let fresh = listing.take(page)
       if page.count < size {
         complete = true
         break
       }
-      if fresh.isEmpty { break }
+      if fresh == 0 { break }
     }
-    let listing = order.compactMap { id in items[id].map { (Self.key(.server(id)), $0) } }
-    let count = try await store().merge(listing, complete: complete)
+    return try await merge(listing, complete: complete, into: store)
+  }
+
+  /// A pull through the API's listing of changes, nil when it has none. Listings that say
+  /// more waits are read in the same pull, up to `maxRounds` (a server that always says so
+  /// does not hold the pull for ever); a listing from the start is complete only when read to
+  /// its end, and its cursor is kept only then (a cut one starts over next time).
+  private func pullChanges(into store: LocalStore<Item>) async throws -> Pull? {
+    let start = try await store.changeCursor()
+    guard var answer = try await api.changes(after: start) else { return nil }
+    var listing = Listing<Item>()
+    var rounds = 1
+    while true {
+      listing.take(answer.changed)
+      listing.remove(answer.deleted)
+      guard answer.more, rounds < Self.maxRounds,
+        let next = try await api.changes(after: answer.cursor)
+      else { break }
+      (answer, rounds) = (next, rounds + 1)
+    }
+    let ended = !answer.more
+    // A cursor too long to keep is dropped: the next pull asks from the last one kept.
+    let fits = answer.cursor.utf8.count <= StoreSnapshot<Item>.maxCursor
+    let cursor = fits && (ended || start != nil) ? answer.cursor : nil
+    return try await merge(
+      listing, complete: start == nil && ended, into: store, cursor: cursor)
+  }
+
+  /// How many listings of changes one pull reads at most.
+  static var maxRounds: Int { 1_000 }
+
+  private func merge(
+    _ listing: Listing<Item>, complete: Bool, into store: LocalStore<Item>, cursor: String? = nil
+  ) async throws -> Pull {
+    let values = listing.order.compactMap { id in
+      listing.items[id].map { (Self.key(.server(id)), $0) }
+    }
+    let count = try await store.merge(
+      values, complete: complete, removing: listing.deleted.map { Self.key(.server($0)) },
+      cursor: cursor)
     return Pull(
-      listed: listing.count, complete: complete, removed: count.removed,
+      listed: values.count, complete: complete, removed: count.removed,
       conflicted: count.conflicted)
   }
 
   /// When the server last listed every item (a complete ``pull(pageSize:)``); nil when it
   /// never has.
   public func lastPulled() async throws -> Date? { try await store().refreshedAt() }
+}
+
+/// The server's items as a pull reads them: each once, in the order first listed, and the
+/// ids a listing of changes said were deleted (an item changed after its deletion is listed
+/// again, not deleted).
+private struct Listing<Item: SyncedItem> {
+  var items: [Item.ID: Item] = [:]
+  /// Every id listed, in the order first listed (a deleted one's item is gone from `items`).
+  var order: [Item.ID] = []
+  var deleted: Set<Item.ID> = []
+  private var listed: Set<Item.ID> = []
+
+  /// Takes `page` in; how many of its items were not listed before.
+  @discardableResult
+  mutating func take(_ page: [Item]) -> Int {
+    var fresh = 0
+    for item in page {
+      deleted.remove(item.id)
+      if items.updateValue(item, forKey: item.id) == nil { fresh += 1 }
+      if listed.insert(item.id).inserted { order.append(item.id) }
+    }
+    return fresh
+  }
+
+  mutating func remove(_ ids: [Item.ID]) {
+    for id in ids {
+      items[id] = nil
+      deleted.insert(id)
+    }
+  }
 }

@@ -298,3 +298,38 @@ private func querySample() -> [ValueQuery<Article>] {
   let theirs = ValueQuery(byAuthor.equals(5), sortedBy: [.descending(\.views)], limit: 20)
   return [query, theirs]
 }
+
+// A listing of changes: an app's card and the feed its API answers with.
+private struct Card: SyncedItem {
+  struct Draft: Codable, Sendable, Equatable { var text: String }
+  struct Edit: ItemEdit {
+    var text: String?
+    func then(_ later: Edit) -> Edit { Edit(text: later.text ?? text) }
+    func applied(to card: Card) -> Card { Card(id: card.id, text: text ?? card.text) }
+  }
+  var id: Int
+  var text: String
+  static var itemName: String { "card" }
+  init(id: Int, text: String) { (self.id, self.text) = (id, text) }
+  init(_ draft: Draft) { self.init(id: 0, text: draft.text) }
+  var draft: Draft { Draft(text: text) }
+}
+
+private struct CardFeed: Decodable, Sendable {
+  var cards: [Card]
+  var deleted: [Int]
+  var next: String
+  var more: Bool
+}
+
+private struct ChangesSample {
+  let network: NetworkService
+
+  func changes(after cursor: String?) async throws -> RemoteChanges<Card>? {
+    let feed = try await network.send(
+      Request<CardFeed>(path: "cards/changes", query: ["after": cursor])
+    ).value
+    return RemoteChanges(
+      changed: feed.cards, deleted: feed.deleted, cursor: feed.next, more: feed.more)
+  }
+}

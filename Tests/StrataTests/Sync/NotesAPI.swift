@@ -36,6 +36,12 @@ final class MemosAPI: RemoteCollection {
     var failures: [(prefix: String, error: any Error)] = []
     /// Answers every page with the whole list, as a server that ignores `skip` and `limit`.
     var ignoresPaging = false
+    /// Lists its changes (``changes(after:)``), this many to a listing; nil: it cannot.
+    var changesPerListing: Int?
+    /// Every write, in order: the memo's id, and whether it was deleted. A cursor is a count.
+    var log: [(id: String, deleted: Bool)] = []
+    /// Answers each listing of changes with this cursor and `more`, whatever it was asked.
+    var hostileCursor: String?
   }
   let state = Lock(State())
   let during: @Sendable (String) async -> Void
@@ -83,6 +89,26 @@ final class MemosAPI: RemoteCollection {
     }
   }
 
+  func changes(after cursor: String?) async throws -> RemoteChanges<Memo>? {
+    guard let perListing = state.withLock({ $0.changesPerListing }) else { return nil }
+    try record("changes \(cursor ?? "-")")
+    return state.withLock { state in
+      if let hostile = state.hostileCursor {
+        return RemoteChanges(changed: [], cursor: hostile, more: true)
+      }
+      guard let cursor, let start = Int(cursor) else {
+        let all = state.memos.values.map(\.memo).sorted { $0.id < $1.id }
+        return RemoteChanges(changed: all, cursor: "\(state.log.count)")
+      }
+      let end = min(state.log.count, start + perListing)
+      let entries = state.log[min(start, end)..<end]
+      let changed = entries.filter { !$0.deleted }.compactMap { state.memos[$0.id]?.memo }
+      return RemoteChanges(
+        changed: changed, deleted: entries.filter(\.deleted).map(\.id), cursor: "\(end)",
+        more: end < state.log.count)
+    }
+  }
+
   func latest(id: String) async throws -> (item: Memo, version: String?) {
     try record("latest \(id)")
     guard let found = state.withLock({ $0.memos[id] }) else { throw Self.gone("GET", id) }
@@ -99,6 +125,7 @@ final class MemosAPI: RemoteCollection {
       let memo = Memo(id: "n\(state.next)", text: draft.text)
       state.next += 1
       state.memos[memo.id] = (memo, 1)
+      state.log.append((memo.id, false))
       state.answers[idempotencyKey] = memo
       return memo
     }
@@ -117,6 +144,7 @@ final class MemosAPI: RemoteCollection {
       }
       let memo = edit.applied(to: found.memo)
       state.memos[id] = (memo, found.version + 1)
+      state.log.append((id, false))
       return (memo, tag(found.version + 1))
     }
   }
@@ -126,6 +154,7 @@ final class MemosAPI: RemoteCollection {
     try record("delete \(id)")
     try state.withLock { state in
       guard state.memos.removeValue(forKey: id) != nil else { throw Self.gone("DELETE", id) }
+      state.log.append((id, true))
     }
   }
 }

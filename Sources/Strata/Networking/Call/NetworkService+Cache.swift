@@ -136,7 +136,13 @@ extension NetworkService {
     let value = try decode(
       type, data, status: response.statusCode,
       contentType: response.value(forHTTPHeaderField: "Content-Type"))
-    keep(data, response, for: call, requestTime: requestTime, in: cache)
+    // Kept with its value — a hit, or a 304 that says the body is the same, decodes nothing —
+    // unless what is kept is not what was decoded (credential members removed from it).
+    if let kept = keep(data, response, for: call, requestTime: requestTime, in: cache),
+      kept.body == data
+    {
+      kept.decoded.keep(value, decoder: decodingIdentity)
+    }
     return NetworkResponse(
       value, status: response.statusCode, etag: response.value(forHTTPHeaderField: "ETag"))
   }
@@ -174,25 +180,26 @@ extension NetworkService {
   /// DELETE) drops what was kept for its URL and for the `Location` / `Content-Location` it
   /// names on the same origin (RFC 9111 §4.4) — with or without a cache for this call, since
   /// the shared cache may hold a public answer for that URL.
+  /// - Returns: The answer as kept, for a GET kept in a cache.
+  @discardableResult
   private func keep(
     _ data: Data, _ response: HTTPURLResponse, for call: Call, requestTime: Date,
     in cache: HTTPCache?
-  ) {
+  ) -> CachedResponse? {
     let request = call.request
     let method = request.httpMethod ?? "GET"
     if method == "GET" {
-      guard let cache else { return }
-      cache.store(
-        CachedResponse(
-          data, response, variedValue: { cache.variedValue($0, of: request) },
-          requestTime: requestTime, responseTime: cache.currentDate,
-          usableWithoutLifetime: call.heuristicLifetime != nil),
-        for: request, account: call.account, epoch: call.epoch)
-      return
+      guard let cache else { return nil }
+      let entry = CachedResponse(
+        data, response, variedValue: { cache.variedValue($0, of: request) },
+        requestTime: requestTime, responseTime: cache.currentDate,
+        usableWithoutLifetime: call.heuristicLifetime != nil)
+      cache.store(entry, for: request, account: call.account, epoch: call.epoch)
+      return entry
     }
     guard method != "HEAD", method != "OPTIONS", let shared = options.cache,
       let url = request.url
-    else { return }
+    else { return nil }
     shared.invalidate(url, account: call.account)
     for header in ["Location", "Content-Location"] {
       guard let value = response.value(forHTTPHeaderField: header),
@@ -201,6 +208,7 @@ extension NetworkService {
       else { continue }
       shared.invalidate(target, account: call.account)
     }
+    return nil
   }
 
   /// The record of an answer the cache gave without a request (attempt 0).
