@@ -28,7 +28,7 @@ enum TransferBenchmarks {
       options: NetworkOptions(
         baseURL: server.baseURL, deadline: .seconds(600),
         retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(1)),
-        maxResponseSize: 1 << 40),
+        maxResponseSize: Int(clamping: Int64(1) << 40)),
       transport: URLSessionTransport())
     var (strata, raw): ([Double], [Double]) = ([], [])
     var growth = 0

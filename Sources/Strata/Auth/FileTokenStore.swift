@@ -79,8 +79,9 @@ public final class FileTokenStore: TokenStore {
     }
     let mode = UInt16(info.st_mode & 0o777)
     guard mode & 0o077 == 0 else { throw FileError.readableByOthers(path: path, mode: mode) }
-    guard Int(info.st_size) <= Self.maxFileSize else {
-      throw FileError.tooLarge(path: path, size: Int(info.st_size), limit: Self.maxFileSize)
+    guard Int(clamping: info.st_size) <= Self.maxFileSize else {
+      throw FileError.tooLarge(
+        path: path, size: Int(clamping: info.st_size), limit: Self.maxFileSize)
     }
     let data = try readContents()
     do {

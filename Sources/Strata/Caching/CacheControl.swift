@@ -14,8 +14,9 @@ struct CacheControl: Equatable {
   /// `stale-while-revalidate`, in seconds.
   var staleWhileRevalidate: Int?
 
-  /// The largest delta-seconds kept (RFC 9111 §1.2.2: 2^31).
-  static let maxSeconds = 2_147_483_648
+  /// The largest delta-seconds kept (RFC 9111 §1.2.2: 2^31; `Int.max`, a second less, where
+  /// `Int` is 32 bits).
+  static let maxSeconds = Int(clamping: Int64(1) << 31)
 
   init(_ header: String?) {
     guard let header else { return }

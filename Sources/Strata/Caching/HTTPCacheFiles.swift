@@ -54,7 +54,7 @@ struct HTTPCacheFiles: Sendable {
 
   /// The largest entry read: the largest body an answer may have (``NetworkOptions``' limit
   /// goes up to 1 TiB) is never cached whole in practice; past this it is a miss.
-  static let largestFile = 1 << 32
+  static let largestFile = ByteLimits.fourGiB
 
   /// The answer stored for `key` in file `name`, or nil: there is none, or the file was
   /// damaged or another key's, and `removed` (then it is gone).
@@ -226,8 +226,11 @@ struct HTTPCacheFiles: Sendable {
     #else
       let modified = Double(info.st_mtim.tv_sec)
     #endif
+    // 512-byte blocks, counted in 64 bits and clamped to `Int` (32 bits on watchOS).
+    let allocated = min(Int64(clamping: info.st_blocks), Int64.max / 512) * 512
     return (
-      max(Int(info.st_blocks) * 512, Int(info.st_size)), Date(timeIntervalSince1970: modified)
+      max(Int(clamping: allocated), Int(clamping: info.st_size)),
+      Date(timeIntervalSince1970: modified)
     )
   }
 

@@ -110,7 +110,7 @@ struct HTTPCacheIndex {
       return compact(fromScratch: true)
     }
     let found = FileIdentity(device: FileIdentity.device(info.st_dev), inode: UInt64(info.st_ino))
-    let size = Int(info.st_size)
+    let size = Int(clamping: info.st_size)
     if found != identity || size < offset {
       (entries, offset, lines, identity) = (RecencyList(), 0, 0, found)
     }
@@ -189,15 +189,17 @@ struct HTTPCacheIndex {
     if kind == UInt8(ascii: "+") {
       guard let split = name.lastIndex(of: space) else { return nil }
       let digits = name[(split + 1)...]
-      // At most 13 digits, so no overflow; the bound is checked after.
-      guard (1...13).contains(digits.count), digits.allSatisfy({ (48...57).contains($0) }) else {
+      // At most 13 digits, summed in 64 bits, so no overflow where `Int` is 32 bits either;
+      // the bound (and whether `Int` holds it) is checked after.
+      guard (1...13).contains(digits.count), digits.allSatisfy({ (48...57).contains($0) }),
+        let size = Int(exactly: digits.reduce(Int64(0)) { $0 * 10 + Int64($1 - 48) })
+      else {
         return nil
       }
-      bytes = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
-      name = name[..<split]
+      (bytes, name) = (size, name[..<split])
     }
     let text = String(decoding: name, as: UTF8.self)
-    guard bytes <= 1 << 40, HTTPCacheFiles.isEntryName(text) else { return nil }
+    guard bytes <= ByteLimits.oneTiB, HTTPCacheFiles.isEntryName(text) else { return nil }
     switch kind {
     case UInt8(ascii: "+"): return .kept(text, bytes: bytes)
     case UInt8(ascii: "="): return .used(text)
@@ -233,7 +235,7 @@ struct HTTPCacheIndex {
       _ = ftruncate(fd, info.st_size)
       return nil
     }
-    return fstat(fd, &info) == 0 ? Int(info.st_size) : nil
+    return fstat(fd, &info) == 0 ? Int(clamping: info.st_size) : nil
   }
 
   private static func tail(of path: String, from offset: Int) -> [UInt8]? {

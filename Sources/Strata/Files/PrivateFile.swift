@@ -127,7 +127,7 @@ enum PrivateFile {
     guard let fd = try open(path, O_RDONLY) else { return nil }
     defer { closeFile(fd) }
     var info = stat()
-    let expected = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+    let expected = fstat(fd, &info) == 0 ? Int(clamping: info.st_size) : 0
     guard expected <= limit else { throw .tooLarge(path: path, size: expected, limit: limit) }
     // Sized by `fstat`, read until the end (the file may have grown meanwhile).
     var bytes = [UInt8](repeating: 0, count: max(expected, 1 << 12))
@@ -218,14 +218,15 @@ enum PrivateFile {
   /// The size of the open file `fd` in bytes; nil when it cannot be read.
   static func size(of fd: Int32) -> Int? {
     var info = stat()
-    return fstat(fd, &info) == 0 ? Int(info.st_size) : nil
+    return fstat(fd, &info) == 0 ? Int(clamping: info.st_size) : nil
   }
 
   /// The size of the library's file at `path` in bytes; 0 when there is none, or it is no
   /// regular file (a link is not followed).
   static func size(of path: String) -> Int {
     var info = stat()
-    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+      ? Int(clamping: info.st_size) : 0
   }
 
   /// What changes whenever the file at `path` is replaced or written (its inode, size and

@@ -63,7 +63,7 @@ final class JournalFile {
 
   var size: Int {
     var info = stat()
-    return fstat(fd, &info) == 0 ? Int(info.st_size) : offset
+    return fstat(fd, &info) == 0 ? Int(clamping: info.st_size) : offset
   }
 
   /// The next whole lines written since `offset` (by this process or another) — about

@@ -16,7 +16,7 @@ extension LocalStore {
   /// {"records", "outbox"}}` at `<path>.json` — read while there is no snapshot, so changes it
   /// kept are still sent after an upgrade; the first compaction folds it in and removes it.
   static func formatOne(at path: String) -> StoreSnapshot<Value>? {
-    guard let bytes = try? PrivateFile.read(path, limit: 1 << 32) else { return nil }
+    guard let bytes = try? PrivateFile.read(path, limit: ByteLimits.fourGiB) else { return nil }
     let data = Data(bytes)
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .millisecondsSince1970

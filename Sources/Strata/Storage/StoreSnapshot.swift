@@ -88,7 +88,7 @@ struct StoreSnapshot<Value: Codable & Sendable>: Codable {
     guard fstat(fd, &info) == 0 else {
       throw FileError.io(path: path, operation: "stat", errno: errno)
     }
-    let size = Int(info.st_size)
+    let size = Int(clamping: info.st_size)
     guard size <= maxSize else { throw FileError.tooLarge(path: path, size: size, limit: maxSize) }
     let head = try JournalFile.read(fd, at: 0, count: min(size, maxHeader), path: path)
     guard let header = try parseHeader(head, path: path) else {

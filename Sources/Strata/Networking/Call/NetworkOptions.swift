@@ -112,7 +112,7 @@ public struct NetworkOptions: Sendable {
           .retryMaxDelay, default: defaults.maxDelay, in: .zero...Self.longestTimeout)),
       userAgent: Self.defaultUserAgent(app: try config.string(.appName, default: "Strata")),
       maxResponseSize: try config.byteCount(
-        .maxResponseSize, default: Self.defaultMaxResponseSize, in: 1...(1 << 40)))
+        .maxResponseSize, default: Self.defaultMaxResponseSize, in: 1...ByteLimits.oneTiB))
     if config.value(.idleTimeout) != nil {
       idleTimeout = try config.duration(.idleTimeout, in: .milliseconds(1)...Self.longestTimeout)
     }
@@ -128,7 +128,7 @@ public struct NetworkOptions: Sendable {
   private static func cache(
     config: Config, baseURL: URL, now: @escaping @Sendable () -> Date
   ) throws -> HTTPCache? {
-    let size = try config.byteCount(.httpCacheSize, default: 50 << 20, in: 0...(1 << 40))
+    let size = try config.byteCount(.httpCacheSize, default: 50 << 20, in: 0...ByteLimits.oneTiB)
     let maxStale = try config.duration(
       .httpCacheMaxStale, default: .seconds(86_400), in: .zero...Duration.seconds(365 * 86_400))
     let mode = try config.string(.httpCache, default: "disk")

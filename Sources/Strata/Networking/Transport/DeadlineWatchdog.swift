@@ -32,7 +32,7 @@ final class DeadlineWatchdog: @unchecked Sendable {
   private static let origin = ContinuousClock.now
 
   /// The longest deadline kept: further is "never" (and adds without overflow).
-  private static let longest = Duration.seconds(100 * 365 * 86_400)
+  private static let longest = Duration.seconds(Int64(100 * 365) * 86_400)
 
   init(now: @escaping @Sendable () -> Duration = { ContinuousClock.now - DeadlineWatchdog.origin })
   {
