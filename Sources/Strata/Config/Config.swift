@@ -122,8 +122,9 @@ public struct Config: Sendable, CustomStringConvertible {
   }
 
   /// Every definition with its substitutions done. Secret values are masked by value from
-  /// then on, wherever they turn up; short values of keys secret only by name
-  /// (`TOKEN_STORE = file`) are settings, not secrets.
+  /// then on, wherever they turn up; a setting under a name that only looks secret
+  /// (`TOKEN_STORE = keychain`, `TOKEN_LIFETIME = 30m`: ``Key/isSetting(_:under:)``) is not a
+  /// secret, and is shown.
   private static func resolve(
     _ definitions: [String: SubstitutionResolver.Definition], in order: [String],
     environment: [String: String], secrets: Set<String>
@@ -135,9 +136,12 @@ public struct Config: Sendable, CustomStringConvertible {
     for key in order {
       guard let definition = definitions[key] else { continue }
       let value = try resolver.resolve(key, definition)
-      let isSecret = secrets.contains(key) || Key.nameLooksSecret(key)
+      let isSecret =
+        secrets.contains(key) || (Key.nameLooksSecret(key) && !Key.isSetting(value, under: key))
       values[key] = ConfigValue(
         key: key, value: value, origin: definition.origin, isSecret: isSecret)
+      // Masked in text only from 8 bytes: a shorter secret (`none`) would mangle every
+      // sentence that holds the word; it is still `<redacted>` where it is shown.
       if isSecret && value.utf8.count >= 8 { secretValues.append(value) }
       if mayHoldURLPassword(value) { secretValues.append(URLComponents(string: value)?.password) }
     }

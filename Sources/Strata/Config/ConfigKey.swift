@@ -46,6 +46,22 @@ extension Config {
       }
     }
 
+    /// Whether `value`, under `key` — a name holding `TOKEN` or `KEY`, never `PASSWORD` or
+    /// `SECRET` — is a setting rather than a secret: a number, a duration, a flag
+    /// (``TextFormat``'s grammar), or one of ``settingWords``. Masked by length instead, the
+    /// 8-byte `keychain` of `TOKEN_STORE` was `<redacted>` in every Keychain message.
+    static func isSetting(_ value: String, under key: String) -> Bool {
+      let name = key.lowercased()
+      guard !name.contains("password"), !name.contains("secret") else { return false }
+      let text = value.trimmingCharacters(in: .whitespaces).lowercased()
+      return settingWords.contains(text) || TextGrammar.number(text) != nil
+        || TextGrammar.duration(text) != nil || TextGrammar.flag(text) != nil
+    }
+
+    /// The words settings take where a name looks secret: where a session is kept and how
+    /// answers are cached.
+    static let settingWords: Set<String> = ["keychain", "file", "memory", "disk", "none"]
+
     /// Whether `bytes` hold the lowercase `marker` at `start`, in any letter case.
     private static func holds(
       _ marker: StaticString, in bytes: UnsafeBufferPointer<UInt8>, at start: Int

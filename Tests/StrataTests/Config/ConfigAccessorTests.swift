@@ -253,6 +253,38 @@ struct ConfigSecretTests {
     #expect(Config.Key(key).isSecret == isSecret)
   }
 
+  /// A setting under a name that only looks secret is shown and never masked: one of the
+  /// setting words, a number, a duration, a flag — not under a name holding PASSWORD or SECRET,
+  /// and not under a key loaded as a secret; any other value under such a name is a secret
+  /// (masked in text from 8 bytes, so a short one does not mangle ordinary words).
+  @Test func settingsUnderSecretLookingNamesAreShown() throws {
+    let text = """
+      TOKEN_STORE = keychain
+      TOKEN_LIFETIME = 30m
+      CACHE_TOKEN_TTL = 3600
+      KEY_ROTATION = on
+      API_KEY = k3y-9a8b
+      DB_PASSWORD = 12345678
+      CLIENT_SECRET = none
+      SESSION_TOKEN = file
+      """
+    let config = try Config(parsing: text, secrets: ["SESSION_TOKEN"])
+    for (key, shown) in [
+      ("TOKEN_STORE", "keychain"), ("TOKEN_LIFETIME", "30m"), ("CACHE_TOKEN_TTL", "3600"),
+      ("KEY_ROTATION", "on"),
+    ] {
+      #expect(config.value(Config.Key(key))?.isSecret == false, "\(key)")
+      #expect(config.description.contains("\(key) = \(shown)"))
+    }
+    for key in ["API_KEY", "DB_PASSWORD", "CLIENT_SECRET", "SESSION_TOKEN"] {
+      #expect(config.value(Config.Key(key))?.isSecret == true, "\(key)")
+      #expect(config.description.contains("\(key) = <redacted>"))
+    }
+    #expect(KnownSecrets.mask("the keychain said 30m") == "the keychain said 30m")
+    #expect(KnownSecrets.mask("sent k3y-9a8b") == "sent <redacted>")
+    #expect(KnownSecrets.mask("login 12345678") == "login <redacted>")
+  }
+
   /// Keys named as `secrets:` are secrets whatever layer sets them: redacted when shown or
   /// in an error, and masked in logs from the load on.
   @Test func keysLoadedAsSecretsAreRedacted() throws {

@@ -57,6 +57,28 @@ struct QueryWindowTests {
     #expect(incremental > 400 * queries.count / 2, "\(incremental) of \(400 * queries.count)")
   }
 
+  /// A full window whose last value did not change is brought up to date in place: the
+  /// values never read all come after that one.
+  @Test("a full window keeps its unchanged last value without a full read")
+  func aFullWindowKeepsItsLastValue() throws {
+    var table = RecordTable<Int>()
+    for value in 1...10 {
+      table["k\(value)"] = StoredRecord(
+        value: value, status: .synced, updatedAt: Date(timeIntervalSince1970: 0))
+    }
+    let query = ValueQuery<Int>(sortedBy: [.ascending { $0 }], limit: 3)
+    let window = table.select(query)
+    _ = table.takeWritten()
+    table["k2"] = StoredRecord(value: 0, status: .synced, updatedAt: Date(timeIntervalSince1970: 0))
+    let updated = try #require(
+      table.reselect(query, after: window, changed: table.takeWritten() ?? []))
+    #expect(updated.map(\.record.value) == [0, 1, 3], "k3, the last, unchanged")
+    table["k1"] = nil
+    #expect(
+      table.reselect(query, after: updated, changed: table.takeWritten() ?? []) == nil,
+      "one gone and no newcomer: the fourth is not known without a full read")
+  }
+
   @Test("a table says which keys were written, and that it does not know after a rebuild")
   func writtenKeys() {
     var table = RecordTable<Int>()
