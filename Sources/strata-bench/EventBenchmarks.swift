@@ -70,7 +70,8 @@ final class EventServer: Sendable {
 
   init(count: Int) throws {
     var body = Array(
-      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".utf8)
+      ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Content-Type-Options: nosniff\r\n"
+        + "Connection: close\r\n\r\n").utf8)
     for number in 1...max(1, count) {
       body += Array("id: \(number)\ndata: {\"n\":\(number)}\n\n".utf8)
     }

@@ -179,6 +179,7 @@ final class ByteServer: Sendable {
     }
     var answer = start > 0 ? "HTTP/1.1 206 Partial Content\r\n" : "HTTP/1.1 200 OK\r\n"
     answer += "Content-Length: \(size - start)\r\nETag: \"bench\"\r\nConnection: close\r\n"
+    answer += "Content-Type: application/octet-stream\r\nX-Content-Type-Options: nosniff\r\n"
     if start > 0 { answer += "Content-Range: bytes \(start)-\(size - 1)/\(size)\r\n" }
     guard Socket.send(client, Array((answer + "\r\n").utf8)) else { return }
     let chunk = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }

@@ -26,6 +26,16 @@ struct IconRouteTests {
     #expect(Self.get("/icon").status == 200)
   }
 
+  /// Every answer forbids type sniffing: Apple's URLSession holds back up to 512 bytes of
+  /// one it may sniff.
+  @Test func everyAnswerForbidsSniffing() {
+    for path in ["/icon/emilys/128", "/posts/1", "/nowhere"] {
+      let head = String(
+        decoding: Self.get(path).serialized(keepAlive: false, includeBody: false), as: UTF8.self)
+      #expect(head.contains("\r\nX-Content-Type-Options: nosniff\r\n"), "\(path)")
+    }
+  }
+
   @Test func rangesAreAnsweredUnderTheStrongTag() throws {
     let whole = Self.get("/icon/emilys/128")
     let tag = try #require(whole.header("ETag"))

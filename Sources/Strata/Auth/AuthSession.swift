@@ -33,7 +33,7 @@ public actor AuthSession: Authenticator {
 
   /// The API that issued the session; its tokens are sent nowhere else.
   public nonisolated let origin: Origin
-  private let store: any TokenStore
+  let store: any TokenStore
   private let refresher: Refresh?
   private let options: Options
   private let clock: any MonotonicClock
@@ -42,17 +42,20 @@ public actor AuthSession: Authenticator {
   private let cache: HTTPCache?
   /// What a refresh (which holds the cross-process lock) runs as, so a suspension ends it.
   private let activity: any ExpiringActivity
-  private let broadcaster = EventBroadcaster<AuthEvent>()
-  private var credentials: Credentials?
+  let broadcaster = EventBroadcaster<AuthEvent>()
+  var credentials: Credentials?
   /// The refresh under way, and the session (generation) it belongs to.
   private var inFlight: (generation: Int, task: Task<Void, any Error>)?
   private var refreshTimes: [Duration] = []
   /// Bumped by sign-in and sign-out: a refresh finishing afterwards is discarded; its waiters
   /// get the new session's answer.
-  private var generation = 0
+  var generation = 0
   /// The session file's version last read (``FileTokenStore/version()``): another process's
   /// change when it differs.
-  private var storedVersion: String?
+  var storedVersion: String?
+  /// The store could not be read when this session was made (``TokenStoreLocked``): it is read
+  /// again when next asked whose session this is.
+  var restorePending = false
   /// How many refresh calls were made (for diagnostics and tests).
   package private(set) var refreshCount = 0
 
@@ -101,28 +104,8 @@ public actor AuthSession: Authenticator {
     (self.activity, self.cache, self.origin, self.store) = (activity, cache, origin, store)
     (self.options, self.clock, self.now, self.refresher) = (options, clock, now, refresh)
     storedVersion = (store as? FileTokenStore)?.version()
-    credentials = Self.restore(from: store, origin: origin)
-  }
-
-  private static func restore(from store: any TokenStore, origin: Origin) -> Credentials? {
-    let stored: Credentials?
-    do {
-      stored = try store.load()
-    } catch {
-      Log.auth.warning("could not restore the session: \(error)")
-      return nil
-    }
-    guard let stored else { return nil }
-    KnownSecrets.register([stored.accessToken, stored.refreshToken])
-    guard let issuer = stored.origin else {
-      Log.auth.notice("stored credentials name no origin; ignored (sign in again)")
-      return nil
-    }
-    guard issuer == origin else {
-      Log.auth.notice("stored credentials belong to \(issuer), not \(origin); ignored")
-      return nil
-    }
-    return stored
+    let restored = Self.restore(from: store, origin: origin)
+    (credentials, restorePending) = (restored.credentials, restored.locked)
   }
 
   // MARK: State
@@ -141,26 +124,6 @@ public actor AuthSession: Authenticator {
   public func owner() -> DataOwner {
     followStore()
     return DataOwner(account: credentials?.account)
-  }
-
-  /// Takes in what another process made of the session since it was last read here.
-  private func followStore() {
-    guard let file = store as? FileTokenStore else { return }
-    let version = file.version()
-    guard version != storedVersion else { return }
-    storedVersion = version
-    let stored = Self.restore(from: store, origin: origin)
-    guard stored?.account != credentials?.account else {
-      if let stored { credentials = stored }  // a refresh there: its tokens
-      return
-    }
-    if credentials != nil { end(.endedElsewhere) }
-    if let stored {
-      credentials = stored
-      generation += 1
-      Log.auth.notice("signed in to \(origin) in another process")
-      broadcaster.yield(.signedIn)
-    }
   }
 
   /// When the access token expires, if known.
@@ -211,10 +174,13 @@ public actor AuthSession: Authenticator {
     if credentials == nil, named == nil {
       do {
         unreadable = try store.load() == nil && (store as? FileTokenStore)?.version() != nil
+      } catch is TokenStoreLocked {
+        unreadable = false  // locked, not damaged: whose it is shows after the unlock
       } catch {
         unreadable = true
       }
     }
+    restorePending = false
     do { try store.clear() } catch {
       Log.auth.error("could not clear stored credentials: \(error)")
     }
@@ -226,7 +192,7 @@ public actor AuthSession: Authenticator {
     end(.requested)
   }
 
-  private func end(_ reason: SignOutReason) {
+  func end(_ reason: SignOutReason) {
     guard let ending = credentials else { return }
     // The user's cached answers go with the session, whatever ended it.
     if let account = ending.account { cache?.removeAll(.account(account)) }

@@ -13,6 +13,7 @@ struct SecureItem: Sendable, Hashable {
 /// the three calls are Apple's.
 protocol SecureItems: Sendable {
   /// The item's data; nil when there is none.
+  /// - Throws: ``TokenStoreLocked`` before the device's first unlock.
   func read(_ item: SecureItem) throws -> Data?
   /// Creates or replaces the item.
   func write(_ data: Data, to item: SecureItem) throws

@@ -79,6 +79,9 @@
       var result: CFTypeRef?
       let status = SecItemCopyMatching(query as CFDictionary, &result)
       if status == errSecItemNotFound { return nil }
+      // Before the first unlock after boot the item cannot be read: not damage, and no
+      // sign-out (the session reads it again when next asked).
+      if status == errSecInteractionNotAllowed { throw TokenStoreLocked() }
       guard status == errSecSuccess else {
         throw KeychainTokenStore.Failure(operation: "read", status: status)
       }
@@ -107,8 +110,9 @@
       }
     }
 
-    /// Every call names the item whole; on macOS also the data-protection keychain, where the
-    /// accessibility class holds as on iOS (the file-based keychain ignores it).
+    /// Every call names the item whole, and the data-protection keychain, where the
+    /// accessibility class holds as on iOS (the file-based keychain ignores it) — on every
+    /// platform: `os(macOS)` is false under Mac Catalyst, whose apps have both keychains.
     static func query(_ item: SecureItem) -> [String: Any] {
       var query: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword,
@@ -116,9 +120,7 @@
         kSecAttrAccount as String: item.account,
       ]
       if let group = item.accessGroup { query[kSecAttrAccessGroup as String] = group }
-      #if os(macOS)
-        query[kSecUseDataProtectionKeychain as String] = true
-      #endif
+      query[kSecUseDataProtectionKeychain as String] = true
       return query
     }
   }

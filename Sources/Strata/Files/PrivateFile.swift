@@ -259,19 +259,9 @@ enum PrivateFile {
         guard code == EEXIST else { return code }
         continue
       }
-      protect(path)
+      DirectoryProtection.apply(to: path)
     }
     return nil
-  }
-
-  /// iOS: readable once the device was unlocked after boot (a background sync can run),
-  /// encrypted before; files made inside take the directory's class. (Elsewhere: nothing.)
-  static func protect(_ directory: String) {
-    #if canImport(Darwin)
-      try? FileManager.default.setAttributes(
-        [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
-        ofItemAtPath: directory)
-    #endif
   }
 
   /// What makes a directory unfit to hold private files.
@@ -302,7 +292,7 @@ enum PrivateFile {
     let mode = UInt16(info.st_mode & 0o777)
     guard mode & (ownerOnly ? 0o077 : 0o022) == 0 else { return .writableByOthers(mode: mode) }
     // A writer's directory made by an earlier version, without the protection class, gets it.
-    if create { protect(directory) }
+    if create { DirectoryProtection.apply(to: directory) }
     return nil
   }
 

@@ -89,6 +89,8 @@ public struct SandboxResponse: Sendable {
       head += "\(name): \(value)\r\n"
     }
     if status != 304 { head += "Content-Length: \(body.count)\r\n" }
+    // Apple's URLSession holds back up to 512 bytes of an answer it may sniff the type of.
+    head += "X-Content-Type-Options: nosniff\r\n"
     head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
     var bytes = Array(head.utf8)
     if includeBody { bytes.append(contentsOf: body) }

@@ -129,7 +129,9 @@ struct Connection {
   /// A 200 whose JSON array never ends: 64 KiB every millisecond (about 64 MB/s, a fast
   /// link) until the client closes the connection, the server stops, or 60 s pass.
   private func streamEndlessBody() {
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n["
+    let head =
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\n"
+      + "Connection: close\r\n\r\n["
     guard Socket.send(fd, Array(head.utf8)) else { return }
     let chunk = [UInt8](String(repeating: "1,", count: 32 * 1024).utf8)
     let deadline = ContinuousClock.now + .seconds(60)

@@ -71,7 +71,7 @@ extension Connection {
     }
     let head =
       "HTTP/1.1 200 OK\r\nContent-Type: \(options.contentType)\r\nCache-Control: no-cache\r\n"
-      + "Connection: close\r\n\r\n"
+      + "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
     var opening = ": Strata sandbox event feed (kept writes)\n\n"
     if let retry = options.retry { opening += "retry: \(retry)\n\n" }
     if let big = options.big {

@@ -5,14 +5,23 @@ import Testing
 
 @testable import Strata
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// The Keychain's stand-in: items by service and account, in memory, shared by the "processes"
 /// (sessions) of a test as the Keychain is by an app and its extensions.
 private final class MemoryItems: SecureItems {
   private let items = Lock([SecureItem: Data]())
+  /// Before the device's first unlock: reads throw, as the Keychain's do.
+  let locked = Lock(false)
   var count: Int { items.withLock { $0.count } }
   var names: [String] { items.withLock { $0.keys.map { $0.service + "\n" + $0.account } } }
 
-  func read(_ item: SecureItem) throws -> Data? { items.withLock { $0[item] } }
+  func read(_ item: SecureItem) throws -> Data? {
+    if locked.withLock({ $0 }) { throw TokenStoreLocked() }
+    return items.withLock { $0[item] }
+  }
   func write(_ data: Data, to item: SecureItem) throws { items.withLock { $0[item] = data } }
   func delete(_ item: SecureItem) throws { items.withLock { $0[item] = nil } }
 }
@@ -100,5 +109,54 @@ struct ItemTokenStoreTests {
     let held = try await app.lockForRefresh()
     #expect(FileManager.default.fileExists(atPath: app.lockPath), "the lock is in the group's")
     held.release()
+  }
+
+  /// A launch before the first unlock: the session is not signed out for the whole process —
+  /// it is read again when next asked, and adopted once the store opens.
+  @Test func aSessionMadeWhileLockedIsReadAfterTheUnlock() async throws {
+    let directory = try TemporaryDirectory()
+    let items = MemoryItems()
+    let store = ItemTokenStore(
+      app: "app", origin: exampleOrigin, items: items,
+      environment: ["XDG_CONFIG_HOME": directory.path])
+    let alice = Credentials(
+      accessToken: "tok-a", refreshToken: "r", origin: exampleOrigin, owner: .account("alice"))
+    try store.save(alice)
+    items.locked.withLock { $0 = true }
+    let session = AuthSession(origin: exampleOrigin, store: store)
+    var events = session.updates().makeAsyncIterator()
+    #expect(await session.owner() == .device, "locked: nobody yet")
+    #expect(await !session.isSignedIn)
+    items.locked.withLock { $0 = false }
+    #expect(await session.owner() == .account("alice"), "read again, once it opened")
+    #expect(await session.isSignedIn)
+    #expect(await events.next() == .signedIn)
+  }
+
+  /// A sign-out while the store is locked is not a damaged store: no account's cached
+  /// answers go on its word (whose the session is cannot be told until the unlock).
+  @Test func aSignOutWhileLockedKeepsEveryAccountsAnswers() async throws {
+    let directory = try TemporaryDirectory()
+    let items = MemoryItems()
+    let store = ItemTokenStore(
+      app: "app", origin: exampleOrigin, items: items,
+      environment: ["XDG_CONFIG_HOME": directory.path])
+    let cache = HTTPCache()
+    let url = try #require(URL(string: "https://api.example/auth/me"))
+    cache.store(
+      CachedResponse(
+        status: 200, headers: ["cache-control": "private, max-age=600"], body: Data("{}".utf8),
+        requestTime: Date(), responseTime: Date(), varied: [:]),
+      for: URLRequest(url: url), account: "bob", epoch: nil)
+    #expect(cache.count == 1)
+    items.locked.withLock { $0 = true }
+    let session = AuthSession(origin: exampleOrigin, store: store, cache: cache)
+    await session.signOut()
+    #expect(cache.count == 1, "bob's answer stays")
+    items.locked.withLock { $0 = false }
+    try items.write(Data("{damaged".utf8), to: store.item)
+    let later = AuthSession(origin: exampleOrigin, store: store, cache: cache)
+    await later.signOut()
+    #expect(cache.count == 1, "damaged data in the Keychain names nobody, and is not a file")
   }
 }

@@ -12,7 +12,9 @@ import Testing
 /// way a server may, and some it should not: each a clear outcome, never a hang or a trap.
 struct HostileEventServerTests {
   private static func events(_ body: String) -> [UInt8] {
-    Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".utf8)
+    Array(
+      ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Content-Type-Options: nosniff\r\n"
+        + "Connection: close\r\n\r\n").utf8)
       + Array(body.utf8)
   }
 
@@ -94,7 +96,9 @@ struct HostileEventServerTests {
   /// so the GET is not tried again (its lines would come twice), though the policy retries.
   @Test func aLineStreamCutAfterItsFirstBytesIsNeverRepeated() async throws {
     let server = try CannedHTTPServer(
-      response: Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\none\ntwo\n".utf8))
+      response: Array(
+        ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Content-Type-Options: nosniff\r\n"
+          + "Content-Length: 100\r\n\r\none\ntwo\n").utf8))
     var lines: [String] = []
     let error = await networkError {
       for try await line in Self.service(server).stream(Request<String>(path: "log")) {

@@ -45,7 +45,9 @@
       }
     }
 
-    #if os(iOS)
+    // A device only: the simulator has no data protection (the attribute is not kept there);
+    // the rule itself is tested everywhere (DirectoryProtectionTests).
+    #if os(iOS) && !targetEnvironment(simulator)
       /// iOS: a writer's folder, new or made by an earlier version, is readable after the first
       /// unlock only.
       @Test func aWritersFolderGetsTheProtectionClass() throws {

@@ -88,7 +88,9 @@ final class CannedHTTPServer: Sendable {
   enum Framing: String, CaseIterable, Sendable { case contentLength, chunked, close }
 
   static func response(_ body: [UInt8], framing: Framing) -> [UInt8] {
-    var head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+    var head =
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\n"
+      + "Connection: close\r\n"
     switch framing {
     case .contentLength: head += "Content-Length: \(body.count)\r\n\r\n"
     case .close: head += "\r\n"

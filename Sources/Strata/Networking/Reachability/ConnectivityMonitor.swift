@@ -119,7 +119,11 @@ package struct RouteTableConnectivityMonitor: ConnectivityMonitor {
       let (stream, continuation) = AsyncStream.makeStream(
         of: Bool.self, bufferingPolicy: .bufferingNewest(8))
       let monitor = NWPathMonitor()
-      monitor.pathUpdateHandler = { path in continuation.yield(path.status == .satisfied) }
+      // `.requiresConnection` is a route that comes up when used (a VPN on demand, cellular
+      // that is asleep): reachable, as a request will bring it up.
+      monitor.pathUpdateHandler = { path in
+        continuation.yield(path.status == .satisfied || path.status == .requiresConnection)
+      }
       continuation.onTermination = { _ in monitor.cancel() }
       monitor.start(queue: DispatchQueue(label: "strata.connectivity"))
       return stream
