@@ -8,18 +8,29 @@ import StrataConcurrency
 /// Identical reads in flight at one moment, sharing one exchange: the first caller's goes
 /// out, the others wait for its outcome, and each then judges, records and decodes it on its
 /// own. A caller that is cancelled leaves at once; the exchange is cancelled only when no
-/// caller is left.
+/// caller is left, and the flight is gone then: its exchange's end (it may still be winding
+/// down) reaches no one, never a later flight under the same key.
 final class InFlightReads: Sendable {
   typealias Outcome = Result<(Data, HTTPURLResponse), NetworkError>
 
   private struct Flight {
+    /// Which flight this is: a later one under the same key has another.
+    let number: Int
     var waiters: [Int: CheckedContinuation<Outcome, Never>] = [:]
     var task: Task<Void, Never>?
   }
 
   private struct State {
     var flights: [String: Flight] = [:]
-    var nextWaiter = 0
+    /// Numbers for waiters and flights alike.
+    var next = 0
+    /// Waiters cancelled before they were registered: they leave as they arrive.
+    var cancelled: Set<Int> = []
+
+    mutating func number() -> Int {
+      next += 1
+      return next
+    }
   }
 
   private let state = Lock(State())
@@ -39,40 +50,73 @@ final class InFlightReads: Sendable {
   /// How many callers wait on the exchange for `key` (tests wait for them to gather).
   func waiters(for key: String) -> Int { state.withLock { $0.flights[key]?.waiters.count ?? 0 } }
 
+  /// How a caller joined: cancelled before it could, waiting on a flight in the air, or
+  /// starting flight `number`.
+  private enum Joined {
+    case cancelled, waiting
+    case starting(Int)
+  }
+
   /// The outcome of the exchange for `key`: one already in flight, or `exchange` started now.
   func share(_ key: String, _ exchange: @escaping @Sendable () async -> Outcome) async -> Outcome {
-    let id = state.withLock { state -> Int in
-      state.nextWaiter += 1
-      return state.nextWaiter
-    }
-    return await withTaskCancellationHandler {
+    let id = state.withLock { $0.number() }
+    let outcome = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        guard !Task.isCancelled else {
-          return continuation.resume(returning: .failure(.transport(URLError(.cancelled))))
+        let joined = state.withLock { state -> Joined in
+          guard state.cancelled.remove(id) == nil else { return .cancelled }
+          if state.flights[key] != nil {
+            state.flights[key]?.waiters[id] = continuation
+            return .waiting
+          }
+          let number = state.number()
+          state.flights[key] = Flight(number: number, waiters: [id: continuation])
+          return .starting(number)
         }
-        let starts = state.withLock { state -> Bool in
-          let starts = state.flights[key] == nil
-          state.flights[key, default: Flight()].waiters[id] = continuation
-          return starts
+        switch joined {
+        case .cancelled: continuation.resume(returning: .failure(.transport(URLError(.cancelled))))
+        case .waiting: break
+        case .starting(let number): start(key, number, exchange)
         }
-        guard starts else { return }
-        let task = Task { [self] in land(key, await exchange()) }
-        state.withLock { $0.flights[key]?.task = task }
       }
     } onCancel: {
       leave(key, id)
     }
+    // A cancellation that came after the outcome left its mark for nothing: no leak.
+    state.withLock { _ = $0.cancelled.remove(id) }
+    return outcome
   }
 
-  private func land(_ key: String, _ outcome: Outcome) {
-    let waiters = state.withLock { $0.flights.removeValue(forKey: key)?.waiters ?? [:] }
+  /// Runs flight `number`'s exchange; cancels it at once when every waiter left before it
+  /// was handed its task.
+  private func start(
+    _ key: String, _ number: Int, _ exchange: @escaping @Sendable () async -> Outcome
+  ) {
+    let task = Task { [self] in land(key, number, await exchange()) }
+    let abandoned = state.withLock { state -> Bool in
+      guard state.flights[key]?.number == number else { return true }
+      state.flights[key]?.task = task
+      return false
+    }
+    if abandoned { task.cancel() }
+  }
+
+  /// Flight `number`'s outcome, to its own waiters only: when it was abandoned, a flight under
+  /// the same key since is another's and goes on.
+  private func land(_ key: String, _ number: Int, _ outcome: Outcome) {
+    let waiters = state.withLock { state -> [Int: CheckedContinuation<Outcome, Never>] in
+      guard state.flights[key]?.number == number else { return [:] }
+      return state.flights.removeValue(forKey: key)?.waiters ?? [:]
+    }
     for waiter in waiters.values { waiter.resume(returning: outcome) }
   }
 
   private func leave(_ key: String, _ id: Int) {
     let (waiter, abandoned) = state.withLock {
       state -> (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?) in
-      let waiter = state.flights[key]?.waiters.removeValue(forKey: id)
+      guard let waiter = state.flights[key]?.waiters.removeValue(forKey: id) else {
+        state.cancelled.insert(id)  // not registered yet: it leaves as it arrives
+        return (nil, nil)
+      }
       guard let flight = state.flights[key], flight.waiters.isEmpty else { return (waiter, nil) }
       state.flights[key] = nil
       return (waiter, flight.task)
