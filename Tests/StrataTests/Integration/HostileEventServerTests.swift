@@ -92,6 +92,28 @@ struct HostileEventServerTests {
     #expect(try await iterator.next() == ServerSentEvent(data: "after"))
   }
 
+  /// A stream's limit is per line, never the announced length: 12 MB of JSON lines framed
+  /// by `Content-Length` (over the 10 MiB default) stream whole.
+  @Test func aLineStreamLongerThanTheLimitStreamsWhole() async throws {
+    var body: [UInt8] = []
+    body.reserveCapacity(12_100_000)
+    var count = 0
+    while body.count < 12_000_000 {
+      body += Array("{\"n\":\(count),\"pad\":\"\(String(repeating: "x", count: 80))\"}\n".utf8)
+      count += 1
+    }
+    let head =
+      "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nX-Content-Type-Options: nosniff\r\n"
+      + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+    let server = try CannedHTTPServer(response: Array(head.utf8) + body)
+    struct Row: Decodable, Sendable { let n: Int }
+    var (seen, last) = (0, -1)
+    for try await row in Self.service(server).stream(Request<Row>(path: "export")) {
+      (seen, last) = (seen + 1, row.n)
+    }
+    #expect(seen == count && last == count - 1)
+  }
+
   /// Lines, then the connection cut short of its `Content-Length`: what came was handed over,
   /// so the GET is not tried again (its lines would come twice), though the policy retries.
   @Test func aLineStreamCutAfterItsFirstBytesIsNeverRepeated() async throws {

@@ -204,6 +204,21 @@ struct DownloadTests {
     #expect(!FileManager.default.fileExists(atPath: file.path))
   }
 
+  /// A file announced over the limit is refused at its head: nothing of it is written.
+  @Test func aFileAnnouncedOverTheLimitIsRefusedAtItsHead() async throws {
+    let server = try CannedHTTPServer(response: Self.whole())
+    let folder = try TemporaryDirectory()
+    let file = URL(fileURLWithPath: folder.path + "/file.bin")
+    var request = Request<Data>(path: "f")
+    request.maxResponseSize = 100_000
+    let error = await networkError {
+      _ = try await Self.service(server).download(Download(request, to: file))
+    }
+    #expect(error?.kind == .responseTooLarge(limit: 100_000))
+    let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    #expect(left.allSatisfy { !$0.hasSuffix(".part") } && !left.contains("file.bin"), "\(left)")
+  }
+
   /// A download that needs the session goes through its renewal: the token is rejected
   /// (401), refreshed once, and the replay's body is the file — the 401's body is not.
   @Test func aRejectedTokenIsRenewedAndTheReplayIsTheFile() async throws {

@@ -173,7 +173,7 @@ struct RequestBuilder: Sendable {
 
 extension String {
   /// Equal ignoring ASCII case: how HTTP compares field names.
-  fileprivate func caseInsensitiveEquals(_ other: String) -> Bool {
+  func caseInsensitiveEquals(_ other: String) -> Bool {
     func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte | 0x20 : byte }
     return utf8.count == other.utf8.count
       && zip(utf8, other.utf8).allSatisfy { lower($0) == lower($1) }

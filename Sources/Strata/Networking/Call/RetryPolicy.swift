@@ -92,7 +92,8 @@ public struct RetryPolicy: Sendable, Equatable {
   package func delay(forRetry retry: Int, retryAfter: Duration? = nil) -> Duration {
     if respectsRetryAfter, let retryAfter { return min(max(retryAfter, .zero), maxDelay) }
     let exponent = min(max(retry - 1, 0), 32)
-    let raw = baseDelay * Double(1 << exponent)
+    // 2^exponent as a Double: `1 << 32` is 0 where `Int` is 32 bits.
+    let raw = baseDelay * Double(sign: .plus, exponent: exponent, significand: 1)
     let capped = min(raw, maxDelay)
     switch jitter {
     case .none: return capped

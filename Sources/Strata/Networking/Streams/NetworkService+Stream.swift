@@ -39,15 +39,18 @@ extension NetworkService {
   /// `Last-Event-ID`). What arrives after the session it was opened in has ended is not
   /// delivered: the stream ends with ``NetworkError/Unauthorized/sessionEnded``.
   public func stream<E: Endpoint>(_ endpoint: E) -> ResponseStream<E.Response> {
-    let request = endpoint.request
+    var request = endpoint.request
     let limit = max(1, request.maxResponseSize ?? options.maxResponseSize)
     let stream: Any
     switch E.Response.self {
     case is Data.Type: stream = openStream(request, ChunkParser(), limit: limit)
     case is String.Type: stream = openStream(request, LineParser(maxLength: limit), limit: limit)
     case is ServerSentEvent.Type:
+      // Asked for by its own type: a server that negotiates on `Accept` would answer JSON.
+      request.acceptIfUnset("text/event-stream")
       stream = openStream(request, EventParser(maxLength: limit), limit: limit)
     default:
+      request.acceptIfUnset("application/x-ndjson, application/jsonl, application/json;q=0.5")
       return openStream(
         request,
         JSONLineParser(maxLength: limit) { [self] line in
@@ -118,9 +121,8 @@ extension NetworkService {
       guard quiet <= policy.maxRetries else {
         throw failure ?? NetworkError.transport(URLError(.networkConnectionLost))
       }
-      let delay =
-        sink.parser({ $0.reconnectionTime }).map { min(.milliseconds($0), policy.maxDelay) }
-        ?? policy.delay(forRetry: max(1, quiet), retryAfter: nil)
+      let delay = Self.reconnectionDelay(
+        server: sink.parser({ $0.reconnectionTime }), quiet: quiet, policy: policy)
       logger.info(
         "\(label): connection ended\(failure.map { " (\(Self.reason($0)))" } ?? ""); reconnecting in \(delay.shortDescription)"
       )
@@ -147,6 +149,21 @@ extension NetworkService {
     var delivery = StreamDelivery(sink: sink)
     return try await run(&call, &delivery)
   }
+
+  /// How long an event stream waits before it connects again: the server's `retry:` (in
+  /// milliseconds) up to the policy's `maxDelay`, else the policy's backoff; after `quiet`
+  /// connections in a row that brought nothing, at least that backoff, whatever the server
+  /// said; never under ``minimumReconnection`` (`retry: 0` made ~690 connections a second).
+  static func reconnectionDelay(server: Int?, quiet: Int, policy: RetryPolicy) -> Duration {
+    let backoff = policy.delay(forRetry: max(1, quiet), retryAfter: nil)
+    var delay = server.map { min(.milliseconds($0), policy.maxDelay) } ?? backoff
+    if quiet > 0 { delay = max(delay, backoff) }
+    return max(delay, minimumReconnection)
+  }
+
+  /// The shortest wait before an event stream connects again: at most four connections a
+  /// second, whatever the server asks.
+  static var minimumReconnection: Duration { .milliseconds(250) }
 
   /// How long a stream may last when its request sets no deadline of its own: the idle
   /// timeout is what ends a stream that has stopped.
@@ -195,5 +212,13 @@ final class StreamSession: Sendable {
   func check(with service: NetworkService, label: String) async throws {
     let (account, epoch) = state.withLock { $0 }
     try await service.checkSession(account: account, epoch: epoch, label: label)
+  }
+}
+
+extension Request {
+  /// Sets `Accept` to `value` unless the request names one of its own (in any letter case).
+  fileprivate mutating func acceptIfUnset(_ value: String) {
+    guard !headers.keys.contains(where: { $0.caseInsensitiveEquals("Accept") }) else { return }
+    headers["Accept"] = value
   }
 }

@@ -169,6 +169,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
         }
         // A `…/*` range says nothing of the whole: the first answer's length still holds.
         expected = range.total ?? asked.total
+        try refuseOverLimit()
         try openPart(truncating: false)
       } else {
         offset = 0
@@ -180,6 +181,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
           } ?? false
         let length = response.expectedContentLength
         expected = length >= 0 && !coded ? length : nil
+        try refuseOverLimit()
         try openPart(truncating: true)
         if let validator, !coded {
           try keepRecord(validator: validator)
@@ -190,6 +192,12 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
       progress?(TransferProgress(.receiving, completed: offset, total: expected))
       return true
     }
+  }
+
+  /// A file announced over the limit is refused before anything of it is written (the
+  /// transport leaves a body its sink takes to the sink's own limit).
+  private func refuseOverLimit() throws {
+    if let expected, expected > Int64(limit) { throw URLError(.dataLengthExceedsMaximum) }
   }
 
   func write(_ bytes: Data) throws {

@@ -222,18 +222,20 @@ final class Exchange: @unchecked Sendable {
   }
 
   /// The response head arrived; false rejects it (its announced length is over the limit).
+  /// A body the sink takes is the sink's to limit (a stream's limit is per line or event, a
+  /// download's its own): only one held in memory is checked against `limit`.
   func receive(_ response: URLResponse) -> Bool {
     headMark?.stamp()
     guard let http = response as? HTTPURLResponse else { return true }
-    if response.expectedContentLength > Int64(limit) {
-      end(with: .failure(URLError(.dataLengthExceedsMaximum)))
-      return false
-    }
     var streams = false
     do {
       streams = try sink?.begin(http) ?? false
     } catch {
       end(with: .failure(error))
+      return false
+    }
+    if !streams, response.expectedContentLength > Int64(limit) {
+      end(with: .failure(URLError(.dataLengthExceedsMaximum)))
       return false
     }
     lock.withLock { (self.response, streaming) = (http, streams) }

@@ -1,8 +1,9 @@
 import Foundation
-import Strata
 import StrataConcurrency
 import StrataTesting
 import Testing
+
+@testable import Strata
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -100,6 +101,63 @@ struct StreamTests {
     }
     // The reader may stop while the next wait has begun: every wait is the cap.
     #expect(clock.sleeps.count >= 2 && clock.sleeps.allSatisfy { $0 == .seconds(7) })
+  }
+
+  /// `retry: 0` is not obeyed to the letter: at most four connections a second, and
+  /// connections that bring nothing back off as failed attempts do.
+  @Test func aRetryOfZeroHasAFloorAndEmptyConnectionsBackOff() async throws {
+    let transport = MockTransport { request, number in
+      number <= 2
+        ? try answer(request, "retry: 0\nid: \(number)\ndata: \(number)\n\n")
+        : try answer(request, "retry: 0\n: nothing\n\n")
+    }
+    let clock = ManualClock()
+    let policy = RetryPolicy(
+      maxRetries: 3, baseDelay: .seconds(1), maxDelay: .seconds(30), jitter: .none)
+    let service = makeService(transport, clock: clock, policy: policy)
+    let error = await networkError {
+      for try await _ in service.stream(Request<ServerSentEvent>(path: "events")) {}
+    }
+    #expect(error != nil, "ended after the quiet connections")
+    // Two connections with an event each: the floor; then three quiet ones: 1 s, 2 s, 4 s.
+    #expect(
+      clock.sleeps == [
+        .milliseconds(250), .milliseconds(250), .seconds(1), .seconds(2), .seconds(4),
+      ],
+      "\(clock.sleeps)")
+  }
+
+  /// Each kind of stream asks for its own type; a request's own `Accept` is kept.
+  @Test func eachKindOfStreamAsksForItsType() async throws {
+    let transport = MockTransport { request, _ in
+      try answer(request, request.url?.path == "/events" ? "data: a\n\n" : "{\"id\":1}\n")
+    }
+    let service = makeService(transport, clock: ManualClock())
+    for try await _ in service.stream(Request<ServerSentEvent>(path: "events")) { break }
+    struct Row: Decodable, Sendable { let id: Int }
+    for try await _ in service.stream(Request<Row>(path: "rows")) {}
+    var own = Request<ServerSentEvent>(path: "events")
+    own.headers["accept"] = "text/event-stream, application/json;q=0.1"
+    for try await _ in service.stream(own) { break }
+    let accepts = transport.requests.map { $0.value(forHTTPHeaderField: "Accept") }
+    #expect(
+      accepts == [
+        "text/event-stream", "application/x-ndjson, application/jsonl, application/json;q=0.5",
+        "text/event-stream, application/json;q=0.1",
+      ])
+  }
+
+  @Test func theReconnectionDelayRule() {
+    let policy = RetryPolicy(
+      maxRetries: 5, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none)
+    let delay = { (server: Int?, quiet: Int) in
+      NetworkService.reconnectionDelay(server: server, quiet: quiet, policy: policy)
+    }
+    #expect(delay(0, 0) == .milliseconds(250) && delay(100, 0) == .milliseconds(250))
+    #expect(delay(1_500, 0) == .milliseconds(1_500) && delay(nil, 0) == .seconds(1))
+    #expect(delay(1_000_000, 0) == .seconds(10), "the policy's cap")
+    #expect(delay(1_500, 3) == .seconds(4), "quiet: the backoff, over the server's word")
+    #expect(delay(9_000, 1) == .seconds(9), "the server's, when longer")
   }
 
   @Test func aServerThatKeepsClosingWithNothingEndsTheStreamWithASentence() async {
