@@ -165,16 +165,28 @@ struct CLIEdgeTests {
       let api = ["--api", server.baseURL.absoluteString]
       let target = cli.home + "/target.jsonl"
       try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
-      let link = cli.home + "/link.jsonl"
-      try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-      let viaLink = try await cli.run(api + ["--http-log", link, "users", "--limit", "1"])
-      #expect(viaLink.status == 0, "\(viaLink.stderr)")
+      let log = cli.home + "/log.jsonl"
+      try Data("older\n".utf8).write(to: URL(fileURLWithPath: log))
+      let written = try await cli.run(api + ["--http-log", log, "users", "--limit", "1"])
+      #expect(written.status == 0, "\(written.stderr)")
+      let lines = try String(contentsOfFile: log, encoding: .utf8)
       #expect(
-        try FileManager.default.destinationOfSymbolicLink(atPath: link) == target,
-        "the link is still a link")
-      let written = try String(contentsOfFile: target, encoding: .utf8)
-      #expect(
-        written.hasPrefix("{") && written.contains("\"status\":200"), "truncated, then one line")
+        lines.hasPrefix("{") && lines.contains("\"status\":200"), "truncated, then one line")
+      // A link planted at the path, symbolic or hard, is refused: its target stays as it was.
+      let symbolic = cli.home + "/link.jsonl"
+      try FileManager.default.createSymbolicLink(atPath: symbolic, withDestinationPath: target)
+      let hard = cli.home + "/hard.jsonl"
+      #expect(link(target, hard) == 0)
+      for planted in [symbolic, hard] {
+        let refused = try await cli.run(api + ["--http-log", planted, "users", "--limit", "1"])
+        #expect(refused.status == 73, "\(planted): \(refused.stderr)")
+        #expect(refused.stderr.contains("a link to another file"), "\(refused.stderr)")
+      }
+      #expect(try String(contentsOfFile: target, encoding: .utf8) == "old\n", "untouched")
+      let viaLink = cli.home + "/null.jsonl"
+      try FileManager.default.createSymbolicLink(atPath: viaLink, withDestinationPath: "/dev/null")
+      let toDevice = try await cli.run(api + ["--http-log", viaLink, "users", "--limit", "1"])
+      #expect(toDevice.status == 0, "a link to a device is written to: \(toDevice.stderr)")
 
       let device = try await cli.run(api + ["--http-log", "/dev/null", "users", "--limit", "1"])
       #expect(device.status == 0, "\(device.stderr)")

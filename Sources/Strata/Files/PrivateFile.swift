@@ -54,7 +54,9 @@ enum PrivateFile {
       case .ifMissing: O_CREAT
       case .newOnly: O_CREAT | O_EXCL
       }
-    let fd = files.open(path, flags & ~(O_TRUNC | O_CREAT | O_EXCL) | made)
+    // O_NONBLOCK until the type is known: opening a FIFO planted at the path would otherwise
+    // wait for ever for its other end; a regular file's reads and writes ignore the flag.
+    let fd = files.open(path, flags & ~(O_TRUNC | O_CREAT | O_EXCL) | made | O_NONBLOCK)
     guard fd >= 0 else {
       let code = errno
       if code == ENOENT && creating == .never { return nil }
@@ -74,6 +76,7 @@ enum PrivateFile {
       files.close(fd)
       throw problem
     }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     // Only a file with bytes is cut: on ext4, cutting even an empty file to 0 marks it to have
     // every block it is then given allocated and flushed when it is closed (the "truncate then
     // rewrite" safeguard, `auto_da_alloc`) — a 200 MB download's close then waited for the

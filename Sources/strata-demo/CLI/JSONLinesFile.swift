@@ -10,10 +10,10 @@ import Strata
 
 /// `--http-log FILE` (one line per HTTP attempt, as each ends; a record holds no header, body
 /// or secret) and `--analytics-log FILE` (one line per event): JSON lines written to a path
-/// that is opened and written, never replaced: a regular file is
-/// truncated (created 0600), a device such as `/dev/null` or `/dev/stderr` is written to, and
-/// anything else (a directory, a FIFO, a socket) is refused. A symbolic link is followed, as a
-/// shell's `>` follows it.
+/// that is opened and written, never replaced: a regular file is truncated (created 0600), a
+/// device such as `/dev/null` or `/dev/stderr` (a link to one too) is written to, and anything
+/// else is refused — a directory, a FIFO, a socket, and a file reached through a link,
+/// symbolic or hard (one planted at the path would have its target truncated).
 final class JSONLinesFile: Sendable {
   private struct Output {
     let fd: Int32
@@ -29,25 +29,24 @@ final class JSONLinesFile: Sendable {
   /// Opens the log (named `name` in errors) before anything is sent. Throws ``CantCreate``
   /// (exit 73).
   init(path: String, name: String = Localized.current("log.http")) throws {
-    // O_NONBLOCK: opening a FIFO for writing with no reader would otherwise wait forever.
-    let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      let reason = String(cString: strerror(errno))
-      throw CantCreate(
+    let refuse = { (reason: String) in
+      CantCreate(
         Localized.current(
           "log.cannotWrite", ["log": name, "path": Invocation.quoted(path), "reason": reason]))
     }
+    let fd = try Self.openForWriting(path, refuse)
     var status = stat()
     let kind = fstat(fd, &status) == 0 ? status.st_mode & S_IFMT : 0
-    guard kind == S_IFREG || kind == S_IFCHR else {
+    let reason: String? =
+      switch kind {
+      case S_IFCHR: nil
+      case S_IFREG where status.st_nlink > 1: Localized.current("log.aLink")
+      case S_IFREG: nil
+      default: Localized.current("log.notAFile")
+      }
+    if let reason {
       close(fd)
-      throw CantCreate(
-        Localized.current(
-          "log.cannotWrite",
-          [
-            "log": name, "path": Invocation.quoted(path),
-            "reason": Localized.current("log.notAFile"),
-          ]))
+      throw refuse(reason)
     }
     if kind == S_IFREG { _ = ftruncate(fd, 0) }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -55,6 +54,25 @@ final class JSONLinesFile: Sendable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     output = Locked(Output(fd: fd, encoder: encoder))
     (self.path, self.name) = (path, name)
+  }
+
+  /// The path opened for writing: never through a symbolic link, unless it leads to a device
+  /// (`/dev/stderr` is one), and then without creating anything. O_NONBLOCK: opening a FIFO
+  /// for writing with no reader would otherwise wait forever.
+  private static func openForWriting(_ path: String, _ refuse: (String) -> CantCreate) throws
+    -> Int32
+  {
+    let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    if fd >= 0 { return fd }
+    guard errno == ELOOP else { throw refuse(String(cString: strerror(errno))) }
+    let followed = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC, 0)
+    guard followed >= 0 else { throw refuse(String(cString: strerror(errno))) }
+    var status = stat()
+    guard fstat(followed, &status) == 0, status.st_mode & S_IFMT == S_IFCHR else {
+      close(followed)
+      throw refuse(Localized.current("log.aLink"))
+    }
+    return followed
   }
 
   deinit { output.withLock { _ = close($0.fd) } }

@@ -420,6 +420,33 @@ struct HostileFileSystemTests {
     #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
   }
 
+  /// A FIFO planted where the library reads or writes — the preferences file, a store's
+  /// snapshot and journal, a session file — is refused at once: opening one without a writer
+  /// would wait for ever.
+  @Test(.timeLimit(.minutes(1)))  // a hang guard
+  func aFIFOWhereAFileGoesIsRefusedWithoutWaiting() async throws {
+    let folder = try TemporaryDirectory()
+    let directory = folder.path + "/data"
+    #expect(PrivateFile.makeDirectory(directory) == nil)
+    let fifo = { (name: String) -> String in
+      let path = directory + "/" + name
+      #expect(mkfifo(path, 0o600) == 0)
+      return path
+    }
+    let settings = fifo("settings.json")
+    await #expect(throws: FileError.notRegularFile(path: settings, found: "a pipe")) {
+      _ = try await PreferencesFile(path: settings).update { $0["a"] = "b" }
+    }
+    let snapshot = fifo("posts.snapshot")
+    await #expect(throws: FileError.notRegularFile(path: snapshot, found: "a pipe")) {
+      _ = try await LocalStore<Int>(path: directory + "/posts").records()
+    }
+    let session = fifo("session.json")
+    #expect(throws: FileError.notRegularFile(path: session, found: "a pipe")) {
+      _ = try FileTokenStore(path: session).load()
+    }
+  }
+
   /// A directory at the preferences file: refused, left as it is.
   @Test func aDirectoryAtThePreferencesFileIsRefused() async throws {
     let folder = try TemporaryDirectory()
