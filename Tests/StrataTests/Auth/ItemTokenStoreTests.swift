@@ -18,7 +18,11 @@ private final class MemoryItems: SecureItems {
   var count: Int { items.withLock { $0.count } }
   var names: [String] { items.withLock { $0.keys.map { $0.service + "\n" + $0.account } } }
 
+  /// How many reads were asked for.
+  let reads = Lock(0)
+
   func read(_ item: SecureItem) throws -> Data? {
+    reads.withLock { $0 += 1 }
     if locked.withLock({ $0 }) { throw TokenStoreLocked() }
     return items.withLock { $0[item] }
   }
@@ -131,6 +135,21 @@ struct ItemTokenStoreTests {
     #expect(await session.owner() == .account("alice"), "read again, once it opened")
     #expect(await session.isSignedIn)
     #expect(await events.next() == .signedIn)
+    let reads = items.reads.withLock { $0 }
+    _ = await session.owner()
+    #expect(items.reads.withLock { $0 } == reads, "once read, not read again")
+  }
+
+  /// An open store with no session is read once: asking whose session it is reads nothing.
+  @Test func anEmptyStoreIsReadOnce() async throws {
+    let directory = try TemporaryDirectory()
+    let items = MemoryItems()
+    let store = ItemTokenStore(
+      app: "app", origin: exampleOrigin, items: items,
+      environment: ["XDG_CONFIG_HOME": directory.path])
+    let session = AuthSession(origin: exampleOrigin, store: store)
+    for _ in 0..<3 { #expect(await session.owner() == .device) }
+    #expect(items.reads.withLock { $0 } == 1)
   }
 
   /// A sign-out while the store is locked is not a damaged store: no account's cached
