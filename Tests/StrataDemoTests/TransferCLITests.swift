@@ -64,6 +64,26 @@ struct TransferCLITests {
     }
   }
 
+  /// The hint names the command as typed, with the URL's password and secret query values
+  /// masked: they never reach the terminal.
+  @Test func theResumeHintMasksTheURLsSecrets() async throws {
+    try await CLIRunner.withSandbox(Self.patient) { server, cli, api in
+      server.faults.add(.init(method: "GET", path: "/icon/emilys/300", action: .truncateBody))
+      let file = cli.home + "/cut.png"
+      let base = server.baseURL.absoluteString.replacingOccurrences(
+        of: "http://", with: "http://emily:s3cr3t-pass@")
+      let address = base + "/icon/emilys/300?token=tok-abcdef123&size=300"
+      let cut = try await cli.run(
+        api + ["--set", "RETRY_MAX_RETRIES=0", "download", address, file])
+      #expect(cut.status == 1, "\(cut.stderr)")
+      #expect(cut.stderr.contains("--resume"), "\(cut.stderr)")
+      for secret in ["s3cr3t-pass", "tok-abcdef123"] {
+        #expect(!cut.all.contains(secret), "\(secret): \(cut.all)")
+      }
+      #expect(cut.stderr.contains("<redacted>") && cut.stderr.contains("size=300"))
+    }
+  }
+
   /// A body cut at half is resumed by the retry (`Range` + `If-Range`), said "(resumed)".
   @Test func aCutDownloadIsResumedByTheRetry() async throws {
     try await CLIRunner.withSandbox(Self.patient) { server, cli, api in

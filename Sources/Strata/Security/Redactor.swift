@@ -142,6 +142,19 @@ package struct Redactor: Sendable {
     return text.count > limit ? String(text.prefix(limit)) + "…(\(body.count) bytes)" : text
   }
 
+  /// Registers the secrets `url` carries — its user's password, the values of secret query
+  /// parameters — with ``KnownSecrets``, so the address a caller gave is masked wherever it
+  /// is shown again (a download's resume hint, an error, a server's echo). A URL without `@`
+  /// or `?` holds none and is not parsed: most requests.
+  package func registerSecrets(in url: URL) {
+    let text = url.absoluteString
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") }),
+      let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    else { return }
+    let values = (components.queryItems ?? []).filter { isSensitive(field: $0.name) }.map(\.value)
+    KnownSecrets.register([components.password] + values)
+  }
+
   /// The URL as text with the password of its user info, the values of secret query
   /// parameters and the fragment (where OAuth puts tokens) replaced.
   package func redact(url: URL) -> String {

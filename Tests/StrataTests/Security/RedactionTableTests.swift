@@ -150,6 +150,16 @@ struct RedactionTableTests {
     #expect(text.contains(Redactor.placeholder), "\(text)")
   }
 
+  /// A URL's password and secret query values become known secrets, masked in any text; its
+  /// other values do not.
+  @Test func aURLsSecretsAreRegistered() throws {
+    let url = try #require(
+      URL(string: "https://emily:pw-7f3e9a21@api.example/f?access_token=at-55c0e1d2&page=20250"))
+    Redactor.standard.registerSecrets(in: url)
+    #expect(
+      KnownSecrets.mask("pw-7f3e9a21 at-55c0e1d2 20250") == "<redacted> <redacted> 20250")
+  }
+
   @Test func ordinaryValuesSurvive() throws {
     let body = Data(#"{"id":7,"firstName":"Emily","email":"e@x","nested":{"page":2}}"#.utf8)
     let text = Redactor.standard.redact(body: body)

@@ -18,6 +18,7 @@ extension NetworkService {
       policy.retryableMethods.formUnion([.post, .put, .patch, .delete])
     }
     let (request, streamed) = try builder.build(endpoint)
+    if let url = request.url { redactor.registerSecrets(in: url) }
     var call = Call(
       label: label, method: endpoint.method,
       deadline: clock.now() + (endpoint.deadline ?? options.deadline), policy: policy,
