@@ -45,6 +45,26 @@ struct CLITests {
     #expect(version.status == 0 && version.stdout.hasPrefix("strata-demo 0.1.0"))
   }
 
+  /// `help GROUP` lists the commands of a group that is no command itself; with `--json`,
+  /// help and the version are JSON objects like every other answer.
+  @Test func helpForAGroupAndAsJSON() async throws {
+    let cli = try CLIRunner()
+    let group = try await cli.run(["help", "post"])
+    #expect(group.status == 0, "\(group.stderr)")
+    for command in ["post create", "post edit", "post delete"] {
+      #expect(group.stdout.contains("strata-demo \(command)"), "\(command): \(group.stdout)")
+    }
+    for arguments in [["--json", "--help"], ["--json", "help"], ["help", "users", "--json"]] {
+      let help = try await cli.run(arguments)
+      let object = try JSONSerialization.jsonObject(with: Data(help.stdout.utf8)) as? [String: Any]
+      #expect(
+        help.status == 0 && (object?["help"] as? String)?.contains("Usage") == true, "\(arguments)")
+    }
+    let version = try await cli.run(["--json", "--version"])
+    let object = try JSONSerialization.jsonObject(with: Data(version.stdout.utf8)) as? [String: Any]
+    #expect(object?["version"] as? String == "strata-demo 0.1.0", "\(version.stdout)")
+  }
+
   @Test(arguments: commands)
   func everyCommandHasHelp(_ command: String) async throws {
     let result = try await CLIRunner().run(
@@ -56,6 +76,7 @@ struct CLITests {
 
   @Test(arguments: [
     (["users", "--bogus"], "unknown option '--bogus'"),
+    (["users", "-x"], "unknown option '-x' for 'users'"),
     (["users", "--limit"], "--limit needs a value"),
     (["users", "--limit", "ten"], "--limit needs a whole number"),
     (["frobnicate"], "unknown command 'frobnicate'"),

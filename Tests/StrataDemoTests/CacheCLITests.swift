@@ -34,6 +34,10 @@ struct CacheCLITests {
       #expect(offline.status == 0, "\(offline.stderr)")
       #expect(offline.stdout == first.stdout)
       #expect(offline.stderr.contains("shown from the cache"), "\(offline.stderr)")
+      // Its age in the form every line uses: whole seconds, never "0ms".
+      #expect(
+        offline.stderr.range(of: #"cache, \d+ s old"#, options: .regularExpression) != nil,
+        "\(offline.stderr)")
       #expect(offline.stderr.split(separator: "\n").count == 1)
 
       let refused = try await cli.run(api + ["--no-cache", "users", "--limit", "2"])

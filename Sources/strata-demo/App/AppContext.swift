@@ -96,8 +96,9 @@ final class AppContext: Sendable {
         httpLog?.sink(record)
         if case .stale(let age) = record.source {
           // The command succeeds with what was kept: say how old it is, once per answer.
-          let age = Output.duration(.seconds(age))
+          // How old, in the one form every line uses (`0 s`, `12 min`).
           let text = Localized.current
+          let age = text.age(age)
           let reason =
             record.error.map(Self.inWords)
             ?? text("notice.unavailable", ["status": String(record.status ?? 0)])

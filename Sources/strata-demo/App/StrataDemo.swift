@@ -14,17 +14,21 @@ enum StrataDemo {
       let invocation = try CommandLineParser.parse(arguments)
       command = invocation.command
       if invocation.version {
-        Terminal.out("\(CommandTable.version) (Strata \(strataVersion))")
+        let version = ["version": CommandTable.version, "strata": strataVersion]
+        Terminal.out(
+          invocation.json
+            ? try Output.json(version) : "\(CommandTable.version) (Strata \(strataVersion))")
         return .ok
       }
-      guard let spec = invocation.command else {
-        Terminal.out(CommandTable.help)
+      if invocation.help || invocation.command == nil {
+        let text =
+          invocation.command?.help ?? invocation.helpGroup.map(CommandTable.help(group:))
+          ?? CommandTable.help
+        // With --json, the help is one JSON object too: a script reading stdout parses it.
+        Terminal.out(invocation.json ? try Output.json(["help": text]) : text)
         return .ok
       }
-      if invocation.help {
-        Terminal.out(spec.help)
-        return .ok
-      }
+      guard let spec = invocation.command else { return .ok }
       if invocation.json, !spec.printsJSON {
         throw UsageError(Localized.current("usage.noJSON", ["command": spec.name]), spec)
       }

@@ -22,6 +22,8 @@ struct Invocation: Sendable {
   /// `--no-cache`: reads skip the HTTP cache.
   var noCache = false
   var help = false
+  /// `help post`: the commands of a group that has no command of its own.
+  var helpGroup: String?
   var version = false
 
   func option(_ name: String) -> String? { options[name]?.last }
@@ -109,7 +111,8 @@ enum CommandLineParser {
   static func parse(_ arguments: [String]) throws -> Invocation {
     var invocation = Invocation()
     var words: [String] = []
-    var commandOptions: [(name: String, value: String?)] = []
+    // Each with the spelling typed (`-x`, `--bogus`), for the message naming one unknown.
+    var commandOptions: [(name: String, value: String?, typed: String)] = []
     var index = 0
     let valueOptions = Set(
       (CommandTable.globalOptions + CommandTable.commands.flatMap(\.options)).filter {
@@ -149,13 +152,22 @@ enum CommandLineParser {
         value = arguments[index]
         index += 1
       }
-      if try !applyGlobal(name, value, to: &invocation) { commandOptions.append((name, value)) }
+      if try !applyGlobal(name, value, to: &invocation) {
+        let typed = String(argument.prefix { $0 == "-" }) + name
+        commandOptions.append((name, value, typed))
+      }
     }
 
     // `help [COMMAND]` is `[COMMAND] --help`.
     if words.first == "help" {
       words.removeFirst()
       invocation.help = true
+    }
+    if invocation.help, words.count == 1, CommandTable.command(startingWith: words) == nil,
+      CommandTable.commands.contains(where: { $0.words.count > 1 && $0.words[0] == words[0] })
+    {
+      invocation.helpGroup = words[0]
+      return invocation
     }
     guard let command = try command(for: words, invocation) else { return invocation }
     invocation.command = command
@@ -265,7 +277,7 @@ enum CommandLineParser {
   }
 
   private static func apply(
-    _ commandOptions: [(name: String, value: String?)], of command: Command,
+    _ commandOptions: [(name: String, value: String?, typed: String)], of command: Command,
     to invocation: inout Invocation
   ) throws {
     // Options first: a mistyped option's value (`--limt 3`) would otherwise be reported as
@@ -275,7 +287,7 @@ enum CommandLineParser {
         throw UsageError(
           Localized.current(
             "usage.unknownOption",
-            ["option": Invocation.quoted(option.name, bare: true), "command": command.name]),
+            ["option": Invocation.quoted(option.typed, bare: true), "command": command.name]),
           command)
       }
       if spec.valueName == nil {  // a flag, perhaps narrowed by `=VALUE`

@@ -66,6 +66,12 @@ enum CommandTable {
   /// `strata-demo [global options] COMMAND [options]`, in the user's words.
   static var usage: String { Localized.current("usage.global") }
 
+  /// `help GROUP`: the usage and summary of each command of `group` (`post create`, …).
+  static func help(group: String) -> String {
+    let members = commands.filter { $0.words.count > 1 && $0.words[0] == group }
+    return members.map { "\($0.usage)\n  \($0.summary)" }.joined(separator: "\n\n") + "\n"
+  }
+
   static var help: String {
     let text = Localized.current
     let entries = commands.map { ($0.name, $0.summary) } + [("help", text("command.help"))]

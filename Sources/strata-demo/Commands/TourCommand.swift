@@ -274,7 +274,7 @@ enum TourCommand {
     guard case .stale(let age) = away.source else {
       throw tour.failure(text("tour.notStale", ["source": away.source.label]))
     }
-    tour.say(text("tour.stale", ["name": away.value.fullName, "age": String(age)]))
+    tour.say(text("tour.stale", ["name": away.value.fullName, "age": text.age(age)]))
     tour.evidence()
     sandbox.faults.reset()
     let avatars = try app.resolve((any AvatarRepository).self)
