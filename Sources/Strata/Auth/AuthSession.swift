@@ -175,7 +175,7 @@ public actor AuthSession: Authenticator {
       do {
         unreadable = try store.load() == nil && (store as? FileTokenStore)?.version() != nil
       } catch is TokenStoreLocked {
-        unreadable = false  // locked, not damaged: whose it is shows after the unlock
+        // Locked, not damaged (`unreadable` stays false): whose it is shows after the unlock.
       } catch {
         unreadable = true
       }

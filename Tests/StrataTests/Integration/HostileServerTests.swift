@@ -85,6 +85,22 @@ struct HostileServerTests {
     // The process's peak memory is measured by the CLI test, in a process of its own.
   }
 
+  /// A body held in memory whose announced length is over the limit is refused at its head,
+  /// as too large (never read, never retried).
+  @Test func aBodyAnnouncedOverTheLimitIsRefusedAtItsHead() async throws {
+    let body = String(repeating: "x", count: 2_000)
+    let server = try CannedHTTPServer(
+      response: Array(
+        ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\n"
+          + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8))
+    let service = NetworkService(
+      options: NetworkOptions(
+        baseURL: server.baseURL, deadline: .seconds(300), maxResponseSize: 1_000),
+      transport: URLSessionTransport())
+    let error = await networkError { _ = try await service.send(GetUser()) }
+    #expect(error?.kind == .responseTooLarge(limit: 1_000), "\(String(describing: error))")
+  }
+
   @Test func credentialHeadersDoNotFollowACrossOriginRedirect() async throws {
     try await Self.withTwoOrigins { origin, other in
       origin.faults.fail(

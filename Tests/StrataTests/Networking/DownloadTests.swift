@@ -219,6 +219,17 @@ struct DownloadTests {
     #expect(left.allSatisfy { !$0.hasSuffix(".part") } && !left.contains("file.bin"), "\(left)")
   }
 
+  /// A file announced at exactly the limit is taken whole.
+  @Test func aFileAnnouncedAtTheLimitIsTaken() async throws {
+    let server = try CannedHTTPServer(response: Self.whole())
+    let folder = try TemporaryDirectory()
+    let file = URL(fileURLWithPath: folder.path + "/file.bin")
+    var request = Request<Data>(path: "f")
+    request.maxResponseSize = Self.body.count
+    _ = try await Self.service(server).download(Download(request, to: file))
+    #expect(try Data(contentsOf: file).count == Self.body.count)
+  }
+
   /// A download that needs the session goes through its renewal: the token is rejected
   /// (401), refreshed once, and the replay's body is the file — the 401's body is not.
   @Test func aRejectedTokenIsRenewedAndTheReplayIsTheFile() async throws {
