@@ -38,6 +38,9 @@ enum EventsCommand {
     let (signals, stopping) = SyncCommand.interrupting(reader)
     defer { for source in stopping { source.cancel() } }
     Terminal.error(Localized.current("events.following"))
+    // The embedded sandbox lives and dies with this command, and nothing else writes to it:
+    // say in one sentence what gives the feed something to show.
+    if app.sandbox != nil { Terminal.error(Localized.current("events.embedded")) }
     do {
       try await reader.value
     } catch  where signals.withLock({ $0 }) > 0 {
