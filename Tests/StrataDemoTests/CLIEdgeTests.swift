@@ -26,20 +26,23 @@ struct CLIEdgeTests {
   /// Runs the binary with `arguments` in the background until its standard output has a line
   /// matching `pattern` (`grep` syntax; polled with a hang guard of 300 s, not a verdict on
   /// speed), then sends `signal` and reports `exit=<status>` followed by that output.
+  /// `watching`: the stream (`out` or `err`) waited on for `pattern`, and printed after the
+  /// exit status.
   static func runUntil(
-    _ cli: CLIRunner, _ pattern: String, then signal: String, _ arguments: [String]
+    _ cli: CLIRunner, _ pattern: String, then signal: String, _ arguments: [String],
+    watching stream: String = "out"
   ) async throws -> CLIRunner.Result {
     let script = """
       "$0" "$@" > "$HOME/until.out" 2> "$HOME/until.err" &
       pid=$!
       tries=0
-      until grep -q '\(pattern)' "$HOME/until.out" || [ $tries -ge 3000 ]; do
+      until grep -q '\(pattern)' "$HOME/until.\(stream)" || [ $tries -ge 3000 ]; do
         sleep 0.1; tries=$((tries + 1))
       done
       kill -\(signal) $pid
       wait $pid
       echo "exit=$?"
-      cat "$HOME/until.out"
+      cat "$HOME/until.\(stream)"
       """
     return try await shell(cli, script, arguments)
   }

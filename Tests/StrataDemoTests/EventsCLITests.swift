@@ -54,20 +54,8 @@ struct EventsCLITests {
   /// On the embedded sandbox nothing else writes: the command says in one sentence what to
   /// start, and still ends with 0 at SIGINT.
   @Test func onTheEmbeddedSandboxTheCommandSaysWhatToStart() async throws {
-    let cli = try CLIRunner()
-    let script = """
-      "$0" "$@" > "$HOME/events.out" 2> "$HOME/events.err" &
-      pid=$!
-      tries=0
-      until grep -q 'sandbox serve --keep-writes' "$HOME/events.err" || [ $tries -ge 3000 ]; do
-        sleep 0.1; tries=$((tries + 1))
-      done
-      kill -INT $pid
-      wait $pid
-      echo "exit=$?"
-      cat "$HOME/events.err"
-      """
-    let result = try await CLIEdgeTests.shell(cli, script, ["events"])
+    let result = try await CLIEdgeTests.runUntil(
+      try CLIRunner(), "sandbox serve --keep-writes", then: "INT", ["events"], watching: "err")
     #expect(result.stdout.hasPrefix("exit=0\n"), "\(result.stdout)")
     #expect(
       result.stdout.contains("run `strata-demo sandbox serve --keep-writes` in another terminal"),

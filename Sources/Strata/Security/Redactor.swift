@@ -144,11 +144,15 @@ package struct Redactor: Sendable {
 
   /// Registers the secrets `url` carries — its user's password, the values of secret query
   /// parameters — with ``KnownSecrets``, so the address a caller gave is masked wherever it
-  /// is shown again (a download's resume hint, an error, a server's echo). A URL without `@`
-  /// or `?` holds none and is not parsed: most requests.
+  /// is shown again (a download's resume hint, an error, a server's echo). Runs for every
+  /// request, so a URL is parsed only when it may hold one: an `@`, or a query naming a
+  /// secret (`?limit=10&skip=20`, a page's, is not parsed).
   package func registerSecrets(in url: URL) {
     let text = url.absoluteString
-    guard text.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") }),
+    let query = text.firstIndex(of: "?").map { Self.normalise(String(text[$0...])) } ?? ""
+    guard
+      text.utf8.contains(UInt8(ascii: "@")) || Self.containsSecretWord(query)
+        || fieldNames.contains(where: { query.contains($0) }),
       let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
     else { return }
     let values = (components.queryItems ?? []).filter { isSensitive(field: $0.name) }.map(\.value)

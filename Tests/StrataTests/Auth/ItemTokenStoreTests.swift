@@ -115,14 +115,20 @@ struct ItemTokenStoreTests {
     held.release()
   }
 
+  /// The app's store over `items`, its refresh lock in `directory`.
+  private static func store(_ items: MemoryItems, _ directory: TemporaryDirectory)
+    -> ItemTokenStore
+  {
+    ItemTokenStore(
+      app: "app", origin: exampleOrigin, items: items,
+      environment: ["XDG_CONFIG_HOME": directory.path])
+  }
+
   /// A launch before the first unlock: the session is not signed out for the whole process —
   /// it is read again when next asked, and adopted once the store opens.
   @Test func aSessionMadeWhileLockedIsReadAfterTheUnlock() async throws {
-    let directory = try TemporaryDirectory()
-    let items = MemoryItems()
-    let store = ItemTokenStore(
-      app: "app", origin: exampleOrigin, items: items,
-      environment: ["XDG_CONFIG_HOME": directory.path])
+    let (directory, items) = (try TemporaryDirectory(), MemoryItems())
+    let store = Self.store(items, directory)
     let alice = Credentials(
       accessToken: "tok-a", refreshToken: "r", origin: exampleOrigin, owner: .account("alice"))
     try store.save(alice)
@@ -142,11 +148,8 @@ struct ItemTokenStoreTests {
 
   /// An open store with no session is read once: asking whose session it is reads nothing.
   @Test func anEmptyStoreIsReadOnce() async throws {
-    let directory = try TemporaryDirectory()
-    let items = MemoryItems()
-    let store = ItemTokenStore(
-      app: "app", origin: exampleOrigin, items: items,
-      environment: ["XDG_CONFIG_HOME": directory.path])
+    let (directory, items) = (try TemporaryDirectory(), MemoryItems())
+    let store = Self.store(items, directory)
     let session = AuthSession(origin: exampleOrigin, store: store)
     for _ in 0..<3 { #expect(await session.owner() == .device) }
     #expect(items.reads.withLock { $0 } == 1)
@@ -155,11 +158,8 @@ struct ItemTokenStoreTests {
   /// A sign-out while the store is locked is not a damaged store: no account's cached
   /// answers go on its word (whose the session is cannot be told until the unlock).
   @Test func aSignOutWhileLockedKeepsEveryAccountsAnswers() async throws {
-    let directory = try TemporaryDirectory()
-    let items = MemoryItems()
-    let store = ItemTokenStore(
-      app: "app", origin: exampleOrigin, items: items,
-      environment: ["XDG_CONFIG_HOME": directory.path])
+    let (directory, items) = (try TemporaryDirectory(), MemoryItems())
+    let store = Self.store(items, directory)
     let cache = HTTPCache()
     let url = try #require(URL(string: "https://api.example/auth/me"))
     cache.store(
