@@ -5,28 +5,40 @@ import Strata
   import FoundationNetworking
 #endif
 
-// snippet.hide
-let config = try Config(overrides: ["API": "https://api.example.com"])
-let api = try config.url("API")
-// snippet.show
-/// Answers from bodies recorded by path, as a server would: a fake for an app's own tests,
-/// which keeps the size limit a real transport keeps.
+/// Answers from bodies recorded by path, as a server would: a fake for an app's own tests.
 struct Replay: HTTPTransport {
   let bodies: [String: String]
 
-  func send(_ request: URLRequest, limits: TransferLimits) async throws
-    -> (Data, HTTPURLResponse)
+  func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits) async throws
+    -> (HTTPURLResponse, HTTPBody)
   {
-    guard let url = request.url, let body = bodies[url.path],
+    guard let url = request.url, let answer = bodies[url.path],
       let response = HTTPURLResponse(
         url: url, statusCode: 200, httpVersion: "HTTP/1.1",
         headerFields: ["Content-Type": "application/json"])
     else { throw URLError(.fileDoesNotExist) }
-    guard body.utf8.count <= limits.maxResponseSize else {
-      throw URLError(.dataLengthExceedsMaximum)
-    }
-    return (Data(body.utf8), response)
+    return (response, HTTPBody(Data(answer.utf8)))
   }
+}
+
+/// Forwards to another transport, counting the answers: downloads and event streams still
+/// flow through it, because the body is handed on as it arrives.
+struct Counting: HTTPTransport {
+  let base: any HTTPTransport
+  let answers = Answers()
+
+  func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits) async throws
+    -> (HTTPURLResponse, HTTPBody)
+  {
+    let (response, answer) = try await base.send(request, body: body, limits: limits)
+    await answers.count()
+    return (response, answer)
+  }
+}
+
+actor Answers {
+  private(set) var total = 0
+  func count() { total += 1 }
 }
 
 struct User: Decodable, Sendable {
@@ -34,16 +46,22 @@ struct User: Decodable, Sendable {
   let firstName: String
 }
 
+let api = try Config(overrides: ["API": "https://api.example.com"]).url("API")
 let replay = Replay(bodies: ["/users/1": #"{"id": 1, "firstName": "Emily"}"#])
 
-// Tested alone, called as NetworkService calls it: with one exchange's limits.
-let tight = TransferLimits(deadline: .seconds(5), maxResponseSize: 16)
+// Tested alone, called as NetworkService calls it, the body read as it reads one: whole,
+// within a size limit.
+let (_, body) = try await replay.send(
+  URLRequest(url: api.appendingPathComponent("users/1")), body: nil,
+  limits: TransferLimits(deadline: .seconds(5)))
 do {
-  _ = try await replay.send(URLRequest(url: api.appendingPathComponent("users/1")), limits: tight)
+  _ = try await body.collect(upTo: 16)
 } catch let error as URLError where error.code == .dataLengthExceedsMaximum {
   print("over 16 bytes: refused")
 }
 
 // Or behind the whole service: retries, decoding and redaction work as over the network.
-let service = NetworkService(options: NetworkOptions(baseURL: api), transport: replay)
+let counting = Counting(base: replay)
+let service = NetworkService(options: NetworkOptions(baseURL: api), transport: counting)
 print(try await service.send(Request<User>(path: "users/1")).value.firstName)
+print("answers:", await counting.answers.total)

@@ -23,23 +23,29 @@ public final class MockTransport: HTTPTransport {
   /// - Parameter handler: Produces each response (or throws a transport error).
   public init(_ handler: @escaping Handler) { self.handler = handler }
 
-  /// Records the request and returns the handler's answer.
-  /// - Throws: What the handler throws.
-  public func send(_ request: URLRequest, limits: TransferLimits) async throws
-    -> (Data, HTTPURLResponse)
+  /// Records the request, its body read whole into `httpBody` (so a test reads what was
+  /// sent from ``requests``), and answers with the handler's body.
+  /// - Throws: What the handler throws, or what reading the request's body throws.
+  public func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits) async throws
+    -> (HTTPURLResponse, HTTPBody)
   {
-    let index = recorded.withLock { sent -> Int in
+    var request = request
+    if let body { request.httpBody = try await body.collect(upTo: .max) }
+    let index = recorded.withLock { [request] sent -> Int in
       sent.append((request, limits))
       return sent.count
     }
     let handler = handler
-    return try await limits.enforce { try await handler(request, index) }
+    return try await limits.enforce { [request] in
+      let (data, response) = try await handler(request, index)
+      return (response, HTTPBody(data))
+    }
   }
 
   /// Every request sent so far.
   public var requests: [URLRequest] { recorded.withLock { $0.map(\.request) } }
 
-  /// The limits the service gave each request, in order: its deadline and size limit.
+  /// The limits the service gave each request, in order: its deadline.
   public var limits: [TransferLimits] { recorded.withLock { $0.map(\.limits) } }
 
   /// How many requests were sent.

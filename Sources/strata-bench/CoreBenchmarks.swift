@@ -142,12 +142,12 @@ extension CoreBenchmarks {
 struct InstantTransport: HTTPTransport {
   static let body = Data(#"{"id":1}"#.utf8)
 
-  func send(_ request: URLRequest, limits: TransferLimits) async throws -> (
-    Data, HTTPURLResponse
+  func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits) async throws -> (
+    HTTPURLResponse, HTTPBody
   ) {
     guard let url = request.url,
       let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
     else { throw URLError(.badURL) }
-    return (Self.body, response)
+    return (response, HTTPBody(Self.body))
   }
 }

@@ -17,8 +17,8 @@ enum CacheProbe {
   final class Server: HTTPTransport {
     private let versions = Lock<[Int: Int]>([:])
 
-    func send(_ request: URLRequest, limits: TransferLimits) async throws -> (
-      Data, HTTPURLResponse
+    func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits) async throws -> (
+      HTTPURLResponse, HTTPBody
     ) {
       guard let url = request.url, let id = Int(url.lastPathComponent),
         let response = HTTPURLResponse(
@@ -29,7 +29,7 @@ enum CacheProbe {
         versions[id, default: 0] += 1
         return versions[id, default: 0]
       }
-      return (Data(body(id: id, version: version).utf8), response)
+      return (response, HTTPBody(Data(CacheProbe.body(id: id, version: version).utf8)))
     }
   }
 

@@ -11,8 +11,8 @@ import Strata
 enum UploadProbe {
   /// Takes the request and never answers.
   final class Silent: HTTPTransport {
-    func send(_ request: URLRequest, limits: TransferLimits) async throws -> (
-      Data, HTTPURLResponse
+    func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits) async throws -> (
+      HTTPURLResponse, HTTPBody
     ) {
       say("staged")
       while true { try await Task.sleep(for: .seconds(1000)) }

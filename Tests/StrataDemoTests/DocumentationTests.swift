@@ -173,7 +173,7 @@ struct DocumentationTests {
     cli.executable = CLIRunner.built("Transport")
     let result = try await cli.run([])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout == "over 16 bytes: refused\nEmily\n")
+    #expect(result.stdout == "over 16 bytes: refused\nEmily\nanswers: 1\n")
   }
 
   /// "Adding a feature", followed: its snippet wires the guide's quotes feature through a

@@ -167,6 +167,31 @@ enum PrivateFile {
     return fd
   }
 
+  /// A file the user named, read a piece at a time (a request body as it is sent).
+  final class Pieces: @unchecked Sendable {
+    // Read from one iterator, one task at a time.
+    private let fd: Int32
+    private let path: String
+
+    /// - Throws: As ``openUserFile(_:)``.
+    init(_ path: String) throws(FileError) { (fd, self.path) = (try openUserFile(path), path) }
+    deinit { closeFile(fd) }
+
+    /// The next piece of at most `size` bytes; nil at the end.
+    /// - Throws: ``FileError/io(path:operation:errno:)`` when a read fails.
+    func next(_ size: Int = 64 << 10) throws(FileError) -> Data? {
+      var piece = Data(count: size)
+      while true {
+        let got = piece.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, size) }
+        if got < 0 && errno == EINTR { continue }
+        guard got >= 0 else { throw .io(path: path, operation: "read", errno: errno) }
+        guard got > 0 else { return nil }
+        piece.count = got
+        return piece
+      }
+    }
+  }
+
   /// Opens a file of the system's that the library reads or writes but never creates (the
   /// kernel's memory-pressure file): the path is fixed in the code, never from input.
   static func openSystemFile(_ path: String, _ flags: Int32) -> Int32 {

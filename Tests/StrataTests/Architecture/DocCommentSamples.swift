@@ -147,14 +147,38 @@ private enum DocCommentSamples {
     }
   }
 
+  static func countedTransport(_ base: any HTTPTransport, counter: Counter) -> any HTTPTransport {
+    struct Counted: HTTPTransport {
+      let base: any HTTPTransport
+      let counter: Counter
+      func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits)
+        async throws -> (HTTPURLResponse, HTTPBody)
+      {
+        counter.increment()
+        return try await base.send(request, body: body, limits: limits)
+      }
+    }
+    return Counted(base: base, counter: counter)
+  }
+
+  static func streamedBody() async throws -> Data {
+    let (stream, writer) = HTTPBody.makeStream(length: 5)
+    writer.write(Data("hel".utf8))
+    writer.write(Data("lo".utf8))
+    writer.finish()
+    let whole = try await stream.collect(upTo: 1 << 20)  // "hello"
+    return whole
+  }
+
   static func middleware(_ options: inout NetworkOptions, config: Config) throws -> Counter {
     struct CountAttempts: HTTPMiddleware {
       let counter: Counter
       func intercept(
-        _ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext
-      ) async throws -> (Data, HTTPURLResponse) {
+        _ request: URLRequest, body: HTTPBody?, attempt: RequestAttempt,
+        next: HTTPMiddlewareNext
+      ) async throws -> (HTTPURLResponse, HTTPBody) {
         counter.increment()
-        return try await next(request)
+        return try await next(request, body)
       }
     }
     options.middleware = [DefaultHeaders(["X-API-Key": try config.string("API_KEY")])]

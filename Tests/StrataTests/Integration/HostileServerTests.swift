@@ -120,7 +120,7 @@ struct HostileServerTests {
           url: try #require(URL(string: origin.baseURL.absoluteString + path)))
         for (name, value) in credentials { request.setValue(value, forHTTPHeaderField: name) }
         request.setValue("kept", forHTTPHeaderField: "X-Request-Id")
-        let (_, response) = try await transport.send(request, limits: TransferLimits())
+        let (response, _) = try await transport.send(request, body: nil, limits: TransferLimits())
         #expect(response.statusCode == 200)
         let arrived = try #require(server.journal.entries.last { $0.path == target })
         #expect(arrived.header("X-Request-Id") == "kept")
@@ -153,8 +153,8 @@ struct HostileServerTests {
           url: try #require(URL(string: origin.baseURL.absoluteString + path)))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(#"{"title":"t","userId":1,"refreshToken":"BODYSECRET"}"#.utf8)
-        let (_, response) = try await transport.send(request, limits: TransferLimits())
+        let body = HTTPBody(Data(#"{"title":"t","userId":1,"refreshToken":"BODYSECRET"}"#.utf8))
+        let (response, _) = try await transport.send(request, body: body, limits: TransferLimits())
         if path == "/hop-away" {
           #expect(response.statusCode == status, "the redirect is the answer")
         }

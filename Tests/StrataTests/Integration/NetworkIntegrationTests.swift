@@ -145,7 +145,8 @@ struct NetworkIntegrationTests {
       var request = URLRequest(url: try #require(URL(string: origin.baseURL.absoluteString + path)))
       request.setValue("Bearer tok-secret", forHTTPHeaderField: "Authorization")
       request.setValue("session=abc", forHTTPHeaderField: "Cookie")
-      let (_, response) = try await sharedTransport.send(request, limits: TransferLimits())
+      let (response, _) = try await sharedTransport.send(
+        request, body: nil, limits: TransferLimits())
       #expect(response.statusCode == 200)
       let arrived = try #require(server.journal.entries.last { $0.path == target })
       if server === other {

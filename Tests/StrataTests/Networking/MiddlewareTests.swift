@@ -14,25 +14,25 @@ private final class AttemptCounter: HTTPMiddleware, Sendable {
   let seen = Lock<[RequestAttempt]>([])
   var attempts: [RequestAttempt] { seen.withLock { $0 } }
 
-  func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
-    async throws -> (Data, HTTPURLResponse)
-  {
+  func intercept(
+    _ request: URLRequest, body: HTTPBody?, attempt: RequestAttempt, next: HTTPMiddlewareNext
+  ) async throws -> (HTTPURLResponse, HTTPBody) {
     seen.withLock { $0.append(attempt) }
-    return try await next(request)
+    return try await next(request, body)
   }
 }
 
 /// Appends its name to a header, to show the order middleware runs in.
 private struct Tag: HTTPMiddleware {
   let name: String
-  func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
-    async throws -> (Data, HTTPURLResponse)
-  {
+  func intercept(
+    _ request: URLRequest, body: HTTPBody?, attempt: RequestAttempt, next: HTTPMiddlewareNext
+  ) async throws -> (HTTPURLResponse, HTTPBody) {
     var request = request
     request.setValue(
       (request.value(forHTTPHeaderField: "X-Order").map { $0 + "," } ?? "") + name,
       forHTTPHeaderField: "X-Order")
-    return try await next(request)
+    return try await next(request, body)
   }
 }
 

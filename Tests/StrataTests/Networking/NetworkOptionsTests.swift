@@ -26,7 +26,12 @@ struct NetworkOptionsTests {
     #expect(sent.value(forHTTPHeaderField: "User-Agent") == "MyApp/2.0")
     #expect(sent.timeoutInterval == 4, "the idle timeout is the request's own")
     #expect(transport.limits.first?.deadline ?? .zero <= .seconds(9))
-    #expect(transport.limits.first?.maxResponseSize == 64)
+    let over = MockTransport.successful(json: String(repeating: " ", count: 63) + "{}")
+    let refused = NetworkService(options: options, transport: over)
+    let error = await networkError {
+      _ = try await refused.send(Request<EmptyResponse>(path: "ping"))
+    }
+    #expect(error?.kind == .responseTooLarge(limit: 64), "65 bytes over a limit of 64")
   }
 
   @Test func theDefaultUserAgentNamesStrataAndTheAppWhenConfigured() throws {

@@ -90,7 +90,7 @@ struct ExtremeInputTests {
       var request = URLRequest(url: server.baseURL.appendingPathComponent("users/1"))
       request.url = URL(string: server.baseURL.absoluteString + "/users/1?delay=2000")
       await #expect(throws: URLError.self) {
-        _ = try await transport.send(request, limits: TransferLimits(deadline: .zero))
+        _ = try await transport.send(request, body: nil, limits: TransferLimits(deadline: .zero))
       }
     }
   }

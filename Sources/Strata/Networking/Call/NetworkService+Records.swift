@@ -68,7 +68,7 @@ extension NetworkService {
     if case .retry(let retry, _) = next { record.retry = retry }
     record.source = source
     record.events = elements
-    record.firstByteMilliseconds = call.head?.firstByte.map { $0.inSeconds * 1000 }
+    record.firstByteMilliseconds = call.head.firstByte.map { $0.inSeconds * 1000 }
     options.onRequestRecord?(record)
     if logs {
       let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"

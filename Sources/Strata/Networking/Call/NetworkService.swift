@@ -124,8 +124,8 @@ public final class NetworkService: Networking {
     var progress: ProgressReport?
     /// Whether an identical read in flight may answer it (``Request/coalesces``).
     var coalesces = false
-    /// When the current attempt's response head arrived, where the transport tells.
-    var head: ResponseHeadMark?
+    /// When the current attempt's response head arrived (its time to first byte).
+    var head = FirstByteTime()
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -253,11 +253,8 @@ public final class NetworkService: Networking {
       logger.info("\(call.label): offline (no network route); not sent")
       return .failure(NetworkError(.offline))
     }
-    let mark = ResponseHeadMark()
-    call.head = mark
-    let outcome = await ResponseHeadMark.$current.withValue(mark) {
-      await exchange(call, within: remaining)
-    }
+    call.head = FirstByteTime()
+    let outcome = await exchange(call, within: remaining)
     try Task.checkCancellation()
     return outcome
   }
@@ -339,41 +336,35 @@ public final class NetworkService: Networking {
     return Origin(answered)
   }
 
-  /// One attempt through the middleware chain to the transport, its failures as
-  /// ``NetworkError``s. FoundationNetworking has no overall timeout, so the transport enforces
-  /// the time left (``TransferLimits``); that is real time even when a test injects a manual
-  /// clock: it guards real I/O.
+  /// One attempt through the middleware chain to the transport, its body read into the call's
+  /// sink or memory, its failures as ``NetworkError``s. FoundationNetworking has no overall
+  /// timeout, so the transport enforces the time left (``TransferLimits``); that is real time
+  /// even when a test injects a manual clock: it guards real I/O.
   func exchangeAlone(_ call: Call, within remaining: Duration) async -> Result<
     (Data, HTTPURLResponse), NetworkError
   > {
     trace(call.request, attempt: call.attempt)
-    let limits = TransferLimits(deadline: remaining, maxResponseSize: call.maxResponseSize)
-    let transport = transport
-    let streaming = StreamedTransfer(
-      bodyFile: call.streamed.map { URL(fileURLWithPath: $0.path) }, progress: call.progress,
-      sink: call.sink)
-    var next: HTTPMiddlewareNext = { request in
-      try await streaming.send(request, limits: limits, over: transport)
-    }
-    let described = RequestAttempt(label: call.label, number: call.attempt)
-    for middleware in options.middleware.reversed() {
-      let inner = next
-      next = { request in try await middleware.intercept(request, attempt: described, next: inner) }
-    }
+    let limits = TransferLimits(deadline: remaining)
     let started = ContinuousClock.now
     do {
-      let (data, response) = try await next(call.request)
+      let (request, body) = call.outgoing()
+      let (response, answer) = try await chain(call, limits)(request, body)
+      call.head.stamp(ContinuousClock.now - started)
+      let data = try await answer.read(
+        response, into: call.sink, limit: call.maxResponseSize,
+        progress: call.sink == nil ? call.progress : nil)
       trace(response, data)
       return .success((data, response))
     } catch {
       let timedOutOverall = ContinuousClock.now - started >= remaining
-      return .failure(failure(error, limits: limits, overall: timedOutOverall, label: call.label))
+      return .failure(
+        failure(error, limit: call.maxResponseSize, overall: timedOutOverall, label: call.label))
     }
   }
 
   /// What a thrown error means for the caller. A timeout at the transport's deadline is the
   /// call's deadline; one before it is the request's own idle timeout (retryable).
-  private func failure(_ error: any Error, limits: TransferLimits, overall: Bool, label: String)
+  private func failure(_ error: any Error, limit: Int, overall: Bool, label: String)
     -> NetworkError
   {
     switch error {
@@ -383,8 +374,8 @@ public final class NetworkService: Networking {
       case .badServerResponse: return NetworkError(.invalidResponse)
       case .dataLengthExceedsMaximum:
         logger.info(
-          "\(label): response over the \(limits.maxResponseSize)-byte limit; transfer stopped")
-        return NetworkError(.responseTooLarge(limit: limits.maxResponseSize))
+          "\(label): response over the \(limit)-byte limit; transfer stopped")
+        return NetworkError(.responseTooLarge(limit: limit))
       case .timedOut where overall:
         logger.info("\(label): overall deadline exceeded")
         return NetworkError(.deadlineExceeded)

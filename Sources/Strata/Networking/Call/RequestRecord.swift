@@ -25,8 +25,8 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   public var status: Int?
   /// From sending to the last byte (or the failure), in milliseconds.
   public var durationMilliseconds: Double
-  /// From sending to the response head's arrival (time to first byte), in milliseconds; nil
-  /// when no answer came, or the transport answers whole (an app's own ``HTTPTransport``).
+  /// From sending to the response head's arrival (time to first byte: when the transport's
+  /// `send` returned), in milliseconds; nil when no answer came.
   public var firstByteMilliseconds: Double?
   /// The request body's bytes (headers not counted).
   public var bytesSent: Int

@@ -59,9 +59,8 @@ struct HARLog: Encodable {
 
   struct Cache: Encodable {}
 
-  /// `wait` runs until the response head arrived, sending included (the transport tells when
-  /// the head came, not when the request went); `receive` is the body after it. A transport
-  /// that answers whole tells neither: all of it is `wait`.
+  /// `wait` runs until the response head arrived (the transport's `send` returned), sending
+  /// included; `receive` is the body after it.
   struct Timings: Encodable {
     var blocked = -1.0
     var dns = -1.0

@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -6,8 +7,8 @@ import Foundation
 
 /// Records every attempt it sees as an entry of an HTTP Archive (HAR 1.2), the request log
 /// browsers' developer tools, Charles, Proxyman and Pulse open: method, URL, headers and
-/// bodies of request and answer, the time the exchange took (`wait` until the response head
-/// where the transport tells when it came — ``URLSessionTransport`` does — then `receive`),
+/// bodies of request and answer, the time the exchange took (`wait` until the response head,
+/// then `receive`),
 /// and Strata's own `_strata`
 /// member (the call, the attempt number, `network` or `revalidated` for a `304`, the error of
 /// an attempt that got no answer). A retry is an entry of its own. An answer from the HTTP
@@ -42,23 +43,34 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
   /// How many attempts are recorded.
   public var count: Int { lock.withLock { entries.count } }
 
+  /// Records the attempt once its answer's body has been read (up to ``bodyLimit`` bytes of
+  /// it kept), or once it failed; the body streams on to the caller untouched.
   public func intercept(
-    _ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext
-  ) async throws -> (Data, HTTPURLResponse) {
+    _ request: URLRequest, body: HTTPBody?, attempt: RequestAttempt, next: HTTPMiddlewareNext
+  ) async throws -> (HTTPURLResponse, HTTPBody) {
     let started = Date()
     let clock = ContinuousClock.now
-    let head = ResponseHeadMark()
+    let sent = self.request(request, body)
     do {
-      let (data, response) = try await ResponseHeadMark.$current.withValue(head) {
-        try await next(request)
+      let (response, answer) = try await next(request, body)
+      let firstByte = ContinuousClock.now - clock
+      let kept = Lock((bytes: Data(), total: 0))
+      let limit = bodyLimit
+      let tapped = answer.tapped { piece in
+        kept.withLock {
+          if $0.bytes.count < limit { $0.bytes.append(piece.prefix(limit - $0.bytes.count)) }
+          $0.total += piece.count
+        }
+      } end: { [self] error in
+        let body = kept.withLock { $0 }
+        let took = (ContinuousClock.now - clock, firstByte)
+        let outcome: Result<HARLog.Response, any Error> =
+          error.map { .failure($0) } ?? .success(self.response(response, body.bytes, body.total))
+        keep(sent, attempt, started, took, outcome)
       }
-      keep(
-        request, attempt, started, (ContinuousClock.now - clock, head.firstByte),
-        .success((data, response)))
-      return (data, response)
+      return (response, tapped)
     } catch {
-      keep(
-        request, attempt, started, (ContinuousClock.now - clock, head.firstByte), .failure(error))
+      keep(sent, attempt, started, (ContinuousClock.now - clock, nil), .failure(error))
       throw error
     }
   }
@@ -86,9 +98,9 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
   // MARK: Entries
 
   private func keep(
-    _ request: URLRequest, _ attempt: RequestAttempt, _ started: Date,
+    _ request: HARLog.Request, _ attempt: RequestAttempt, _ started: Date,
     _ took: (total: Duration, firstByte: Duration?),
-    _ outcome: Result<(Data, HTTPURLResponse), any Error>
+    _ outcome: Result<HARLog.Response, any Error>
   ) {
     let milliseconds = took.total.inSeconds * 1000
     // Until the head (sending included), then the body; all of it `wait` when the transport
@@ -97,8 +109,7 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
     var answer: HARLog.Response
     var failure: String?
     switch outcome {
-    case .success(let (data, response)):
-      answer = self.response(response, data)
+    case .success(let response): answer = response
     case .failure(let error):
       failure = UntrustedText.sanitize(KnownSecrets.mask(String(describing: error)), limit: 500)
       answer = HARLog.Response(
@@ -110,7 +121,7 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
     let status = answer.status
     let entry = HARLog.Entry(
       startedDateTime: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(started),
-      time: milliseconds, request: self.request(request), response: answer,
+      time: milliseconds, request: request, response: answer,
       timings: HARLog.Timings(wait: wait, receive: milliseconds - wait),
       _strata: HARLog.Strata(
         request: attempt.label, attempt: attempt.number,
@@ -118,19 +129,20 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
     lock.withLock { entries.append(entry) }
   }
 
-  private func request(_ request: URLRequest) -> HARLog.Request {
+  private func request(_ request: URLRequest, _ body: HTTPBody?) -> HARLog.Request {
     let url = request.url.map(redactor.redact(url:)) ?? "?"
     let query = URLComponents(string: url)?.queryItems ?? []
     let headers = request.allHTTPHeaderFields ?? [:]
     let type = request.value(forHTTPHeaderField: "Content-Type") ?? ""
     var postData: HARLog.PostData?
     var size = 0
-    if let body = request.httpBody {
-      size = body.count
-      postData = HARLog.PostData(mimeType: type, text: text(of: body, type: type).text ?? "")
-    } else if let length = request.value(forHTTPHeaderField: "Content-Length") {
+    if case .bytes(let bytes) = body?.source {
+      size = bytes.count
+      let text = text(of: bytes.prefix(bodyLimit), type: type, total: bytes.count).text
+      postData = HARLog.PostData(mimeType: type, text: text ?? "")
+    } else if let body {
       // A file or a multipart form, streamed: never read into the log, whatever it holds.
-      size = Int(length) ?? -1
+      size = body.length.flatMap { Int(exactly: $0) } ?? -1
       postData = HARLog.PostData(mimeType: type, text: "", _streamed: true)
     }
     return HARLog.Request(
@@ -139,22 +151,23 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
       postData: postData, bodySize: size)
   }
 
-  private func response(_ response: HTTPURLResponse, _ data: Data) -> HARLog.Response {
+  /// The answer as kept: `data`, the first bytes of a body of `size`.
+  private func response(_ response: HTTPURLResponse, _ data: Data, _ size: Int)
+    -> HARLog.Response
+  {
     var headers: [String: String] = [:]
     for (name, value) in response.allHeaderFields {
       headers[String(describing: name)] = String(describing: value)
     }
     let type = response.value(forHTTPHeaderField: "Content-Type") ?? "x-unknown"
-    let body = text(of: data, type: type)
-    // A download's body went to its file: the length the server announced is its size.
-    let size = data.isEmpty ? max(0, Int(response.expectedContentLength)) : data.count
+    let body = text(of: data, type: type, total: size)
     return HARLog.Response(
       status: response.statusCode,
       statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
       headers: pairs(headers),
       content: HARLog.Content(
         size: size, mimeType: type, text: body.text, encoding: body.encoding,
-        comment: data.isEmpty && size > 0 ? "written to a file, not kept" : body.comment),
+        comment: body.comment),
       bodySize: size)
   }
 
@@ -168,12 +181,12 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
   /// A body as the archive keeps it: JSON and forms masked member by member, other text
   /// masked by shape and by the secrets the process knows, anything else base64 — each cut to
   /// ``bodyLimit`` bytes.
-  private func text(of body: Data, type: String) -> (
+  private func text(of kept: Data, type: String, total: Int) -> (
     text: String?, encoding: String?, comment: String?
   ) {
-    guard !body.isEmpty else { return (nil, nil, nil) }
-    let kept = body.prefix(bodyLimit)
-    let cut = kept.count < body.count ? "the first \(kept.count) of \(body.count) bytes" : nil
+    guard !kept.isEmpty else { return (nil, nil, nil) }
+    let body = kept
+    let cut = kept.count < total ? "the first \(kept.count) of \(total) bytes" : nil
     let lower = type.lowercased()
     if lower.hasPrefix("application/x-www-form-urlencoded") {
       return (redactor.redact(form: body, limit: bodyLimit), nil, cut)

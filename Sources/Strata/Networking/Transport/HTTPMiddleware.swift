@@ -11,28 +11,30 @@ import Foundation
 /// Transport or middleware? Write a transport to change *how bytes travel* (another HTTP stack, a
 /// recorded replay); write a middleware to change *what is sent or seen* (a header on every
 /// request, metrics, a request log) while keeping retries, deadlines, token refresh and redaction.
+/// Bodies pass through as they stream (``HTTPBody``): a middleware that hands them on
+/// untouched keeps downloads and event streams flowing.
 /// ```swift
 /// struct CountAttempts: HTTPMiddleware {
 ///   let counter: Counter
 ///   func intercept(
-///     _ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext
-///   ) async throws -> (Data, HTTPURLResponse) {
+///     _ request: URLRequest, body: HTTPBody?, attempt: RequestAttempt,
+///     next: HTTPMiddlewareNext
+///   ) async throws -> (HTTPURLResponse, HTTPBody) {
 ///     counter.increment()
-///     return try await next(request)
+///     return try await next(request, body)
 ///   }
 /// }
 /// ```
 public protocol HTTPMiddleware: Sendable {
-  /// Handles one attempt: call `next` (at most once) to send `request` on.
-  func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
-    async throws -> (Data, HTTPURLResponse)
+  /// Handles one attempt: call `next` (at most once) to send `request` and `body` on.
+  func intercept(
+    _ request: URLRequest, body: HTTPBody?, attempt: RequestAttempt, next: HTTPMiddlewareNext
+  ) async throws -> (HTTPURLResponse, HTTPBody)
 }
 
 /// The rest of the chain: the next middleware, then the transport.
 public typealias HTTPMiddlewareNext =
-  @Sendable (URLRequest) async throws -> (
-    Data, HTTPURLResponse
-  )
+  @Sendable (URLRequest, HTTPBody?) async throws -> (HTTPURLResponse, HTTPBody)
 
 /// Which attempt a middleware sees.
 public struct RequestAttempt: Sendable, Equatable {
@@ -63,14 +65,14 @@ public struct DefaultHeaders: HTTPMiddleware, CustomStringConvertible, CustomRef
   }
 
   /// Adds the fields the request lacks, then sends it on.
-  public func intercept(_ request: URLRequest, attempt: RequestAttempt, next: HTTPMiddlewareNext)
-    async throws -> (Data, HTTPURLResponse)
-  {
+  public func intercept(
+    _ request: URLRequest, body: HTTPBody?, attempt: RequestAttempt, next: HTTPMiddlewareNext
+  ) async throws -> (HTTPURLResponse, HTTPBody) {
     var request = request
     for (name, value) in headers where request.value(forHTTPHeaderField: name) == nil {
       request.setValue(value, forHTTPHeaderField: name)
     }
-    return try await next(request)
+    return try await next(request, body)
   }
 
   /// The fields, secret values as `<redacted>`: printing the app's middleware, or `dump` of

@@ -5,47 +5,53 @@ import StrataConcurrency
   import FoundationNetworking
 #endif
 
-/// The one seam between Strata and the network: send a request within limits, get bytes and a
-/// response. `URLSessionTransport` is the real one (it also streams file bodies, downloads and
-/// progress; another transport gets such a request with its body as a stream and answers it
-/// whole); tests use `MockTransport` from `StrataTesting`.
+/// The one seam between Strata and the network: send a request's head and body, get the
+/// response head and its body as it arrives. ``URLSessionTransport`` is the real one; tests
+/// use `MockTransport` from `StrataTesting`. Every transport streams: buffering under a size
+/// limit, progress, time to first byte, downloads to a file and event streams are built on
+/// this one call, so a transport of an app's — or a decorator that forwards to another — gets
+/// them all.
+/// ```swift
+/// struct Counted: HTTPTransport {
+///   let base: any HTTPTransport
+///   let counter: Counter
+///   func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits)
+///     async throws -> (HTTPURLResponse, HTTPBody)
+///   {
+///     counter.increment()
+///     return try await base.send(request, body: body, limits: limits)
+///   }
+/// }
+/// ```
 public protocol HTTPTransport: Sendable {
-  /// One HTTP exchange that must finish within `limits.deadline` (real time), else fails with
-  /// `URLError(.timedOut)`, and whose body may not grow past `limits.maxResponseSize` bytes,
-  /// else fails with `URLError(.dataLengthExceedsMaximum)`. A transport that cannot stop its
-  /// own I/O wraps its exchange in `TransferLimits/enforce(_:)`.
+  /// One HTTP exchange: sends `request` with `body` (the request's own `httpBody` is not
+  /// used) and returns once the response head is in, with its body still arriving. The whole
+  /// exchange, to the body's last byte, must end within `limits.deadline` (real time), else
+  /// fail — or its body fail — with `URLError(.timedOut)`; a transport that cannot stop its
+  /// own I/O wraps its exchange in ``TransferLimits/enforce(_:)``. When the reader of the
+  /// answer's body stops early (a size limit, a cancelled call) the transfer should stop.
   /// - Throws: `URLError` for transport failures, `CancellationError` when cancelled.
-  func send(_ request: URLRequest, limits: TransferLimits) async throws -> (Data, HTTPURLResponse)
-
+  func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits) async throws
+    -> (HTTPURLResponse, HTTPBody)
 }
 
-/// How long one exchange may take and how large its response body may grow.
+/// How long one exchange may take. The size limit is the reader's: the service reads a body
+/// whole with ``HTTPBody/collect(upTo:)``, and a stream or a download applies its own.
 public struct TransferLimits: Sendable, Equatable {
   /// Real time for the whole exchange, from sending to the last body byte.
   public var deadline: Duration
-  /// Largest body accepted, in bytes.
-  public var maxResponseSize: Int
 
   /// Limits for one exchange — what ``NetworkService`` passes each attempt; a test of an
   /// app's own transport builds them to call it the same way.
   /// - Parameter deadline: Real time for the whole exchange (default 60 s).
-  /// - Parameter maxResponseSize: Largest body accepted, in bytes (default 10 MiB).
-  public init(
-    deadline: Duration = .seconds(60),
-    maxResponseSize: Int = NetworkOptions.defaultMaxResponseSize
-  ) {
-    self.deadline = deadline
-    self.maxResponseSize = maxResponseSize
-  }
+  public init(deadline: Duration = .seconds(60)) { self.deadline = deadline }
 
-  /// Runs `exchange` in a task cancelled when the deadline passes, then refuses a body over
-  /// the size limit — for a transport that can neither abort its I/O nor stream (a streaming
-  /// one stops the transfer itself as soon as the limit is passed, so memory stays bounded).
-  /// - Throws: `URLError(.timedOut)`, `URLError(.dataLengthExceedsMaximum)`, or what
-  ///   `exchange` throws.
+  /// Runs `exchange` in a task cancelled when the deadline passes — for a transport that
+  /// cannot abort its own I/O and answers with a body in memory.
+  /// - Throws: `URLError(.timedOut)`, or what `exchange` throws.
   public func enforce(
-    _ exchange: @escaping @Sendable () async throws -> (Data, HTTPURLResponse)
-  ) async throws -> (Data, HTTPURLResponse) {
+    _ exchange: @escaping @Sendable () async throws -> (HTTPURLResponse, HTTPBody)
+  ) async throws -> (HTTPURLResponse, HTTPBody) {
     let work = Task { try await exchange() }
     let expired = ExpiryFlag()
     let timer = DeadlineWatchdog.shared.schedule(after: deadline) {
@@ -53,9 +59,8 @@ public struct TransferLimits: Sendable, Equatable {
       work.cancel()
     }
     defer { DeadlineWatchdog.shared.cancel(timer) }
-    let (data, response): (Data, HTTPURLResponse)
     do {
-      (data, response) = try await withTaskCancellationHandler {
+      return try await withTaskCancellationHandler {
         try await work.value
       } onCancel: {
         work.cancel()
@@ -64,8 +69,6 @@ public struct TransferLimits: Sendable, Equatable {
       if expired.isSet { throw URLError(.timedOut) }
       throw error
     }
-    guard data.count <= maxResponseSize else { throw URLError(.dataLengthExceedsMaximum) }
-    return (data, response)
   }
 }
 

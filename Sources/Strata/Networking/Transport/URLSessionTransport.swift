@@ -90,38 +90,33 @@ public final class URLSessionTransport: HTTPTransport {
 
   deinit { session.finishTasksAndInvalidate() }
 
-  /// Cancels the underlying `URLSessionDataTask` when the deadline passes (FoundationNetworking
-  /// ignores the resource timeout, so this is what bounds a slow or dripping response) and
-  /// stops the transfer as soon as the body (or its announced `Content-Length`) passes the
-  /// size limit. No extra Swift task is created.
-  /// - Throws: `URLError(.dataLengthExceedsMaximum)`, `URLError(.timedOut)`, `URLError`, or
-  ///   `CancellationError`.
-  public func send(_ request: URLRequest, limits: TransferLimits) async throws
-    -> (Data, HTTPURLResponse)
+  /// Sends the request and returns at its response head, the body arriving behind it; the
+  /// underlying `URLSessionDataTask` is cancelled when the deadline passes (FoundationNetworking
+  /// ignores the resource timeout, so this is what bounds a slow or dripping response) or when
+  /// the body's reader leaves. A body from a file goes by an upload task (its length known, so
+  /// framed by `Content-Length` — a stream would go chunked on Linux), its progress told as it
+  /// goes; a streamed request body is gathered in memory first. A download's file and an
+  /// event stream's parser take the answer's pieces on the session's delegate thread as they
+  /// arrive, and a body read whole stops at its size limit, so memory stays flat for a body
+  /// of any size. No extra Swift task is created.
+  /// - Throws: `URLError(.timedOut)`, `URLError`, or `CancellationError`.
+  public func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits) async throws
+    -> (HTTPURLResponse, HTTPBody)
   {
-    try await send(request, limits: limits, streaming: StreamedTransfer())
-  }
-}
-
-extension URLSessionTransport: StreamingTransport {
-
-  /// As ``send(_:limits:)``, streaming: a body file is sent by an upload task (its length
-  /// known, so framed by `Content-Length` — a stream would go chunked on Linux), its progress
-  /// reported as it goes; each piece of a response body the sink takes is written as it
-  /// arrives, on the session's delegate thread, so the transfer goes no faster than the sink
-  /// writes and memory stays flat whatever the size.
-  func send(_ request: URLRequest, limits: TransferLimits, streaming: StreamedTransfer)
-    async throws -> (Data, HTTPURLResponse)
-  {
-    let exchange = Exchange(limit: limits.maxResponseSize, table: exchanges, streaming: streaming)
+    var request = request
+    (request.httpBody, request.httpBodyStream) = (nil, nil)
+    var file: URL?
+    switch body?.source {
+    case .bytes(let bytes): request.httpBody = bytes
+    case .file(let url): file = url
+    case .pipe, .tapped: request.httpBody = try await body?.collect(upTo: .max)
+    case nil: break
+    }
+    let exchange = Exchange(table: exchanges, requestBody: body)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        var plain = request
-        plain.httpBodyStream = nil
         let task =
-          streaming.bodyFile.map {
-            session.uploadTask(with: plain, fromFile: $0) as URLSessionDataTask
-          }
+          file.map { session.uploadTask(with: request, fromFile: $0) as URLSessionDataTask }
           ?? session.dataTask(with: request)
         exchange.start(task, continuation: continuation, deadline: limits.deadline)
       }
@@ -129,7 +124,9 @@ extension URLSessionTransport: StreamingTransport {
       exchange.cancel()
     }
   }
+}
 
+extension URLSessionTransport {
   /// Runs `work` on a new thread: for calls into FoundationNetworking that may wait on its
   /// work queue, made from code that may be running on it.
   static func onThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) {
@@ -156,40 +153,34 @@ extension URLSessionTransport: StreamingTransport {
   }
 }
 
-/// One data task's lifecycle. The first of completion, deadline, size limit or cancellation
-/// resumes the caller, at once: FoundationNetworking reports a cancelled transfer only when
-/// curl has torn it down, which under load can be seconds later. Whatever happens after is ignored.
+/// One data task's lifecycle. The first of the response head, a failure, the deadline or
+/// cancellation resumes the caller, at once: FoundationNetworking reports a cancelled transfer
+/// only when curl has torn it down, which under load can be seconds later. The body then
+/// flows into its ``BodyPipe`` until the task completes, the deadline passes or the reader
+/// leaves; whatever happens after the end is ignored.
 final class Exchange: @unchecked Sendable {
-  typealias Continuation = CheckedContinuation<(Data, HTTPURLResponse), any Error>
+  typealias Continuation = CheckedContinuation<(HTTPURLResponse, HTTPBody), any Error>
 
   // Every stored `var` is read and written only while holding `lock`. URLSessionTask's
   // `cancel()` is thread-safe and is called outside it, as is resuming the continuation.
   private let lock = NSLock()
-  private let limit: Int
   private let table: ExchangeTable
-  /// Where a body it takes goes (a download; it enforces its own size limit), and where the
-  /// request body's progress is told.
-  private let sink: (any ResponseBodySink)?
-  private let progress: ProgressReport?
-  /// Told when the response head arrives (the caller's time to first byte).
-  private let headMark = ResponseHeadMark.current
-  private var streaming = false
+  /// The request's body, told the bytes sent.
+  private let requestBody: HTTPBody?
+  private let pipe = BodyPipe()
   private var task: URLSessionDataTask?
+  /// The caller, until the head (or a failure) arrives.
   private var continuation: Continuation?
   private var timer: UInt64?
   private var cancelled = false
-  private var response: HTTPURLResponse?
-  private var body = Data()
+  private var ended = false
 
-  init(limit: Int, table: ExchangeTable, streaming: StreamedTransfer = StreamedTransfer()) {
-    (self.limit, self.table) = (limit, table)
-    (sink, progress) = (streaming.sink, streaming.progress)
+  init(table: ExchangeTable, requestBody: HTTPBody?) {
+    (self.table, self.requestBody) = (table, requestBody)
   }
 
   /// Bytes of the request body sent so far, of `expected`.
-  func sent(_ done: Int64, of expected: Int64) {
-    progress?(TransferProgress(.sending, completed: done, total: expected >= 0 ? expected : nil))
-  }
+  func sent(_ done: Int64, of expected: Int64) { requestBody?.didSend(done, of: expected) }
 
   func start(_ task: URLSessionDataTask, continuation: Continuation, deadline: Duration?) {
     table.insert(self, for: task.taskIdentifier)
@@ -204,9 +195,10 @@ final class Exchange: @unchecked Sendable {
     }
     let endedAlready = lock.withLock {
       self.timer = timer
-      return self.continuation == nil
+      return ended
     }
     if endedAlready, let timer { DeadlineWatchdog.shared.cancel(timer) }
+    pipe.onStop { [weak self] in self?.end(with: CancellationError()) }
     if cancelledAlready {
       cancel()
     } else if !endedAlready {
@@ -214,96 +206,75 @@ final class Exchange: @unchecked Sendable {
     }
   }
 
-  private func expire() { end(with: .failure(URLError(.timedOut))) }
+  private func expire() { end(with: URLError(.timedOut)) }
 
+  /// The caller's task was cancelled while it waited for the head.
   func cancel() {
-    lock.withLock { cancelled = true }
-    end(with: .failure(CancellationError()))
+    let waiting = lock.withLock {
+      cancelled = true
+      return continuation != nil || task == nil
+    }
+    if waiting { end(with: CancellationError()) }
   }
 
-  /// The response head arrived; false rejects it (its announced length is over the limit).
-  /// A body the sink takes is the sink's to limit (a stream's limit is per line or event, a
-  /// download's its own): only one held in memory is checked against `limit`.
+  /// The response head arrived: the caller gets it with the body to come (the first head:
+  /// a later one, an authentication challenge's, is the same answer).
   func receive(_ response: URLResponse) -> Bool {
-    headMark?.stamp()
     guard let http = response as? HTTPURLResponse else { return true }
-    var streams = false
-    do {
-      streams = try sink?.begin(http) ?? false
-    } catch {
-      end(with: .failure(error))
-      return false
+    let continuation = lock.withLock {
+      defer { self.continuation = nil }
+      return self.continuation
     }
-    if !streams, response.expectedContentLength > Int64(limit) {
-      end(with: .failure(URLError(.dataLengthExceedsMaximum)))
-      return false
-    }
-    lock.withLock { (self.response, streaming) = (http, streams) }
+    guard let continuation else { return true }
+    let length = response.expectedContentLength
+    let body = HTTPBody(.pipe(BodyPipe.Reader(pipe)), length: length >= 0 ? length : nil)
+    continuation.resume(returning: (http, body))
     return true
   }
 
-  /// A piece of the body arrived.
-  func receive(_ data: Data) {
-    /// What became of the piece: ended already, the sink's, over the limit, or kept (with
-    /// the body's size and the announced length, for progress).
-    enum Piece {
-      case ignored, streamed, over
-      case kept(Int, Int64)
-    }
-    // One lock per piece, as before streaming existed: this runs for every piece of every body.
-    let piece = lock.withLock { () -> Piece in
-      guard continuation != nil else { return .ignored }
-      if streaming { return .streamed }
-      if body.count + data.count > limit { return .over }
-      body.append(data)
-      return .kept(body.count, response?.expectedContentLength ?? -1)
-    }
-    switch piece {
-    case .ignored: return
-    case .streamed:
-      do { try sink?.write(data) } catch { end(with: .failure(error)) }
-    case .over: end(with: .failure(URLError(.dataLengthExceedsMaximum)))
-    case .kept(let received, let expected):
-      progress?(
-        TransferProgress(
-          .receiving, completed: Int64(received), total: expected >= 0 ? expected : nil))
-    }
-  }
+  /// A piece of the body arrived: to its reader.
+  func receive(_ data: Data) { _ = pipe.push(data) }
 
   /// Ends the exchange with `response` and the body received so far (an authentication
   /// challenge's failure response; its body has arrived before the challenge).
   func answer(with response: HTTPURLResponse) {
-    let body = lock.withLock { self.body }
-    end(with: .success((body, response)), cancelTask: false)
+    _ = receive(response)
+    finish()
   }
 
   func complete(_ error: (any Error)?) {
     if let error {
       let urlError = (error as? URLError).map(URLSessionTransport.normalised)
-      return end(with: .failure(urlError ?? error), cancelTask: false)
+      return end(with: urlError ?? error, cancelTask: false)
     }
-    let (response, body) = lock.withLock { (self.response, self.body) }
-    guard let response else {
-      return end(with: .failure(URLError(.badServerResponse)), cancelTask: false)
-    }
-    end(with: .success((body, response)), cancelTask: false)
+    let headless = lock.withLock { continuation != nil }
+    if headless { return end(with: URLError(.badServerResponse), cancelTask: false) }
+    finish()
   }
 
-  /// Resumes the caller once; cancels the transfer when it is being abandoned.
-  private func end(with result: Result<(Data, HTTPURLResponse), any Error>, cancelTask: Bool = true)
-  {
-    let (continuation, task, timer) = lock.withLock {
-      defer {
-        self.continuation = nil
-        self.timer = nil
-        self.body = Data()
-      }
-      return (self.continuation, self.task, self.timer)
+  /// The body is whole.
+  private func finish() {
+    let (timer, task) = lock.withLock {
+      defer { (ended, self.timer) = (true, nil) }
+      return (ended ? nil : self.timer, self.task)
     }
     if let timer { DeadlineWatchdog.shared.cancel(timer) }
-    guard let continuation else { return }
+    if let task { table.remove(task.taskIdentifier) }
+    pipe.finish()
+  }
+
+  /// Fails the caller, or the body's reader, once; cancels the transfer when it is being
+  /// abandoned.
+  private func end(with error: any Error, cancelTask: Bool = true) {
+    let (continuation, task, timer, first) = lock.withLock {
+      defer { (self.continuation, self.timer, ended) = (nil, nil, true) }
+      return (self.continuation, self.task, self.timer, !ended)
+    }
+    if let timer { DeadlineWatchdog.shared.cancel(timer) }
+    continuation?.resume(throwing: error)
+    guard first else { return }
+    pipe.finish(error)
     if let task, !cancelTask { table.remove(task.taskIdentifier) }
-    continuation.resume(with: result)
     // On a thread of its own: this may run on FoundationNetworking's work queue (see
     // `InlineDelegateQueue`), where `cancel()` would wait for itself; a cancel queued on the
     // global pool can wait seconds on a 2-core machine; and `cancel()` itself can block for
