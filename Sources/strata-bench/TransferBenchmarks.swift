@@ -24,14 +24,15 @@ enum TransferBenchmarks {
     let folder = NSTemporaryDirectory() + "strata-bench-transfers-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let network = NetworkService(
-      options: NetworkOptions(
-        baseURL: server.baseURL, deadline: .seconds(600),
-        retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(1)),
-        maxResponseSize: Int(clamping: Int64(1) << 40)),
-      transport: URLSessionTransport())
-    var (strata, raw): ([Double], [Double]) = ([], [])
-    var growth = 0
+    let options = NetworkOptions(
+      baseURL: server.baseURL, deadline: .seconds(600),
+      retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(1)),
+      maxResponseSize: Int(clamping: Int64(1) << 40))
+    let network = NetworkService(options: options, transport: URLSessionTransport())
+    let decorated = NetworkService(
+      options: options, transport: ForwardingTransport(base: URLSessionTransport()))
+    var (strata, forwarded, raw): ([Double], [Double], [Double]) = ([], [], [])
+    var (growth, forwardedGrowth) = (0, 0)
     for round in 0..<3 {
       let file = URL(fileURLWithPath: folder + "/strata-\(round).bin")
       let (seconds, grew) = try await measured {
@@ -39,6 +40,12 @@ enum TransferBenchmarks {
       }
       strata.append(seconds)
       growth = max(growth, grew)
+      try? FileManager.default.removeItem(at: file)
+      let (through, grewThrough) = try await measured {
+        _ = try await decorated.download(Download(Request(path: "bytes"), to: file))
+      }
+      forwarded.append(through)
+      forwardedGrowth = max(forwardedGrowth, grewThrough)
       try? FileManager.default.removeItem(at: file)
       raw.append(try await measured { try await rawDownload(server.baseURL, folder) }.seconds)
     }
@@ -55,6 +62,15 @@ enum TransferBenchmarks {
         name: "download 200 MB: peak memory growth",
         compares: "resident peak after / before the download", value: Double(growth) / 1024,
         unit: "MB", target: "≤ 20 MB"),
+      BenchmarkResult(
+        name: "download 200 MB through a forwarding decorator",
+        compares:
+          "throughput, an app's transport forwarding to URLSessionTransport / URLSession download task (\(mbps(forwarded)) MB/s)",
+        value: Measure.median(raw) / Measure.median(forwarded), unit: "×", target: "≥ 0.95"),
+      BenchmarkResult(
+        name: "the same: peak memory growth",
+        compares: "resident peak after / before the download through the decorator",
+        value: Double(forwardedGrowth) / 1024, unit: "MB", target: "≤ 20 MB"),
       BenchmarkResult(
         name: "upload 200 MB multipart: peak memory growth",
         compares: "resident peak after / before the upload (a file part, streamed)",
@@ -199,5 +215,16 @@ final class ByteServer: Sendable {
     head.split(separator: "\r\n").first { $0.hasPrefix(name + ":") }.map {
       $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)
     }
+  }
+}
+
+/// An app's transport that only forwards: what a logging or metrics decorator costs.
+struct ForwardingTransport: HTTPTransport {
+  let base: any HTTPTransport
+
+  func send(_ request: URLRequest, body: HTTPBody?, limits: TransferLimits) async throws
+    -> (HTTPURLResponse, HTTPBody)
+  {
+    try await base.send(request, body: body, limits: limits)
   }
 }
