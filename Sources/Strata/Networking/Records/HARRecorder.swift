@@ -43,7 +43,7 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
   /// How many attempts are recorded.
   public var count: Int { lock.withLock { entries.count } }
 
-  /// Records the attempt once its answer's body has been read (up to ``bodyLimit`` bytes of
+  /// Records the attempt once its answer's body has been read (up to `bodyLimit` bytes of
   /// it kept), or once it failed; the body streams on to the caller untouched.
   public func intercept(
     _ request: URLRequest, body: HTTPBody?, attempt: RequestAttempt, next: HTTPMiddlewareNext
