@@ -159,6 +159,46 @@ package struct Redactor: Sendable {
     KnownSecrets.register([components.password] + values)
   }
 
+  /// Registers the values of secret-named members of a request body — a JSON body's, at any
+  /// depth, or a form's — as known secrets, so a server that echoes one back (inside a JSON
+  /// string, in an error message) has it masked in the logs, the records and the HAR, as a
+  /// token is. Parses only a body of at most 64 KiB whose text names a secret; a larger one
+  /// (an upload) is left as it is.
+  package func registerSecrets(inBody body: Data, contentType: String?) {
+    guard !body.isEmpty, body.count <= 64 << 10 else { return }
+    let normalised = Self.normalise(String(decoding: body, as: UTF8.self))
+    guard Self.containsSecretWord(normalised) || fieldNames.contains(where: normalised.contains)
+    else { return }
+    let type = contentType?.lowercased() ?? ""
+    var values: [String?] = []
+    if type.hasPrefix("application/x-www-form-urlencoded") {
+      var form = URLComponents()
+      form.percentEncodedQuery = String(decoding: body, as: UTF8.self)
+      values = (form.queryItems ?? []).filter { isSensitive(field: $0.name) }.map(\.value)
+    } else if type.contains("json"),
+      let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+    {
+      collectSecrets(object, into: &values, depth: 0)
+    }
+    KnownSecrets.register(values)
+  }
+
+  /// The string values of secret-named members in a parsed JSON value, 32 levels deep at most.
+  private func collectSecrets(_ value: Any, into values: inout [String?], depth: Int) {
+    guard depth < 32 else { return }
+    if let object = value as? [String: Any] {
+      for (name, member) in object {
+        if isSensitive(field: name), let text = member as? String {
+          values.append(text)
+        } else {
+          collectSecrets(member, into: &values, depth: depth + 1)
+        }
+      }
+    } else if let array = value as? [Any] {
+      for element in array { collectSecrets(element, into: &values, depth: depth + 1) }
+    }
+  }
+
   /// The URL as text with the password of its user info, the values of secret query
   /// parameters and the fragment (where OAuth puts tokens) replaced.
   package func redact(url: URL) -> String {

@@ -68,6 +68,70 @@ struct HARRecorderTests {
     #expect(response["status"] as? Int == 200)
   }
 
+  /// A server that echoes the request body back as a JSON string (an error message quoting
+  /// what it got, a debugging echo): the password inside that string is masked too, in the
+  /// answer and in an error's text.
+  @Test(arguments: [
+    #"{"echo":"{\"username\":\"emilys\",\"password\":\"pw-echoed-77\"}"}"#,
+    #"{"message":"bad login: password=pw-echoed-77"}"#,
+    #"{"message":"rejected pw-echoed-77 for emilys"}"#,
+  ])
+  func aPasswordEchoedInsideAJSONStringIsMasked(_ echo: String) async throws {
+    let transport = MockTransport { request, _ in
+      try MockTransport.response(request, status: 400, body: echo)
+    }
+    let har = HARRecorder()
+    let login = Request<EmptyResponse>(
+      path: "auth/login", method: .post,
+      body: .json(Login(username: "emilys", password: "pw-echoed-77")))
+    _ = try? await Self.service(transport, har).send(login)
+    let text = String(decoding: try har.har(), as: UTF8.self)
+    #expect(!text.contains("pw-echoed-77"), "the password reached the HAR file: \(text)")
+    #expect(text.contains("emilys"), "what is not secret stays")
+  }
+
+  /// A recorder keeps the newest `entryLimit` attempts and says how many went; the document
+  /// lists them in the order they started, though they end (and are kept) in another.
+  @Test func theRecorderIsBoundedAndInStartOrder() async throws {
+    let transport = MockTransport { request, _ in
+      try MockTransport.response(request, status: 200, body: "{}")
+    }
+    let har = HARRecorder(entryLimit: 3)
+    let service = Self.service(transport, har)
+    for number in 1...7 { _ = try await service.send(Request<Data>(path: "items/\(number)")) }
+    #expect(har.count == 3)
+    let urls = try Self.entries(har).compactMap {
+      ($0["request"] as? [String: Any])?["url"] as? String
+    }
+    #expect(urls.map { $0.components(separatedBy: "/").last } == ["5", "6", "7"])
+    let text = String(decoding: try har.har(), as: UTF8.self)
+    #expect(text.contains("the 4 oldest attempts were dropped (entryLimit 3)"))
+
+    let (slow, fast) = (HTTPBody.makeStream(), HTTPBody.makeStream())
+    let order = HARRecorder()
+    let head = try #require(
+      HTTPURLResponse(
+        url: URL(string: "https://api.example/x")!, statusCode: 200, httpVersion: nil,
+        headerFields: ["Content-Type": "text/plain"]))
+    let attempt = RequestAttempt(label: "GET /x", number: 1)
+    let first = try await order.intercept(
+      URLRequest(url: URL(string: "https://api.example/first")!), body: nil, attempt: attempt
+    ) { _, _ in (head, slow.0) }
+    let second = try await order.intercept(
+      URLRequest(url: URL(string: "https://api.example/second")!), body: nil, attempt: attempt
+    ) { _, _ in (head, fast.0) }
+    fast.1.write(Data("2".utf8))
+    fast.1.finish()
+    _ = try await second.1.collect(upTo: 10)
+    slow.1.write(Data("1".utf8))
+    slow.1.finish()
+    _ = try await first.1.collect(upTo: 10)
+    let started = try Self.entries(order).compactMap {
+      ($0["request"] as? [String: Any])?["url"] as? String
+    }
+    #expect(started == ["https://api.example/first", "https://api.example/second"])
+  }
+
   @Test func binaryBodiesAreBase64AndCutAtTheLimit() async throws {
     let png = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31) })
     let transport = MockTransport { request, _ in

@@ -19,6 +19,10 @@ extension NetworkService {
     }
     let (request, streamed) = try builder.build(endpoint)
     if let url = request.url { redactor.registerSecrets(in: url) }
+    if let body = request.httpBody {
+      redactor.registerSecrets(
+        inBody: body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+    }
     var call = Call(
       label: label, method: endpoint.method,
       deadline: clock.now() + (endpoint.deadline ?? options.deadline), policy: policy,

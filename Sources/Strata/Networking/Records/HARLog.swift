@@ -94,4 +94,6 @@ struct HARLog: Encodable {
   let creator: Creator
   var pages: [String] = []
   let entries: [Entry]
+  /// Said when older attempts were dropped to keep the recorder's bound.
+  var comment: String?
 }

@@ -26,22 +26,30 @@ import StrataConcurrency
 /// options.middleware.append(har)
 /// ```
 public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
-  // `entries` is read and written only while holding `lock`.
+  // `entries` and `dropped` are read and written only while holding `lock`.
   private let lock = NSLock()
-  private var entries: [HARLog.Entry] = []
+  /// Each attempt as it ended, with when it started (the document is in start order).
+  private var entries: [(started: Date, entry: HARLog.Entry)] = []
+  private var dropped = 0
   private let redactor: Redactor
   private let bodyLimit: Int
+  private let entryLimit: Int
 
   /// - Parameter bodyLimit: The most bytes of a body kept (the rest is cut, and said).
+  /// - Parameter entryLimit: The most attempts kept: past it the oldest go (the document says
+  ///   how many), so a long-running app's recorder stays bounded.
   /// - Parameter revealsPersonalData: Personal-data members (`ssn`, `iban`, …) shown, for local
   ///   debugging, as ``NetworkOptions/revealsPersonalData`` does for logs; secrets stay masked.
-  public init(bodyLimit: Int = 64 << 10, revealsPersonalData: Bool = false) {
+  public init(
+    bodyLimit: Int = 64 << 10, entryLimit: Int = 10_000, revealsPersonalData: Bool = false
+  ) {
     self.bodyLimit = max(0, bodyLimit)
+    self.entryLimit = max(1, entryLimit)
     redactor = Redactor(revealsPersonalData: revealsPersonalData)
   }
 
-  /// How many attempts are recorded.
-  public var count: Int { lock.withLock { entries.count } }
+  /// How many attempts are kept (at most `entryLimit`).
+  public var count: Int { lock.withLock { min(entries.count, entryLimit) } }
 
   /// Records the attempt once its answer's body has been read (up to `bodyLimit` bytes of
   /// it kept), or once it failed; the body streams on to the caller untouched.
@@ -75,11 +83,16 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
     }
   }
 
-  /// The recorded attempts as a HAR 1.2 document (JSON, UTF-8), oldest first.
+  /// The recorded attempts as a HAR 1.2 document (JSON, UTF-8), in the order they started.
   public func har() throws -> Data {
+    let (kept, dropped) = lock.withLock {
+      (entries.suffix(entryLimit), self.dropped + max(0, entries.count - entryLimit))
+    }
     let log = HARLog(
       creator: HARLog.Creator(name: "Strata", version: strataVersion),
-      entries: lock.withLock { entries })
+      entries: kept.sorted { $0.started < $1.started }.map(\.entry),
+      comment: dropped > 0
+        ? "the \(dropped) oldest attempts were dropped (entryLimit \(entryLimit))" : nil)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return try encoder.encode(HARLog.Root(log: log))
@@ -126,7 +139,14 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
       _strata: HARLog.Strata(
         request: attempt.label, attempt: attempt.number,
         source: status == 304 ? "revalidated" : "network", error: failure))
-    lock.withLock { entries.append(entry) }
+    lock.withLock {
+      entries.append((started, entry))
+      // Trimmed a quarter past the limit at a time, so keeping one costs O(1) on average.
+      if entries.count >= entryLimit + max(1, entryLimit / 4) {
+        dropped += entries.count - entryLimit
+        entries.removeFirst(entries.count - entryLimit)
+      }
+    }
   }
 
   private func request(_ request: URLRequest, _ body: HTTPBody?) -> HARLog.Request {
