@@ -140,6 +140,14 @@ struct OneLanguageCLITests {
     outputs.append(tour.all)
     let english = outputs.flatMap(Self.englishRuns)
     #expect(english.isEmpty, "\(english.joined(separator: "\n"))")
+    // Usage placeholders are German too: what a user types in their place is named in German.
+    let all = outputs.joined(separator: "\n")
+    for placeholder in ["FILE", "KEY=VALUE", "LEVEL", "PASSWORD", "FIELD"] {
+      #expect(
+        all.range(of: "\\b\(placeholder)\\b", options: .regularExpression) == nil,
+        "\(placeholder) in German output")
+    }
+    #expect(all.contains("--config DATEI") && all.contains("--set SCHLÜSSEL=WERT"))
     // The check itself: an English sentence is caught.
     #expect(!Self.englishRuns("strata-demo: could not connect to the server").isEmpty)
     #expect(Self.englishRuns("als lokale ID a2d9a71a angelegt").isEmpty)

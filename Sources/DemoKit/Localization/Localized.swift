@@ -67,6 +67,24 @@ public struct Localized: Sendable {
     (table[key] ?? english[key]).map { Self.fill($0, arguments) }
   }
 
+  /// A usage placeholder (`FILE`, `KEY=VALUE`, `[mine|theirs]`) in the user's language: each
+  /// upper-case word the sentences `placeholder.<WORD>` name is replaced (`DATEI`,
+  /// `SCHLÜSSEL=WERT`); others stay as written.
+  public func placeholder(_ text: String) -> String {
+    var shown = ""
+    var word = ""
+    for character in text + " " {
+      if character.isUppercase || (character == "_" && !word.isEmpty) {
+        word.append(character)
+        continue
+      }
+      shown += word.isEmpty ? "" : sentence("placeholder." + word) ?? word
+      word = ""
+      shown.append(character)
+    }
+    return String(shown.dropLast())
+  }
+
   /// The form of `key` for `count` (`{count}` is filled too).
   /// How old something is, in the largest unit that keeps it readable: `42 s`, `12 min`,
   /// `5 h`, `3 days`.

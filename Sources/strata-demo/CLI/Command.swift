@@ -46,7 +46,7 @@ struct Command: Sendable {
     let positional = positionals.map { " \($0)" }.joined()
     let options = self.options.map { " [--\($0.name)\($0.valueName.map { " \($0)" } ?? "")]" }
       .joined()
-    return "strata-demo \(name)\(positional)\(options)"
+    return "strata-demo \(name)" + Localized.current.placeholder(positional + options)
   }
 
   var help: String {
@@ -87,7 +87,9 @@ struct OptionSpec: Sendable {
 
   static func table(_ options: [OptionSpec]) -> String {
     let labels = options.map {
-      "--\($0.name)\($0.valueName.map { " \($0)" } ?? $0.inlineValueName.map { "[=\($0)]" } ?? "")"
+      Localized.current.placeholder(
+        "--\($0.name)\($0.valueName.map { " \($0)" } ?? $0.inlineValueName.map { "[=\($0)]" } ?? "")"
+      )
     }
     let width = labels.map(\.count).max() ?? 0
     return zip(labels, options).map { label, option in

@@ -183,7 +183,8 @@ enum CommandLineParser {
           "usage.missingArguments",
           [
             "command": command.name,
-            "missing": command.positionals[given.count..<required].joined(separator: " "),
+            "missing": Localized.current.placeholder(
+              command.positionals[given.count..<required].joined(separator: " ")),
           ]), command)
     }
     if given.count > command.positionals.count {
