@@ -11,9 +11,14 @@ enum Headings {
   /// The label `label.<name>` of a detail view's line (`Name`, `Title`).
   static func label(_ name: String) -> String { Localized.current("label." + name) }
 
-  /// A kept item's status (`pending`, `failed`: the store's words, as `--json` has them),
-  /// with "(deleted)" in the user's language when it is a deletion.
+  /// A kept item's status in the user's language (`pending`, `ausstehend`; `--json` keeps
+  /// the store's words), with "(deleted)" when it is a deletion.
   static func status<Item>(_ entry: SyncedCollection<Item>.Entry) -> String {
-    entry.status.rawValue + (entry.deleted ? " (\(Localized.current("deleted")))" : "")
+    status(entry.status) + (entry.deleted ? " (\(Localized.current("deleted")))" : "")
+  }
+
+  /// A status in the user's language: the sentence `status.<word>`.
+  static func status(_ status: SyncStatus) -> String {
+    Localized.current("status." + status.rawValue)
   }
 }

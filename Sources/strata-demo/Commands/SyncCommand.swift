@@ -312,7 +312,8 @@ enum SyncCommand {
 
     var cells: [String] {
       [
-        String(key.prefix(8)), localId ?? "-", kind, status, String(attempts),
+        String(key.prefix(8)), localId ?? "-", kind,
+        SyncStatus(rawValue: status).map(Headings.status) ?? status, String(attempts),
         shownResult ?? message ?? "",
       ]
     }

@@ -46,7 +46,7 @@ extension TourCommand {
     let queued = try await offline.create(
       PostDraft(title: text("tour.offlineTitle"), body: "Strata", userId: userId))
     tour.say(
-      text("tour.away", ["title": queued.item.title, "status": queued.status.rawValue]))
+      text("tour.away", ["title": queued.item.title, "status": Headings.status(queued.status)]))
     tour.evidence()
     let outcomes = try await offline.sync()
     let sent = outcomes.first?.settled?.value
@@ -55,7 +55,7 @@ extension TourCommand {
       text.plural(
         "tour.back", count: made,
         [
-          "statuses": outcomes.map(\.entry.status.rawValue).joined(separator: ", "),
+          "statuses": outcomes.map { Headings.status($0.entry.status) }.joined(separator: ", "),
           "id": String(sent?.id ?? 0),
         ]))
     tour.evidence()

@@ -132,6 +132,27 @@ struct HARRecorderTests {
     #expect(started == ["https://api.example/first", "https://api.example/second"])
   }
 
+  /// A secret member nested in the request body (inside an object, inside an array) is found
+  /// and masked where the server echoes it.
+  @Test func aNestedSecretMemberIsMaskedWhereItIsEchoed() async throws {
+    struct Wrapped: Encodable {
+      let devices: [[String: String]]
+      let account: [String: [String: String]]
+    }
+    let transport = MockTransport { request, _ in
+      try MockTransport.response(
+        request, status: 400, body: #"{"message":"got pw-nested-88 and pin-nested-99"}"#)
+    }
+    let har = HARRecorder()
+    let body = Wrapped(
+      devices: [["name": "phone", "secret": "pin-nested-99"]],
+      account: ["credentials": ["password": "pw-nested-88"]])
+    _ = try? await Self.service(transport, har).send(
+      Request<EmptyResponse>(path: "auth/login", method: .post, body: .json(body)))
+    let text = String(decoding: try har.har(), as: UTF8.self)
+    #expect(!text.contains("pw-nested-88") && !text.contains("pin-nested-99"), "\(text)")
+  }
+
   @Test func binaryBodiesAreBase64AndCutAtTheLimit() async throws {
     let png = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31) })
     let transport = MockTransport { request, _ in
