@@ -107,6 +107,21 @@ struct OneLanguageCLITests {
     }
   }
 
+  /// A change's status in a German table is German; `--json` keeps the store's word.
+  @Test func aStatusInAGermanTableIsGerman() async throws {
+    try await withSandbox { server in
+      let cli = try Self.german()
+      let api = ["--api", server.baseURL.absoluteString]
+      let made = try await cli.run(
+        api + ["post", "create", "--title", "Offline", "--body", "b", "--offline"])
+      #expect(made.status == 0, "\(made.stderr)")
+      let table = try await cli.run(api + ["posts", "--local"])
+      #expect(table.stdout.contains("ausstehend") && !table.stdout.contains("pending"))
+      let json = try await cli.run(api + ["--json", "posts", "--local"])
+      #expect(json.stdout.contains(#""pending""#), "\(json.stdout)")
+    }
+  }
+
   @Test func germanTourHelpAndUsageErrorsHaveNoEnglishSentence() async throws {
     let cli = try Self.german()
     var outputs = [try await cli.run(["--help"]).stdout]
