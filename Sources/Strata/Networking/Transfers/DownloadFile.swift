@@ -195,7 +195,7 @@ final class DownloadFile: ResponseBodySink, @unchecked Sendable {
   }
 
   /// A file announced over the limit is refused before anything of it is written (the
-  /// transport leaves a body its sink takes to the sink's own limit).
+  /// service reads a body its sink takes into the sink, which keeps its own limit).
   private func refuseOverLimit() throws {
     if let expected, expected > Int64(limit) { throw URLError(.dataLengthExceedsMaximum) }
   }
