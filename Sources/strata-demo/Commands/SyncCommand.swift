@@ -277,7 +277,7 @@ enum SyncCommand {
     /// The local id of the item it changes, for one made on this device (its key for life).
     let localId: String?
     let kind: String
-    let status: String
+    let status: SyncStatus
     let attempts: Int
     let result: String?
     let message: String?
@@ -303,7 +303,7 @@ enum SyncCommand {
       key = entry.idempotencyKey
       localId = entry.recordKey.flatMap(ItemID.local(in:))
       kind = entry.kind
-      status = entry.status.rawValue
+      status = entry.status
       attempts = entry.attempts
       self.result = result(Localized(language: "en"))
       shownResult = result(.current)
@@ -313,7 +313,7 @@ enum SyncCommand {
     var cells: [String] {
       [
         String(key.prefix(8)), localId ?? "-", kind,
-        SyncStatus(rawValue: status).map(Headings.status) ?? status, String(attempts),
+        Headings.status(status), String(attempts),
         shownResult ?? message ?? "",
       ]
     }

@@ -29,18 +29,6 @@ extension HTTPBody {
       try await drain(into: sink)
       return Data()
     }
-    guard let progress else { return try await collect(upTo: limit) }
-    // An announced length over the limit is refused before a byte is read.
-    if let length, length > Int64(limit) { return try await collect(upTo: limit) }
-    var whole = Data()
-    for try await piece in self {
-      guard whole.count + piece.count <= limit else {
-        throw URLError(.dataLengthExceedsMaximum)
-      }
-      whole.append(piece)
-      progress(TransferProgress(.receiving, completed: Int64(whole.count), total: length))
-    }
-    if whole.isEmpty { progress(TransferProgress(.receiving, completed: 0, total: 0)) }
-    return whole
+    return try await collect(upTo: limit, progress: progress)
   }
 }

@@ -131,19 +131,24 @@ final class BodyPipe: @unchecked Sendable {
   /// Every piece to the end, refusing more than `limit` bytes (which stops the transfer as
   /// that byte arrives).
   func collect(upTo limit: Int) async throws -> Data {
-    let over = lock.withLock {
-      self.limit = limit
-      return received > limit
-    }
-    if over {
-      stopReading(URLError(.dataLengthExceedsMaximum))
-      throw URLError(.dataLengthExceedsMaximum)
-    }
+    try refuse(past: limit)
     var whole = Data()
     while let piece = try await next() {
       if whole.isEmpty { whole = piece } else { whole.append(piece) }
     }
     return whole
+  }
+
+  /// Refuses, from now on, a body past `limit` bytes as the byte arrives (the transfer stops).
+  /// - Throws: `URLError(.dataLengthExceedsMaximum)` when more has arrived already.
+  func refuse(past limit: Int) throws {
+    let over = lock.withLock {
+      self.limit = limit
+      return received > limit
+    }
+    guard over else { return }
+    stopReading(URLError(.dataLengthExceedsMaximum))
+    throw URLError(.dataLengthExceedsMaximum)
   }
 
   /// Hands every piece to `sink` on the writer's thread as it arrives (those already here

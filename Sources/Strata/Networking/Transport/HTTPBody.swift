@@ -66,24 +66,33 @@ public struct HTTPBody: AsyncSequence, Sendable {
   /// at once, and its transfer stopped.
   /// - Throws: `URLError(.dataLengthExceedsMaximum)` over the limit, or what reading throws.
   public func collect(upTo limit: Int) async throws -> Data {
+    try await collect(upTo: limit, progress: nil)
+  }
+
+  /// As ``collect(upTo:)``, `progress` told the bytes received after each piece (once, with
+  /// zero, for an empty body).
+  func collect(upTo limit: Int, progress: ProgressReport?) async throws -> Data {
+    let over = URLError(.dataLengthExceedsMaximum)
     if let length, length > Int64(limit) {
-      if case .pipe(let reader) = source { reader.pipe.stopReading() }
-      if case .tapped(let tap) = source { tap.end(URLError(.dataLengthExceedsMaximum)) }
-      throw URLError(.dataLengthExceedsMaximum)
+      if case .pipe(let reader) = source { reader.pipe.stopReading(over) }
+      if case .tapped(let tap) = source { tap.end(over) }
+      throw over
     }
-    switch source {
-    case .bytes(let bytes):
+    switch (source, progress) {
+    case (.bytes(let bytes), nil):
       sent?(TransferProgress(.sending, completed: Int64(bytes.count), total: length))
       return bytes
-    case .pipe(let reader): return try await reader.pipe.collect(upTo: limit)
-    case .file, .tapped:
+    // The pipe refuses the byte past the limit as it arrives, and stops the transfer.
+    case (.pipe(let reader), nil): return try await reader.pipe.collect(upTo: limit)
+    default:
+      if case .pipe(let reader) = source { try reader.pipe.refuse(past: limit) }
       var whole = Data()
       for try await piece in self {
-        guard whole.count + piece.count <= limit else {
-          throw URLError(.dataLengthExceedsMaximum)
-        }
+        guard whole.count + piece.count <= limit else { throw over }
         whole.append(piece)
+        progress?(TransferProgress(.receiving, completed: Int64(whole.count), total: length))
       }
+      if whole.isEmpty { progress?(TransferProgress(.receiving, completed: 0, total: 0)) }
       return whole
     }
   }
