@@ -47,11 +47,13 @@ func examples() async throws {
 
   // snippet.show
   // snippet.streams
-  for try await event in network.stream(Request<ServerSentEvent>(path: "events")) {
+  let feed = Request<Data>(path: "events")
+  for try await event in network.stream(feed, as: .events(lastEventID: nil)) {
     show("\(event.type): \(event.data)")  // reconnects with Last-Event-ID when dropped
   }
   struct Reading: Decodable, Sendable { let celsius: Double }
-  for try await reading in network.stream(Request<Reading>(path: "sensors/feed")) {
+  let sensors = Request<Data>(path: "sensors/feed")
+  for try await reading in network.stream(sensors, as: .jsonLines(Reading.self)) {
     show("\(reading.celsius) °C")  // one value per line of newline-delimited JSON
   }
   // snippet.end

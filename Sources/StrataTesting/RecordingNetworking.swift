@@ -67,12 +67,17 @@ public final class RecordingNetworking: Networking {
   /// Records `endpoint`, then hands out the script's answer — a JSON array of the stream's
   /// elements (`["a line", "another"]`, `[{"type": "message", "data": "hi"}]`) — one element
   /// at a time; a script that throws ends the stream with its error.
-  public func stream<E: Endpoint>(_ endpoint: E) -> ResponseStream<E.Response> {
+  /// `state` is told ``StreamState/closed`` once the script has answered.
+  public func stream<E: Endpoint, Element>(
+    _ endpoint: E, as format: StreamFormat<Element>,
+    state: (@Sendable (StreamState) -> Void)?
+  ) -> ResponseStream<Element> {
+    defer { state?(.closed) }
     do {
       let request = try record(endpoint.request)
       let answer = try script(request)
       do {
-        return ResponseStream(try JSONDecoder().decode([E.Response].self, from: Data(answer.utf8)))
+        return ResponseStream(try format.fake(Data(answer.utf8)))
       } catch {
         throw NetworkError(
           .decoding(.init(status: 200, codingPath: "", reason: "\(error)", bodyExcerpt: answer)),

@@ -300,11 +300,12 @@ struct DocCommentSampleTests {
 // Streams: an event stream and a stream of lines, each shown as an app would.
 private func show(_ parts: String...) {}
 
-private func streamSamples(_ network: NetworkService) async throws {
-  for try await event in network.stream(Request<ServerSentEvent>(path: "events")) {
+private func streamSamples(_ network: NetworkService, saved: String?) async throws {
+  let feed = Request<Data>(path: "events")
+  for try await event in network.stream(feed, as: .events(lastEventID: saved)) {
     show(event.type, event.data)
   }
-  for try await line in network.stream(Request<String>(path: "logs/tail")) {
+  for try await line in network.stream(Request<Data>(path: "logs/tail"), as: .lines) {
     show(line)
   }
 }

@@ -44,7 +44,9 @@ private struct Forwarding: HTTPTransport {
       }
       defer { writer.cancel() }
       var first: ServerSentEvent?
-      for try await event in service.stream(Request<ServerSentEvent>(path: "events?heartbeat=20")) {
+      for try await event in service.stream(
+        Request<Data>(path: "events?heartbeat=20"), as: .events())
+      {
         first = event
         break
       }

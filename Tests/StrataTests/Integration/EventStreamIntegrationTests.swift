@@ -42,7 +42,7 @@ import Testing
     }
     defer { writer.cancel() }
     var events: [ServerSentEvent] = []
-    for try await event in service.stream(Request<ServerSentEvent>(path: path)) {
+    for try await event in service.stream(Request<Data>(path: path), as: .events()) {
       events.append(event)
       if events.count == count { break }
     }
@@ -90,9 +90,9 @@ import Testing
         }
         try await Self.write(server, "after the big one")
       }
-      var request = Request<ServerSentEvent>(path: "events?big=10000000&heartbeat=20")
+      var request = Request<Data>(path: "events?big=10000000&heartbeat=20")
       request.maxResponseSize = 64 * 1024
-      var iterator = service.stream(request).makeAsyncIterator()
+      var iterator = service.stream(request, as: .events()).makeAsyncIterator()
       let event = try await iterator.next()
       #expect(event?.type == "posts.kept")
       try await writer.value
@@ -103,7 +103,7 @@ import Testing
     try await withSandbox(Self.keeping()) { server in
       var seen = 0
       for try await _ in sandboxService(server).stream(
-        Request<ServerSentEvent>(path: "events?contentType=application/json&heartbeat=20"))
+        Request<Data>(path: "events?contentType=application/json&heartbeat=20"), as: .events())
       {
         seen += 1
       }
@@ -115,7 +115,7 @@ import Testing
     try await withSandbox(Self.keeping()) { server in
       let error = await networkError {
         for try await _ in sandboxService(server, policy: .none).stream(
-          Request<ServerSentEvent>(path: "events?heartbeat=abc"))
+          Request<Data>(path: "events?heartbeat=abc"), as: .events())
         {}
       }
       #expect(error?.status == 400)
@@ -128,7 +128,8 @@ import Testing
     try await withSandbox(Self.keeping()) { server in
       let service = sandboxService(server)
       let reader = Task {
-        for try await _ in service.stream(Request<ServerSentEvent>(path: "events?heartbeat=60000"))
+        for try await _ in service.stream(
+          Request<Data>(path: "events?heartbeat=60000"), as: .events())
         {}
       }
       try await waitUntil("a stream connected") {
@@ -145,7 +146,7 @@ import Testing
       // The feed never ends: its first lines must be readable while it goes on.
       var lines: [String] = []
       for try await line in sandboxService(server).stream(
-        Request<String>(path: "events?heartbeat=20"))
+        Request<String>(path: "events?heartbeat=20"), as: .lines)
       {
         lines.append(line)
         if lines.count == 4 { break }

@@ -47,13 +47,15 @@ struct HTTPBinStreamContractTests {
   }
 
   @Test func jsonLinesDecodeOneValueEach() async throws {
-    let values = try await collect(try service().stream(Request<Streamed>(path: "stream/20")))
+    let values = try await collect(
+      try service().stream(Request<Streamed>(path: "stream/20"), as: .jsonLines(Streamed.self)))
     #expect(values.map(\.id) == Array(0..<20))
     #expect(values.allSatisfy { $0.url.hasSuffix("/stream/20") })
   }
 
   @Test func jsonLinesReadAsLinesAreEachWholeJSON() async throws {
-    let lines = try await collect(try service().stream(Request<String>(path: "stream/7")))
+    let lines = try await collect(
+      try service().stream(Request<String>(path: "stream/7"), as: .lines))
     #expect(lines.count == 7)
     for (number, line) in lines.enumerated() {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -68,7 +70,7 @@ struct HTTPBinStreamContractTests {
       try service().stream(
         Request<Data>(
           path: "drip", query: ["numbytes": "6", "duration": "1.2", "delay": "0", "code": "200"]
-        )))
+        ), as: .bytes))
     #expect(pieces.count > 1, "a piece per byte written, not the body at the end")
     #expect(Data(pieces.joined()) == Data(repeating: UInt8(ascii: "*"), count: 6))
   }
@@ -77,14 +79,16 @@ struct HTTPBinStreamContractTests {
   @Test func aDripReadAsLinesIsOneLineWithoutAnEnd() async throws {
     let lines = try await collect(
       try service().stream(
-        Request<String>(path: "drip", query: ["numbytes": "5", "duration": "0.5", "delay": "0"])))
+        Request<String>(path: "drip", query: ["numbytes": "5", "duration": "0.5", "delay": "0"]),
+        as: .lines))
     #expect(lines == ["*****"])
   }
 
   @Test func randomBytesInChunksArriveWhole() async throws {
     let pieces = try await collect(
       try service().stream(
-        Request<Data>(path: "stream-bytes/100000", query: ["chunk_size": "1000", "seed": "7"])))
+        Request<Data>(path: "stream-bytes/100000", query: ["chunk_size": "1000", "seed": "7"]),
+        as: .bytes))
     #expect(pieces.reduce(0) { $0 + $1.count } == 100_000)
   }
 
@@ -93,7 +97,7 @@ struct HTTPBinStreamContractTests {
     var request = Request<String>(path: "stream/5")
     request.maxResponseSize = 64  // each of httpbin's lines is a few hundred bytes
     do {
-      _ = try await collect(try service().stream(request))
+      _ = try await collect(try service().stream(request, as: .lines))
       Issue.record("a 64-byte limit let a longer line through")
     } catch let error as NetworkError {
       guard case .responseTooLarge(let limit) = error.kind else {
@@ -108,7 +112,8 @@ struct HTTPBinStreamContractTests {
   @Test(.timeLimit(.minutes(1)))  // a hang guard only
   func aSilentBodyEndsAtTheIdleTimeout() async throws {
     let stream = try service(idleTimeout: .seconds(1)).stream(
-      Request<Data>(path: "drip", query: ["numbytes": "2", "duration": "30", "delay": "0"]))
+      Request<Data>(path: "drip", query: ["numbytes": "2", "duration": "30", "delay": "0"]),
+      as: .bytes)
     do {
       _ = try await collect(stream)
       Issue.record("a body silent for 30 s outlived a 1 s idle timeout")

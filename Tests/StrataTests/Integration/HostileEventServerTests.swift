@@ -34,7 +34,7 @@ struct HostileEventServerTests {
     -> [ServerSentEvent]
   {
     var events: [ServerSentEvent] = []
-    for try await event in service.stream(Request<ServerSentEvent>(path: "events")) {
+    for try await event in service.stream(Request<Data>(path: "events"), as: .events()) {
       events.append(event)
       if events.count == count { break }
     }
@@ -86,9 +86,9 @@ struct HostileEventServerTests {
         : Self.events("data: after\n\n")
     }
     let service = Self.service(server)
-    var request = Request<ServerSentEvent>(path: "events")
+    var request = Request<Data>(path: "events")
     request.maxResponseSize = 64 * 1024
-    var iterator = service.stream(request).makeAsyncIterator()
+    var iterator = service.stream(request, as: .events()).makeAsyncIterator()
     #expect(try await iterator.next() == ServerSentEvent(data: "after"))
   }
 
@@ -108,7 +108,9 @@ struct HostileEventServerTests {
     let server = try CannedHTTPServer(response: Array(head.utf8) + body)
     struct Row: Decodable, Sendable { let n: Int }
     var (seen, last) = (0, -1)
-    for try await row in Self.service(server).stream(Request<Row>(path: "export")) {
+    for try await row in Self.service(server).stream(
+      Request<Row>(path: "export"), as: .jsonLines(Row.self))
+    {
       (seen, last) = (seen + 1, row.n)
     }
     #expect(seen == count && last == count - 1)
@@ -123,7 +125,7 @@ struct HostileEventServerTests {
           + "Content-Length: 100\r\n\r\none\ntwo\n").utf8))
     var lines: [String] = []
     let error = await networkError {
-      for try await line in Self.service(server).stream(Request<String>(path: "log")) {
+      for try await line in Self.service(server).stream(Request<String>(path: "log"), as: .lines) {
         lines.append(line)
       }
     }
@@ -147,7 +149,7 @@ struct HostileEventServerTests {
         retryPolicy: RetryPolicy(maxRetries: 1, baseDelay: .milliseconds(5))),
       transport: sharedTransport)
     let error = await networkError {
-      for try await _ in service.stream(Request<ServerSentEvent>(path: "events")) {}
+      for try await _ in service.stream(Request<Data>(path: "events"), as: .events()) {}
     }
     #expect(error?.kind == .transport(URLError(.timedOut)))
   }
@@ -187,9 +189,9 @@ struct HostileEventServerTests {
     let service = NetworkService(options: options, transport: sharedTransport)
     var numbers: [Int] = []
     var waited = false
-    var request = Request<ServerSentEvent>(path: "events")
+    var request = Request<Data>(path: "events")
     request.maxResponseSize = 64 * 1024  // a reader may fall 4 MiB behind, no more
-    for try await event in service.stream(request) {
+    for try await event in service.stream(request, as: .events()) {
       numbers.append(Int(event.data.prefix { $0 != " " }) ?? -1)
       if !waited {
         waited = true

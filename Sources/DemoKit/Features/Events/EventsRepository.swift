@@ -16,8 +16,6 @@ public final class APIEventsRepository: EventsRepository {
   public init(network: any Networking) { self.network = network }
 
   public func follow(after lastEventID: String?) -> ResponseStream<ServerSentEvent> {
-    var request = Request<ServerSentEvent>(path: "events")
-    if let lastEventID { request.headers["Last-Event-ID"] = lastEventID }
-    return network.stream(request)
+    network.stream(Request<Data>(path: "events"), as: .events(lastEventID: lastEventID))
   }
 }

@@ -25,16 +25,27 @@ public protocol Networking: Sendable {
   func download(_ download: Download, progress: (@Sendable (TransferProgress) -> Void)?)
     async throws -> NetworkResponse<URL>
 
-  /// The answer to `endpoint` as it arrives, read by its response type: `Data` pieces,
-  /// `String` lines, ``ServerSentEvent``s, or one decoded value per line of JSON.
-  /// Nothing is sent until the first element is asked for.
-  func stream<E: Endpoint>(_ endpoint: E) -> ResponseStream<E.Response>
+  /// The answer to `endpoint` as it arrives, read as `format` says: pieces, lines, one
+  /// decoded value per line of JSON, or server-sent events. Nothing is sent until the first
+  /// element is asked for.
+  /// - Parameter state: Told when the stream connects, opens and closes.
+  func stream<E: Endpoint, Element>(
+    _ endpoint: E, as format: StreamFormat<Element>,
+    state: (@Sendable (StreamState) -> Void)?
+  ) -> ResponseStream<Element>
 }
 
 extension Networking {
   /// ``send(_:progress:)`` without progress.
   public func send<E: Endpoint>(_ endpoint: E) async throws -> NetworkResponse<E.Response> {
     try await send(endpoint, progress: nil)
+  }
+
+  /// ``stream(_:as:state:)`` without telling its state.
+  public func stream<E: Endpoint, Element>(
+    _ endpoint: E, as format: StreamFormat<Element>
+  ) -> ResponseStream<Element> {
+    stream(endpoint, as: format, state: nil)
   }
 
   /// ``download(_:progress:)`` without progress.

@@ -10,68 +10,56 @@ import StrataConcurrency
 /// a reader instead of memory, an idle timeout instead of the overall deadline, and — for
 /// server-sent events — reconnection.
 extension NetworkService {
-  /// The answer to `endpoint` as it arrives, read by its response type:
-  /// - `Data`: the body's pieces as they come;
-  /// - `String`: its lines (`LF` or `CR LF`), as UTF-8 text;
-  /// - ``ServerSentEvent``: its events (`text/event-stream`, the WHATWG EventSource model),
-  ///   reconnecting when the connection drops — after the server's `retry:` (at most the
-  ///   retry policy's `maxDelay`), else the policy's backoff — with `Last-Event-ID`, until
-  ///   the reader stops; a `204` or another content type ends it cleanly;
-  /// - any other `Decodable`: one value per line of newline-delimited JSON
-  ///   (`application/x-ndjson`, `application/jsonl`).
+  /// The answer to `endpoint` as it arrives, read as `format` says: ``StreamFormat/bytes``,
+  /// ``StreamFormat/lines``, ``StreamFormat/jsonLines(_:)`` or
+  /// ``StreamFormat/events(lastEventID:)``. The endpoint says what to ask; its response type
+  /// is not used.
   ///
   /// ```swift
-  /// for try await line in network.stream(Request<String>(path: "logs/tail")) {
-  ///   show(line)
+  /// let feed = Request<Data>(path: "events")
+  /// for try await event in network.stream(feed, as: .events(lastEventID: saved)) {
+  ///   show(event.type, event.data)
   /// }
   /// ```
   ///
-  /// The request's `maxResponseSize` limits each line or event, not the body: a longer line
-  /// ends the stream with ``NetworkError/Kind/responseTooLarge(limit:)`` (an event's is
-  /// skipped, as the EventSource model drops what it cannot dispatch). A reader that falls
-  /// more than twice that (at least 4 MiB) behind ends a stream of pieces, lines or values
-  /// the same way; an event stream whose events carry ids instead drops the connection and,
-  /// once the reader has caught up, reconnects with the last id it handed over (every event
-  /// once, where the server honours `Last-Event-ID`). Between bytes the service's
-  /// ``NetworkOptions/idleTimeout`` applies; the overall deadline only when the request sets
-  /// its own. Attempts before the first byte are retried as a `send`'s are; once bytes have
-  /// arrived an attempt is never repeated (an event stream reconnects instead, with
-  /// `Last-Event-ID`). What arrives after the session it was opened in has ended is not
-  /// delivered: the stream ends with ``NetworkError/Unauthorized/sessionEnded``.
-  public func stream<E: Endpoint>(_ endpoint: E) -> ResponseStream<E.Response> {
+  /// The request's `maxResponseSize` limits each line or event, never the body or a length
+  /// the server announces: a longer line ends the stream with
+  /// ``NetworkError/Kind/responseTooLarge(limit:)`` (an event's is skipped, as the EventSource
+  /// model drops what it cannot dispatch). A reader that falls more than twice that (at least
+  /// 4 MiB) behind ends a stream of pieces, lines or values the same way; an event stream
+  /// whose events carry ids instead drops the connection and, once the reader has caught up,
+  /// reconnects with the last id it handed over (every event once, where the server honours
+  /// `Last-Event-ID`). Between bytes the service's ``NetworkOptions/idleTimeout`` applies;
+  /// the overall deadline only when the request sets its own. Attempts before the first byte
+  /// are retried as a `send`'s are; once bytes have arrived an attempt is never repeated (an
+  /// event stream reconnects instead). What arrives after the session it was opened in has
+  /// ended is not delivered: the stream ends with ``NetworkError/Unauthorized/sessionEnded``.
+  /// - Parameter state: Told when the stream connects, opens and closes (on the transport's
+  ///   thread, in order; ``StreamState/closed`` last and once).
+  public func stream<E: Endpoint, Element>(
+    _ endpoint: E, as format: StreamFormat<Element>,
+    state: (@Sendable (StreamState) -> Void)?
+  ) -> ResponseStream<Element> {
     var request = endpoint.request
     let limit = max(1, request.maxResponseSize ?? options.maxResponseSize)
-    let stream: Any
-    switch E.Response.self {
-    case is Data.Type: stream = openStream(request, ChunkParser(), limit: limit)
-    case is String.Type: stream = openStream(request, LineParser(maxLength: limit), limit: limit)
-    case is ServerSentEvent.Type:
-      // Asked for by its own type: a server that negotiates on `Accept` would answer JSON.
-      request.acceptIfUnset("text/event-stream")
-      stream = openStream(request, EventParser(maxLength: limit), limit: limit)
-    default:
-      request.acceptIfUnset("application/x-ndjson, application/jsonl, application/json;q=0.5")
-      return openStream(
-        request,
-        JSONLineParser(maxLength: limit) { [self] line in
-          try decode(E.Response.self, line, status: 200, contentType: "application/json")
-        }, limit: limit)
-    }
-    return stream as? ResponseStream<E.Response>
-      ?? ResponseStream([], ending: NetworkError(.invalidResponse))
+    // Asked for by its own type: a server that negotiates on `Accept` would answer JSON.
+    request.acceptIfUnset(format.accept)
+    return openStream(request, format.parser(self, limit), limit: limit, state: state)
   }
 
   private func openStream<Response, Parser: StreamParser>(
-    _ request: Request<Response>, _ parser: Parser, limit: Int
+    _ request: Request<Response>, _ parser: Parser, limit: Int,
+    state: (@Sendable (StreamState) -> Void)?
   ) -> ResponseStream<Parser.Element> {
     let label = Self.label(request.method, request.path)
     let channel = StreamChannel<Parser.Element>(capacity: max(2 * limit, 4 << 20))
-    let sink = StreamSink(parser, channel: channel)
+    let sink = StreamSink(parser, channel: channel, state: state)
     let session = StreamSession()
     let source = StreamSource(
       channel: channel,
       producer: { channel in
         Task { [self] in
+          defer { sink.tell(.closed) }
           do {
             try await produce(request, label: label, into: sink, session: session)
             channel.finish()
@@ -97,6 +85,7 @@ extension NetworkService {
     var quiet = 0  // connections in a row that brought no element
     while true {
       sink.startConnection()
+      sink.tell(.connecting)
       var failure: NetworkError?
       do {
         let status = try await connect(request, label: label, into: sink, session: session)
@@ -126,6 +115,7 @@ extension NetworkService {
       logger.info(
         "\(label): connection ended\(failure.map { " (\(Self.reason($0)))" } ?? ""); reconnecting in \(delay.shortDescription)"
       )
+      sink.tell(.connecting)
       try await clock.sleep(for: delay)
     }
   }

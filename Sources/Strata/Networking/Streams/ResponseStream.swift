@@ -1,6 +1,6 @@
 import Foundation
 
-/// An answer read as it arrives (``NetworkService/stream(_:)``): its pieces, lines, JSON
+/// An answer read as it arrives (``NetworkService/stream(_:as:state:)``): its pieces, lines, JSON
 /// values or server-sent events, in order. Nothing is sent until the first element is asked
 /// for; the request ends when the reading task is cancelled, when the loop stops, or when
 /// the stream is released. One reader: two iterators share one stream's elements.

@@ -1,13 +1,8 @@
 import Foundation
 
 /// One event of a `text/event-stream` answer, as the WHATWG EventSource model dispatches it:
-/// read with ``NetworkService/stream(_:)`` on a `Request<ServerSentEvent>`.
-/// ```swift
-/// for try await event in network.stream(Request<ServerSentEvent>(path: "events")) {
-///   show(event.type, event.data)
-/// }
-/// ```
-public struct ServerSentEvent: Sendable, Equatable, Codable {
+/// read with ``NetworkService/stream(_:as:state:)`` as ``StreamFormat/events(lastEventID:)``.
+public struct ServerSentEvent: Sendable, Equatable {
   /// The `event:` field, or `message` when the event names none.
   public var type: String
   /// The `data:` lines, joined with a line feed.

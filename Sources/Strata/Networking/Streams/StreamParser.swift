@@ -4,10 +4,9 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// What a streamed answer's pieces become, one reader per element type of
-/// ``NetworkService/stream(_:)``: the pieces as they came (`Data`), lines (`String`), the
-/// values of JSON lines (any other `Decodable`), or server-sent events.
-protocol StreamParser: Sendable {
+/// What a streamed answer's pieces become, one reader per ``StreamFormat``: the pieces as
+/// they came, lines, the values of JSON lines, or server-sent events.
+protocol StreamParser<Element>: Sendable {
   associatedtype Element: Sendable
   /// Whether the stream reconnects when its connection ends (event streams do).
   static var reconnects: Bool { get }

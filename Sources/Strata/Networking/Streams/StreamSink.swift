@@ -34,13 +34,30 @@ final class StreamSink<Parser: StreamParser>: ResponseBodySink {
     /// The reader fell behind on this connection and what was not handed over can be asked
     /// for again from ``handedUpTo``.
     var fellBehind = false
+    /// What the stream's observer was last told.
+    var told: StreamState?
   }
 
   let channel: StreamChannel<Parser.Element>
   private let state: Lock<State>
+  private let observer: (@Sendable (StreamState) -> Void)?
 
-  init(_ parser: Parser, channel: StreamChannel<Parser.Element>) {
-    (state, self.channel) = (Lock(State(parser: parser)), channel)
+  init(
+    _ parser: Parser, channel: StreamChannel<Parser.Element>,
+    state observer: (@Sendable (StreamState) -> Void)? = nil
+  ) {
+    (state, self.channel, self.observer) = (Lock(State(parser: parser)), channel, observer)
+  }
+
+  /// Tells the stream's observer of `new`, once per change and nothing after ``StreamState/closed``.
+  func tell(_ new: StreamState) {
+    guard let observer else { return }
+    let changed = state.withLock { state -> Bool in
+      guard state.told != new, state.told != .closed else { return false }
+      state.told = new
+      return true
+    }
+    if changed { observer(new) }
   }
 
   /// - Throws: for a `2xx` the parser does not read, so the transfer stops at once (such a
@@ -56,6 +73,7 @@ final class StreamSink<Parser: StreamParser>: ResponseBodySink {
       return state.taken
     }
     guard accepted else { throw NetworkError(.invalidResponse) }
+    tell(.open)
     return true
   }
 

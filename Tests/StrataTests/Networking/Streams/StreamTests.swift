@@ -28,13 +28,19 @@ struct StreamTests {
     }
     let service = makeService(transport)
     var users: [TestUser] = []
-    for try await user in service.stream(Request<TestUser>(path: "feed")) { users.append(user) }
+    for try await user in service.stream(
+      Request<TestUser>(path: "feed"), as: .jsonLines(TestUser.self))
+    { users.append(user) }
     #expect(users.map(\.id) == [1, 2])
     var lines: [String] = []
-    for try await line in service.stream(Request<String>(path: "feed")) { lines.append(line) }
+    for try await line in service.stream(Request<String>(path: "feed"), as: .lines) {
+      lines.append(line)
+    }
     #expect(lines.count == 2)
     var bytes = 0
-    for try await chunk in service.stream(Request<Data>(path: "feed")) { bytes += chunk.count }
+    for try await chunk in service.stream(Request<Data>(path: "feed"), as: .bytes) {
+      bytes += chunk.count
+    }
     #expect(bytes == 50)
   }
 
@@ -46,7 +52,9 @@ struct StreamTests {
       })
     var seen = 0
     let error = await networkError {
-      for try await _ in service.stream(Request<TestUser>(path: "feed")) { seen += 1 }
+      for try await _ in service.stream(
+        Request<TestUser>(path: "feed"), as: .jsonLines(TestUser.self))
+      { seen += 1 }
     }
     #expect(seen == 1)
     guard case .decoding(let failure) = error?.kind else {
@@ -61,7 +69,7 @@ struct StreamTests {
     // Lines, not events: an event stream reconnects at once when a mock answer ends.
     let transport = MockTransport { request, _ in try answer(request, "x\n", type: "text/plain") }
     let service = makeService(transport)
-    let stream = service.stream(Request<String>(path: "lines"))
+    let stream = service.stream(Request<String>(path: "lines"), as: .lines)
     #expect(transport.requestCount == 0)
     var iterator = stream.makeAsyncIterator()
     #expect(try await iterator.next() == "x")
@@ -78,7 +86,7 @@ struct StreamTests {
     let clock = ManualClock()
     let service = makeService(transport, clock: clock)
     var events: [ServerSentEvent] = []
-    for try await event in service.stream(Request<ServerSentEvent>(path: "events")) {
+    for try await event in service.stream(Request<Data>(path: "events"), as: .events()) {
       events.append(event)
       if events.count == 3 { break }
     }
@@ -95,7 +103,7 @@ struct StreamTests {
     let policy = RetryPolicy(maxRetries: 2, maxDelay: .seconds(7))
     let service = makeService(transport, clock: clock, policy: policy)
     var seen = 0
-    for try await _ in service.stream(Request<ServerSentEvent>(path: "events")) {
+    for try await _ in service.stream(Request<Data>(path: "events"), as: .events()) {
       seen += 1
       if seen == 3 { break }
     }
@@ -116,7 +124,7 @@ struct StreamTests {
       maxRetries: 3, baseDelay: .seconds(1), maxDelay: .seconds(30), jitter: .none)
     let service = makeService(transport, clock: clock, policy: policy)
     let error = await networkError {
-      for try await _ in service.stream(Request<ServerSentEvent>(path: "events")) {}
+      for try await _ in service.stream(Request<Data>(path: "events"), as: .events()) {}
     }
     #expect(error != nil, "ended after the quiet connections")
     // Two connections with an event each: the floor; then three quiet ones: 1 s, 2 s, 4 s.
@@ -133,18 +141,82 @@ struct StreamTests {
       try answer(request, request.url?.path == "/events" ? "data: a\n\n" : "{\"id\":1}\n")
     }
     let service = makeService(transport, clock: ManualClock())
-    for try await _ in service.stream(Request<ServerSentEvent>(path: "events")) { break }
+    for try await _ in service.stream(Request<Data>(path: "events"), as: .events()) { break }
     struct Row: Decodable, Sendable { let id: Int }
-    for try await _ in service.stream(Request<Row>(path: "rows")) {}
-    var own = Request<ServerSentEvent>(path: "events")
+    for try await _ in service.stream(Request<Row>(path: "rows"), as: .jsonLines(Row.self)) {}
+    var own = Request<Data>(path: "events")
     own.headers["accept"] = "text/event-stream, application/json;q=0.1"
-    for try await _ in service.stream(own) { break }
+    for try await _ in service.stream(own, as: .events()) { break }
+    for try await _ in service.stream(Request<Data>(path: "rows"), as: .lines) {}
+    for try await _ in service.stream(Request<Data>(path: "rows"), as: .bytes) {}
     let accepts = transport.requests.map { $0.value(forHTTPHeaderField: "Accept") }
     #expect(
       accepts == [
         "text/event-stream", "application/x-ndjson, application/jsonl, application/json;q=0.5",
-        "text/event-stream, application/json;q=0.1",
+        "text/event-stream, application/json;q=0.1", "text/plain, */*;q=0.5", "*/*",
       ])
+  }
+
+  /// The first connection asks for what follows the id the reader saw last; a reconnection
+  /// asks for what follows the last one the stream gave.
+  @Test func theFirstLastEventIDIsTheCallers() async throws {
+    let transport = MockTransport { request, number in
+      try answer(request, number == 1 ? "id: 8\ndata: a\n\ndata: b\n\n" : "data: c\n\n")
+    }
+    let service = makeService(transport, clock: ManualClock())
+    var events: [ServerSentEvent] = []
+    let feed = Request<Data>(path: "events")
+    for try await event in service.stream(feed, as: .events(lastEventID: "7")) {
+      events.append(event)
+      if events.count == 3 { break }
+    }
+    #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") } == ["7", "8"])
+    #expect(events.map(\.id) == ["8", "8", "8"], "an event without an id carries the last one")
+    for try await _ in service.stream(feed, as: .events(lastEventID: "")) { break }
+    #expect(transport.requests.last?.value(forHTTPHeaderField: "Last-Event-ID") == nil)
+  }
+
+  /// The observer is told each change once, in order: connecting, open, and on a dropped
+  /// connection connecting again; closed last, once, also when the reader stops.
+  @Test func anEventStreamsStateIsToldAtEachChange() async throws {
+    let transport = MockTransport { request, number in
+      number == 2
+        ? try answer(request, "busy", status: 503, type: "text/plain")
+        : try answer(request, "data: \(number)\n\n")
+    }
+    let states = Lock<[StreamState]>([])
+    let service = makeService(transport, clock: ManualClock())
+    var seen: [String] = []
+    // Leaving the loop releases the stream (held by nothing else), which ends it.
+    for try await event in service.stream(
+      Request<Data>(path: "events"), as: .events(),
+      state: { state in states.withLock { $0.append(state) } })
+    {
+      seen.append(event.data)
+      if seen.count == 2 { break }
+    }
+    #expect(seen == ["1", "3"])
+    try await waitUntil("closed") { states.withLock { $0.last == .closed } }
+    let told = states.withLock { $0 }
+    // A third connection may have begun before the reader left: it never opened.
+    #expect(
+      told == [.connecting, .open, .connecting, .open, .closed]
+        || told == [.connecting, .open, .connecting, .open, .connecting, .closed],
+      "a 503 retried before the first byte never opens: \(told)")
+  }
+
+  /// A stream that cannot open (a 404 for lines) goes from connecting to closed.
+  @Test func aStreamThatNeverOpensIsConnectingThenClosed() async throws {
+    let transport = MockTransport { request, _ in
+      try answer(request, "gone", status: 404, type: "text/plain")
+    }
+    let states = Lock<[StreamState]>([])
+    let stream = makeService(transport).stream(Request<Data>(path: "log"), as: .lines) {
+      state in states.withLock { $0.append(state) }
+    }
+    #expect(await networkError { for try await _ in stream {} }?.status == 404)
+    try await waitUntil("closed") { states.withLock { $0.last == .closed } }
+    #expect(states.withLock { $0 } == [.connecting, .closed])
   }
 
   @Test func theReconnectionDelayRule() {
@@ -165,7 +237,7 @@ struct StreamTests {
     let clock = ManualClock()
     let service = makeService(transport, clock: clock, policy: RetryPolicy(maxRetries: 3))
     let error = await networkError {
-      for try await _ in service.stream(Request<ServerSentEvent>(path: "events")) {}
+      for try await _ in service.stream(Request<Data>(path: "events"), as: .events()) {}
     }
     #expect(error?.description == "GET /events: network error: the connection was lost")
     #expect(transport.requestCount == 4)
@@ -177,7 +249,8 @@ struct StreamTests {
         try answer(request, status == 204 ? "" : "{}", status: status, type: type)
       }
       var seen = 0
-      for try await _ in makeService(transport).stream(Request<ServerSentEvent>(path: "events")) {
+      for try await _ in makeService(transport).stream(Request<Data>(path: "events"), as: .events())
+      {
         seen += 1
       }
       #expect(seen == 0)
@@ -192,7 +265,7 @@ struct StreamTests {
         ? try answer(request, "data: mine\n\n") : try answer(request, "", status: 401)
     }
     let service = makeService(transport, authenticator: auth)
-    var iterator = service.stream(Request<ServerSentEvent>(path: "events", requiresAuth: true))
+    var iterator = service.stream(Request<Data>(path: "events", requiresAuth: true), as: .events())
       .makeAsyncIterator()
     #expect(try await iterator.next()?.data == "mine")
     #expect(auth.refreshCount == 1)
@@ -214,7 +287,7 @@ struct StreamTests {
     var seen: [String] = []
     let error = await networkError {
       for try await event in service.stream(
-        Request<ServerSentEvent>(path: "events", requiresAuth: true))
+        Request<Data>(path: "events", requiresAuth: true), as: .events())
       {
         seen.append(event.data)
         firstTaken.open()
@@ -232,7 +305,7 @@ struct StreamTests {
       options: options,
       transport: MockTransport { request, _ in try answer(request, "data: a\n\ndata: b\n\n") },
       clock: ManualClock())
-    var iterator = service.stream(Request<ServerSentEvent>(path: "events")).makeAsyncIterator()
+    var iterator = service.stream(Request<Data>(path: "events"), as: .events()).makeAsyncIterator()
     _ = try await iterator.next()
     _ = try await iterator.next()
     try await waitUntil("the first connection's record") { !records.withLock { $0.isEmpty } }
