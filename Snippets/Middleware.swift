@@ -25,6 +25,6 @@ let api = try config.url("API")
 var options = try NetworkOptions(config: config, baseURL: api)
 // DefaultHeaders adds fixed fields, and masks the values of secret ones (X-Api-Key, …).
 options.middleware = [DefaultHeaders(["X-Client": "MyApp"]), ClientVersion(version: "1.4.2")]
-options.onRequestRecord = { record in  // every attempt: status, duration, the coming retry
+options.observer = CallObserver { record in  // every attempt: status, duration, the coming retry
   if let retry = record.retry { print("retrying:", retry) }
 }

@@ -55,7 +55,7 @@ func run() async throws {
   // Where the API explains a refusal: DummyJSON says `{"message": "Invalid credentials"}`,
   // which then reads "HTTP 400: Invalid credentials", not "HTTP 400 Bad Request (33 bytes)".
   options.serverMessageFormat = .jsonField("message")
-  options.onRequestRecord = { record in
+  options.observer = CallObserver { record in
     guard let retry = record.retry else { return }
     log.notice(
       "\(record.request): retry \(retry.number)/\(retry.maxRetries) in \(Int(retry.delayMilliseconds)) ms"

@@ -7,10 +7,9 @@ import Strata
 public enum DemoContainer {
   /// - Parameter config: The configuration; `API` must be a URL (the CLI substitutes the sandbox's).
   /// - Parameter environment: For the token file location.
-  /// - Parameter middleware: Run last for every attempt, after the app's own (the CLI's
-  ///   `--har` recorder sees each request as it is sent).
-  /// - Parameter onRequestRecord: Told every request attempt's record (the CLI's `--http-log`, and
-  ///   its "retrying in 2s (2/3)…" line before a retry wait).
+  /// - Parameter observer: Told every request attempt's and cache answer's record (the CLI's
+  ///   `--http-log`, its `--har` recorder, and its "retrying in 2s (2/3)…" line before a
+  ///   retry wait).
   /// - Parameter now: Wall-clock time, for token expiry and the HTTP cache's ages (tests share
   ///   one clock with a sandbox).
   /// - Parameter connectivityMonitor: Says whether there is a network route (default: the platform's;
@@ -20,8 +19,7 @@ public enum DemoContainer {
   ///   (`FEATURE_COMMENTS`, `FEATURE_OFFLINE`) has nothing registered.
   public static func make(
     config: Config, environment: [String: String] = ProcessInfo.processInfo.environment,
-    middleware: [any HTTPMiddleware] = [],
-    onRequestRecord: (@Sendable (RequestRecord) -> Void)? = nil,
+    observer: CallObserver? = nil,
     now: @escaping @Sendable () -> Date = { Date() },
     connectivityMonitor: (any ConnectivityMonitor)? = nil,
     analytics: any Analytics = NoAnalytics()
@@ -35,7 +33,7 @@ public enum DemoContainer {
     let features = (try? FeatureFlags(config: config)) ?? .allOn
 
     registerServices(
-      container, config: config, middleware: middleware, onRequestRecord: onRequestRecord,
+      container, config: config, observer: observer,
       connectivityMonitor: connectivityMonitor, now: now)
     registerSession(container, environment: environment, now: now)
     let setting = FeatureSetting(features: features, environment: environment, now: now)
@@ -52,8 +50,7 @@ public enum DemoContainer {
 
   /// Configuration, connectivity, the HTTP stack and the API's origin.
   private static func registerServices(
-    _ container: DependencyContainer, config: Config, middleware: [any HTTPMiddleware],
-    onRequestRecord: (@Sendable (RequestRecord) -> Void)?,
+    _ container: DependencyContainer, config: Config, observer: CallObserver?,
     connectivityMonitor: (any ConnectivityMonitor)?, now: @escaping @Sendable () -> Date
   ) {
     container.register(Config.self, scope: .singleton) { _ in config }
@@ -69,8 +66,7 @@ public enum DemoContainer {
     container.register(NetworkOptions.self, scope: .singleton) { c in
       let config = try c.resolve(Config.self)
       var configuration = try NetworkOptions(config: config, baseURL: config.url(.api), now: now)
-      configuration.onRequestRecord = onRequestRecord
-      configuration.middleware += middleware
+      configuration.observer = observer
       configuration.credentialRejection = .dummyJSON
       configuration.serverMessageFormat = .dummyJSON
       configuration.connectivity = try c.resolve(Connectivity.self)

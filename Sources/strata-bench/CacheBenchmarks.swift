@@ -95,7 +95,7 @@ enum CacheBenchmarks {
     let bytes = Bytes()
     var options = NetworkOptions(baseURL: server.baseURL)
     options.cache = HTTPCache()
-    options.onRequestRecord = { bytes.record($0) }
+    options.observer = CallObserver { bytes.record($0) }
     let service = NetworkService(options: options)
     // The sandbox tags every answer (weak ETag) and, with these faults, says it is fresh.
     for path in ["/users/1", "/users"] {

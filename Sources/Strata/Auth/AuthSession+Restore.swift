@@ -32,8 +32,8 @@ extension AuthSession {
   }
 
   /// Takes in what the store holds now where it may have changed since it was last read here:
-  /// a store that was locked (read until it opens), or a ``FileTokenStore`` another process
-  /// wrote.
+  /// a store that was locked (read until it opens), or one another process wrote (its
+  /// ``TokenStore/stamp()`` changed).
   func followStore() {
     if restorePending {
       let restored = Self.restore(from: store, origin: origin)
@@ -44,10 +44,9 @@ extension AuthSession {
       }
       return
     }
-    guard let file = store as? FileTokenStore else { return }
-    let version = file.version()
-    guard version != storedVersion else { return }
-    storedVersion = version
+    let stamp = store.stamp()
+    guard stamp != storedStamp else { return }
+    storedStamp = stamp
     let stored = Self.restore(from: store, origin: origin).credentials
     guard stored?.account != credentials?.account else {
       if let stored { credentials = stored }  // a refresh there: its tokens

@@ -1,4 +1,5 @@
 import Foundation
+import StrataConcurrency
 
 /// The signed-in session for one API origin: holds credentials, hands access tokens to
 /// `NetworkService` (only for requests to that origin), and refreshes them — once for any number
@@ -34,30 +35,35 @@ public actor AuthSession: Authenticator {
   /// The API that issued the session; its tokens are sent nowhere else.
   public nonisolated let origin: Origin
   let store: any TokenStore
-  private let refresher: Refresh?
-  private let options: Options
-  private let clock: any MonotonicClock
-  private let now: @Sendable () -> Date
+  let refresher: Refresh?
+  let options: Options
+  let clock: any MonotonicClock
+  let now: @Sendable () -> Date
   /// Where the service keeps answers: the signed-in account's are removed when it signs out.
   private let cache: HTTPCache?
   /// What a refresh (which holds the cross-process lock) runs as, so a suspension ends it.
-  private let activity: any ExpiringActivity
+  let activity: any ExpiringActivity
   let broadcaster = EventBroadcaster<AuthEvent>()
   var credentials: Credentials?
   /// The refresh under way, and the session (generation) it belongs to.
-  private var inFlight: (generation: Int, task: Task<Void, any Error>)?
-  private var refreshTimes: [Duration] = []
+  var inFlight: (generation: Int, task: Task<Void, any Error>)?
+  var refreshTimes: [Duration] = []
   /// Bumped by sign-in and sign-out: a refresh finishing afterwards is discarded; its waiters
-  /// get the new session's answer.
-  var generation = 0
-  /// The session file's version last read (``FileTokenStore/version()``): another process's
-  /// change when it differs.
-  var storedVersion: String?
+  /// get the new session's answer. Kept outside the actor so a ``SessionMark`` can compare
+  /// it without a hop.
+  private nonisolated let generations = Lock(0)
+  var generation: Int {
+    get { generations.withLock { $0 } }
+    set { generations.withLock { $0 = newValue } }
+  }
+  /// The store's stamp last read (``TokenStore/stamp()``): another process's change when it
+  /// differs.
+  var storedStamp: String?
   /// The store could not be read when this session was made (``TokenStoreLocked``): it is read
   /// again when next asked whose session this is.
   var restorePending = false
   /// How many refresh calls were made (for diagnostics and tests).
-  package private(set) var refreshCount = 0
+  package internal(set) var refreshCount = 0
 
   /// Creates a session for the API at `origin`, restoring credentials from `store` when that
   /// origin issued them (ones bound elsewhere, or to no origin, are ignored and never sent).
@@ -103,7 +109,7 @@ public actor AuthSession: Authenticator {
   ) {
     (self.activity, self.cache, self.origin, self.store) = (activity, cache, origin, store)
     (self.options, self.clock, self.now, self.refresher) = (options, clock, now, refresh)
-    storedVersion = (store as? FileTokenStore)?.version()
+    storedStamp = store.stamp()
     let restored = Self.restore(from: store, origin: origin)
     (credentials, restorePending) = (restored.credentials, restored.locked)
   }
@@ -116,8 +122,8 @@ public actor AuthSession: Authenticator {
   /// Whose session this is (``Credentials/owner``): the account the HTTP cache keeps its
   /// answers under, or ``DataOwner/device`` when signed out or the credentials name none.
   ///
-  /// Read afresh where another process may change the session (a ``FileTokenStore``): when
-  /// the file changed since this session last read it, an account it no longer names has
+  /// Read afresh where another process may change the session (its store's
+  /// ``TokenStore/stamp()`` changed since this session last read it): an account it no longer names has
   /// signed out — here too (`.signedOut(.endedElsewhere)`) — and one it names now is adopted.
   /// So work for an account (a store's sync, a read to keep) stops at a sign-out in any
   /// process, at the cost of one `lstat` per question.
@@ -153,6 +159,7 @@ public actor AuthSession: Authenticator {
       end(.switchedAccount)
     }
     try store.save(bound)
+    storedStamp = store.stamp()  // this process's own change: nothing to follow
     self.credentials = bound
     generation += 1
     refreshTimes.removeAll()
@@ -173,7 +180,7 @@ public actor AuthSession: Authenticator {
     var unreadable = false
     if credentials == nil, named == nil {
       do {
-        unreadable = try store.load() == nil && (store as? FileTokenStore)?.version() != nil
+        unreadable = try store.load() == nil && store.stamp() != nil
       } catch is TokenStoreLocked {
         // Locked, not damaged (`unreadable` stays false): whose it is shows after the unlock.
       } catch {
@@ -184,6 +191,7 @@ public actor AuthSession: Authenticator {
     do { try store.clear() } catch {
       Log.auth.error("could not clear stored credentials: \(error)")
     }
+    storedStamp = store.stamp()
     if let named, named != credentials?.account {
       cache?.removeAll(.account(named))
     } else if named == nil, unreadable {
@@ -202,40 +210,29 @@ public actor AuthSession: Authenticator {
     broadcaster.yield(.signedOut(reason))
   }
 
-  /// Ends the session after the server rejected `rejected`, clearing the store only if it still
-  /// holds them: another process may have stored newer credentials, which are adopted instead.
-  /// - Returns: False when newer credentials were adopted and the session goes on.
-  @discardableResult
-  private func discard(_ rejected: Credentials, _ reason: SignOutReason) -> Bool {
-    if adoptNewer(than: rejected) { return false }
-    if (try? store.load())?.refreshToken == rejected.refreshToken {
-      do { try store.clear() } catch {
-        Log.auth.error("could not clear stored credentials: \(error)")
-      }
-    }
-    end(reason)
-    return true
-  }
-
-  /// Takes the stored credentials when another process replaced `rejected` with newer ones
-  /// for this origin (same session, so no generation change).
-  private func adoptNewer(than rejected: Credentials) -> Bool {
-    guard let stored = try? store.load(), stored.origin == origin,
-      stored.accessToken != rejected.accessToken
-    else { return false }
-    KnownSecrets.register([stored.accessToken, stored.refreshToken])
-    credentials = stored
-    Log.auth.info("using the access token another process refreshed")
-    broadcaster.yield(.refreshed)
-    return true
-  }
-
   // MARK: Authenticator
+
+  /// The session to send a request in (see ``Authenticator/session()``): the store followed,
+  /// the token refreshed first when it expires within the skew, and a mark that tells
+  /// without a hop whether this session still holds — the same generation here, and the
+  /// store unchanged or still naming the same owner (a refresh in another process keeps it).
+  /// - Throws: A retryable ``NetworkError`` when a needed refresh failed without a rejection.
+  public func session() async throws -> SessionMark {
+    followStore()
+    let token = try await accessToken()
+    // Read after the refresh's suspension: the token and the owner are one session's (a
+    // token refreshed meanwhile by another call of the same session is the one to send).
+    let owner = DataOwner(account: credentials?.account)
+    let (generation, stamp, store, generations) = (generation, storedStamp, store, generations)
+    return SessionMark(token: token == nil ? nil : credentials?.accessToken, owner: owner) {
+      guard generations.withLock({ $0 }) == generation else { return false }
+      return store.stamp() == stamp || store.storedOwner() == owner
+    }
+  }
 
   /// The access token, refreshed first when it expires within the skew.
   /// - Returns: The token, or nil when signed out.
-  /// - Throws: A retryable ``NetworkError`` when a needed refresh failed without a rejection.
-  public func accessToken() async throws -> String? {
+  private func accessToken() async throws -> String? {
     guard let current = credentials else { return nil }
     guard let expiresAt = current.expiresAt,
       expiresAt.timeIntervalSince(now()) < options.expirySkew.inSeconds
@@ -250,117 +247,6 @@ public actor AuthSession: Authenticator {
       throw CancellationError()
     } catch {
       return nil  // the refresh was rejected and the session signed out
-    }
-  }
-
-  /// Ends the session when the server rejects the token it just refreshed (see
-  /// ``Authenticator/rejected(refreshedToken:)``); a session that has moved on is kept.
-  public func rejected(refreshedToken: String) async {
-    guard let current = credentials, current.accessToken == refreshedToken else { return }
-    Log.auth.notice("the server rejected a freshly refreshed token; signing out")
-    _ = discard(current, .tokenRejected)
-  }
-
-  /// Refreshes the token after a 401 (see ``Authenticator/refresh(rejectedToken:)``).
-  ///
-  /// One refresh runs at a time for any number of callers, and across processes sharing the
-  /// store (its refresh lock is held, and the store re-read, before the refresh token is
-  /// spent). Only a definitive rejection of the refresh (400, 401, 403) ends the session;
-  /// anything else keeps it and throws a retryable error. A caller whose session changed
-  /// while it waited gets the new session's token, or `unauthorized` after a sign-out.
-  /// - Parameter rejectedToken: The token the failed request carried.
-  /// - Returns: The token to retry with.
-  /// - Throws: ``NetworkError/Unauthorized`` or a retryable ``NetworkError``.
-  public func refresh(rejectedToken: String) async throws -> String {
-    // The caller held a token, so no session now means its session ended meanwhile.
-    guard let current = credentials else { throw NetworkError.unauthorized(.sessionEnded) }
-    if current.accessToken != rejectedToken { return current.accessToken }
-    let startedIn = generation
-    let task: Task<Void, any Error>
-    if let inFlight, inFlight.generation == startedIn {
-      task = inFlight.task
-    } else {
-      let time = clock.now()
-      refreshTimes.removeAll { time - $0 >= options.refreshWindow }
-      guard refreshTimes.count < options.maxRefreshes else {
-        Log.auth.error(
-          "\(refreshTimes.count) refreshes within \(options.refreshWindow): refresh loop, signing out"
-        )
-        discard(current, .refreshLoop)
-        throw NetworkError.unauthorized(.refreshRejected)
-      }
-      guard let refresher else {
-        discard(current, .refreshRejected)
-        throw NetworkError.unauthorized(.refreshRejected)
-      }
-      refreshTimes.append(time)
-      refreshCount += 1
-      task = Task { [activity] in
-        try await activity.run("token refresh") {
-          try await self.refresh(current, using: refresher, generation: startedIn)
-        }
-      }
-      inFlight = (startedIn, task)
-    }
-    let outcome = await task.result
-    guard let latest = credentials else {
-      // A refresh that worked, followed by the end of the session it made (another call's
-      // renewed token rejected, a sign-out), is a session that ended, not a refused refresh.
-      if case .failure(let error) = outcome { throw error }
-      throw NetworkError.unauthorized(.sessionEnded)
-    }
-    if generation == startedIn, case .failure(let error) = outcome { throw error }
-    return latest.accessToken
-  }
-
-  /// The refresh itself, run once per session generation while callers wait on it.
-  private func refresh(_ rejected: Credentials, using refresher: Refresh, generation startedIn: Int)
-    async throws
-  {
-    defer { if inFlight?.generation == startedIn { inFlight = nil } }
-    let lock: TokenStoreLock
-    do {
-      lock = try await store.lockForRefresh()
-    } catch {
-      throw error is CancellationError ? error : NetworkError.refreshFailed(error)
-    }
-    defer { lock.release() }
-    guard generation == startedIn else { return }
-
-    // Another process sharing the store may have refreshed the session while we waited.
-    if adoptNewer(than: rejected) { return }
-
-    let refreshed: Credentials
-    do {
-      refreshed = try await refresher(rejected.refreshToken).bound(
-        to: origin, account: rejected.account)
-    } catch {
-      guard generation == startedIn else { return }
-      if error is CancellationError { throw error }
-      guard Self.isRejection(error) else {
-        Log.auth.warning("refresh failed, session kept: \(error)")
-        throw NetworkError.refreshFailed(error)
-      }
-      Log.auth.warning("refresh rejected: \(error)")
-      if discard(rejected, .refreshRejected) { throw NetworkError.unauthorized(.refreshRejected) }
-      return
-    }
-    guard generation == startedIn else { return }
-    KnownSecrets.register([refreshed.accessToken, refreshed.refreshToken])
-    credentials = refreshed
-    do { try store.save(refreshed) } catch {
-      Log.auth.error("could not store refreshed credentials: \(error)")
-    }
-    Log.auth.info("access token refreshed")
-    broadcaster.yield(.refreshed)
-  }
-
-  /// Only the refresh endpoint's definitive answers end a session: 400, 401 and 403.
-  static func isRejection(_ error: any Error) -> Bool {
-    switch (error as? NetworkError)?.kind {
-    case .unauthorized: true
-    case .server(let status, _): status == 400 || status == 401 || status == 403
-    default: false
     }
   }
 }

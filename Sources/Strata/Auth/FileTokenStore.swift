@@ -129,7 +129,7 @@ public final class FileTokenStore: TokenStore {
   /// What identifies the file's current version without reading it — inode, size and change
   /// time — nil when there is none: a sign-out or sign-in in another process changes it (a
   /// save renames a new file over the old one), at the cost of one `lstat`.
-  package func version() -> String? { PrivateFile.stamp(of: path) }
+  public func stamp() -> String? { PrivateFile.stamp(of: path) }
 
   /// Writes the credentials atomically with mode 0600.
   public func save(_ credentials: Credentials) throws {

@@ -71,13 +71,41 @@ final class ItemTokenStore: TokenStore {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     try items.write(encoder.encode(credentials), to: item)
+    markChanged()
   }
 
-  func clear() throws { try items.delete(item) }
+  func clear() throws {
+    try items.delete(item)
+    if unlink(markerPath) != 0, errno != ENOENT {
+      Log.auth.warning("could not remove \(markerPath): errno \(errno)")
+    }
+  }
 
   /// The secret store is the app's own: what it holds is never refused, so the owner is the
   /// one ``load()`` gives.
   func storedOwner() -> DataOwner { (try? load())??.owner ?? .device }
+
+  /// The stamp of a marker file beside the refresh lock, replaced by every ``save(_:)`` and
+  /// removed by ``clear()``: an app's extension that signs in, out, or refreshes changes it,
+  /// and asking costs one `lstat`, never a read of the item. Nil when no session was saved.
+  func stamp() -> String? { PrivateFile.stamp(of: markerPath) }
+
+  /// Where ``stamp()`` is read: beside the lock, where every process sharing the item reaches.
+  var markerPath: String { String(lockPath.dropLast(".lock".count)) + ".changed" }
+
+  /// Tells the processes sharing the item that it changed. A marker that cannot be written
+  /// costs them only the news (they read the item when next refreshing): logged, not thrown.
+  private func markChanged() {
+    do {
+      try FileTokenStore.checkDirectory(
+        (markerPath as NSString).deletingLastPathComponent, create: true)
+      if let failure = PrivateFile.replace(markerPath, with: Data(UUID().uuidString.utf8)) {
+        throw FileError.io(path: markerPath, operation: failure.operation, errno: failure.errno)
+      }
+    } catch {
+      Log.auth.warning("could not mark the session item changed: \(error)")
+    }
+  }
 
   func lockForRefresh() async throws -> TokenStoreLock {
     try await FileTokenStore.refreshLock(lockPath, timeout: lockTimeout)

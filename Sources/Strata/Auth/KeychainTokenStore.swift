@@ -65,6 +65,10 @@
 
     public func storedOwner() -> DataOwner { store.storedOwner() }
 
+    /// A digest of the item (``TokenStore/stamp()``): the app's extensions sharing it are
+    /// followed as processes sharing a session file are.
+    public func stamp() -> String? { store.stamp() }
+
     public func lockForRefresh() async throws -> TokenStoreLock {
       try await store.lockForRefresh()
     }

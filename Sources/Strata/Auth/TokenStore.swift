@@ -22,11 +22,19 @@ public protocol TokenStore: Sendable {
   /// The default, for stores no other process can see, is a lock that is always free.
   /// - Throws: When the lock cannot be taken (for instance it stays held past a time limit).
   func lockForRefresh() async throws -> TokenStoreLock
+  /// What identifies what the store holds now, cheaply (a file's inode, size and change
+  /// time; a digest of a secret item): when it differs from the last one read, another
+  /// process has signed in, out, or refreshed, and ``AuthSession`` reads the store again.
+  /// Nil when nothing is stored. The default, for stores no other process can see, is nil.
+  func stamp() -> String?
 }
 
 extension TokenStore {
   /// Whose session ``load()`` gives (the device's when none).
   public func storedOwner() -> DataOwner { (try? load())??.owner ?? .device }
+
+  /// Nil: no other process changes this store.
+  public func stamp() -> String? { nil }
 
   /// A lock that is always free: this store is not shared with other processes.
   public func lockForRefresh() async throws -> TokenStoreLock { TokenStoreLock {} }

@@ -90,33 +90,9 @@ final class AppContext: Sendable {
           Localized.current("log.harUnwritable", ["path": path, "reason": "\(error)"]))
       }
     }
+    let observers = [har?.0.observer, Self.notices(httpLog: httpLog)].compactMap { $0 }
     let container = DemoContainer.make(
-      config: config, middleware: har.map { [$0.0] } ?? [],
-      onRequestRecord: { record in
-        httpLog?.sink(record)
-        if case .stale(let age) = record.source {
-          // The command succeeds with what was kept: say how old it is, once per answer.
-          // How old, in the one form every line uses (`0 s`, `12 min`).
-          let text = Localized.current
-          let age = text.age(age)
-          let reason =
-            record.error.map(Self.inWords)
-            ?? text("notice.unavailable", ["status": String(record.status ?? 0)])
-          Terminal.error(
-            text("notice.stale", ["request": record.request, "reason": reason, "age": age]))
-        }
-        // The info log line already says it when shown.
-        guard let retry = record.retry, !Log.networking.isEnabled(.info) else { return }
-        let delay = Duration.milliseconds(Int64(retry.delayMilliseconds.rounded()))
-        Terminal.error(
-          Localized.current(
-            "notice.retrying",
-            [
-              "delay": Output.duration(delay), "number": String(retry.number),
-              "max": String(retry.maxRetries), "request": record.request,
-              "reason": Self.inWords(retry.reason),
-            ]))
-      },
+      config: config, observer: .all(observers),
       analytics: analyticsLog.map(AnalyticsLog.init(file:)) ?? NoAnalytics())
     do {
       try container.validate()
@@ -242,6 +218,36 @@ extension AppContext {
     guard invocation.option("offline") == nil else { return true }
     guard try resolve(FeatureFlags.self).isOn(.offline) else { return false }
     return try await resolve(Preferences.self).value(DemoSettings.offlineFirst)
+  }
+
+  /// What the CLI makes of every record: a `--http-log` line, the "how old" notice of an
+  /// answer that stood in, and the "retrying in 2s (2/3)…" line when the info log is off.
+  nonisolated private static func notices(httpLog: JSONLinesFile?) -> CallObserver {
+    CallObserver { record in
+      httpLog?.sink(record)
+      if case .stale(let age) = record.source {
+        // The command succeeds with what was kept: say how old it is, once per answer.
+        // How old, in the one form every line uses (`0 s`, `12 min`).
+        let text = Localized.current
+        let age = text.age(age)
+        let reason =
+          record.error.map(Self.inWords)
+          ?? text("notice.unavailable", ["status": String(record.status ?? 0)])
+        Terminal.error(
+          text("notice.stale", ["request": record.request, "reason": reason, "age": age]))
+      }
+      // The info log line already says it when shown.
+      guard let retry = record.retry, !Log.networking.isEnabled(.info) else { return }
+      let delay = Duration.milliseconds(Int64(retry.delayMilliseconds.rounded()))
+      Terminal.error(
+        Localized.current(
+          "notice.retrying",
+          [
+            "delay": Output.duration(delay), "number": String(retry.number),
+            "max": String(retry.maxRetries), "request": record.request,
+            "reason": Self.inWords(retry.reason),
+          ]))
+    }
   }
 
   /// A record's reason in the user's words: a status stays a number; a failure without an

@@ -77,7 +77,7 @@ final class JSONLinesFile: Sendable {
 
   deinit { output.withLock { _ = close($0.fd) } }
 
-  /// The closure `NetworkOptions.onRequestRecord` takes.
+  /// Writes each record as a line (a `CallObserver`'s closure).
   var sink: @Sendable (RequestRecord) -> Void { { [self] record in write(record) } }
 
   func write(_ value: some Encodable) {

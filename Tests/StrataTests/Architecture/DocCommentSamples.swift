@@ -185,8 +185,13 @@ private enum DocCommentSamples {
     let counter = Counter()
     options.middleware.append(CountAttempts(counter: counter))
     let har = HARRecorder()
-    options.middleware.append(har)
+    options.observer = har.observer
     return counter
+  }
+
+  static func observers(_ options: inout NetworkOptions) {
+    let har = HARRecorder()
+    options.observer = .all([har.observer, CallObserver { record in count(record) }])
   }
 
   static func container(api: URL) throws -> UsersClient {
@@ -299,6 +304,7 @@ struct DocCommentSampleTests {
 
 // Streams: an event stream and a stream of lines, each shown as an app would.
 private func show(_ parts: String...) {}
+private func count(_ record: RequestRecord) {}
 
 private func streamSamples(_ network: NetworkService, saved: String?) async throws {
   let feed = Request<Data>(path: "events")

@@ -1,8 +1,9 @@
 import Foundation
-import Strata
 import StrataConcurrency
 import StrataTesting
 import Testing
+
+@testable import Strata
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -393,28 +394,70 @@ struct AccountBoundaryTests {
     #expect(await iterator.next() == .signedOut(.endedElsewhere))
   }
 
-  /// An authenticator whose account changes while the token is being fetched (another
-  /// account signs in at that moment): the token and the account would be two sessions', so
-  /// the request is not sent.
-  @Test func anAccountThatChangesWhileTheTokenIsFetchedEndsTheCall() async throws {
-    final class Switching: Authenticator, Sendable {
-      let origin = exampleOrigin
-      let current = Lock("alice")
-      func accessToken() async throws -> String? {
-        current.withLock { $0 = "bob" }  // signed in as bob meanwhile
-        return "tok-bob"
-      }
-      func refresh(rejectedToken: String) async throws -> String { "tok-bob" }
-      func rejected(refreshedToken: String) async {}
-      func owner() async -> DataOwner { .account(current.withLock { $0 }) }
-    }
+  /// The session a request goes out in is asked for once, in one piece (token and owner), and
+  /// its mark — not the authenticator — says when the answer arrives whether it still holds.
+  @Test func anAuthorisedRequestAsksForItsSessionOnce() async throws {
+    let counting = Counting(current: true)
     let transport = MockTransport.successful(json: meJSON)
+    let cache = HTTPCache()
+    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+    options.cache = cache
     let network = NetworkService(
-      options: NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none),
-      transport: transport, authenticator: Switching(), clock: ManualClock())
-    let error = await #expect(throws: NetworkError.self) { try await network.send(GetMe()) }
-    #expect(error?.kind == .unauthorized(.sessionEnded))
-    #expect(transport.requestCount == 0, "nothing sent under a token of another session")
+      options: options,
+      transport: transport, authenticator: counting, clock: ManualClock())
+    _ = try await network.send(GetMe())
+    #expect(counting.asked == (sessions: 1, owners: 0, checks: 1))
+    #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer tok")
+  }
+
+  /// A mark that says its session has ended drops the answer, unkept; a mark that cannot say
+  /// has the authenticator asked again, and a changed owner drops it too.
+  @Test func anAnswerForASessionThatEndedIsDropped() async throws {
+    for counting in [Counting(current: false), Counting(current: nil, ownerAfter: "bob")] {
+      let transport = MockTransport.successful(json: meJSON)
+      let cache = HTTPCache()
+      var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+      options.cache = cache
+      let network = NetworkService(
+        options: options,
+        transport: transport, authenticator: counting, clock: ManualClock())
+      let error = await #expect(throws: NetworkError.self) { try await network.send(GetMe()) }
+      #expect(error?.kind == .unauthorized(.sessionEnded))
+      #expect(transport.requestCount == 1)
+      #expect(cache.lookUp(transport.requests[0], account: "alice") == nil, "nothing kept")
+    }
+  }
+
+  /// Counts what the service asks of it: sessions, owners, and checks of a mark.
+  final class Counting: Authenticator, Sendable {
+    let origin = exampleOrigin
+    private let counts = Lock((sessions: 0, owners: 0, checks: 0))
+    private let current: Bool?
+    private let ownerAfter: String?
+
+    init(current: Bool?, ownerAfter: String? = nil) {
+      (self.current, self.ownerAfter) = (current, ownerAfter)
+    }
+
+    var asked: (sessions: Int, owners: Int, checks: Int) { counts.withLock { $0 } }
+
+    func session() async throws -> SessionMark {
+      let first = counts.withLock { counts in
+        counts.sessions += 1
+        return counts.sessions == 1
+      }
+      let owner = DataOwner.account(first ? "alice" : ownerAfter ?? "alice")
+      guard let current else { return SessionMark(token: "tok", owner: owner) }
+      return SessionMark(token: "tok", owner: owner) { [counts] in
+        counts.withLock { $0.checks += 1 }
+        return current
+      }
+    }
+    func refresh(rejectedToken: String) async throws -> String { "tok" }
+    func owner() async -> DataOwner {
+      counts.withLock { $0.owners += 1 }
+      return .account("alice")
+    }
   }
 
   /// An app's own sync loop acts as an owner with `DataOwner.run`: its work goes out only in

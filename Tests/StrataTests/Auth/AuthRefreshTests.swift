@@ -160,7 +160,7 @@ struct AuthRefreshTests {
   @Test func anAuthenticatorsVerdictOnARefreshIsKept() async throws {
     final class Ended: Authenticator, Sendable {
       let origin = exampleOrigin
-      func accessToken() async throws -> String? { "tok-old" }
+      func session() async throws -> SessionMark { SessionMark(token: "tok-old", owner: .device) }
       func refresh(rejectedToken: String) async throws -> String {
         throw NetworkError.unauthorized(.sessionEnded)
       }

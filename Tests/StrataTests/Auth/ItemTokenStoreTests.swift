@@ -178,4 +178,32 @@ struct ItemTokenStoreTests {
     await later.signOut()
     #expect(cache.count == 1, "damaged data in the Keychain names nobody, and is not a file")
   }
+
+  /// Two processes sharing the item (an app and its extension, each with its own store over
+  /// the same item and lock directory): a sign-out in one ends the session in the other, and
+  /// a sign-in there is adopted — told by the marker's stamp, not by reading the item.
+  @Test func aSignOutOrSignInInAnotherProcessIsFollowed() async throws {
+    let (directory, items) = (try TemporaryDirectory(), MemoryItems())
+    let alice = Credentials(
+      accessToken: "tok-a", refreshToken: "r", origin: exampleOrigin, owner: .account("alice"))
+    let app = AuthSession(origin: exampleOrigin, store: Self.store(items, directory))
+    try await app.signIn(alice)
+    let widget = AuthSession(origin: exampleOrigin, store: Self.store(items, directory))
+    #expect(await widget.owner() == .account("alice"))
+    var events = app.updates().makeAsyncIterator()
+    let reads = items.reads.withLock { $0 }
+    #expect(await app.owner() == .account("alice"))
+    #expect(items.reads.withLock { $0 } == reads, "nothing changed: the item is not read")
+    await widget.signOut()
+    #expect(await app.owner() == .device)
+    #expect(await events.next() == .signedOut(.endedElsewhere))
+    let bob = Credentials(
+      accessToken: "tok-b", refreshToken: "r", origin: exampleOrigin, owner: .account("bob"))
+    try await widget.signIn(bob)
+    let mark = try await app.session()
+    #expect(mark.owner == .account("bob") && mark.token == "tok-b")
+    #expect(mark.isCurrent() == true)
+    await widget.signOut()
+    #expect(mark.isCurrent() == false, "the mark tells without asking the session")
+  }
 }

@@ -37,7 +37,7 @@ private func service(
     deadline: .seconds(300),
     retryPolicy: .none)
   options.cache = HTTPCache(maxStale: maxStale, now: { clock.now })
-  if let records { options.onRequestRecord = { records.add($0) } }
+  if let records { options.observer = CallObserver { records.add($0) } }
   return NetworkService(options: options, transport: transport, clock: ManualClock())
 }
 
@@ -134,7 +134,7 @@ struct HTTPCacheTests {
 
     #expect(try await first.send(GetUser()).value == TestUser(id: 1, firstName: "Emily1"))
     var options = first.options
-    options.onRequestRecord = nil
+    options.observer = nil
     let second = NetworkService(options: options, transport: transport, clock: ManualClock())
     #expect(try await second.send(counted).value.firstName == "Emily1")
     #expect(Counted.decodes.withLock { $0 } == 2, "another service decodes for itself")

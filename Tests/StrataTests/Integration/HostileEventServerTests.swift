@@ -185,7 +185,7 @@ struct HostileEventServerTests {
     var options = NetworkOptions(
       baseURL: server.baseURL, deadline: .seconds(300),
       retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5)))
-    options.onRequestRecord = { _ in recorded.yield() }
+    options.observer = CallObserver { _ in recorded.yield() }
     let service = NetworkService(options: options, transport: sharedTransport)
     var numbers: [Int] = []
     var waited = false

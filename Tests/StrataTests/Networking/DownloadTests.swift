@@ -145,6 +145,48 @@ struct DownloadTests {
     #expect(server.requests == 3 && Self.rangeStart(server.requestHeads[2]) == nil)
   }
 
+  /// A part left by a download of another URL to the same file is not continued: the next
+  /// download asks for its own file whole.
+  @Test func aPartOfAnotherURLIsNotResumed() async throws {
+    let server = try CannedHTTPServer { head, number in
+      guard number > 0 else { return Self.whole(cut: Self.half) }
+      return Self.rangeStart(head).map { Self.partial(from: $0) } ?? Self.whole()
+    }
+    let folder = try TemporaryDirectory()
+    let file = URL(fileURLWithPath: folder.path + "/file.bin")
+    _ = await networkError {
+      _ = try await Self.service(server, policy: .none).download(
+        Download(Request(path: "old.bin"), to: file))
+    }
+    _ = try await Self.service(server, policy: .none).download(
+      Download(Request(path: "new.bin"), to: file))
+    #expect(Self.rangeStart(server.requestHeads[1]) == nil, "no Range for another URL")
+    #expect(try Data(contentsOf: file) == Data(Self.body))
+  }
+
+  /// A `206` whose validator is not the part's, or whose total is not the part's file's, is
+  /// another file's rest: the part is dropped and the file asked for whole.
+  @Test(arguments: [("\"v2\"", nil), ("\"v1\"", 999)] as [(String, Int?)])
+  func aPartialAnswerOfAnotherVersionStartsOver(etag: String, total: Int?) async throws {
+    let server = try CannedHTTPServer { head, number in
+      if number == 0 { return Self.whole(cut: Self.half) }
+      guard let start = Self.rangeStart(head) else { return Self.whole() }
+      var answer = Self.partial(from: start, etag: etag)
+      if let total {
+        let text = String(decoding: answer.prefix(400), as: UTF8.self)
+        let patched = text.replacingOccurrences(
+          of: "/\(Self.body.count)\r\n", with: "/\(total)\r\n")
+        answer = Array(patched.utf8) + answer.dropFirst(400)
+      }
+      return answer
+    }
+    let folder = try TemporaryDirectory()
+    let file = URL(fileURLWithPath: folder.path + "/file.bin")
+    _ = try await Self.service(server).download(Download(Request(path: "f"), to: file))
+    #expect(try Data(contentsOf: file) == Data(Self.body))
+    #expect(server.requests == 3 && Self.rangeStart(server.requestHeads[2]) == nil)
+  }
+
   /// A server that refuses every part it is asked for (`416`) cannot hold a download in a
   /// loop: it starts over twice, then fails with one sentence.
   @Test func aServerThatRefusesEveryPartEndsAfterTwoRestarts() async throws {

@@ -1,7 +1,9 @@
 import Foundation
-import Strata
+import StrataConcurrency
 import StrataTesting
 import Testing
+
+@testable import Strata
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -19,7 +21,7 @@ struct HARRecorderTests {
   {
     var options = NetworkOptions(
       baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: policy)
-    options.middleware = [har]
+    options.observer = har.observer
     return NetworkService(options: options, transport: transport, clock: ManualClock())
   }
 
@@ -107,25 +109,19 @@ struct HARRecorderTests {
     let text = String(decoding: try har.har(), as: UTF8.self)
     #expect(text.contains("the 4 oldest attempts were dropped (entryLimit 3)"))
 
-    let (slow, fast) = (HTTPBody.makeStream(), HTTPBody.makeStream())
+    // The second ends (and is told) first; the document still lists the first first.
     let order = HARRecorder()
-    let head = try #require(
-      HTTPURLResponse(
-        url: URL(string: "https://api.example/x")!, statusCode: 200, httpVersion: nil,
-        headerFields: ["Content-Type": "text/plain"]))
-    let attempt = RequestAttempt(label: "GET /x", number: 1)
-    let first = try await order.intercept(
-      URLRequest(url: URL(string: "https://api.example/first")!), body: nil, attempt: attempt
-    ) { _, _ in (head, slow.0) }
-    let second = try await order.intercept(
-      URLRequest(url: URL(string: "https://api.example/second")!), body: nil, attempt: attempt
-    ) { _, _ in (head, fast.0) }
-    fast.1.write(Data("2".utf8))
-    fast.1.finish()
-    _ = try await second.1.collect(upTo: 10)
-    slow.1.write(Data("1".utf8))
-    slow.1.finish()
-    _ = try await first.1.collect(upTo: 10)
+    let earlier = Date()
+    for (path, started) in [("second", earlier + 1), ("first", earlier)] {
+      let request = URLRequest(url: URL(string: "https://api.example/\(path)")!)
+      var record = RequestRecord(
+        request: "GET /\(path)", method: "GET", url: "https://api.example/\(path)", status: 200,
+        durationMilliseconds: 1, bytesSent: 0, bytesReceived: 1, attempt: 1)
+      record.exchange = HTTPExchange(started: started, request: request)
+      record.exchange?.response = HTTPURLResponse(
+        url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])
+      order.observer.observe(record)
+    }
     let started = try Self.entries(order).compactMap {
       ($0["request"] as? [String: Any])?["url"] as? String
     }
@@ -210,5 +206,79 @@ struct HARRecorderTests {
     let noZone =
       #"{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[{"startedDateTime":"2026-01-01T00:00:00.000","time":1,"request":{},"response":{},"cache":{},"timings":{}}]}}"#
     #expect(HARCheck.problems(in: Data(noZone.utf8)).contains { $0.contains("startedDateTime") })
+  }
+
+  /// One observer sees the whole call: the attempt as the transport got it (a middleware's
+  /// header included) with its bodies, and the cache's answer without a request — and the
+  /// HAR, one of its consumers, holds both.
+  @Test func theObserverAndTheHARSeeAttemptsAsSentAndCacheAnswers() async throws {
+    let transport = MockTransport { request, _ in
+      try MockTransport.response(
+        request, status: 200, body: "{\"id\":1}",
+        headers: ["Content-Type": "application/json", "Cache-Control": "max-age=600"])
+    }
+    let har = HARRecorder()
+    let records = Lock<[RequestRecord]>([])
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
+    options.middleware = [DefaultHeaders(["X-Client": "tests"])]
+    options.observer = .all([
+      har.observer, CallObserver(bodyLimit: 4) { record in records.withLock { $0.append(record) } },
+    ])
+    let service = NetworkService(options: options, transport: transport, clock: ManualClock())
+    for _ in 0..<2 { _ = try await service.send(Request<Data>(path: "items/1")) }
+    #expect(transport.requestCount == 1)
+    let told = records.withLock { $0 }
+    #expect(told.map(\RequestRecord.attempt) == [1, 0])
+    #expect(told.map { $0.source?.label } == ["miss", "hit"])
+    let sent = try #require(told.first?.exchange)
+    #expect(sent.request.value(forHTTPHeaderField: "X-Client") == "tests", "after middleware")
+    #expect(sent.response?.statusCode == 200 && sent.responseBodySize == 8)
+    #expect(sent.responseBody == Data("{\"id\":1}".utf8), "the most any observer asked for")
+    #expect(told.last?.exchange?.responseBody == Data("{\"id\":1}".utf8), "the kept answer")
+    let strata = try Self.entries(har).map { $0["_strata"] as? [String: Any] ?? [:] }
+    #expect(strata.map { $0["source"] as? String } == ["network", "cache"])
+    #expect(strata.map { $0["attempt"] as? Int } == [1, 0])
+  }
+
+  /// Heads only (`bodyLimit` 0): nothing of a body is kept, and the size is still told.
+  @Test func anObserverOfHeadsKeepsNoBody() async throws {
+    let transport = MockTransport { request, _ in
+      try MockTransport.response(request, status: 200, body: "{\"secret\":1}")
+    }
+    let records = Lock<[RequestRecord]>([])
+    var options = NetworkOptions(
+      baseURL: URL(string: "https://api.example")!, deadline: .seconds(300), retryPolicy: .none)
+    options.cache = nil
+    options.observer = CallObserver { record in records.withLock { $0.append(record) } }
+    let service = NetworkService(options: options, transport: transport, clock: ManualClock())
+    _ = try await service.send(Request<Data>(path: "items/1", method: .post, body: .json(["a": 1])))
+    let exchange = try #require(records.withLock { $0.first?.exchange })
+    #expect(exchange.responseBody.isEmpty && exchange.requestBody == Data())
+    #expect(exchange.requestBodySize == 7 && records.withLock { $0.first?.bytesReceived } == 12)
+  }
+
+  /// A form's secret fields and an error that quotes a known secret are masked in the file.
+  @Test func aFormsSecretsAndAnErrorsSecretAreMasked() async throws {
+    KnownSecrets.register(["zq-known-secret-7781"])
+    let transport = MockTransport { request, number in
+      guard number == 1 else {
+        throw URLError(
+          .cannotWriteToFile,
+          userInfo: [NSLocalizedDescriptionKey: "could not read zq-known-secret-7781"])
+      }
+      return try MockTransport.response(request, status: 200, body: "{}")
+    }
+    let har = HARRecorder()
+    let service = Self.service(transport, har, policy: .none)
+    _ = try await service.send(
+      Request<Data>(
+        path: "login", method: .post,
+        body: .form([("username", "emily"), ("password", "hunter2-form-pass")])))
+    _ = await networkError { _ = try await service.send(Request<Data>(path: "again")) }
+    let text = String(decoding: try har.har(), as: UTF8.self)
+    #expect(har.count == 2)
+    #expect(text.contains("username=emily"), "what is not secret stays")
+    #expect(!text.contains("hunter2-form-pass") && !text.contains("zq-known-secret-7781"))
   }
 }

@@ -36,7 +36,7 @@ private struct Tag: HTTPMiddleware {
   }
 }
 
-/// Keeps the records ``NetworkOptions/onRequestRecord`` is told.
+/// Keeps the records ``NetworkOptions/observer`` is told.
 final class RecordCollector: Sendable {
   private let kept = Lock<[RequestRecord]>([])
   var records: [RequestRecord] { kept.withLock { $0 } }
@@ -54,7 +54,7 @@ struct MiddlewareTests {
     var configuration = NetworkOptions(
       baseURL: baseURL, deadline: .seconds(300), userAgent: "StrataTests/1")
     configuration.middleware = middleware
-    configuration.onRequestRecord = requestLog?.sink
+    configuration.observer = requestLog.map { CallObserver($0.sink) }
     return NetworkService(options: configuration, transport: transport, clock: ManualClock())
   }
 
@@ -153,7 +153,7 @@ struct MiddlewareTests {
       baseURL: server.baseURL, deadline: .seconds(300),
       retryPolicy: RetryPolicy(baseDelay: .milliseconds(10)))
     configuration.middleware = [DefaultHeaders(["X-Client": "strata-tests"])]
-    configuration.onRequestRecord = log.sink
+    configuration.observer = CallObserver(log.sink)
     // Its own transport: this test's faulted connections never share a pool with others.
     let service = NetworkService(options: configuration, transport: URLSessionTransport())
     #expect(try await service.send(GetUser()).value.firstName == "Emily")

@@ -61,4 +61,20 @@ struct NetworkOptionsTests {
     #expect(error.location?.file == "app.xcconfig" && error.location?.line == 2)
     #expect(error.message.contains(new))
   }
+
+  /// FoundationNetworking hands curl whole seconds: an idle timeout is rounded up there (never
+  /// to 0, which would time out at once) and kept as given elsewhere.
+  @Test(arguments: [(300, 1.0), (1000, 1.0), (1200, 2.0), (4000, 4.0)])
+  func theIdleTimeoutIsWholeSecondsOnLinux(milliseconds: Int, linux: Double) async throws {
+    let transport = MockTransport.successful(json: #"{"id":1}"#)
+    let idle = Duration.milliseconds(milliseconds)
+    let options = NetworkOptions(baseURL: Self.api, idleTimeout: idle, retryPolicy: .none)
+    _ = try await NetworkService(options: options, transport: transport).send(
+      Request<EmptyResponse>(path: "ping"))
+    #if canImport(FoundationNetworking)
+      #expect(transport.requests.first?.timeoutInterval == linux)
+    #else
+      #expect(transport.requests.first?.timeoutInterval == Double(milliseconds) / 1000)
+    #endif
+  }
 }

@@ -281,7 +281,8 @@ struct RetryTests {
     let clock = ManualClock()
     var configuration = NetworkOptions(baseURL: URL(fileURLWithPath: "/"), deadline: .seconds(300))
     configuration.baseURL = URL(string: "https://api.example") ?? configuration.baseURL
-    configuration.onRequestRecord = { record in told.withLock { $0.append((record, clock.sleeps)) }
+    configuration.observer = CallObserver { record in
+      told.withLock { $0.append((record, clock.sleeps)) }
     }
     let service = NetworkService(
       options: configuration, transport: MockTransport.statuses([503, 200], body: userJSON),

@@ -94,7 +94,8 @@ struct SharedReadRaceTests {
       var call = NetworkService.Call(
         label: "GET users/1", method: method, deadline: .seconds(60), policy: .none,
         maxResponseSize: 1 << 20, request: request)
-      (call.account, call.coalesces) = (account, true)
+      call.session = account.map { SessionMark(token: "tok", owner: .account($0)) }
+      call.coalesces = true
       return call
     }
     let alice = InFlightReads.key(of: call(.get, account: "alice"))

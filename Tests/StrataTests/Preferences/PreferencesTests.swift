@@ -23,7 +23,9 @@ struct PreferencesTests {
   final class Owner: Authenticator, Sendable {
     let current = Lock(DataOwner.device)
     let origin = Origin("https://api.test")!
-    func accessToken() async throws -> String? { nil }
+    func session() async throws -> SessionMark {
+      SessionMark(token: nil, owner: current.withLock { $0 })
+    }
     func refresh(rejectedToken: String) async throws -> String {
       throw NetworkError.unauthorized(.notSignedIn)
     }

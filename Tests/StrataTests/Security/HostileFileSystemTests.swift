@@ -278,7 +278,7 @@ struct HostileFileSystemTests {
     let folder = try TemporaryDirectory()
     let records = Lock<[RequestRecord]>([])
     var options = NetworkOptions(baseURL: URL(string: "https://api.example")!)
-    options.onRequestRecord = { record in records.withLock { $0.append(record) } }
+    options.observer = CallObserver { record in records.withLock { $0.append(record) } }
     let service = NetworkService(
       options: options,
       transport: MockTransport { request, _ in

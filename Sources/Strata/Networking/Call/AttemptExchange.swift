@@ -30,6 +30,11 @@ extension NetworkService {
     var next: HTTPMiddlewareNext = { request, body in
       try await transport.send(request, body: body, limits: limits)
     }
+    if let capture = call.capture {
+      // Innermost: the observer sees the request as sent, after every middleware.
+      let send = next
+      next = { request, body in try await capture.sending(request, body, through: send) }
+    }
     let described = RequestAttempt(label: call.label, number: call.attempt)
     for middleware in options.middleware.reversed() {
       let inner = next

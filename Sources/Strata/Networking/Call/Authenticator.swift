@@ -5,10 +5,15 @@ public protocol Authenticator: Sendable {
   /// this origin; a `requiresAuth` endpoint elsewhere is sent without credentials.
   var origin: Origin { get }
 
-  /// The access token to send now, refreshed first if it is about to expire.
-  /// - Returns: The token, or nil when signed out (the request is then not sent).
-  /// - Throws: Only for failures other than "signed out".
-  func accessToken() async throws -> String?
+  /// The session to send a request in, in one piece: its access token (refreshed first if
+  /// it is about to expire; nil when signed out), whose session it is — as the HTTP cache
+  /// keys their answers (never by the token): answers to requests carrying this session's
+  /// tokens are kept for that account alone, and work run as a ``DataOwner`` is sent only
+  /// while this names it — and how to tell later whether it still holds. Asked once per
+  /// request that carries a token or is made for an owner.
+  /// - Throws: Only for failures other than "signed out" (a needed refresh that failed in
+  ///   transit, with the token expired).
+  func session() async throws -> SessionMark
 
   /// Called after a 401 for a request that carried `rejectedToken`. If the current token is
   /// already different, returns it without refreshing; otherwise refreshes once for all
@@ -24,12 +29,10 @@ public protocol Authenticator: Sendable {
   /// used, so the implementation ends it (unless it has changed since).
   func rejected(refreshedToken: String) async
 
-  /// Whose session this is, as the HTTP cache keys their answers (never the token): the
-  /// answers to requests carrying this session's tokens are kept for this account alone, and
-  /// work run as a ``DataOwner`` is sent only while this names it. ``DataOwner/device``
-  /// (signed out, or a session without accounts) keeps no answer to a request that carried a
-  /// token. Required, with no default: a default beside an actor's own method is what a call
-  /// on the actor would pick.
+  /// Whose session this is now, without touching the token: what keeps an owner's settings
+  /// and work apart (``Preferences``, a ``LocalStore``'s sync). A request asks
+  /// ``session()`` instead, which gives the owner with the token. Required, with no default:
+  /// a default beside an actor's own method is what a call on the actor would pick.
   func owner() async -> DataOwner
 }
 

@@ -40,10 +40,10 @@ public struct NetworkOptions: Sendable {
   public var serverMessageFormat: ServerMessageFormat = .problemDetails
   /// Steps run around the transport for every attempt, first to last (see ``HTTPMiddleware``).
   public var middleware: [any HTTPMiddleware] = []
-  /// Told the ``RequestRecord`` of every attempt once its outcome is decided — before a
-  /// backoff wait when it will be retried (``RequestRecord/retry`` says when), so a UI can
-  /// show "retrying in 2s (2/3)…", a file can keep JSON lines, metrics can count.
-  public var onRequestRecord: (@Sendable (RequestRecord) -> Void)?
+  /// Told the ``RequestRecord`` of every attempt and every answer from the cache, with what
+  /// was exchanged (see ``CallObserver``): a UI's "retrying in 2 s (2/3)…", a file of JSON
+  /// lines, metrics, a HAR export. Several are ``CallObserver/all(_:)``.
+  public var observer: CallObserver?
   /// The HTTP cache for GET answers (see ``HTTPCache``); nil sends every request. On by
   /// default, in memory; one cache per options value (copies share it).
   public var cache: HTTPCache? = HTTPCache()

@@ -31,9 +31,8 @@ extension NetworkService {
     call.coalesces = endpoint.coalesces
     // Work for an owner goes out only in that owner's session; the device's carries no token.
     let acting = DataOwner.acting
-    let before = acting != nil || endpoint.requiresAuth ? await authenticator?.owner().account : nil
-    if let acting,
-      DataOwner(account: before) != acting || (acting == .device && endpoint.requiresAuth)
+    let mark = acting != nil || endpoint.requiresAuth ? try await authenticator?.session() : nil
+    if let acting, mark?.owner ?? .device != acting || (acting == .device && endpoint.requiresAuth)
     {
       logger.info("\(label): made for \(acting), whose session this is not; not sent")
       throw NetworkError.unauthorized(.sessionEnded)
@@ -45,15 +44,14 @@ extension NetworkService {
       )
       return call
     }
-    guard let authenticator, let token = try await authenticator.accessToken() else {
+    guard let mark, let token = mark.token else {
       logger.info("\(label): not signed in; request not sent")
       throw NetworkError.unauthorized(.notSignedIn)
     }
+    // The token and the owner come in one piece: one session's, never one user's token with
+    // another's name.
     call.carry(token)
-    call.account = await authenticator.owner().account
-    // The token and the account must be one session's: a sign-in or sign-out between the reads
-    // would file one user's answer under another's name.
-    guard call.account == before else { throw NetworkError.unauthorized(.sessionEnded) }
+    call.session = mark
     return call
   }
 

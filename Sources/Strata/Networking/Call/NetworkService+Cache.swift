@@ -213,13 +213,24 @@ extension NetworkService {
 
   /// The record of an answer the cache gave without a request (attempt 0).
   private func recordHit(_ stored: CachedResponse, source: ResponseSource, of call: Call) {
-    guard logger.isEnabled(.debug) || options.onRequestRecord != nil else { return }
+    guard logger.isEnabled(.debug) || options.observer != nil else { return }
     var record = RequestRecord(
       request: call.label, method: "GET",
       url: call.request.url.map(redactor.redact(url:)) ?? "?", status: stored.status,
       durationMilliseconds: 0, bytesSent: 0, bytesReceived: 0, attempt: 0)
     record.source = source
-    options.onRequestRecord?(record)
+    if let observer = options.observer {
+      // What the cache answered with, as an exchange: the kept head and the body's first bytes.
+      var exchange = HTTPExchange(started: Date(), request: call.request)
+      exchange.response = call.request.url.flatMap {
+        HTTPURLResponse(
+          url: $0, statusCode: stored.status, httpVersion: "HTTP/1.1", headerFields: stored.headers)
+      }
+      exchange.responseBody = stored.body.prefix(observer.bodyLimit)
+      exchange.responseBodySize = stored.body.count
+      record.exchange = exchange
+      observer.observe(record)
+    }
     logger.log(.debug, "← \(stored.status) \(call.label) from the cache", fields: record.fields)
   }
 
@@ -227,17 +238,22 @@ extension NetworkService {
   /// another process, or another account signed in): its answer is neither kept nor returned
   /// as that account's.
   func checkSession(of call: Call) async throws {
-    try await checkSession(account: call.account, epoch: call.epoch, label: call.label)
+    try await checkSession(call.session, epoch: call.epoch, label: call.label)
   }
 
-  /// Throws ``NetworkError/Unauthorized/sessionEnded`` when `account`'s session (marked
-  /// `epoch` in the cache) is no longer the one signed in.
-  func checkSession(account: String?, epoch: String?, label: String) async throws {
-    guard let account, let authenticator else { return }
-    let ended =
-      await authenticator.owner().account != account
-      || epoch.map { $0 != options.cache?.epoch(for: account) } ?? false
-    guard ended else { return }
+  /// Throws ``NetworkError/Unauthorized/sessionEnded`` when the session `mark` was given in
+  /// (its account's answers marked `epoch` in the cache) is no longer the one signed in: one
+  /// question to the mark, and the authenticator asked again only when the mark cannot say.
+  func checkSession(_ mark: SessionMark?, epoch: String?, label: String) async throws {
+    guard let mark, let account = mark.owner.account else { return }
+    var current: Bool
+    if let answer = mark.isCurrent() {
+      current = answer
+    } else {
+      current = (try? await authenticator?.session().owner) == mark.owner
+    }
+    if let epoch, epoch != options.cache?.epoch(for: account) { current = false }
+    guard !current else { return }
     logger.info("\(label): the session ended while the answer was on its way; dropped")
     throw NetworkError.unauthorized(.sessionEnded)
   }

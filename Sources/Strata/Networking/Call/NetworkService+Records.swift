@@ -41,14 +41,14 @@ extension NetworkService {
   }
 
   /// Emits the attempt's ``RequestRecord`` once its outcome is decided: to
-  /// ``NetworkOptions/onRequestRecord``, and as the fields of the `networking` debug line.
+  /// ``NetworkOptions/observer``, and as the fields of the `networking` debug line.
   func record(
     _ outcome: Result<(Data, HTTPURLResponse), NetworkError>, _ next: Next, of call: Call,
     retriedBecause: String?, duration: Duration, source: ResponseSource? = nil,
     received: Int? = nil, elements: Int? = nil
   ) {
     let logs = logger.isEnabled(.debug)
-    guard logs || options.onRequestRecord != nil else { return }
+    guard logs || options.observer != nil else { return }
     let request = call.request
     var record = RequestRecord(
       request: call.label, method: request.httpMethod ?? "GET",
@@ -69,7 +69,8 @@ extension NetworkService {
     record.source = source
     record.events = elements
     record.firstByteMilliseconds = call.head.firstByte.map { $0.inSeconds * 1000 }
-    options.onRequestRecord?(record)
+    record.exchange = call.capture?.exchange
+    options.observer?.observe(record)
     if logs {
       let outcomeText = record.status.map(String.init) ?? "failed (\(record.error ?? "?"))"
       logger.log(

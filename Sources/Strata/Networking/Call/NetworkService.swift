@@ -97,9 +97,12 @@ public final class NetworkService: Networking {
     var request: URLRequest
     /// The bearer token the request carries, if any.
     var token: String?
-    /// Whose answer this is when it carries a token (``Authenticator/owner()``): the HTTP
-    /// cache keeps it for that account alone.
-    var account: String?
+    /// The session the request carries a token of (``Authenticator/session()``): the HTTP
+    /// cache keeps its answer for that account alone, and only while it holds.
+    var session: SessionMark?
+    /// Whose answer this is when it carries a token: the HTTP cache keeps it for that account
+    /// alone.
+    var account: String? { session?.owner.account }
     /// The account's session mark in the cache when the request went out
     /// (``HTTPCache/epoch(for:)``): an answer arriving after it changed is not the account's.
     var epoch: String?
@@ -126,6 +129,8 @@ public final class NetworkService: Networking {
     var coalesces = false
     /// When the current attempt's response head arrived (its time to first byte).
     var head = FirstByteTime()
+    /// What the current attempt exchanged, for the observer (nil: none is set).
+    var capture: ExchangeCapture?
 
     /// Asks for the kept answer's representation only (`If-None-Match`, `If-Modified-Since`);
     /// nil: unconditionally.
@@ -254,6 +259,7 @@ public final class NetworkService: Networking {
       return .failure(NetworkError(.offline))
     }
     call.head = FirstByteTime()
+    call.capture = options.observer.map { ExchangeCapture(limit: $0.bodyLimit) }
     let outcome = await exchange(call, within: remaining)
     try Task.checkCancellation()
     return outcome

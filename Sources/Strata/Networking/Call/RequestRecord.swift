@@ -52,6 +52,9 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   /// For a stream (``NetworkService/stream(_:)``): the pieces, lines, values or events this
   /// connection handed its reader; nil for any other call.
   public var events: Int?
+  /// What was exchanged (``CallObserver``): for an attempt, as the transport saw it; for an
+  /// answer from the cache, the kept answer. Never in a record's JSON (it is not masked).
+  public var exchange: HTTPExchange?
 
   init(
     request: String, method: String, url: String, status: Int?, durationMilliseconds: Double,

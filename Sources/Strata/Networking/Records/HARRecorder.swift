@@ -5,27 +5,25 @@ import StrataConcurrency
   import FoundationNetworking
 #endif
 
-/// Records every attempt it sees as an entry of an HTTP Archive (HAR 1.2), the request log
-/// browsers' developer tools, Charles, Proxyman and Pulse open: method, URL, headers and
-/// bodies of request and answer, the time the exchange took (`wait` until the response head,
-/// then `receive`),
-/// and Strata's own `_strata`
-/// member (the call, the attempt number, `network` or `revalidated` for a `304`, the error of
-/// an attempt that got no answer). A retry is an entry of its own. An answer from the HTTP
-/// cache, which sends nothing, has no entry.
+/// Records every attempt a service makes, and every answer its HTTP cache gives, as an entry
+/// of an HTTP Archive (HAR 1.2), the request log browsers' developer tools, Charles, Proxyman
+/// and Pulse open: method, URL, headers and bodies of request and answer as the transport saw
+/// them (after every middleware), the time the exchange took (`wait` until the response head,
+/// then `receive`), and Strata's own `_strata` member (the call, the attempt number — 0 for
+/// the cache —, where the answer came from: `network`, `cache`, `revalidated` or `stale`, and
+/// the error of an attempt that got no answer). A retry is an entry of its own.
 ///
 /// Masked exactly as the logs are: secret header values, JSON members and query parameters
 /// whose names say secret, a URL's password, credentials by their shape in any text, and every
 /// value the process knows is secret (a token a server echoes back) — so the file holds no
 /// token, password or `Authorization` value. Bodies are kept up to `bodyLimit` bytes: JSON and
 /// text as text, anything else as base64; a streamed upload (a file, a multipart form) is
-/// never read into it. Put it last in ``NetworkOptions/middleware``, so it sees each request
-/// as it is sent:
+/// never read into it. It reads the service's records (``CallObserver``):
 /// ```swift
 /// let har = HARRecorder()
-/// options.middleware.append(har)
+/// options.observer = har.observer
 /// ```
-public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
+public final class HARRecorder: @unchecked Sendable {
   // `entries` and `dropped` are read and written only while holding `lock`.
   private let lock = NSLock()
   /// Each attempt as it ended, with when it started (the document is in start order).
@@ -51,36 +49,10 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
   /// How many attempts are kept (at most `entryLimit`).
   public var count: Int { lock.withLock { min(entries.count, entryLimit) } }
 
-  /// Records the attempt once its answer's body has been read (up to `bodyLimit` bytes of
-  /// it kept), or once it failed; the body streams on to the caller untouched.
-  public func intercept(
-    _ request: URLRequest, body: HTTPBody?, attempt: RequestAttempt, next: HTTPMiddlewareNext
-  ) async throws -> (HTTPURLResponse, HTTPBody) {
-    let started = Date()
-    let clock = ContinuousClock.now
-    let sent = self.request(request, body)
-    do {
-      let (response, answer) = try await next(request, body)
-      let firstByte = ContinuousClock.now - clock
-      let kept = Lock((bytes: Data(), total: 0))
-      let limit = bodyLimit
-      let tapped = answer.tapped { piece in
-        kept.withLock {
-          if $0.bytes.count < limit { $0.bytes.append(piece.prefix(limit - $0.bytes.count)) }
-          $0.total += piece.count
-        }
-      } end: { [self] error in
-        let body = kept.withLock { $0 }
-        let took = (ContinuousClock.now - clock, firstByte)
-        let outcome: Result<HARLog.Response, any Error> =
-          error.map { .failure($0) } ?? .success(self.response(response, body.bytes, body.total))
-        keep(sent, attempt, started, took, outcome)
-      }
-      return (response, tapped)
-    } catch {
-      keep(sent, attempt, started, (ContinuousClock.now - clock, nil), .failure(error))
-      throw error
-    }
+  /// The observer that records into this archive: set it as ``NetworkOptions/observer``, or
+  /// with others in ``CallObserver/all(_:)``.
+  public var observer: CallObserver {
+    CallObserver(bodyLimit: bodyLimit) { [self] record in keep(record) }
   }
 
   /// The recorded attempts as a HAR 1.2 document (JSON, UTF-8), in the order they started.
@@ -110,37 +82,41 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
 
   // MARK: Entries
 
-  private func keep(
-    _ request: HARLog.Request, _ attempt: RequestAttempt, _ started: Date,
-    _ took: (total: Duration, firstByte: Duration?),
-    _ outcome: Result<HARLog.Response, any Error>
-  ) {
-    let milliseconds = took.total.inSeconds * 1000
+  /// Keeps `record`'s exchange as an entry (a record without one is not an exchange).
+  private func keep(_ record: RequestRecord) {
+    guard let exchange = record.exchange else { return }
+    let milliseconds = record.durationMilliseconds
     // Until the head (sending included), then the body; all of it `wait` when the transport
     // does not tell when the head came.
-    let wait = min(milliseconds, took.firstByte.map { $0.inSeconds * 1000 } ?? milliseconds)
-    var answer: HARLog.Response
-    var failure: String?
-    switch outcome {
-    case .success(let response): answer = response
-    case .failure(let error):
-      failure = UntrustedText.sanitize(KnownSecrets.mask(String(describing: error)), limit: 500)
-      answer = HARLog.Response(
+    let wait = min(milliseconds, record.firstByteMilliseconds ?? milliseconds)
+    let answer =
+      exchange.response.map {
+        response($0, exchange.responseBody, max(exchange.responseBodySize, record.bytesReceived))
+      }
+      ?? HARLog.Response(
         status: 0, statusText: "", headers: [],
         content: HARLog.Content(
           size: 0, mimeType: "x-unknown", text: nil, encoding: nil, comment: "no answer"),
         bodySize: -1)
+    let failure = record.error.map {
+      UntrustedText.sanitize(KnownSecrets.mask($0), limit: 500)
     }
-    let status = answer.status
+    let source: String =
+      switch record.source {
+      case .cache: "cache"
+      case .revalidated: "revalidated"
+      case .stale: "stale"
+      case .network, nil: record.status == 304 ? "revalidated" : "network"
+      }
     let entry = HARLog.Entry(
-      startedDateTime: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(started),
-      time: milliseconds, request: request, response: answer,
+      startedDateTime: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(
+        exchange.started),
+      time: milliseconds, request: request(exchange), response: answer,
       timings: HARLog.Timings(wait: wait, receive: milliseconds - wait),
       _strata: HARLog.Strata(
-        request: attempt.label, attempt: attempt.number,
-        source: status == 304 ? "revalidated" : "network", error: failure))
+        request: record.request, attempt: record.attempt, source: source, error: failure))
     lock.withLock {
-      entries.append((started, entry))
+      entries.append((exchange.started, entry))
       // Trimmed a quarter past the limit at a time, so keeping one costs O(1) on average.
       if entries.count >= entryLimit + max(1, entryLimit / 4) {
         dropped += entries.count - entryLimit
@@ -149,20 +125,22 @@ public final class HARRecorder: HTTPMiddleware, @unchecked Sendable {
     }
   }
 
-  private func request(_ request: URLRequest, _ body: HTTPBody?) -> HARLog.Request {
+  private func request(_ exchange: HTTPExchange) -> HARLog.Request {
+    let request = exchange.request
     let url = request.url.map(redactor.redact(url:)) ?? "?"
     let query = URLComponents(string: url)?.queryItems ?? []
     let headers = request.allHTTPHeaderFields ?? [:]
     let type = request.value(forHTTPHeaderField: "Content-Type") ?? ""
     var postData: HARLog.PostData?
     var size = 0
-    if case .bytes(let bytes) = body?.source {
-      size = bytes.count
-      let text = text(of: bytes.prefix(bodyLimit), type: type, total: bytes.count).text
+    let length = exchange.requestBodySize.flatMap { Int(exactly: $0) }
+    if let bytes = exchange.requestBody {
+      size = length ?? bytes.count
+      let text = text(of: bytes, type: type, total: size).text
       postData = HARLog.PostData(mimeType: type, text: text ?? "")
-    } else if let body {
+    } else if exchange.requestBodySize != nil {
       // A file or a multipart form, streamed: never read into the log, whatever it holds.
-      size = body.length.flatMap { Int(exactly: $0) } ?? -1
+      size = length ?? -1
       postData = HARLog.PostData(mimeType: type, text: "", _streamed: true)
     }
     return HARLog.Request(

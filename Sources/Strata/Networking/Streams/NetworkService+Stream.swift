@@ -131,7 +131,7 @@ extension NetworkService {
     if let cache = options.cache, let account = call.account {
       call.epoch = cache.epoch(for: account)
     }
-    session.mark(account: call.account, epoch: call.epoch)
+    session.mark(call.session, epoch: call.epoch)
     if let id = sink.parser({ $0.resumeID }), !id.isEmpty {
       call.request.setValue(id, forHTTPHeaderField: "Last-Event-ID")
     }
@@ -195,13 +195,13 @@ struct StreamDelivery<Parser: StreamParser>: CallDelivery {
 /// Whose session a stream's current connection was opened in: what arrives is handed over
 /// only while that session holds (checked per batch, as a `send` checks its answer).
 final class StreamSession: Sendable {
-  private let state = Lock<(account: String?, epoch: String?)>((nil, nil))
+  private let state = Lock<(mark: SessionMark?, epoch: String?)>((nil, nil))
 
-  func mark(account: String?, epoch: String?) { state.withLock { $0 = (account, epoch) } }
+  func mark(_ mark: SessionMark?, epoch: String?) { state.withLock { $0 = (mark, epoch) } }
 
   func check(with service: NetworkService, label: String) async throws {
-    let (account, epoch) = state.withLock { $0 }
-    try await service.checkSession(account: account, epoch: epoch, label: label)
+    let (mark, epoch) = state.withLock { $0 }
+    try await service.checkSession(mark, epoch: epoch, label: label)
   }
 }
 

@@ -147,4 +147,28 @@ struct LineSplitterTests {
     try parser.finish(into: &items)
     #expect(items == [Item(id: 1), Item(id: 2), Item(id: 3)])
   }
+
+  /// An event's type is its own: the next event without `event:` is a `message` again.
+  @Test func anEventsTypeIsNotCarriedToTheNext() {
+    var parser = EventStreamParser(maxLength: 1024)
+    var events: [ServerSentEvent] = []
+    parser.feed(Data("event: add\ndata: x\n\ndata: y\n\n".utf8), into: &events)
+    #expect(events.map(\.type) == ["add", "message"])
+  }
+
+  /// The limit is exact: a line of `maxLength` bytes is read, one byte more is refused.
+  @Test func theLineLimitIsExact() throws {
+    var parser = LineParser(maxLength: 5)
+    var lines: [String] = []
+    try parser.feed(Data("12345\n".utf8), into: &lines)
+    #expect(lines == ["12345"])
+    #expect(throws: NetworkError.self) { try parser.feed(Data("123456\n".utf8), into: &lines) }
+    var split = LineParser(maxLength: 5)
+    try split.feed(Data("123".utf8), into: &lines)
+    try split.feed(Data("45\n".utf8), into: &lines)
+    #expect(lines == ["12345", "12345"], "the limit counts across pieces")
+    #expect(throws: NetworkError.self) {
+      try split.feed(Data("123456".utf8), into: &lines)
+    }
+  }
 }

@@ -300,7 +300,7 @@ struct StreamTests {
   @Test func recordsCountTheStreamsBytesAndEvents() async throws {
     let records = Lock<[RequestRecord]>([])
     var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
-    options.onRequestRecord = { record in records.withLock { $0.append(record) } }
+    options.observer = CallObserver { record in records.withLock { $0.append(record) } }
     let service = NetworkService(
       options: options,
       transport: MockTransport { request, _ in try answer(request, "data: a\n\ndata: b\n\n") },
@@ -331,7 +331,9 @@ final class FakeAuthenticator: Authenticator, Sendable {
 
   func signOut() { state.withLock { ($0.token, $0.account) = (nil, nil) } }
 
-  func accessToken() async throws -> String? { state.withLock { $0.token } }
+  func session() async throws -> SessionMark {
+    state.withLock { SessionMark(token: $0.token, owner: DataOwner(account: $0.account)) }
+  }
 
   func refresh(rejectedToken: String) async throws -> String {
     state.withLock {
