@@ -398,13 +398,7 @@ struct AccountBoundaryTests {
   /// its mark — not the authenticator — says when the answer arrives whether it still holds.
   @Test func anAuthorisedRequestAsksForItsSessionOnce() async throws {
     let counting = Counting(current: true)
-    let transport = MockTransport.successful(json: meJSON)
-    let cache = HTTPCache()
-    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
-    options.cache = cache
-    let network = NetworkService(
-      options: options,
-      transport: transport, authenticator: counting, clock: ManualClock())
+    let (network, transport, _) = Self.counted(counting)
     _ = try await network.send(GetMe())
     #expect(counting.asked == (sessions: 1, owners: 0, checks: 1))
     #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer tok")
@@ -414,18 +408,23 @@ struct AccountBoundaryTests {
   /// has the authenticator asked again, and a changed owner drops it too.
   @Test func anAnswerForASessionThatEndedIsDropped() async throws {
     for counting in [Counting(current: false), Counting(current: nil, ownerAfter: "bob")] {
-      let transport = MockTransport.successful(json: meJSON)
-      let cache = HTTPCache()
-      var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
-      options.cache = cache
-      let network = NetworkService(
-        options: options,
-        transport: transport, authenticator: counting, clock: ManualClock())
+      let (network, transport, cache) = Self.counted(counting)
       let error = await #expect(throws: NetworkError.self) { try await network.send(GetMe()) }
       #expect(error?.kind == .unauthorized(.sessionEnded))
       #expect(transport.requestCount == 1)
       #expect(cache.lookUp(transport.requests[0], account: "alice") == nil, "nothing kept")
     }
+  }
+
+  /// A service with a cache, signed by `counting`.
+  private static func counted(_ counting: Counting) -> (NetworkService, MockTransport, HTTPCache) {
+    let transport = MockTransport.successful(json: meJSON)
+    var options = NetworkOptions(baseURL: URL(string: "https://api.example")!, retryPolicy: .none)
+    let cache = HTTPCache()
+    options.cache = cache
+    let network = NetworkService(
+      options: options, transport: transport, authenticator: counting, clock: ManualClock())
+    return (network, transport, cache)
   }
 
   /// Counts what the service asks of it: sessions, owners, and checks of a mark.

@@ -28,6 +28,8 @@ public protocol Networking: Sendable {
   /// The answer to `endpoint` as it arrives, read as `format` says: pieces, lines, one
   /// decoded value per line of JSON, or server-sent events. Nothing is sent until the first
   /// element is asked for.
+  /// - Parameter endpoint: What to ask for.
+  /// - Parameter format: How the answer is read (``StreamFormat``).
   /// - Parameter state: Told when the stream connects, opens and closes.
   func stream<E: Endpoint, Element>(
     _ endpoint: E, as format: StreamFormat<Element>,

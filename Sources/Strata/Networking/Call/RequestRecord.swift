@@ -2,7 +2,8 @@ import Foundation
 
 /// What one attempt of one request did, as data: the structured record ``NetworkService``
 /// emits for every attempt — in the `networking` log's fields (JSON lines carry them) and to
-/// ``NetworkOptions/onRequestRecord``. The URL is redacted; no header or body is kept.
+/// ``NetworkOptions/observer``. The URL is redacted; what was exchanged
+/// (``exchange``) is the observer's alone, never in a record's JSON.
 public struct RequestRecord: Sendable, Equatable, Codable {
   /// The retry that follows a failed attempt.
   public struct Retry: Sendable, Equatable, Codable {
@@ -49,7 +50,7 @@ public struct RequestRecord: Sendable, Equatable, Codable {
   /// runs behind it) or ``ResponseSource/network``. In JSON: `"cache"` (its
   /// ``ResponseSource/label``) and `"cacheAge"` (whole seconds).
   public var source: ResponseSource?
-  /// For a stream (``NetworkService/stream(_:)``): the pieces, lines, values or events this
+  /// For a stream (``NetworkService/stream(_:as:state:)``): the pieces, lines, values or events this
   /// connection handed its reader; nil for any other call.
   public var events: Int?
   /// What was exchanged (``CallObserver``): for an attempt, as the transport saw it; for an

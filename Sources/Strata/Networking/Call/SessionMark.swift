@@ -11,6 +11,8 @@ public struct SessionMark: Sendable {
   public let owner: DataOwner
   private let check: (@Sendable () -> Bool)?
 
+  /// - Parameter token: The access token to send; nil when signed out.
+  /// - Parameter owner: Whose session it is.
   /// - Parameter isCurrent: Whether the session marked is still the one signed in, asked
   ///   once per answer on the thread it arrived on: it must not wait (compare a generation
   ///   counter, a file's stamp). Nil: the service asks ``Authenticator/session()`` again and

@@ -34,6 +34,8 @@ extension NetworkService {
   /// are retried as a `send`'s are; once bytes have arrived an attempt is never repeated (an
   /// event stream reconnects instead). What arrives after the session it was opened in has
   /// ended is not delivered: the stream ends with ``NetworkError/Unauthorized/sessionEnded``.
+  /// - Parameter endpoint: What to ask for.
+  /// - Parameter format: How the answer is read, and what it asks for as `Accept`.
   /// - Parameter state: Told when the stream connects, opens and closes (on the transport's
   ///   thread, in order; ``StreamState/closed`` last and once).
   public func stream<E: Endpoint, Element>(
