@@ -13,6 +13,9 @@ struct EventsCLITests {
     try await withSandbox(EveryChangeCLITests.keeping()) { server in
       let cli = try CLIRunner()
       let api = ["--api", server.baseURL.absoluteString]
+      // Kept before the command starts: not shown unless --after asks for it.
+      let before = try await cli.run(api + ["post", "create", "--title", "Earlier", "--body", "b"])
+      #expect(before.status == 0, "\(before.all)")
       let following = Task {
         try await CLIEdgeTests.runUntil(
           cli, "Another process", then: "INT", api + flags + ["events"])
@@ -36,7 +39,18 @@ struct EventsCLITests {
   @Test func aWriteByAnotherProcessArrivesAsAnEventAndSIGINTEndsWithZero() async throws {
     let result = try await Self.follow([])
     #expect(result.stdout.hasPrefix("exit=0\n"), "\(result.stdout)\n\(result.stderr)")
-    #expect(result.stdout.contains("posts.kept  #151  “Another process”"), "\(result.stdout)")
+    #expect(result.stdout.contains("2  posts.kept  #152  “Another process”  {"), "\(result.stdout)")
+    #expect(result.stdout.contains(#""resource":"posts""#), "the data as it came")
+    #expect(!result.stdout.contains("Earlier"), "only new events without --after")
+  }
+
+  /// `--after 0` replays everything the feed keeps first: the earlier write, then the new one.
+  @Test func afterZeroReplaysWhatCameBefore() async throws {
+    let result = try await Self.follow(["--after", "0"])
+    #expect(result.stdout.hasPrefix("exit=0\n"), "\(result.stdout)\n\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").dropFirst().map(String.init)
+    #expect(lines.first?.hasPrefix("1  posts.kept  #151  “Earlier”") == true, "\(lines)")
+    #expect(lines.dropFirst().first?.hasPrefix("2  posts.kept  #152") == true, "\(lines)")
   }
 
   @Test func withJSONEachEventIsOneObjectPerLine() async throws {
@@ -46,8 +60,9 @@ struct EventsCLITests {
     #expect(!lines.isEmpty)
     for line in lines {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-      #expect(object?["type"] as? String == "posts.kept")
-      #expect(object?["recordId"] as? Int == 151)
+      #expect(object?["type"] as? String == "posts.kept" && object?["id"] as? String == "2")
+      #expect(object?["recordId"] as? Int == 152)
+      #expect((object?["data"] as? String)?.contains(#""title":"Another process""#) == true)
     }
   }
 

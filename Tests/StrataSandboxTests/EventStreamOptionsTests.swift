@@ -20,7 +20,14 @@ struct EventStreamOptionsTests {
     #expect(EventStreamOptions.digits("-1") == nil && EventStreamOptions.digits("") == nil)
     #expect(
       try EventStreamOptions(request([], lastEventID: eighteen)).after == 999_999_999_999_999_999)
-    #expect(try EventStreamOptions(request([], lastEventID: "x7")).after == 0)
+    #expect(try EventStreamOptions(request([], lastEventID: "x7"), now: 12).after == 0)
+  }
+
+  /// A reader without `Last-Event-ID` starts with what happens next; `0` replays everything.
+  @Test func aNewReaderStartsAtTheFeedsLatestEvent() throws {
+    #expect(try EventStreamOptions(request([]), now: 12).after == 12)
+    #expect(try EventStreamOptions(request([], lastEventID: "0"), now: 12).after == 0)
+    #expect(try EventStreamOptions(request([("lastEventId", "3")]), now: 12).after == 3)
   }
 
   @Test func optionsOutOfRangeAreRefused() throws {

@@ -45,6 +45,13 @@ final class EventFeed: @unchecked Sendable {
     return events.filter { $0.id > id }
   }
 
+  /// The id of the latest event published (0 before the first).
+  var latest: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return lastID
+  }
+
   /// Wakes every waiting stream (the server is stopping).
   func wakeAll() {
     condition.lock()

@@ -61,6 +61,10 @@ struct Connection {
 
   /// Returns false when the connection must close.
   private func respond(to request: SandboxRequest, keepAlive: Bool) -> Bool {
+    // A new reader of the feed starts after what is there when its request arrives — taken
+    // before the request is journalled, so a writer that waits for the journal is never missed.
+    let feed = server.api.kept.feed
+    let now = request.method == "GET" && request.path == "/events" ? feed.latest : 0
     let (actions, response) = server.handle(request)
     var truncate = false
     var extraHeaders: [(name: String, value: String)] = []
@@ -105,7 +109,7 @@ struct Connection {
       }
     }
     if request.method == "GET", request.path == "/events" {
-      streamEvents(request, feed: server.api.kept.feed)
+      streamEvents(request, feed: feed, now: now)
       return false
     }
     // A `?delay=` the API rejects (not a number, over 5 s) is answered 400 at once.

@@ -2,7 +2,9 @@ import Foundation
 
 /// `GET /events`: the sandbox's feed of kept writes (``EventFeed``) as a `text/event-stream`
 /// that stays open — heartbeat comments while nothing happens, what a client missed replayed
-/// from its `Last-Event-ID` — until the client leaves or the server stops. Its query options
+/// from its `Last-Event-ID` (`0`: everything kept), a new reader without one starting with
+/// what happens next, as an EventSource expects — until the client leaves or the server
+/// stops. Its query options
 /// are faults for testing a client:
 /// - `heartbeat=MS`: a comment every MS milliseconds with nothing to send (default 15000;
 ///   10–60000);
@@ -21,10 +23,11 @@ struct EventStreamOptions {
   var big: Int?
   var split = false
   var contentType = "text/event-stream"
-  /// The last event the client has, from `Last-Event-ID` (or `?lastEventId=`).
+  /// The last event the client has, from `Last-Event-ID` (or `?lastEventId=`); without one,
+  /// the feed's latest when the request arrived.
   var after = 0
 
-  init(_ request: SandboxRequest) throws(Rejection) {
+  init(_ request: SandboxRequest, now: Int = 0) throws(Rejection) {
     func number(_ name: String, _ range: ClosedRange<Int>) throws(Rejection) -> Int? {
       guard let text = request.queryValue(name) else { return nil }
       guard let value = Self.digits(text), range.contains(value) else {
@@ -46,7 +49,7 @@ struct EventStreamOptions {
     }
     // An id the feed never gave (not a number, say) replays everything it keeps.
     let last = request.header("Last-Event-ID") ?? request.queryValue("lastEventId")
-    after = last.flatMap(Self.digits) ?? 0
+    after = last.map { Self.digits($0) ?? 0 } ?? now
   }
 }
 
@@ -61,10 +64,10 @@ extension EventStreamOptions {
 
 extension Connection {
   /// Serves the feed until the client leaves or the server stops.
-  func streamEvents(_ request: SandboxRequest, feed: EventFeed) {
+  func streamEvents(_ request: SandboxRequest, feed: EventFeed, now: Int) {
     let options: EventStreamOptions
     do {
-      options = try EventStreamOptions(request)
+      options = try EventStreamOptions(request, now: now)
     } catch {
       Socket.send(fd, error.response.serialized(keepAlive: false, includeBody: true))
       return

@@ -49,12 +49,14 @@ enum EventsCommand {
     return json ? .none : Output(text: .line(Localized.current("watch.stopped")), json: nil)
   }
 
-  /// `posts.kept  post #252  “Hello”`, in the user's language.
-  static func line(_ event: FeedEvent) -> String {
+  /// `7  posts.kept  #252  “Hello”  {"id":252,…}`: the event's id, type, what it is about in
+  /// the user's language, and — with `data` — its data as it came.
+  static func line(_ event: FeedEvent, data: Bool = true) -> String {
     let text = Localized.current
-    var line = event.type
+    var line = (event.id.map { $0 + "  " } ?? "") + event.type
     if let id = event.recordId { line += "  #\(id)" }
     if let title = event.title { line += "  " + text("events.title", ["title": title]) }
+    if data { line += "  " + UntrustedText.sanitize(event.data, limit: 2000) }
     return line
   }
 }

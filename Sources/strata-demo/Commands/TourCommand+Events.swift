@@ -18,7 +18,8 @@ extension TourCommand {
     // Off the main actor: the feed is read while this step waits for the other process.
     let arrival = Task.detached { () throws -> (event: FeedEvent, replayed: Int)? in
       var replayed = 0
-      for try await event in feed.follow(after: nil) {
+      // From the feed's start: what was kept before is replayed, then the write arrives.
+      for try await event in feed.follow(after: "0") {
         let shown = FeedEvent(event)
         if shown.title == title { return (shown, replayed) }
         replayed += 1
@@ -51,7 +52,8 @@ extension TourCommand {
       throw tour.failure(text("tour.noEvent"))
     }
     tour.say(
-      text.plural("tour.eventArrived", count: replayed, ["event": EventsCommand.line(event)]))
+      text.plural(
+        "tour.eventArrived", count: replayed, ["event": EventsCommand.line(event, data: false)]))
     tour.evidence()
   }
 

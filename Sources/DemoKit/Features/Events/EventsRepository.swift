@@ -3,8 +3,9 @@ import Strata
 
 /// The API's live feed: the sandbox's `GET /events` (Strata's addition, not DummyJSON's).
 public protocol EventsRepository: Sendable {
-  /// The feed's events as they happen, from after `lastEventID` when given (what was missed
-  /// since is replayed); reconnects when the connection drops, until the reader stops.
+  /// The feed's events as they happen: from after `lastEventID` when given (what was missed
+  /// since is replayed; `"0"`: everything the feed keeps), else only what happens from now;
+  /// reconnects when the connection drops, until the reader stops.
   func follow(after lastEventID: String?) -> ResponseStream<ServerSentEvent>
 }
 

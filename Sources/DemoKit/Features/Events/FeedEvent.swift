@@ -15,6 +15,8 @@ public struct FeedEvent: Sendable, Equatable, Encodable {
   public let recordId: Int?
   /// The record's title (a post) or text (a todo), when it has one.
   public let title: String?
+  /// The event's data as it came (`{"id":252,"resource":"posts","record":{…}}`).
+  public let data: String
 
   /// The event as the feed sends it; a field the data lacks (or data that is not JSON) is nil.
   public init(_ event: ServerSentEvent) {
@@ -28,7 +30,7 @@ public struct FeedEvent: Sendable, Equatable, Encodable {
       let record: Record?
     }
     let shape = try? JSONDecoder().decode(Shape.self, from: Data(event.data.utf8))
-    (id, type) = (event.id, event.type)
+    (id, type, data) = (event.id, event.type, event.data)
     (resource, recordId) = (shape?.resource, shape?.id)
     title = shape?.record.flatMap { $0.title ?? $0.todo }
   }
