@@ -104,4 +104,15 @@ struct LocalizationTests {
         "the forms differ, so the rule shows")
     }
   }
+
+  /// A duration is written as the language writes numbers: a decimal comma and a space in
+  /// German, the CLI's compact form in English.
+  @Test func aDurationIsWrittenTheLanguagesWay() {
+    let (english, german) = (Localized(language: "en"), Localized(language: "de"))
+    #expect(english.duration(.milliseconds(2300)) == "2.3s")
+    #expect(german.duration(.milliseconds(2300)) == "2,3 s")
+    #expect(english.duration(.milliseconds(250)) == "250ms")
+    #expect(german.duration(.milliseconds(250)) == "250 ms")
+    #expect(german.duration(.seconds(1234)) == "1234,0 s", "no grouping in a duration")
+  }
 }

@@ -85,7 +85,6 @@ public struct Localized: Sendable {
     return String(shown.dropLast())
   }
 
-  /// The form of `key` for `count` (`{count}` is filled too).
   /// How old something is, in the largest unit that keeps it readable: `42 s`, `12 min`,
   /// `5 h`, `3 days`.
   public func age(_ seconds: Int) -> String {
@@ -97,6 +96,23 @@ public struct Localized: Sendable {
     }
   }
 
+  /// A wait or a run time as the language writes it: `1.5s` and `250ms` in English, `1,5 s`
+  /// and `250 ms` in German — seconds from one second up, with one decimal.
+  public func duration(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let total = Double(seconds) + Double(attoseconds) / 1e18
+    let locale = Locale(identifier: language)
+    guard total >= 1 else {
+      let milliseconds = (total * 1000).rounded()
+      return self(
+        "duration.milliseconds", ["value": milliseconds.formatted(.number.locale(locale))])
+    }
+    let shown = total.formatted(
+      .number.precision(.fractionLength(1)).grouping(.never).locale(locale))
+    return self("duration.seconds", ["value": shown])
+  }
+
+  /// The form of `key` for `count` (`{count}` is filled too).
   public func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
     var arguments = arguments
     arguments["count"] = count.formatted(.number.locale(Locale(identifier: language)))

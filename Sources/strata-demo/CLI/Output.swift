@@ -89,14 +89,11 @@ struct Output {
     .joined(separator: "\n")
   }
 
-  /// A cell: server text made one safe line (no control characters or escapes), clipped.
-  /// `1.5s` from one second up, `250ms` below: how the CLI shows waits and run times.
-  static func duration(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let total = Double(seconds) + Double(attoseconds) / 1e18
-    return total >= 1 ? String(format: "%.1fs", total) : String(format: "%.0fms", total * 1000)
-  }
+  /// `1.5s` from one second up, `250ms` below (`1,5 s`, `250 ms` in German): how the CLI
+  /// shows waits and run times.
+  static func duration(_ duration: Duration) -> String { Localized.current.duration(duration) }
 
+  /// A cell: server text made one safe line (no control characters or escapes), clipped.
   static func clip(_ text: String, _ width: Int) -> String {
     UntrustedText.sanitize(text, limit: max(1, width - 1))
   }
