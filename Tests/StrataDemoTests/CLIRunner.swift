@@ -169,9 +169,30 @@ struct CLIRunner: Sendable {
   /// Starts `process`, one spawn at a time across the whole suite: Foundation's
   /// `Process.run()` on Linux crashed (a bad memcpy inside it) when several tests spawned at
   /// once. Every test that starts a process goes through here.
+  ///
+  /// Every descriptor the test process holds is made close-on-exec first, so a child inherits
+  /// only its own standard streams (which `Process` duplicates into place): a long-running
+  /// child (`events`, `sandbox serve`) that inherited the write end of another test's pipe
+  /// kept that test's read waiting for an end of file until it was itself stopped — and the
+  /// suite hung now and then when two such waits met.
   static func spawn(_ process: Process) throws {
     _ = roomAfterDirectoryBuffers
-    try spawnLock.withLock { try process.run() }
+    try spawnLock.withLock {
+      closeOnExec()
+      try process.run()
+    }
+  }
+
+  /// Sets `FD_CLOEXEC` on every open descriptor above the standard three.
+  private static func closeOnExec() {
+    #if os(Linux)
+      guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+      else { return }
+      for fd in entries.compactMap({ Int32($0) }) where fd > 2 {
+        let flags = fcntl(fd, F_GETFD)
+        if flags >= 0, flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+      }
+    #endif
   }
 
   /// `Process.run()` on Linux lists `/proc/self/fd` and copies all 256 bytes of each entry's
