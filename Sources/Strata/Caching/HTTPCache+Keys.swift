@@ -8,8 +8,8 @@ import Foundation
 extension HTTPCache {
   /// An answer's key: its URL without user name or password, after the account it was made
   /// for (nil: a shared answer).
-  static func key(_ url: URL, account: String?) -> String {
-    (account.map(partition) ?? "") + withoutUserInfo(url.absoluteString)
+  static func key(_ url: URL, owner: DataOwner) -> String {
+    (owner.account.map(partition) ?? "") + withoutUserInfo(url.absoluteString)
   }
 
   /// `http://user:pw@host/x` as `http://host/x`: credentials in a URL name no answer, and
@@ -23,9 +23,9 @@ extension HTTPCache {
     return String(url[..<scheme.upperBound]) + url[url.index(after: at)...]
   }
 
-  static func key(_ request: URLRequest, account: String?) -> String? {
+  static func key(_ request: URLRequest, owner: DataOwner) -> String? {
     guard request.httpMethod ?? "GET" == "GET", let url = request.url else { return nil }
-    return key(url, account: account)
+    return key(url, owner: owner)
   }
 
   /// What starts the keys of one account's answers: a URL has no space before its scheme's

@@ -254,8 +254,9 @@ public final class HTTPCache: Sendable {
   }
 
   /// The stored answer for a request like `request` made for `account`, marked as just used.
-  func lookUp(_ request: URLRequest, account: String?) -> CachedResponse? {
-    guard let key = Self.key(request, account: account) else { return nil }
+  func lookUp(_ request: URLRequest, owner: DataOwner) -> CachedResponse? {
+    let account = owner.account
+    guard let key = Self.key(request, owner: owner) else { return nil }
     // A memory-only cache names no file: nothing to hash on its hits.
     let name = files == nil ? "" : HTTPCacheFiles.name(for: key, account: account)
     let varied = { (name: String) in self.variedValue(name, of: request) }
@@ -308,9 +309,10 @@ public final class HTTPCache: Sendable {
   /// is still `epoch` (read by ``epoch(for:)`` before the request went out); one that holds a
   /// secret the process knows is kept in memory only.
   func store(
-    _ response: CachedResponse?, for request: URLRequest, account: String?, epoch: String?
+    _ response: CachedResponse?, for request: URLRequest, owner: DataOwner, epoch: String?
   ) {
-    guard let key = Self.key(request, account: account) else { return }
+    let account = owner.account
+    guard let key = Self.key(request, owner: owner) else { return }
     let name = HTTPCacheFiles.name(for: key, account: account)
     let ended = { (state: inout State) in
       guard let account, let epoch else { return false }
@@ -365,11 +367,11 @@ public final class HTTPCache: Sendable {
   func endRevalidation(_ key: String) { state.withLock { _ = $0.revalidating.remove(key) } }
 
   /// Drops what is kept for `url` (after a change to it): the shared answer and `account`'s.
-  func invalidate(_ url: URL, account: String?) {
+  func invalidate(_ url: URL, owner: DataOwner) {
     state.withLock { state in
-      for owner in Set([nil, account]) {
-        let key = Self.key(url, account: owner)
-        remove(key, HTTPCacheFiles.name(for: key, account: owner), &state)
+      for owner in Set([.device, owner]) {
+        let key = Self.key(url, owner: owner)
+        remove(key, HTTPCacheFiles.name(for: key, account: owner.account), &state)
       }
     }
   }

@@ -412,7 +412,7 @@ struct AccountBoundaryTests {
       let error = await #expect(throws: NetworkError.self) { try await network.send(GetMe()) }
       #expect(error?.kind == .unauthorized(.sessionEnded))
       #expect(transport.requestCount == 1)
-      #expect(cache.lookUp(transport.requests[0], account: "alice") == nil, "nothing kept")
+      #expect(cache.lookUp(transport.requests[0], owner: .account("alice")) == nil, "nothing kept")
     }
   }
 

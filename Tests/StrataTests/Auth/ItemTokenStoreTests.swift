@@ -166,7 +166,7 @@ struct ItemTokenStoreTests {
       CachedResponse(
         status: 200, headers: ["cache-control": "private, max-age=600"], body: Data("{}".utf8),
         requestTime: Date(), responseTime: Date(), varied: [:]),
-      for: URLRequest(url: url), account: "bob", epoch: nil)
+      for: URLRequest(url: url), owner: .account("bob"), epoch: nil)
     #expect(cache.count == 1)
     items.locked.withLock { $0 = true }
     let session = AuthSession(origin: exampleOrigin, store: store, cache: cache)

@@ -204,6 +204,26 @@ struct SessionSafetyTests {
     #expect(try FileTokenStore(path: path).load()?.accessToken == "tok-new-1")
   }
 
+  /// Tokens another process refreshed, adopted here after a 401, are secrets here too: a log
+  /// line or an error that quotes them shows them masked.
+  @Test func tokensAdoptedFromAnotherProcessAreMasked() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path + "/app/credentials.json"
+    try FileTokenStore(path: path).save(oldCredentials)
+    let refresher = CountingRefresher()
+    let session = AuthSession(
+      origin: exampleOrigin, store: FileTokenStore(path: path), refresh: refresher.refresh)
+    let fresh = "tok-adopted-" + UUID().uuidString
+    // Written as another process would (a save registers nothing in this one).
+    try FileTokenStore(path: path).save(
+      Credentials(
+        accessToken: fresh, refreshToken: "ref-adopted-" + UUID().uuidString,
+        origin: exampleOrigin, owner: oldCredentials.owner))
+    #expect(try await session.refresh(rejectedToken: "tok-old") == fresh)
+    #expect(refresher.count == 0, "adopted, not refreshed")
+    #expect(!KnownSecrets.mask("sent \(fresh)").contains(fresh))
+  }
+
   @Test func aRejectionKeepsNewerCredentialsAnotherProcessStored() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path + "/app/credentials.json"

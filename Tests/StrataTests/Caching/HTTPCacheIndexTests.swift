@@ -47,7 +47,7 @@ struct HTTPCacheIndexTests {
 
   private static func keep(_ numbers: some Sequence<Int>, in cache: HTTPCache, _ clock: Clock) {
     for number in numbers {
-      cache.store(answer(number, clock), for: request(number), account: nil, epoch: nil)
+      cache.store(answer(number, clock), for: request(number), owner: .device, epoch: nil)
     }
   }
 
@@ -62,11 +62,11 @@ struct HTTPCacheIndexTests {
 
   /// The entry file's name of `number`'s answer.
   private static func fileName(_ number: Int) -> String {
-    HTTPCacheFiles.name(for: HTTPCache.key(request(number).url!, account: nil), account: nil)
+    HTTPCacheFiles.name(for: HTTPCache.key(request(number).url!, owner: .device), account: nil)
   }
 
   private static func isKept(_ number: Int, in cache: HTTPCache) -> Bool {
-    cache.lookUp(request(number), account: nil) != nil
+    cache.lookUp(request(number), owner: .device) != nil
   }
 
   /// A miss finds no file and writes nothing: no "removed" line for a file that never was, so
@@ -98,7 +98,7 @@ struct HTTPCacheIndexTests {
       #expect(!Self.isKept(5_000, in: next), "a miss")
       Self.keep([5_000], in: next, clock)
       #expect(next.count == 2_001 && Self.process(root, clock).count == 2_001)
-      next.invalidate(URL(string: "https://api.example/items/7")!, account: nil)
+      next.invalidate(URL(string: "https://api.example/items/7")!, owner: .device)
       #expect(next.count == 2_000)
     }
     #expect(listings.count == 0)
@@ -195,7 +195,7 @@ struct HTTPCacheIndexTests {
     let files = try #require(HTTPCacheFiles(directory: directory))
     let stray = Self.fileName(9)
     files.write(
-      Self.answer(9, clock), key: HTTPCache.key(Self.request(9).url!, account: nil), name: stray)
+      Self.answer(9, clock), key: HTTPCache.key(Self.request(9).url!, owner: .device), name: stray)
     unlink(directory + "/" + Self.fileName(1))
     var index = HTTPCacheIndex(files: files)
     index.refresh()

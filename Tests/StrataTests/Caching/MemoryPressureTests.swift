@@ -26,7 +26,7 @@ struct MemoryPressureTests {
         CachedResponse(
           status: 200, headers: ["cache-control": "max-age=600"],
           body: Data(#"{"id":\#(number)}"#.utf8), requestTime: now, responseTime: now,
-          varied: [:]), for: request(number), account: nil, epoch: nil)
+          varied: [:]), for: request(number), owner: .device, epoch: nil)
     }
   }
 
@@ -38,8 +38,8 @@ struct MemoryPressureTests {
     #expect(full.count == 40)
     pressure.signal(.warning)
     #expect(cache.memoryTier.bytes <= full.bytes / 2 && cache.memoryTier.count >= 19)
-    #expect(cache.lookUp(Self.request(39), account: nil) != nil, "the newest stay")
-    #expect(cache.lookUp(Self.request(0), account: nil) == nil, "the oldest went")
+    #expect(cache.lookUp(Self.request(39), owner: .device) != nil, "the newest stay")
+    #expect(cache.lookUp(Self.request(0), owner: .device) == nil, "the oldest went")
     pressure.signal(.critical)
     #expect(cache.memoryTier.count == 0)
   }
@@ -55,7 +55,7 @@ struct MemoryPressureTests {
     Self.keep(10, in: cache)
     pressure.signal(.critical)
     #expect(cache.memoryTier.count == 0)
-    #expect((0..<10).allSatisfy { cache.lookUp(Self.request($0), account: nil) != nil })
+    #expect((0..<10).allSatisfy { cache.lookUp(Self.request($0), owner: .device) != nil })
   }
 
   @Test func aTTLCacheKeepsItsFresherHalfThenNothing() async throws {

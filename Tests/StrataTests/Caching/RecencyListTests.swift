@@ -40,7 +40,7 @@ struct RecencyListTests {
     let network = NetworkService(options: options, transport: transport, clock: ManualClock())
     _ = try await network.send(GetUser())
     let request = URLRequest(url: URL(string: "https://api.example/users/1")!)
-    let kept = try #require(cache.lookUp(request, account: nil))
+    let kept = try #require(cache.lookUp(request, owner: .device))
     #expect(kept.headers["set-cookie"] == nil && kept.headers["cache-control"] == "max-age=60")
     let names = FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []
     let bytes = names.compactMap { FileManager.default.contents(atPath: root + "/" + $0) }

@@ -255,6 +255,7 @@ struct HARRecorderTests {
     _ = try await service.send(Request<Data>(path: "items/1", method: .post, body: .json(["a": 1])))
     let exchange = try #require(records.withLock { $0.first?.exchange })
     #expect(exchange.responseBody.isEmpty && exchange.requestBody == Data())
+    #expect(exchange.responseBodySize == 0, "heads only: the body is not watched")
     #expect(exchange.requestBodySize == 7 && records.withLock { $0.first?.bytesReceived } == 12)
   }
 

@@ -44,7 +44,7 @@ final class InFlightReads: Sendable {
     else { return nil }
     let headers = (call.request.allHTTPHeaderFields ?? [:])
       .map { "\($0.key.lowercased()): \($0.value)" }.sorted().joined(separator: "\n")
-    return "\(call.account ?? "")\n\(url.absoluteString)\n\(headers)"
+    return "\(call.owner.account ?? "")\n\(url.absoluteString)\n\(headers)"
   }
 
   /// How many callers wait on the exchange for `key` (tests wait for them to gather).

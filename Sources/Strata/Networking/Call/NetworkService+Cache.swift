@@ -29,7 +29,7 @@ extension NetworkService {
     if !fresh, let url = call.request.url {
       // RFC 5861: the stored answer now, a revalidation behind it for the next read.
       revalidateInBackground(
-        endpoint, label: label, key: HTTPCache.key(url, account: call.account), in: cache)
+        endpoint, label: label, key: HTTPCache.key(url, owner: call.owner), in: cache)
     }
     return NetworkResponse(value, source: source, status: hit.status, etag: hit.etag)
   }
@@ -72,7 +72,7 @@ extension NetworkService {
     if stored != nil, case .fail(let error) = next, let status = error.status,
       (400..<500).contains(status), ![401, 407, 408, 429].contains(status)
     {
-      cache.store(nil, for: call.request, account: call.account, epoch: nil)
+      cache.store(nil, for: call.request, owner: call.owner, epoch: nil)
       stored = nil
     }
     return stored.flatMap { standsIn($0, type, for: next, call: call, in: cache) }
@@ -87,13 +87,13 @@ extension NetworkService {
   ) -> CachedResponse? {
     guard stored.isSelected(by: response) else {
       logger.info("\(call.label): a 304 for another representation; asking again")
-      cache.store(nil, for: call.request, account: call.account, epoch: nil)
+      cache.store(nil, for: call.request, owner: call.owner, epoch: nil)
       return nil
     }
     var entry = stored
     entry.refresh(with: response, requestTime: requestTime, responseTime: cache.currentDate)
     cache.store(
-      entry.control.noStore ? nil : entry, for: call.request, account: call.account,
+      entry.control.noStore ? nil : entry, for: call.request, owner: call.owner,
       epoch: call.epoch)
     return entry
   }
@@ -155,7 +155,7 @@ extension NetworkService {
       return try decode(type, stored)
     } catch {
       logger.info("\(call.label): a kept answer no longer decodes; dropped (\(error))")
-      cache.store(nil, for: call.request, account: call.account, epoch: nil)
+      cache.store(nil, for: call.request, owner: call.owner, epoch: nil)
       return nil
     }
   }
@@ -194,19 +194,19 @@ extension NetworkService {
         data, response, variedValue: { cache.variedValue($0, of: request) },
         requestTime: requestTime, responseTime: cache.currentDate,
         usableWithoutLifetime: call.heuristicLifetime != nil)
-      cache.store(entry, for: request, account: call.account, epoch: call.epoch)
+      cache.store(entry, for: request, owner: call.owner, epoch: call.epoch)
       return entry
     }
     guard method != "HEAD", method != "OPTIONS", let shared = options.cache,
       let url = request.url
     else { return nil }
-    shared.invalidate(url, account: call.account)
+    shared.invalidate(url, owner: call.owner)
     for header in ["Location", "Content-Location"] {
       guard let value = response.value(forHTTPHeaderField: header),
         let target = URL(string: value, relativeTo: url)?.absoluteURL,
         let origin = Origin(url), origin.contains(target)
       else { continue }
-      shared.invalidate(target, account: call.account)
+      shared.invalidate(target, owner: call.owner)
     }
     return nil
   }

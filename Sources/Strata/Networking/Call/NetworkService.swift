@@ -100,9 +100,9 @@ public final class NetworkService: Networking {
     /// The session the request carries a token of (``Authenticator/session()``): the HTTP
     /// cache keeps its answer for that account alone, and only while it holds.
     var session: SessionMark?
-    /// Whose answer this is when it carries a token: the HTTP cache keeps it for that account
-    /// alone.
-    var account: String? { session?.owner.account }
+    /// Whose answer this is: the session's owner when it carries a token (the HTTP cache
+    /// keeps it for that account alone), else the device's (shared).
+    var owner: DataOwner { session?.owner ?? .device }
     /// The account's session mark in the cache when the request went out
     /// (``HTTPCache/epoch(for:)``): an answer arriving after it changed is not the account's.
     var epoch: String?
@@ -235,9 +235,9 @@ public final class NetworkService: Networking {
   ) async throws -> (Call, HTTPCache?, CachedResponse?) {
     var call = try await authorise(endpoint, label: label)
     call.heuristicLifetime = policy.heuristicLifetime
-    let cache = call.token == nil || call.account != nil ? options.cache : nil
-    if let cache, let account = call.account { call.epoch = cache.epoch(for: account) }
-    let stored = policy == .bypass ? nil : cache?.lookUp(call.request, account: call.account)
+    let cache = call.token == nil || call.owner != .device ? options.cache : nil
+    if let cache, let account = call.owner.account { call.epoch = cache.epoch(for: account) }
+    let stored = policy == .bypass ? nil : cache?.lookUp(call.request, owner: call.owner)
     return (call, cache, stored)
   }
 

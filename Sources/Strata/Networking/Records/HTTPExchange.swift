@@ -23,7 +23,9 @@ public struct HTTPExchange: Sendable, Equatable {
   public var response: HTTPURLResponse?
   /// The first bytes of the answer's body, as the transport decoded it.
   public var responseBody = Data()
-  /// The answer's body bytes in all (``responseBody`` may hold fewer).
+  /// The answer's body bytes in all (``responseBody`` may hold fewer); 0 when the observer
+  /// keeps heads only — the body is then not watched at all (``RequestRecord/bytesReceived``
+  /// still counts it).
   public var responseBodySize = 0
 }
 

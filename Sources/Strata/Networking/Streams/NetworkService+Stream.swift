@@ -130,7 +130,7 @@ extension NetworkService {
   ) async throws -> Int {
     var call = try await authorise(request, label: label)
     if request.deadline == nil { call.deadline = clock.now() + Self.streamLifetime }
-    if let cache = options.cache, let account = call.account {
+    if let cache = options.cache, let account = call.owner.account {
       call.epoch = cache.epoch(for: account)
     }
     session.mark(call.session, epoch: call.epoch)
