@@ -42,7 +42,10 @@ import Testing
     }
     defer { writer.cancel() }
     var events: [ServerSentEvent] = []
-    for try await event in service.stream(Request<Data>(path: path), as: .events()) {
+    // From the feed's start: a reader without Last-Event-ID would start at the feed's latest
+    // event, and a first attempt retried before its head would then miss a write made meanwhile.
+    for try await event in service.stream(Request<Data>(path: path), as: .events(lastEventID: "0"))
+    {
       events.append(event)
       if events.count == count { break }
     }
@@ -67,7 +70,7 @@ import Testing
       let resumed = server.journal.entries.filter { $0.path == "/events" }.compactMap {
         $0.header("Last-Event-ID")
       }
-      #expect(resumed.prefix(2) == ["1", "2"])
+      #expect(resumed.drop { $0 == "0" }.prefix(2) == ["1", "2"])
     }
   }
 
