@@ -179,10 +179,18 @@ struct SessionSafetyTests {
 
   // MARK: Processes sharing a token file
 
-  @Test func twoSessionsSharingAFileSpendTheRefreshTokenOnce() async throws {
+  /// A session file in a folder of its own, holding `oldCredentials`, as processes share it;
+  /// the folder goes with the returned value.
+  private static func sharedSessionFile() throws -> (TemporaryDirectory, String) {
     let directory = try TemporaryDirectory()
     let path = directory.path + "/app/credentials.json"
     try FileTokenStore(path: path).save(oldCredentials)
+    return (directory, path)
+  }
+
+  @Test func twoSessionsSharingAFileSpendTheRefreshTokenOnce() async throws {
+    let (directory, path) = try Self.sharedSessionFile()
+    defer { withExtendedLifetime(directory) {} }
     let gate = Gate()
     let refresher = CountingRefresher()
     let first = AuthSession(
@@ -207,9 +215,8 @@ struct SessionSafetyTests {
   /// Tokens another process refreshed, adopted here after a 401, are secrets here too: a log
   /// line or an error that quotes them shows them masked.
   @Test func tokensAdoptedFromAnotherProcessAreMasked() async throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path + "/app/credentials.json"
-    try FileTokenStore(path: path).save(oldCredentials)
+    let (directory, path) = try Self.sharedSessionFile()
+    defer { withExtendedLifetime(directory) {} }
     let refresher = CountingRefresher()
     let session = AuthSession(
       origin: exampleOrigin, store: FileTokenStore(path: path), refresh: refresher.refresh)
@@ -225,9 +232,8 @@ struct SessionSafetyTests {
   }
 
   @Test func aRejectionKeepsNewerCredentialsAnotherProcessStored() async throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path + "/app/credentials.json"
-    try FileTokenStore(path: path).save(oldCredentials)
+    let (directory, path) = try Self.sharedSessionFile()
+    defer { withExtendedLifetime(directory) {} }
     let gate = Gate()
     let session = AuthSession(
       origin: exampleOrigin, store: FileTokenStore(path: path),
